@@ -1,0 +1,93 @@
+// HPL configuration: the 31 lines of netlib HPL 2.3's HPL.dat, the single
+// tests they expand to, and the parser.
+//
+// The parser reads count lines followed by value lists, like netlib, but
+// accepts any whitespace. Values out of netlib's range that netlib silently
+// remaps (an unknown PFACT is Right, an unknown BCAST is 1ringM, ...) are
+// remapped the same way and reported in `warnings`. Everything netlib
+// rejects, and everything it would misread, is a UsageError whose one-line
+// message is "FILE:LINE: <what> '<value>' ...; allowed: ...".
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "core/grid.hpp"
+
+namespace hplx::lu {
+
+enum class Factorization { Left = 0, Crout = 1, Right = 2 };
+enum class Broadcast { OneRing = 0, OneRingM = 1, TwoRing = 2, TwoRingM = 3, Long = 4, LongM = 5 };
+enum class SwapAlgorithm { BinaryExchange = 0, Long = 1, Mix = 2 };
+
+struct GridShape {
+  int p = 1;
+  int q = 1;
+};
+
+// What an HPL.dat says, with netlib's defaults for an absent file.
+struct HplDat {
+  std::string source = "<defaults>";  // file name, for messages
+  std::string output_file = "HPL.out";  // line 3
+  int device_out = 6;                   // line 4: 6 stdout, 7 stderr, else the file
+  std::vector<long> ns{1000};           // lines 5-6
+  std::vector<int> nbs{192};            // lines 7-8
+  GridOrder pmap = GridOrder::RowMajor;  // line 9
+  std::vector<GridShape> grids{{1, 1}};  // lines 10-12
+  double threshold = 16.0;               // line 13
+  std::vector<Factorization> pfacts{Factorization::Right};  // lines 14-15
+  std::vector<int> nbmins{4};                               // lines 16-17
+  std::vector<int> ndivs{2};                                // lines 18-19
+  std::vector<Factorization> rfacts{Factorization::Crout};  // lines 20-21
+  std::vector<Broadcast> bcasts{Broadcast::OneRing};        // lines 22-23
+  std::vector<int> depths{0};                               // lines 24-25
+  SwapAlgorithm swap = SwapAlgorithm::Mix;                  // line 26
+  int swap_threshold = 64;                                  // line 27
+  bool l1_transposed = true;  // line 28 (0 = transposed, netlib's default)
+  bool u_transposed = true;   // line 29
+  bool equilibration = true;  // line 30
+  int alignment = 8;          // line 31, in doubles
+  // Notes about values remapped as netlib remaps them (one line each).
+  std::vector<std::string> warnings;
+};
+
+// One test of the run: a single combination of the lists.
+struct TestCase {
+  long n = 0;
+  int nb = 1;
+  GridShape grid;
+  GridOrder pmap = GridOrder::RowMajor;
+  int depth = 0;
+  Broadcast bcast = Broadcast::OneRing;
+  Factorization rfact = Factorization::Crout;
+  Factorization pfact = Factorization::Right;
+  int nbmin = 4;
+  int ndiv = 2;
+  SwapAlgorithm swap = SwapAlgorithm::Mix;
+  int swap_threshold = 64;
+  bool l1_transposed = true;
+  bool u_transposed = true;
+  bool equilibration = true;
+  int alignment = 8;
+};
+
+// Parses an HPL.dat file. Throws UsageError (file missing, unreadable,
+// malformed) with a one-line message naming file, line and value.
+HplDat parse_hpl_dat_file(const std::string& path);
+// Same, from text already read; `source` names it in messages.
+HplDat parse_hpl_dat_text(const std::string& text, const std::string& source);
+
+// Every test in netlib's loop order: grid outermost, then N, NB, DEPTH,
+// BCAST, RFACT, PFACT, NBMIN, NDIV innermost.
+std::vector<TestCase> expand_tests(const HplDat& dat);
+
+// netlib's variant code, e.g. "WR00C2R4" (W, mapping R/C, depth, bcast digit,
+// rfact L/C/R, ndiv, pfact L/C/R, nbmin).
+std::string variant_code(const TestCase& t);
+
+// Names used in the parameter summary and in JSON ("Left", "1ring", ...).
+const char* name_of(Factorization f);
+const char* name_of(Broadcast b);
+const char* name_of(SwapAlgorithm s);
+
+}  // namespace hplx::lu

@@ -1,0 +1,39 @@
+// netlib HPL's pseudo-random matrix: entry (i, j) of the N x (N+1) matrix
+// [A | b] (0-based, b is column N) is f(X(1 + i + j*N)) where
+//   X(k+1) = a*X(k) + 1 mod 2^64, a = 6364136223846793005, X(0) = 100,
+//   f(X) = 0.5 - ((lo / 2^31 * 0.5 + hi) / 2^31 * 0.5), lo/hi its 32-bit halves.
+// The same values as HPL_pdmatgen for the same N, whatever P, Q and NB.
+#pragma once
+
+#include <cstdint>
+
+namespace hplx::lu {
+
+// An affine map x -> mul*x + add mod 2^64; the LCG step and its powers.
+struct LcgJump {
+  std::uint64_t mul = 1;
+  std::uint64_t add = 0;
+  std::uint64_t apply(std::uint64_t x) const { return mul * x + add; }
+};
+
+constexpr std::uint64_t kLcgMultiplier = 6364136223846793005ULL;
+constexpr std::uint64_t kLcgIncrement = 1;
+constexpr std::uint64_t kLcgSeed = 100;
+
+// The map that advances the generator by `steps` (by squaring, O(log steps)).
+LcgJump lcg_jump(std::uint64_t steps);
+
+// The value f(X) of one generator state.
+double lcg_value(std::uint64_t x);
+
+// Entry (i, j) of [A | b] for order n, computed directly (for tests and checks).
+double hpl_entry(long n, long i, long j);
+
+// Fills the local part of the block-cyclic [A | b] (n rows, n+1 columns,
+// blocks nb x nb over an nprow x npcol grid) owned by (myrow, mycol) into
+// `a` with leading dimension lda. Columns beyond the local share of n+1 are
+// untouched.
+void generate_local(long n, int nb, int nprow, int npcol, int myrow, int mycol, double* a,
+                    long lda);
+
+}  // namespace hplx::lu
