@@ -1,0 +1,38 @@
+#include "commands.hpp"
+
+#include <CLI/CLI.hpp>
+
+#include <iostream>
+#include <sstream>
+
+#include "core/error.hpp"
+#include "lu_command.hpp"
+
+namespace hplx::app {
+
+int run_command_line(int argc, char** argv, MPI_Comm world) {
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  CLI::App app{"hplx: HPC benchmarks (HPL, netlib 2.3 compatible)", "hplx"};
+  app.set_version_flag("--version", std::string("hplx ") + HPLX_VERSION);
+  app.require_subcommand(1);
+  LuCommand lu(app);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::Success& e) {  // --help, --version
+    if (rank == 0) app.exit(e);
+    return 0;
+  } catch (const CLI::ParseError& e) {
+    // One line, like every other usage error.
+    std::ostringstream what;
+    what << e.what();
+    if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
+      what.str("a subcommand is required; allowed: lu (run `hplx --help`)");
+    throw UsageError(what.str());
+  }
+  std::vector<std::string> args(argv, argv + argc);
+  if (lu.chosen()) return lu.run(world, args);
+  return 2;
+}
+
+}  // namespace hplx::app

@@ -1,0 +1,150 @@
+#include "lu_command.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/system_info.hpp"
+#include "core/threads.hpp"
+#include "lu/config.hpp"
+#include "lu/flag_values.hpp"
+#include "lu/hpl_run.hpp"
+#include "lu/problem_size.hpp"
+
+namespace hplx::app {
+namespace {
+
+// Rank 0 reads the file (it need exist only there, as with netlib) and every
+// rank parses the same text, so every rank reaches the same verdict.
+std::string read_on_root(const std::string& path, MPI_Comm world) {
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  std::string text, error;
+  if (rank == 0) {
+    std::ifstream in(path);
+    if (!in) {
+      error = fmt::format("{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
+                          "netlib's 31-line format, e.g. examples/HPL.dat",
+                          path, std::strerror(errno));
+    } else {
+      std::ostringstream ss;
+      ss << in.rdbuf();
+      text = ss.str();
+    }
+  }
+  for (std::string* s : {&error, &text}) {
+    long len = static_cast<long>(s->size());
+    MPI_Bcast(&len, 1, MPI_LONG, 0, world);
+    s->resize(len);
+    MPI_Bcast(s->data(), static_cast<int>(len), MPI_CHAR, 0, world);
+  }
+  if (!error.empty()) throw UsageError(error);
+  return text;
+}
+
+}  // namespace
+
+LuCommand::LuCommand(CLI::App& parent) {
+  sub_ = parent.add_subcommand("lu", "HPL: solve a dense random system by distributed LU");
+  sub_->add_option("file", file_, "HPL.dat input (netlib 2.3 format); without it, one test from "
+                                  "the flags, or the default problem sized to run about a minute");
+  sub_->add_option("--n", n_, "matrix order N (>= 0)");
+  sub_->add_option("--nb", nb_, "block size NB (>= 1)");
+  sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
+  sub_->add_option("--pmap", pmap_, "process mapping: row | column");
+  sub_->add_option("--pfact", pfact_, "panel factorization: left | crout | right");
+  sub_->add_option("--rfact", rfact_, "recursive panel factorization: left | crout | right");
+  sub_->add_option("--nbmin", nbmin_, "recursion stops at NBMIN columns (>= 1)");
+  sub_->add_option("--ndiv", ndiv_, "panels in recursion (>= 2)");
+  sub_->add_option("--bcast", bcast_, "panel broadcast: 1ring (others come later)");
+  sub_->add_option("--depth", depth_, "look-ahead depth (0 for now)");
+  sub_->add_option("--swap", swap_, "row swap: bin-exch | long | mix");
+  sub_->add_option("--swap-threshold", swap_threshold_, "mix: long swap above this many columns");
+  sub_->add_option("--threshold", threshold_, "residual threshold (<= 0 skips the check)");
+  sub_->add_option("--threads", threads_, "BLAS/OpenMP threads per rank (default: cores / ranks)");
+  sub_->add_option("--seconds", seconds_, "target run time of the default problem")
+      ->check(CLI::PositiveNumber);
+  sub_->add_option("--json", json_, "write a JSON record of the run to this file");
+  sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
+}
+
+int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const bool flags = n_ || nb_ || nbmin_ || ndiv_ || depth_ || swap_threshold_ || grid_ || pmap_ ||
+                     pfact_ || rfact_ || bcast_ || swap_ || threshold_;
+  if (!file_.empty() && flags) {
+    throw UsageError(fmt::format("{}: give either an HPL.dat file or test flags (--n, --nb, "
+                                 "--grid, ...), not both",
+                                 file_));
+  }
+
+  const ThreadPlan plan = plan_threads(world, threads_);
+  apply_threads(plan);
+  lu::RunOptions options;
+  options.quiet = quiet_;
+  options.json_path = json_;
+  options.argv = argv;
+  options.notes.push_back(describe(plan, size));
+
+  lu::HplDat dat;
+  if (!file_.empty()) {
+    dat = lu::parse_hpl_dat_text(read_on_root(file_, world), file_);
+  } else {
+    dat.source = "<command line>";
+    if (nb_) dat.nbs = {*nb_};
+    if (nb_ && *nb_ < 1) throw UsageError(fmt::format("--nb {}: allowed: NB >= 1", *nb_));
+    dat.grids = {grid_ ? lu::parse_grid_flag(*grid_) : lu::default_grid(size)};
+    if (pmap_) dat.pmap = lu::parse_pmap_flag(*pmap_);
+    if (pfact_) dat.pfacts = {lu::parse_factorization_flag("--pfact", *pfact_)};
+    if (rfact_) dat.rfacts = {lu::parse_factorization_flag("--rfact", *rfact_)};
+    if (nbmin_) dat.nbmins = {*nbmin_};
+    if (nbmin_ && *nbmin_ < 1) throw UsageError(fmt::format("--nbmin {}: allowed: >= 1", *nbmin_));
+    if (ndiv_) dat.ndivs = {*ndiv_};
+    if (ndiv_ && *ndiv_ < 2) throw UsageError(fmt::format("--ndiv {}: allowed: >= 2", *ndiv_));
+    if (bcast_) dat.bcasts = {lu::parse_bcast_flag(*bcast_)};
+    if (depth_) dat.depths = {*depth_};
+    if (depth_ && *depth_ < 0) throw UsageError(fmt::format("--depth {}: allowed: >= 0", *depth_));
+    if (swap_) dat.swap = lu::parse_swap_flag(*swap_);
+    if (swap_threshold_) dat.swap_threshold = std::max(0, *swap_threshold_);
+    if (threshold_) {
+      if (!std::isfinite(*threshold_))
+        throw UsageError(fmt::format("--threshold {}: allowed: a finite number", *threshold_));
+      dat.threshold = *threshold_;
+    }
+    if (n_) {
+      if (*n_ < 0) throw UsageError(fmt::format("--n {}: allowed: N >= 0", *n_));
+      dat.ns = {*n_};
+    } else {
+      // The embedded default: about `seconds_` of work that fits in memory.
+      const double mine = lu::probe_dgemm_gflops(0);
+      double total = 0;
+      MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, world);
+      long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
+      long long avail = 0;
+      MPI_Allreduce(&per_rank, &avail, 1, MPI_LONG_LONG, MPI_SUM, world);
+      const auto choice = lu::choose_default_problem(total, avail, size, seconds_, dat.nbs.at(0));
+      dat.ns = {choice.n};
+      options.notes.push_back("hplx: default problem: " + choice.reason);
+    }
+  }
+
+  // Every rank sees the smallest per-rank memory, so all agree on the verdict.
+  long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
+  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
+  lu::preflight(dat, size, per_rank);
+
+  if (rank == 0 && !quiet_) {
+    for (const auto& w : dat.warnings) std::fprintf(stderr, "hplx: warning: %s\n", w.c_str());
+    for (const auto& note : options.notes) std::fprintf(stderr, "%s\n", note.c_str());
+  }
+  return lu::run_hpl(dat, options, world);
+}
+
+}  // namespace hplx::app

@@ -1,0 +1,32 @@
+// `hplx lu`: HPL from an HPL.dat, from flags, or with the embedded default.
+#pragma once
+
+#include <CLI/CLI.hpp>
+#include <mpi.h>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hplx::app {
+
+class LuCommand {
+ public:
+  explicit LuCommand(CLI::App& parent);
+  bool chosen() const { return sub_->parsed(); }
+  int run(MPI_Comm world, const std::vector<std::string>& argv);
+
+ private:
+  CLI::App* sub_;
+  std::string file_;
+  std::optional<long> n_;
+  std::optional<int> nb_, nbmin_, ndiv_, depth_, swap_threshold_;
+  std::optional<std::string> grid_, pmap_, pfact_, rfact_, bcast_, swap_;
+  std::optional<double> threshold_;
+  int threads_ = 0;
+  double seconds_ = 60.0;
+  std::string json_;
+  bool quiet_ = false;
+};
+
+}  // namespace hplx::app

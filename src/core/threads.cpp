@@ -1,0 +1,216 @@
+#include "core/threads.hpp"
+
+#include "core/error.hpp"
+#include "core/grid.hpp"
+
+#include <cblas.h>
+#include <omp.h>
+#include <sched.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cerrno>
+#include <cstdint>
+#include <cstdlib>
+#include <optional>
+
+namespace hplx {
+
+namespace {
+
+using Mask = std::vector<std::uint64_t>;
+
+std::string plural(long n, const char* word) {
+  return fmt::format("{} {}{}", n, word, n == 1 ? "" : "s");
+}
+
+// "cpu 3" or "cpus 0-3".
+std::string cpus_phrase(const std::vector<int>& cpus) {
+  return fmt::format("{} {}", cpus.size() == 1 ? "cpu" : "cpus", format_cpu_list(cpus));
+}
+
+std::vector<int> online_cpus() {
+  const long n = std::max(1L, sysconf(_SC_NPROCESSORS_ONLN));
+  std::vector<int> cpus(static_cast<size_t>(n));
+  for (long i = 0; i < n; ++i) cpus[i] = static_cast<int>(i);
+  return cpus;
+}
+
+// A positive thread count from an environment variable. OMP_NUM_THREADS may
+// be a per-level list ("4,2"); the first level is what BLAS calls get.
+std::optional<int> env_threads(const char* name) {
+  const char* value = std::getenv(name);
+  if (value == nullptr) return std::nullopt;
+  char* end = nullptr;
+  errno = 0;
+  const long n = std::strtol(value, &end, 10);
+  if (end == value || errno != 0 || n <= 0 || n > (1 << 20)) return std::nullopt;
+  while (*end == ' ' || *end == '\t') ++end;
+  if (*end != '\0' && *end != ',') return std::nullopt;
+  return static_cast<int>(n);
+}
+
+Mask to_mask(const std::vector<int>& cpus, size_t words) {
+  Mask m(words, 0);
+  for (int c : cpus) m[static_cast<size_t>(c) / 64] |= std::uint64_t{1} << (c % 64);
+  return m;
+}
+
+std::vector<int> from_mask(const std::uint64_t* m, size_t words) {
+  std::vector<int> cpus;
+  for (size_t w = 0; w < words; ++w) {
+    for (int b = 0; b < 64; ++b) {
+      if (m[w] >> b & 1) cpus.push_back(static_cast<int>(w * 64 + b));
+    }
+  }
+  return cpus;
+}
+
+// "local rank 0: 0-1, 1: 2-3, ..." listing at most a few ranks, so the line
+// stays short on a node with 128 ranks.
+std::string list_sets(const std::vector<std::vector<int>>& sets) {
+  constexpr size_t kShown = 4;
+  std::string s;
+  for (size_t r = 0; r < std::min(sets.size(), kShown); ++r) {
+    s += r == 0 ? fmt::format("local rank 0: {}", format_cpu_list(sets[0]))
+                : fmt::format(", {}: {}", r, format_cpu_list(sets[r]));
+  }
+  if (sets.size() > kShown) s += fmt::format(", ... {} more", sets.size() - kShown);
+  return s;
+}
+
+}  // namespace
+
+std::vector<int> affinity_cpus() {
+  // Grow the set until the kernel's mask fits (machines with > 1024 CPUs).
+  for (int ncpu = CPU_SETSIZE; ncpu <= (1 << 20); ncpu *= 2) {
+    cpu_set_t* set = CPU_ALLOC(ncpu);
+    if (set == nullptr) break;
+    const size_t size = CPU_ALLOC_SIZE(ncpu);
+    CPU_ZERO_S(size, set);
+    if (sched_getaffinity(0, size, set) == 0) {
+      std::vector<int> cpus;
+      for (int c = 0; c < ncpu; ++c) {
+        if (CPU_ISSET_S(c, size, set)) cpus.push_back(c);
+      }
+      CPU_FREE(set);
+      if (!cpus.empty()) return cpus;
+      break;
+    }
+    CPU_FREE(set);
+    if (errno != EINVAL) break;
+  }
+  return online_cpus();
+}
+
+std::string format_cpu_list(std::vector<int> cpus) {
+  if (cpus.empty()) return "none";
+  std::sort(cpus.begin(), cpus.end());
+  cpus.erase(std::unique(cpus.begin(), cpus.end()), cpus.end());
+  std::string s;
+  for (size_t i = 0; i < cpus.size();) {
+    size_t j = i;
+    while (j + 1 < cpus.size() && cpus[j + 1] == cpus[j] + 1) ++j;
+    if (!s.empty()) s += ',';
+    s += j == i ? fmt::format("{}", cpus[i]) : fmt::format("{}-{}", cpus[i], cpus[j]);
+    i = j + 1;
+  }
+  return s;
+}
+
+ThreadPlan plan_threads(MPI_Comm world, int requested) {
+  if (requested < 0) {
+    throw UsageError(fmt::format("thread count {} is negative; use 0 for automatic", requested));
+  }
+
+  MPI_Comm node_raw = MPI_COMM_NULL;
+  HPLX_MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_raw));
+  Communicator node(node_raw);
+  const int local_ranks = node.size();
+
+  // Every rank of the node needs the whole picture to reach the same
+  // decision, so the affinity masks are all-gathered (not just gathered).
+  const std::vector<int> mine = affinity_cpus();
+  int my_words = mine.back() / 64 + 1;
+  int words = 0;
+  HPLX_MPI_CHECK(MPI_Allreduce(&my_words, &words, 1, MPI_INT, MPI_MAX, node));
+  const Mask my_mask = to_mask(mine, static_cast<size_t>(words));
+  Mask all(static_cast<size_t>(words) * local_ranks);
+  HPLX_MPI_CHECK(
+      MPI_Allgather(my_mask.data(), words, MPI_UINT64_T, all.data(), words, MPI_UINT64_T, node));
+
+  std::vector<std::vector<int>> sets;
+  Mask union_mask(static_cast<size_t>(words), 0);
+  bool identical = true, disjoint = true;
+  for (int r = 0; r < local_ranks; ++r) {
+    const std::uint64_t* m = all.data() + static_cast<size_t>(r) * words;
+    sets.push_back(from_mask(m, static_cast<size_t>(words)));
+    for (int w = 0; w < words; ++w) {
+      if (m[w] != all[w]) identical = false;
+      if (m[w] & union_mask[w]) disjoint = false;
+      union_mask[w] |= m[w];
+    }
+  }
+  const std::vector<int> node_set = from_mask(union_mask.data(), union_mask.size());
+
+  ThreadPlan plan;
+  plan.local_ranks = local_ranks;
+  plan.node_cpus = static_cast<int>(node_set.size());
+  const int own = static_cast<int>(mine.size());
+
+  int automatic = 1;
+  if (identical) {
+    automatic = std::max(1, own / local_ranks);
+    if (node_set == online_cpus()) {
+      plan.binding = local_ranks > 1 ? fmt::format("none (ranks share {})", cpus_phrase(node_set))
+                                     : fmt::format("none ({})", cpus_phrase(node_set));
+    } else {
+      plan.binding = local_ranks > 1
+                         ? fmt::format("shared (all ranks bound to {})", cpus_phrase(node_set))
+                         : fmt::format("bound to {}", cpus_phrase(node_set));
+    }
+  } else if (disjoint) {
+    automatic = own;
+    plan.binding = fmt::format("each rank owns its cpus ({})", list_sets(sets));
+  } else {
+    automatic = std::max(1, std::min(own, plan.node_cpus / local_ranks));
+    plan.binding = fmt::format("overlapping cpu sets ({})", list_sets(sets));
+  }
+
+  if (requested > 0) {
+    plan.threads_per_rank = requested;
+    plan.user_set = true;
+  } else if (auto env = env_threads("OPENBLAS_NUM_THREADS"); env) {
+    plan.threads_per_rank = *env;
+    plan.user_set = true;
+  } else if (auto omp = env_threads("OMP_NUM_THREADS"); omp) {
+    plan.threads_per_rank = *omp;
+    plan.user_set = true;
+  } else {
+    plan.threads_per_rank = automatic;
+  }
+  return plan;
+}
+
+void apply_threads(const ThreadPlan& plan) {
+  const int n = std::max(1, plan.threads_per_rank);
+  omp_set_num_threads(n);
+  openblas_set_num_threads(n);
+}
+
+std::string describe(const ThreadPlan& plan, int world_size) {
+  std::string line = fmt::format(
+      "hplx: {} x {}{} on {} per node ({} per node), binding: {}", plural(world_size, "rank"),
+      plural(plan.threads_per_rank, "thread"), plan.user_set ? " (set by user)" : "",
+      plural(plan.node_cpus, "cpu"), plural(plan.local_ranks, "rank"), plan.binding);
+  const long wanted = static_cast<long>(plan.local_ranks) * plan.threads_per_rank;
+  if (wanted > plan.node_cpus) {
+    line += fmt::format("; oversubscribed: {} on {}", plural(wanted, "thread"),
+                        plural(plan.node_cpus, "cpu"));
+  }
+  return line;
+}
+
+}  // namespace hplx

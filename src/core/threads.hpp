@@ -1,0 +1,53 @@
+// How many BLAS/OpenMP threads each MPI rank runs.
+//
+// HPL is a DGEMM benchmark: the threads of all ranks on a node together must
+// not ask for more cores than the node gives them, or the ranks fight over
+// cores and every panel broadcast waits on a descheduled thread. The plan
+// looks at the ranks that share this node (MPI_COMM_TYPE_SHARED) and at
+// each one's CPU affinity:
+//   - all ranks allowed the same CPUs (mpiexec --bind-to none, or all bound
+//     to one set): they share them, threads = max(1, cpus / local ranks);
+//   - every rank owns a disjoint set (--bind-to core/socket with
+//     --map-by ...:PE=n): threads = the size of its own set;
+//   - sets that overlap only in part: the share of the union, but no more
+//     than the rank's own set.
+// OPENBLAS_NUM_THREADS (first) or OMP_NUM_THREADS in the environment is the
+// user's choice and wins over the automatic plan; an explicit request (for
+// example a --threads option) wins over both.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace hplx {
+
+struct ThreadPlan {
+  int local_ranks = 1;       // ranks on this node (shared-memory communicator)
+  int node_cpus = 1;         // CPUs the node's ranks may use (union of their affinity)
+  int threads_per_rank = 1;  // what apply_threads() sets
+  std::string binding;       // how the node's ranks are bound, e.g. "none (ranks share cpus 0-1)"
+  bool user_set = false;     // from `requested` or the environment, not the automatic plan
+};
+
+// Collective over `world`: every rank must call. `requested` > 0 forces that
+// many threads; 0 means the environment or the automatic plan. Throws
+// UsageError for a negative request.
+ThreadPlan plan_threads(MPI_Comm world, int requested);
+
+// Sets the OpenMP and OpenBLAS thread counts of this process to the plan.
+void apply_threads(const ThreadPlan& plan);
+
+// One line for the run log, e.g. "hplx: 4 ranks x 1 thread on 2 cpus per
+// node (2 ranks per node), binding: none (ranks share cpus 0-1)".
+std::string describe(const ThreadPlan& plan, int world_size);
+
+// The CPUs this process may run on (sched_getaffinity), ascending; all
+// online CPUs if the affinity cannot be read.
+std::vector<int> affinity_cpus();
+
+// "0-3,8,10-11" for {0,1,2,3,8,10,11}; "none" for an empty list.
+std::string format_cpu_list(std::vector<int> cpus);
+
+}  // namespace hplx

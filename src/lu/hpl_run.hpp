@@ -1,0 +1,32 @@
+// The `hplx lu` run: every test an HPL.dat lists, in netlib's order, with
+// netlib's output and counters, plus the JSON record.
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+#include "lu/config.hpp"
+
+namespace hplx::lu {
+
+struct RunOptions {
+  bool quiet = false;      // nothing on stderr but errors
+  std::string json_path;   // --json FILE ("" = none)
+  std::string output_override;  // "-" forces stdout whatever lines 3-4 say
+  std::vector<std::string> argv;  // for the JSON record
+  std::vector<std::string> notes; // lines for the log (e.g. why N was chosen)
+};
+
+// Checks everything that can be checked before a large allocation: grids
+// against the rank count, features this build lacks, the memory each test
+// needs against the memory available. Throws UsageError naming the value.
+void preflight(const HplDat& dat, int world_size, long long available_bytes_per_rank);
+
+// Runs every test. Collective over `world`. Returns the exit status for
+// every rank: 0 when every checked test passed, 1 when any failed or was
+// skipped because the solve reported a zero pivot.
+int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world);
+
+}  // namespace hplx::lu

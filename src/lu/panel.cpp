@@ -1,0 +1,52 @@
+#include "lu/panel.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace hplx::lu {
+
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
+  Panel p;
+  p.k = k;
+  p.jb = static_cast<int>(std::min<long>(a.nb(), a.n() - k));
+  p.owner_row = owner_of(k, a.nb(), grid.nprow());
+  p.owner_col = owner_of(k, a.nb(), grid.npcol());
+  p.a2_first = a.row_start(k) + (grid.myrow() == p.owner_row ? p.jb : 0);
+  p.m2 = std::max(0L, a.mp() - p.a2_first);
+  p.w.resize(static_cast<std::size_t>(p.ld()) * p.jb);
+  p.ipiv.assign(p.jb, 0);
+  return p;
+}
+
+void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessGrid& grid) {
+  const long jb = p.jb, ld = p.ld();
+  const long lc0 = a.col_start(p.k);
+  const long lr0 = a.row_start(p.k);
+  const bool top = grid.myrow() == p.owner_row;
+  if (top) {
+    for (long j = 0; j < jb; ++j)
+      std::copy_n(a.at(lr0, lc0 + j), jb, p.a1() + j * ld);
+  }
+  if (grid.nprow() > 1) {
+    // A1 is replicated down the column; send it as a jb x jb block.
+    std::vector<double> block(jb * jb);
+    if (top)
+      for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, block.data() + j * jb);
+    HPLX_MPI_CHECK(MPI_Bcast(block.data(), static_cast<int>(jb * jb), MPI_DOUBLE, p.owner_row,
+                             grid.col()));
+    if (!top)
+      for (long j = 0; j < jb; ++j) std::copy_n(block.data() + j * jb, jb, p.a1() + j * ld);
+  }
+  for (long j = 0; j < jb; ++j) std::copy_n(a.at(p.a2_first, lc0 + j), p.m2, p.a2() + j * ld);
+
+  const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
+  factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col());
+
+  if (top) {
+    for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, a.at(lr0, lc0 + j));
+  }
+  for (long j = 0; j < jb; ++j) std::copy_n(p.a2() + j * ld, p.m2, a.at(p.a2_first, lc0 + j));
+}
+
+}  // namespace hplx::lu

@@ -1,0 +1,62 @@
+// One panel of the LU: the jb columns starting at global row/column k.
+//
+// The panel is stored as a stacked column-major buffer W of (jb + m2) x jb:
+//   rows [0, jb)       A1, the jb x jb diagonal block, replicated on every
+//                      process of the panel's process column (netlib's L1);
+//   rows [jb, jb + m2) A2, this process's local rows below the diagonal
+//                      block (netlib's L2).
+// Replicating A1 lets the pivot search, the row swaps inside the panel and
+// the small triangular solves of the recursive factorization run with one
+// collective per column. After the factorization A1 holds L11 (unit lower)
+// and U11, A2 holds L21, and ipiv[c] is the global row swapped with row k+c.
+// The same buffer is what LBCAST sends along the process row.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
+
+namespace hplx::lu {
+
+struct Panel {
+  long k = 0;         // global index of the first row and column
+  int jb = 0;         // width
+  long m2 = 0;        // local rows in A2
+  long a2_first = 0;  // local row index (in the LocalMatrix) of A2's first row
+  int owner_row = 0;  // process row holding rows k .. k+jb-1
+  int owner_col = 0;  // process column holding columns k .. k+jb-1
+  std::vector<double> w;     // (jb + m2) x jb, leading dimension ld()
+  std::vector<long> ipiv;    // jb global pivot rows
+  long info = 0;             // 1 + global column of the first zero pivot, or 0
+
+  long ld() const { return jb + m2; }
+  double* a1() { return w.data(); }
+  double* a2() { return w.data() + jb; }
+  const double* a1() const { return w.data(); }
+  const double* a2() const { return w.data() + jb; }
+};
+
+// Sets the geometry of the panel at global index k for this process.
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid);
+
+// FACT, on the processes of the panel's process column: copies the panel out
+// of `a`, factors it (recursive PFACT/RFACT/NBMIN/NDIV as netlib), and writes
+// the factored columns back. Collective over grid.col().
+void factor_panel(LocalMatrix& a, Panel& panel, const TestCase& algo, const ProcessGrid& grid);
+
+// The factorization kernels, exposed for tests: factor columns [0, jb) of a
+// stacked panel whose A2 rows have the given global indices. `col` is the
+// process-column communicator (MPI_COMM_SELF for a serial panel).
+struct PanelRows {
+  int nb;         // block size of the row distribution
+  int nprow;      // process rows (the size of `col`)
+  int myrow;      // this process's row (its rank in `col`)
+  long a2_first;  // local row index of A2's first row
+};
+void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
+                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col);
+
+}  // namespace hplx::lu

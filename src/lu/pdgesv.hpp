@@ -1,0 +1,32 @@
+// The distributed LU solve of one test, netlib's HPL_pdgesv: for each panel
+// of NB columns, FACT -> LBCAST -> RS -> UPDATE, then the back substitution.
+// The matrix [A | b] must already hold the generated problem.
+#pragma once
+
+#include <vector>
+
+#include "core/grid.hpp"
+#include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
+
+namespace hplx::lu {
+
+// Seconds this process spent in each phase (wall time, not overlapped yet).
+struct PhaseTimes {
+  double fact = 0, bcast = 0, swap = 0, update = 0, solve = 0;
+};
+
+struct SolveOutcome {
+  long info = 0;          // 0, or 1 + the global column of the first zero pivot
+  std::vector<double> x;  // this process's entries of x (see solve_upper)
+  PhaseTimes phases;
+};
+
+// Refuses, as a UsageError naming the value, what this build does not do yet
+// (DEPTH > 0, broadcasts other than 1ring); returns normally otherwise.
+void check_supported(const TestCase& t);
+
+// Collective over the grid (only ranks inside it may call).
+SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
+
+}  // namespace hplx::lu

@@ -1,0 +1,59 @@
+// Sizing the problem of `hplx lu` when no HPL.dat is given, and the memory
+// one rank needs for a given test.
+//
+// The default problem should run for about a minute and fit in memory with
+// room to spare. Its time comes from a short DGEMM probe: the LU update is
+// DGEMM, and on a CPU node HPL sustains roughly kLuEfficiency of the DGEMM
+// rate (the panel factorisation, swaps and broadcasts make up the rest).
+#pragma once
+
+#include <string>
+
+namespace hplx::lu {
+
+// Fraction of the DGEMM rate that a whole HPL run achieves on a CPU node.
+inline constexpr double kLuEfficiency = 0.75;
+// Most of the available memory the default problem may take; the rest is
+// left to MPI buffers, the OS and whatever else runs on the node.
+inline constexpr double kMemoryLimitFraction = 0.80;
+// Workspace beyond the N x (N+1) matrix, as a fraction of it.
+inline constexpr double kWorkspaceFraction = 0.05;
+
+struct DefaultProblem {
+  long n = 0;
+  int nb = 0;
+  double probe_gflops = 0.0;             // aggregate DGEMM rate the choice used
+  double predicted_seconds = 0.0;        // at kLuEfficiency of probe_gflops
+  long long memory_needed_bytes = 0;     // matrix + workspace, all ranks together
+  long long memory_available_bytes = 0;  // what the choice was capped against
+  std::string reason;                    // one sentence for the log
+};
+
+// Gflop/s of a square DGEMM (C -= A B, n = 1024, or 2048 above 4 threads)
+// on this rank: one warm-up call, then as many calls as take about 0.4 s.
+// `threads` > 0 runs the probe with that many BLAS threads and restores the
+// previous setting; 0 uses the current one.
+double probe_dgemm_gflops(int threads);
+
+// LU flop count of netlib HPL for order n: 2/3 n^3 + 3/2 n^2.
+double lu_flops(long n);
+
+// Matrix plus workspace of the default problem over `nprocs` ranks:
+// 8 n (n+1) bytes, kWorkspaceFraction more, and panel buffers per rank.
+long long default_problem_bytes(long n, int nb, int nprocs);
+
+// The largest multiple of nb (at least nb) whose predicted time stays within
+// target_seconds and whose memory stays within kMemoryLimitFraction of
+// `aggregate_available_bytes` (the memory of the whole job: summed over
+// nodes, not over ranks, since ranks on a node share it). Throws UsageError
+// for a rate, memory, rank count, target or nb that is not positive.
+DefaultProblem choose_default_problem(double aggregate_gflops, long long aggregate_available_bytes,
+                                      int nprocs, double target_seconds = 60.0, int nb = 192);
+
+// Peak bytes one rank holds in an HPL test of order n with blocks of nb on a
+// nprow x npcol grid: its block-cyclic piece of the n x (n+1) matrix
+// (process row and column 0 own the most), the panel workspace
+// (local rows + nb) * nb * 3 doubles and the U buffer nb * local columns.
+long long lu_memory_bytes(long n, int nb, int nprow, int npcol);
+
+}  // namespace hplx::lu

@@ -1,0 +1,50 @@
+#include "lu/solve.hpp"
+
+#include <algorithm>
+
+#include "core/blas.hpp"
+#include "core/error.hpp"
+
+namespace hplx::lu {
+
+std::vector<double> solve_upper(const LocalMatrix& a, const ProcessGrid& grid) {
+  const long n = a.n();
+  const int nb = a.nb(), nprow = grid.nprow(), npcol = grid.npcol();
+  const int myrow = grid.myrow(), mycol = grid.mycol();
+  std::vector<double> x(local_count(n, nb, mycol, npcol), 0.0);
+  if (n == 0) return x;
+  const int b_col = owner_of(n, nb, npcol);
+  const long lb = global_to_local(n, nb, npcol);
+  std::vector<double> t(a.mp(), 0.0);  // sum of U(i, j) x_j over solved blocks
+  std::vector<double> contrib(nb), y(nb);
+
+  const long nblocks = (n + nb - 1) / nb;
+  for (long blk = nblocks - 1; blk >= 0; --blk) {
+    const long kk = blk * nb;
+    const int w = static_cast<int>(std::min<long>(nb, n - kk));
+    const int pr = owner_of(kk, nb, nprow), pc = owner_of(kk, nb, npcol);
+    const long lr = global_to_local(kk, nb, nprow), lc = global_to_local(kk, nb, npcol);
+    if (myrow == pr) {
+      for (int i = 0; i < w; ++i) contrib[i] = t[lr + i] - (mycol == b_col ? *a.at(lr + i, lb) : 0.0);
+      if (npcol > 1) {
+        HPLX_MPI_CHECK(MPI_Reduce(mycol == pc ? MPI_IN_PLACE : contrib.data(), contrib.data(), w,
+                                  MPI_DOUBLE, MPI_SUM, pc, grid.row()));
+      }
+      if (mycol == pc) {
+        for (int i = 0; i < w; ++i) y[i] = -contrib[i];
+        blas::trsv(blas::Uplo::Upper, blas::Trans::No, blas::Diag::NonUnit, w, a.at(lr, lc),
+                   a.lda(), y.data(), 1);
+      }
+    }
+    if (mycol == pc) {
+      if (nprow > 1) HPLX_MPI_CHECK(MPI_Bcast(y.data(), w, MPI_DOUBLE, pr, grid.col()));
+      std::copy_n(y.data(), w, x.begin() + lc);
+      const long above = local_start(kk, nb, myrow, nprow);
+      blas::gemv(blas::Trans::No, above, w, 1.0, a.at(0, lc), a.lda(), y.data(), 1, 1.0, t.data(),
+                 1);
+    }
+  }
+  return x;
+}
+
+}  // namespace hplx::lu

@@ -1,0 +1,18 @@
+// UPDATE: the trailing-matrix update with a factored panel and its U rows.
+#pragma once
+
+#include <vector>
+
+#include "core/grid.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/panel.hpp"
+
+namespace hplx::lu {
+
+// On local columns [lc0, lc0 + nn): U := L11^-1 U (DTRSM), then
+// A2 -= L21 U (DGEMM), and the diagonal block's process row stores U in its
+// rows k .. k+jb-1. `ut` is U transposed as returned by swap_rows.
+void update_trailing(LocalMatrix& a, const Panel& p, std::vector<double>& ut, long lc0, long nn,
+                     const ProcessGrid& grid);
+
+}  // namespace hplx::lu

@@ -1,0 +1,89 @@
+// The whole distributed solve on every grid shape that fits the job (1x1,
+// 1x2, 2x1, 1x3, 3x1, 2x2, 1x4, 4x1), both process mappings, N from 0 to a
+// few hundred, NB from 1 to larger than N, every RFACT/PFACT and swap: every
+// run must pass netlib's residual check.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <memory>
+
+#include "core/grid.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/matgen.hpp"
+#include "lu/pdgesv.hpp"
+#include "lu/verify.hpp"
+
+namespace hplx::lu {
+namespace {
+
+std::vector<GridShape> shapes_that_fit(int size) {
+  std::vector<GridShape> out;
+  for (int p = 1; p <= size; ++p)
+    for (int q = 1; p * q <= size; ++q) out.push_back({p, q});
+  return out;
+}
+
+double solve_and_check(const TestCase& t, const ProcessGrid& grid) {
+  LocalMatrix a(t.n, t.nb, grid);
+  generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
+                 a.lda());
+  SolveOutcome out = pdgesv(a, t, grid);
+  EXPECT_EQ(out.info, 0);
+  return check_solution(a, out.x, grid, 16.0).scaled_residual;
+}
+
+TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const long ns[] = {0, 1, 2, 5, 17, 64, 131, 260};
+  const int nbs[] = {1, 3, 16, 64, 300};
+  const Factorization facts[] = {Factorization::Left, Factorization::Crout, Factorization::Right};
+  const SwapAlgorithm swaps[] = {SwapAlgorithm::BinaryExchange, SwapAlgorithm::Long,
+                                 SwapAlgorithm::Mix};
+  int variant = 0, runs = 0;
+  for (const GridShape& shape : shapes_that_fit(size)) {
+    for (GridOrder order : {GridOrder::RowMajor, GridOrder::ColumnMajor}) {
+      ProcessGrid grid(MPI_COMM_WORLD, shape.p, shape.q, order);
+      for (long n : ns) {
+        for (int nb : nbs) {
+          if (nb == 1 && n > 131) continue;  // one panel per column: slow, adds nothing
+          ++variant;
+          if (!grid.in_grid()) continue;
+          TestCase t;
+          t.n = n;
+          t.nb = nb;
+          t.grid = shape;
+          t.pmap = order;
+          t.rfact = facts[variant % 3];
+          t.pfact = facts[(variant / 3) % 3];
+          t.nbmin = 1 + variant % 4;
+          t.ndiv = 2 + variant % 2;
+          t.swap = swaps[variant % 3];
+          t.swap_threshold = 8;
+          const double r = solve_and_check(t, grid);
+          EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
+                             << " " << variant_code(t);
+          ++runs;
+        }
+      }
+    }
+  }
+  EXPECT_GT(runs, 0);
+}
+
+TEST(LuGrids, RanksOutsideTheGridSitOut) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
+  int rank = 0;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  EXPECT_EQ(grid.in_grid(), rank == 0);
+  if (!grid.in_grid()) return;
+  TestCase t;
+  t.n = 50;
+  t.nb = 8;
+  EXPECT_LT(solve_and_check(t, grid), 16.0);
+}
+
+}  // namespace
+}  // namespace hplx::lu

@@ -1,0 +1,138 @@
+// 2D block-cyclic index arithmetic against brute-force enumeration.
+#include <gtest/gtest.h>
+
+#include <vector>
+
+#include "lu/block_cyclic.hpp"
+
+namespace hplx::lu {
+namespace {
+
+const long kSizes[] = {0, 1, 2, 3, 4, 5, 7, 8, 9, 15, 16, 17, 31, 63, 64, 65, 100, 127, 129, 1000};
+const int kBlocks[] = {1, 2, 3, 4, 5, 7, 8, 16, 64, 100, 128, 2000};
+const int kProcs[] = {1, 2, 3, 4, 5, 7, 8};
+
+TEST(BlockCyclic, LocalCountSumsToN) {
+  for (long n : kSizes) {
+    for (int nb : kBlocks) {
+      for (int np : kProcs) {
+        long total = 0;
+        for (int p = 0; p < np; ++p) {
+          const long c = local_count(n, nb, p, np);
+          EXPECT_GE(c, 0);
+          total += c;
+        }
+        EXPECT_EQ(total, n) << "n=" << n << " nb=" << nb << " np=" << np;
+      }
+    }
+  }
+}
+
+TEST(BlockCyclic, LocalCountMatchesBruteForce) {
+  for (long n : kSizes) {
+    for (int nb : kBlocks) {
+      for (int np : kProcs) {
+        std::vector<long> count(static_cast<std::size_t>(np), 0);
+        for (long g = 0; g < n; ++g) ++count[static_cast<std::size_t>((g / nb) % np)];
+        for (int p = 0; p < np; ++p) {
+          EXPECT_EQ(local_count(n, nb, p, np), count[static_cast<std::size_t>(p)])
+              << "n=" << n << " nb=" << nb << " p=" << p << " np=" << np;
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockCyclic, SpecialCases) {
+  // n < nb: everything on process 0.
+  EXPECT_EQ(local_count(5, 8, 0, 3), 5);
+  EXPECT_EQ(local_count(5, 8, 1, 3), 0);
+  EXPECT_EQ(local_count(5, 8, 2, 3), 0);
+  // n = 0 and n = 1.
+  EXPECT_EQ(local_count(0, 4, 0, 2), 0);
+  EXPECT_EQ(local_count(1, 4, 0, 2), 1);
+  EXPECT_EQ(local_count(1, 4, 1, 2), 0);
+  // nb = 1 is cyclic: 10 over 3 -> 4, 3, 3.
+  EXPECT_EQ(local_count(10, 1, 0, 3), 4);
+  EXPECT_EQ(local_count(10, 1, 1, 3), 3);
+  EXPECT_EQ(local_count(10, 1, 2, 3), 3);
+  // Partial last block: 10 = 4 + 4 + 2 over 2 -> blocks 0, 2 on p0 and 1 on p1.
+  EXPECT_EQ(local_count(10, 4, 0, 2), 6);
+  EXPECT_EQ(local_count(10, 4, 1, 2), 4);
+  // 11 over nb 4, np 3: blocks of 4, 4, 3.
+  EXPECT_EQ(local_count(11, 4, 0, 3), 4);
+  EXPECT_EQ(local_count(11, 4, 1, 3), 4);
+  EXPECT_EQ(local_count(11, 4, 2, 3), 3);
+  // A netlib-sized case: N = 20000, NB = 192, P = 2.
+  EXPECT_EQ(local_count(20000, 192, 0, 2) + local_count(20000, 192, 1, 2), 20000);
+  // N + 1 = 20001 columns: 104 full blocks (52 each) and a last one of 33 on p0.
+  EXPECT_EQ(local_count(20001, 192, 0, 2), 52 * 192 + 33);
+  EXPECT_EQ(local_count(20001, 192, 1, 2), 52 * 192);
+}
+
+TEST(BlockCyclic, GlobalLocalRoundTrip) {
+  for (long n : kSizes) {
+    for (int nb : kBlocks) {
+      for (int np : kProcs) {
+        // Global -> (owner, local) -> global, and local indices are dense,
+        // increasing with the global index on each process.
+        std::vector<long> next_local(static_cast<std::size_t>(np), 0);
+        for (long g = 0; g < n; ++g) {
+          const int p = owner_of(g, nb, np);
+          ASSERT_GE(p, 0);
+          ASSERT_LT(p, np);
+          const long l = global_to_local(g, nb, np);
+          ASSERT_EQ(l, next_local[static_cast<std::size_t>(p)])
+              << "g=" << g << " nb=" << nb << " np=" << np;
+          ++next_local[static_cast<std::size_t>(p)];
+          ASSERT_EQ(local_to_global(l, nb, p, np), g);
+          ASSERT_EQ(local_start(g, nb, p, np), l);
+        }
+        // Local -> global -> local on every process.
+        for (int p = 0; p < np; ++p) {
+          const long cnt = local_count(n, nb, p, np);
+          ASSERT_EQ(cnt, next_local[static_cast<std::size_t>(p)]);
+          for (long l = 0; l < cnt; ++l) {
+            const long g = local_to_global(l, nb, p, np);
+            ASSERT_GE(g, 0);
+            ASSERT_LT(g, n);
+            ASSERT_EQ(owner_of(g, nb, np), p);
+            ASSERT_EQ(global_to_local(g, nb, np), l);
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockCyclic, LocalStartMatchesBruteForce) {
+  for (long n : {0L, 1L, 7L, 33L, 100L}) {
+    for (int nb : {1, 3, 4, 64}) {
+      for (int np : {1, 2, 3, 4}) {
+        for (int p = 0; p < np; ++p) {
+          for (long g = 0; g <= n; ++g) {
+            long before = 0;
+            for (long h = 0; h < g; ++h) before += owner_of(h, nb, np) == p;
+            ASSERT_EQ(local_start(g, nb, p, np), before)
+                << "g=" << g << " nb=" << nb << " p=" << p << " np=" << np;
+          }
+        }
+      }
+    }
+  }
+}
+
+TEST(BlockCyclic, LargeIndicesDoNotOverflow) {
+  // Global indices past 2^31 (long arithmetic throughout).
+  const long g = 3'000'000'123L;
+  const int nb = 256, np = 7;
+  const int p = owner_of(g, nb, np);
+  const long l = global_to_local(g, nb, np);
+  EXPECT_EQ(local_to_global(l, nb, p, np), g);
+  long total = 0;
+  for (int q = 0; q < np; ++q) total += local_count(g, nb, q, np);
+  EXPECT_EQ(total, g);
+}
+
+}  // namespace
+}  // namespace hplx::lu
