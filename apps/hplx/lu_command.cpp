@@ -28,9 +28,10 @@ std::string read_on_root(const std::string& path, MPI_Comm world) {
   if (rank == 0) {
     std::ifstream in(path);
     if (!in) {
-      error = fmt::format("{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
-                          "netlib's 31-line format, e.g. examples/HPL.dat",
-                          path, std::strerror(errno));
+      error = fmt::format(
+          "{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
+          "netlib's 31-line format, e.g. examples/HPL.dat",
+          path, std::strerror(errno));
     } else {
       std::ostringstream ss;
       ss << in.rdbuf();
@@ -51,8 +52,9 @@ std::string read_on_root(const std::string& path, MPI_Comm world) {
 
 LuCommand::LuCommand(CLI::App& parent) {
   sub_ = parent.add_subcommand("lu", "HPL: solve a dense random system by distributed LU");
-  sub_->add_option("file", file_, "HPL.dat input (netlib 2.3 format); without it, one test from "
-                                  "the flags, or the default problem sized to run about a minute");
+  sub_->add_option("file", file_,
+                   "HPL.dat input (netlib 2.3 format); without it, one test from "
+                   "the flags, or the default problem sized to run about a minute");
   sub_->add_option("--n", n_, "matrix order N (>= 0)");
   sub_->add_option("--nb", nb_, "block size NB (>= 1)");
   sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
@@ -80,9 +82,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   const bool flags = n_ || nb_ || nbmin_ || ndiv_ || depth_ || swap_threshold_ || grid_ || pmap_ ||
                      pfact_ || rfact_ || bcast_ || swap_ || threshold_;
   if (!file_.empty() && flags) {
-    throw UsageError(fmt::format("{}: give either an HPL.dat file or test flags (--n, --nb, "
-                                 "--grid, ...), not both",
-                                 file_));
+    throw UsageError(
+        fmt::format("{}: give either an HPL.dat file or test flags (--n, --nb, "
+                    "--grid, ...), not both",
+                    file_));
   }
 
   const ThreadPlan plan = plan_threads(world, threads_);

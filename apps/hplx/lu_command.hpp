@@ -1,8 +1,8 @@
 // `hplx lu`: HPL from an HPL.dat, from flags, or with the embedded default.
 #pragma once
 
-#include <CLI/CLI.hpp>
 #include <mpi.h>
+#include <CLI/CLI.hpp>
 
 #include <optional>
 #include <string>

@@ -6,8 +6,8 @@
 #include <cstdio>
 #include <exception>
 
-#include "core/error.hpp"
 #include "commands.hpp"
+#include "core/error.hpp"
 
 int main(int argc, char** argv) {
   int provided = 0;

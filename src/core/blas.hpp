@@ -12,26 +12,34 @@ enum class Uplo { Lower, Upper };
 enum class Diag { Unit, NonUnit };
 
 namespace detail {
-inline CBLAS_TRANSPOSE t(Trans x) { return x == Trans::No ? CblasNoTrans : CblasTrans; }
-inline CBLAS_SIDE s(Side x) { return x == Side::Left ? CblasLeft : CblasRight; }
-inline CBLAS_UPLO u(Uplo x) { return x == Uplo::Lower ? CblasLower : CblasUpper; }
-inline CBLAS_DIAG d(Diag x) { return x == Diag::Unit ? CblasUnit : CblasNonUnit; }
+inline CBLAS_TRANSPOSE t(Trans x) {
+  return x == Trans::No ? CblasNoTrans : CblasTrans;
+}
+inline CBLAS_SIDE s(Side x) {
+  return x == Side::Left ? CblasLeft : CblasRight;
+}
+inline CBLAS_UPLO u(Uplo x) {
+  return x == Uplo::Lower ? CblasLower : CblasUpper;
+}
+inline CBLAS_DIAG d(Diag x) {
+  return x == Diag::Unit ? CblasUnit : CblasNonUnit;
+}
 }  // namespace detail
 
 // C = alpha op(A) op(B) + beta C, C is m x n, op(A) m x k.
 inline void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a,
                  long lda, const double* b, long ldb, double beta, double* c, long ldc) {
   if (m <= 0 || n <= 0) return;
-  cblas_dgemm(CblasColMajor, detail::t(ta), detail::t(tb), m, n, k, alpha, a, lda, b, ldb, beta,
-              c, ldc);
+  cblas_dgemm(CblasColMajor, detail::t(ta), detail::t(tb), m, n, k, alpha, a, lda, b, ldb, beta, c,
+              ldc);
 }
 
 // B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right); B is m x n.
 inline void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
                  const double* a, long lda, double* b, long ldb) {
   if (m <= 0 || n <= 0) return;
-  cblas_dtrsm(CblasColMajor, detail::s(side), detail::u(uplo), detail::t(ta), detail::d(diag), m,
-              n, alpha, a, lda, b, ldb);
+  cblas_dtrsm(CblasColMajor, detail::s(side), detail::u(uplo), detail::t(ta), detail::d(diag), m, n,
+              alpha, a, lda, b, ldb);
 }
 
 // x = op(A)^-1 x, A n x n triangular.
@@ -42,8 +50,8 @@ inline void trsv(Uplo uplo, Trans ta, Diag diag, long n, const double* a, long l
 }
 
 // y = alpha op(A) x + beta y, A m x n.
-inline void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda,
-                 const double* x, long incx, double beta, double* y, long incy) {
+inline void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
+                 long incx, double beta, double* y, long incy) {
   if (m <= 0 || n <= 0) {
     // BLAS would still scale y by beta; keep that meaning for empty products.
     const long len = (ta == Trans::No) ? m : n;

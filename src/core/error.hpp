@@ -38,10 +38,10 @@ class SystemError : public Error {
 }  // namespace hplx
 
 // Checks an MPI return code; MPI_ERRORS_RETURN must be set on the communicator.
-#define HPLX_MPI_CHECK(call)                                   \
-  do {                                                         \
-    int hplx_mpi_rc_ = (call);                                 \
-    if (hplx_mpi_rc_ != MPI_SUCCESS) {                         \
-      ::hplx::throw_mpi_error(hplx_mpi_rc_, #call);            \
-    }                                                          \
+#define HPLX_MPI_CHECK(call)                        \
+  do {                                              \
+    int hplx_mpi_rc_ = (call);                      \
+    if (hplx_mpi_rc_ != MPI_SUCCESS) {              \
+      ::hplx::throw_mpi_error(hplx_mpi_rc_, #call); \
+    }                                               \
   } while (0)

@@ -20,9 +20,13 @@ inline long local_count(long n, int nb, int proc, int np) {
   return count;
 }
 
-inline int owner_of(long g, int nb, int np) { return static_cast<int>((g / nb) % np); }
+inline int owner_of(long g, int nb, int np) {
+  return static_cast<int>((g / nb) % np);
+}
 
-inline long global_to_local(long g, int nb, int np) { return (g / (static_cast<long>(nb) * np)) * nb + g % nb; }
+inline long global_to_local(long g, int nb, int np) {
+  return (g / (static_cast<long>(nb) * np)) * nb + g % nb;
+}
 
 inline long local_to_global(long l, int nb, int proc, int np) {
   return ((l / nb) * np + proc) * static_cast<long>(nb) + l % nb;
@@ -30,6 +34,8 @@ inline long local_to_global(long l, int nb, int proc, int np) {
 
 // Number of local indices of `proc` whose global index is < g: the first
 // local index at or after global index g.
-inline long local_start(long g, int nb, int proc, int np) { return local_count(g, nb, proc, np); }
+inline long local_start(long g, int nb, int proc, int np) {
+  return local_count(g, nb, proc, np);
+}
 
 }  // namespace hplx::lu

@@ -27,11 +27,11 @@ struct GridShape {
 
 // What an HPL.dat says, with netlib's defaults for an absent file.
 struct HplDat {
-  std::string source = "<defaults>";  // file name, for messages
-  std::string output_file = "HPL.out";  // line 3
-  int device_out = 6;                   // line 4: 6 stdout, 7 stderr, else the file
-  std::vector<long> ns{1000};           // lines 5-6
-  std::vector<int> nbs{192};            // lines 7-8
+  std::string source = "<defaults>";     // file name, for messages
+  std::string output_file = "HPL.out";   // line 3
+  int device_out = 6;                    // line 4: 6 stdout, 7 stderr, else the file
+  std::vector<long> ns{1000};            // lines 5-6
+  std::vector<int> nbs{192};             // lines 7-8
   GridOrder pmap = GridOrder::RowMajor;  // line 9
   std::vector<GridShape> grids{{1, 1}};  // lines 10-12
   double threshold = 16.0;               // line 13

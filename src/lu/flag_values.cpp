@@ -31,9 +31,10 @@ GridShape parse_grid_flag(const std::string& text) {
   GridShape g;
   if (x == std::string::npos || !parse_positive(t.substr(0, x), g.p) ||
       !parse_positive(t.substr(x + 1), g.q)) {
-    throw UsageError(fmt::format("--grid '{}' is not a process grid; allowed: PxQ with P, Q >= 1, "
-                                 "e.g. 2x4",
-                                 text));
+    throw UsageError(
+        fmt::format("--grid '{}' is not a process grid; allowed: PxQ with P, Q >= 1, "
+                    "e.g. 2x4",
+                    text));
   }
   return g;
 }
@@ -43,8 +44,8 @@ GridOrder parse_pmap_flag(const std::string& text) {
   if (t == "0" || t == "row" || t == "r" || t == "row-major") return GridOrder::RowMajor;
   if (t == "1" || t == "column" || t == "col" || t == "c" || t == "column-major")
     return GridOrder::ColumnMajor;
-  throw UsageError(fmt::format("--pmap '{}' is not a process mapping; allowed: row (0), column (1)",
-                               text));
+  throw UsageError(
+      fmt::format("--pmap '{}' is not a process mapping; allowed: row (0), column (1)", text));
 }
 
 Factorization parse_factorization_flag(const std::string& flag, const std::string& text) {

@@ -11,11 +11,11 @@
 
 namespace hplx::lu {
 
-GridShape parse_grid_flag(const std::string& text);           // "PxQ"
-GridOrder parse_pmap_flag(const std::string& text);           // row|column|0|1
+GridShape parse_grid_flag(const std::string& text);  // "PxQ"
+GridOrder parse_pmap_flag(const std::string& text);  // row|column|0|1
 Factorization parse_factorization_flag(const std::string& flag, const std::string& text);
-Broadcast parse_bcast_flag(const std::string& text);          // 0-5 or 1ring..longM
-SwapAlgorithm parse_swap_flag(const std::string& text);       // bin-exch|long|mix|0|1|2
+Broadcast parse_bcast_flag(const std::string& text);     // 0-5 or 1ring..longM
+SwapAlgorithm parse_swap_flag(const std::string& text);  // bin-exch|long|mix|0|1|2
 
 // The squarest P x Q with P <= Q and P * Q == ranks (netlib's advice).
 GridShape default_grid(int ranks);

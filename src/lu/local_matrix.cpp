@@ -8,7 +8,9 @@
 
 namespace hplx::lu {
 
-void FreeDeleter::operator()(double* p) const noexcept { std::free(p); }
+void FreeDeleter::operator()(double* p) const noexcept {
+  std::free(p);
+}
 
 LocalMatrix::LocalMatrix(long n, int nb, const ProcessGrid& grid)
     : n_(n),
@@ -21,8 +23,8 @@ LocalMatrix::LocalMatrix(long n, int nb, const ProcessGrid& grid)
   nq_ = local_count(n + 1, nb, mycol_, npcol_);
   lda_ = mp_ > 0 ? mp_ : 1;
   // 64-byte alignment: cache lines and AVX-512 loads.
-  const std::size_t bytes = sizeof(double) * static_cast<std::size_t>(lda_) *
-                            static_cast<std::size_t>(nq_ > 0 ? nq_ : 1);
+  const std::size_t bytes =
+      sizeof(double) * static_cast<std::size_t>(lda_) * static_cast<std::size_t>(nq_ > 0 ? nq_ : 1);
   const std::size_t rounded = (bytes + 63) / 64 * 64;
   void* p = std::aligned_alloc(64, rounded);
   if (p == nullptr) {

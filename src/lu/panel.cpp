@@ -25,16 +25,15 @@ void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessG
   const long lr0 = a.row_start(p.k);
   const bool top = grid.myrow() == p.owner_row;
   if (top) {
-    for (long j = 0; j < jb; ++j)
-      std::copy_n(a.at(lr0, lc0 + j), jb, p.a1() + j * ld);
+    for (long j = 0; j < jb; ++j) std::copy_n(a.at(lr0, lc0 + j), jb, p.a1() + j * ld);
   }
   if (grid.nprow() > 1) {
     // A1 is replicated down the column; send it as a jb x jb block.
     std::vector<double> block(jb * jb);
     if (top)
       for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, block.data() + j * jb);
-    HPLX_MPI_CHECK(MPI_Bcast(block.data(), static_cast<int>(jb * jb), MPI_DOUBLE, p.owner_row,
-                             grid.col()));
+    HPLX_MPI_CHECK(
+        MPI_Bcast(block.data(), static_cast<int>(jb * jb), MPI_DOUBLE, p.owner_row, grid.col()));
     if (!top)
       for (long j = 0; j < jb; ++j) std::copy_n(block.data() + j * jb, jb, p.a1() + j * ld);
   }

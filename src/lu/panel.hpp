@@ -22,15 +22,15 @@
 namespace hplx::lu {
 
 struct Panel {
-  long k = 0;         // global index of the first row and column
-  int jb = 0;         // width
-  long m2 = 0;        // local rows in A2
-  long a2_first = 0;  // local row index (in the LocalMatrix) of A2's first row
-  int owner_row = 0;  // process row holding rows k .. k+jb-1
-  int owner_col = 0;  // process column holding columns k .. k+jb-1
-  std::vector<double> w;     // (jb + m2) x jb, leading dimension ld()
-  std::vector<long> ipiv;    // jb global pivot rows
-  long info = 0;             // 1 + global column of the first zero pivot, or 0
+  long k = 0;              // global index of the first row and column
+  int jb = 0;              // width
+  long m2 = 0;             // local rows in A2
+  long a2_first = 0;       // local row index (in the LocalMatrix) of A2's first row
+  int owner_row = 0;       // process row holding rows k .. k+jb-1
+  int owner_col = 0;       // process column holding columns k .. k+jb-1
+  std::vector<double> w;   // (jb + m2) x jb, leading dimension ld()
+  std::vector<long> ipiv;  // jb global pivot rows
+  long info = 0;           // 1 + global column of the first zero pivot, or 0
 
   long ld() const { return jb + m2; }
   double* a1() { return w.data(); }

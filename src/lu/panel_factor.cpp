@@ -50,8 +50,15 @@ class PanelFactorizer {
  public:
   PanelFactorizer(Panel& p, const PanelRows& rows, Factorization rfact, Factorization pfact,
                   int nbmin, int ndiv, MPI_Comm col)
-      : p_(p), rows_(rows), rfact_(rfact), pfact_(pfact), nbmin_(std::max(1, nbmin)),
-        ndiv_(std::max(2, ndiv)), col_(col), ld_(p.ld()), jb_(p.jb) {
+      : p_(p),
+        rows_(rows),
+        rfact_(rfact),
+        pfact_(pfact),
+        nbmin_(std::max(1, nbmin)),
+        ndiv_(std::max(2, ndiv)),
+        col_(col),
+        ld_(p.ld()),
+        jb_(p.jb) {
     MPI_Comm_size(col, &colsize_);
     if (colsize_ > 1) {
       HPLX_MPI_CHECK(MPI_Type_contiguous(jb_ + 2, MPI_DOUBLE, &candidate_type_));
@@ -125,8 +132,8 @@ class PanelFactorizer {
             blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
                        at(a, a), ld_, at(a, a + w), ld_);
             below(a + w, [&](long r, long m) {
-              blas::gemm(Trans::No, Trans::No, m, end - a - w, w, -1.0, at(r, a), ld_,
-                         at(a, a + w), ld_, 1.0, at(r, a + w), ld_);
+              blas::gemm(Trans::No, Trans::No, m, end - a - w, w, -1.0, at(r, a), ld_, at(a, a + w),
+                         ld_, 1.0, at(r, a + w), ld_);
             });
           }
           break;
@@ -156,8 +163,8 @@ class PanelFactorizer {
           });
         } else if (pfact_ == Factorization::Crout && c > c0) {
           // Row c of U right of the diagonal.
-          blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0), ld_,
-                     1.0, at(c, c + 1), ld_);
+          blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0), ld_, 1.0,
+                     at(c, c + 1), ld_);
         }
       }
     }

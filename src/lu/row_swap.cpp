@@ -97,11 +97,11 @@ void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0
     // down the column in a binomial tree.
     if (me == p.owner_row) gathered.resize(static_cast<std::size_t>(nn) * jb);
     const auto disp = displacements(ucount);
-    HPLX_MPI_CHECK(MPI_Gatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(),
-                               ucount.data(), disp.data(), MPI_DOUBLE, p.owner_row, grid.col()));
+    HPLX_MPI_CHECK(MPI_Gatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(), ucount.data(),
+                               disp.data(), MPI_DOUBLE, p.owner_row, grid.col()));
     if (me == p.owner_row) unpack_u(gathered.data());
-    HPLX_MPI_CHECK(MPI_Bcast(ut.data(), static_cast<int>(nn * jb), MPI_DOUBLE, p.owner_row,
-                             grid.col()));
+    HPLX_MPI_CHECK(
+        MPI_Bcast(ut.data(), static_cast<int>(nn * jb), MPI_DOUBLE, p.owner_row, grid.col()));
   }
 
   // 2. The old rows of the diagonal block that pivoting pushed below it go

@@ -25,7 +25,8 @@ std::vector<double> solve_upper(const LocalMatrix& a, const ProcessGrid& grid) {
     const int pr = owner_of(kk, nb, nprow), pc = owner_of(kk, nb, npcol);
     const long lr = global_to_local(kk, nb, nprow), lc = global_to_local(kk, nb, npcol);
     if (myrow == pr) {
-      for (int i = 0; i < w; ++i) contrib[i] = t[lr + i] - (mycol == b_col ? *a.at(lr + i, lb) : 0.0);
+      for (int i = 0; i < w; ++i)
+        contrib[i] = t[lr + i] - (mycol == b_col ? *a.at(lr + i, lb) : 0.0);
       if (npcol > 1) {
         HPLX_MPI_CHECK(MPI_Reduce(mycol == pc ? MPI_IN_PLACE : contrib.data(), contrib.data(), w,
                                   MPI_DOUBLE, MPI_SUM, pc, grid.row()));

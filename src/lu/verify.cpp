@@ -18,8 +18,8 @@ double all_max(double v, MPI_Comm comm) {
 
 }  // namespace
 
-ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x,
-                              const ProcessGrid& grid, double threshold) {
+ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, const ProcessGrid& grid,
+                              double threshold) {
   const long n = a.n(), mp = a.mp();
   const int nb = a.nb();
   generate_local(n, nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(), a.lda());
@@ -69,8 +69,8 @@ ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x,
   r.b_norm_inf = all_max(bmax, grid.all());
   blas::gemv(blas::Trans::No, mp, nqa, 1.0, a.data(), a.lda(), x.data(), 1, 0.0, ax.data(), 1);
   if (mp > 0) {
-    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, ax.data(), static_cast<int>(mp), MPI_DOUBLE,
-                                 MPI_SUM, grid.row()));
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, ax.data(), static_cast<int>(mp), MPI_DOUBLE, MPI_SUM,
+                                 grid.row()));
   }
   double rmax = 0;
   if (has_b) {
@@ -87,8 +87,8 @@ ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x,
   } else if (non_finite) {
     r.scaled_residual = std::numeric_limits<double>::quiet_NaN();
   } else {
-    r.scaled_residual =
-        r.residual / (kEpsilon * (r.a_norm_inf * r.x_norm_inf + r.b_norm_inf) * static_cast<double>(n));
+    r.scaled_residual = r.residual / (kEpsilon * (r.a_norm_inf * r.x_norm_inf + r.b_norm_inf) *
+                                      static_cast<double>(n));
   }
   return r;
 }

@@ -16,7 +16,7 @@ inline constexpr double kEpsilon = 1.1102230246251565e-16;
 // Overwrites `a` with the regenerated matrix. Any non-finite value in x or
 // in the residual makes the scaled residual NaN (a FAILED check), whatever
 // MPI's max reduction does with NaN. Collective over the grid.
-ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x,
-                              const ProcessGrid& grid, double threshold);
+ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, const ProcessGrid& grid,
+                              double threshold);
 
 }  // namespace hplx::lu

@@ -53,8 +53,7 @@ void factor_distributed(const std::vector<double>& full, const Case& c, Factoriz
       p.a2()[i + j * p.ld()] = full[g + j * c.m];
     }
   }
-  factor_stacked_panel(p, PanelRows{c.nb, np, me, p.a2_first}, rfact, pfact, c.nbmin, c.ndiv,
-                       comm);
+  factor_stacked_panel(p, PanelRows{c.nb, np, me, p.a2_first}, rfact, pfact, c.nbmin, c.ndiv, comm);
   // Reassemble: A1 from anyone, A2 rows from their owners (sum of disjoint parts).
   std::vector<double> mine(c.m * c.jb, 0.0);
   for (long j = 0; j < c.jb; ++j) {
@@ -75,7 +74,7 @@ class PanelVariants : public ::testing::TestWithParam<std::tuple<Factorization, 
 
 TEST_P(PanelVariants, MatchesLapackDgetrfOnEveryRankCount) {
   const auto [rfact, pfact] = GetParam();
-  const Case cases[] = {{40, 8, 8, 2, 2},   {97, 16, 16, 4, 2}, {64, 13, 16, 1, 3},
+  const Case cases[] = {{40, 8, 8, 2, 2},   {97, 16, 16, 4, 2},  {64, 13, 16, 1, 3},
                         {33, 32, 32, 4, 2}, {200, 24, 32, 8, 4}, {7, 7, 7, 16, 2},
                         {150, 20, 20, 3, 2}};
   unsigned seed = 1;
@@ -103,10 +102,9 @@ TEST_P(PanelVariants, MatchesLapackDgetrfOnEveryRankCount) {
 
 INSTANTIATE_TEST_SUITE_P(
     AllRfactPfact, PanelVariants,
-    ::testing::Combine(::testing::Values(Factorization::Left, Factorization::Crout,
-                                         Factorization::Right),
-                       ::testing::Values(Factorization::Left, Factorization::Crout,
-                                         Factorization::Right)));
+    ::testing::Combine(
+        ::testing::Values(Factorization::Left, Factorization::Crout, Factorization::Right),
+        ::testing::Values(Factorization::Left, Factorization::Crout, Factorization::Right)));
 
 TEST(PanelFactor, ZeroColumnIsReportedNotCrashed) {
   const Case c{30, 6, 6, 2, 2};
