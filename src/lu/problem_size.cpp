@@ -54,7 +54,8 @@ std::string format_seconds(double s) {
 }
 
 std::string approx_seconds(double s) {
-  return s < 0.05 ? "<0.1 s" : "~" + format_seconds(s);
+  if (s < 0.05) return "<0.1 s";
+  return fmt::format("~{}", format_seconds(s));
 }
 
 // Largest n with lu_flops(n) <= flops (Newton from above on a convex,

@@ -98,7 +98,7 @@ TEST(ProblemSize, TargetTimeIsRespected) {
 TEST(ProblemSize, ReasonIsOneReadableSentence) {
   const DefaultProblem p = choose_default_problem(42.1, 18 * kGiB, 1);
   EXPECT_EQ(p.reason.rfind("N = " + std::to_string(p.n) + ":", 0), 0u) << p.reason;
-  for (const char* part : {"DGEMM probe 42.1 Gflop/s", "x 0.75 efficiency", "-> ~", " s;",
+  for (const char* part : {"DGEMM probe 42.1 Gflop/s", "x 0.85 efficiency", "-> ~", " s;",
                            "GiB of 18.0 GiB available", "(limit 80%)"}) {
     EXPECT_NE(p.reason.find(part), std::string::npos) << part << " in: " << p.reason;
   }
