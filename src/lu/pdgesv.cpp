@@ -17,10 +17,6 @@ void check_supported(const TestCase& t) {
     throw UsageError("DEPTH " + std::to_string(t.depth) +
                      " (look-ahead) is not implemented yet; allowed: 0");
   }
-  if (t.bcast != Broadcast::OneRing) {
-    throw UsageError(std::string("BCAST ") + std::to_string(static_cast<int>(t.bcast)) + " (" +
-                     name_of(t.bcast) + ") is not implemented yet; allowed: 0 (1ring)");
-  }
 }
 
 SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) {

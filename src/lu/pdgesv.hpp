@@ -23,7 +23,7 @@ struct SolveOutcome {
 };
 
 // Refuses, as a UsageError naming the value, what this build does not do yet
-// (DEPTH > 0, broadcasts other than 1ring); returns normally otherwise.
+// (DEPTH > 0); returns normally otherwise.
 void check_supported(const TestCase& t);
 
 // Collective over the grid (only ranks inside it may call).

@@ -1,0 +1,56 @@
+// All six panel broadcasts deliver the root's data, unchanged, to every
+// process of the row, from every root, for message sizes below and above
+// the number of processes.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <vector>
+
+#include "lu/panel_broadcast.hpp"
+
+namespace hplx::lu {
+namespace {
+
+const Broadcast kAll[] = {Broadcast::OneRing,  Broadcast::OneRingM, Broadcast::TwoRing,
+                          Broadcast::TwoRingM, Broadcast::Long,     Broadcast::LongM};
+
+TEST(PanelBroadcast, EveryTopologyDeliversTheRootsDataToAll) {
+  int q = 1, me = 0;
+  MPI_Comm_size(MPI_COMM_WORLD, &q);
+  MPI_Comm_rank(MPI_COMM_WORLD, &me);
+  for (Broadcast b : kAll) {
+    for (int root = 0; root < q; ++root) {
+      for (long count : {1L, 3L, 7L, 1000L, 12345L}) {
+        std::vector<double> data(count, -1.0);
+        if (me == root)
+          for (long i = 0; i < count; ++i) data[i] = root * 1e6 + static_cast<double>(i);
+        broadcast_row(data.data(), count, b, root, MPI_COMM_WORLD);
+        long wrong = 0;
+        for (long i = 0; i < count; ++i) wrong += data[i] != root * 1e6 + static_cast<double>(i);
+        EXPECT_EQ(wrong, 0) << name_of(b) << " root " << root << " count " << count;
+      }
+    }
+  }
+}
+
+TEST(PanelBroadcast, RingsFormATreeRootedAtZero) {
+  for (Broadcast b :
+       {Broadcast::OneRing, Broadcast::OneRingM, Broadcast::TwoRing, Broadcast::TwoRingM}) {
+    for (int q = 1; q <= 17; ++q) {
+      const auto parent = ring_parents(b, q);
+      ASSERT_EQ(parent[0], -1);
+      for (int i = 1; i < q; ++i) {
+        // Every position hears from an earlier one, so the ring cannot deadlock.
+        EXPECT_GE(parent[i], 0);
+        EXPECT_LT(parent[i], i) << name_of(b) << " q=" << q;
+      }
+    }
+  }
+  // The shapes netlib describes, for Q = 8.
+  EXPECT_EQ(ring_parents(Broadcast::OneRingM, 8), (std::vector<int>{-1, 0, 0, 2, 3, 4, 5, 6}));
+  EXPECT_EQ(ring_parents(Broadcast::TwoRing, 8), (std::vector<int>{-1, 0, 1, 2, 0, 4, 5, 6}));
+  EXPECT_EQ(ring_parents(Broadcast::TwoRingM, 8), (std::vector<int>{-1, 0, 0, 2, 3, 0, 5, 6}));
+}
+
+}  // namespace
+}  // namespace hplx::lu
