@@ -71,6 +71,74 @@ nlohmann::json to_json(const TestCase& t) {
           {"variant", variant_code(t)}};
 }
 
+enum class Verdict { Passed, Failed, Unchecked, Skipped };
+
+constexpr const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::Passed:
+      return "PASSED";
+    case Verdict::Failed:
+      return "FAILED";
+    case Verdict::Unchecked:
+      return "UNCHECKED";
+    case Verdict::Skipped:
+      return "SKIPPED";
+  }
+  return "";
+}
+
+struct TestOutcome {
+  double seconds = 0, gflops = 0;  // wall time of the solve, maximum over ranks
+  std::time_t start = 0, end = 0;
+  long info = 0;
+  PhaseTimes phases;  // this rank's
+  ResidualReport residual;
+  Verdict verdict = Verdict::Unchecked;
+};
+
+// netlib's HPL_pdtest: generate, time the solve, check the residual.
+TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshold) {
+  TestOutcome o;
+  LocalMatrix a(t.n, t.nb, grid);
+  generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
+                 a.lda());
+  HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
+  o.start = std::time(nullptr);
+  const double t0 = wall_time();
+  const SolveOutcome solved = pdgesv(a, t, grid);
+  o.seconds = wall_time() - t0;
+  o.end = std::time(nullptr);
+  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
+  o.gflops = o.seconds > 0 ? gflops_of(t.n, o.seconds) : 0.0;
+  o.info = solved.info;
+  o.phases = solved.phases;
+  if (threshold <= 0) {
+    o.verdict = Verdict::Unchecked;
+  } else if (solved.info != 0) {
+    o.verdict = Verdict::Skipped;  // as netlib: a zero pivot skips the check
+  } else {
+    o.residual = check_solution(a, solved.x, grid, threshold);
+    o.verdict = o.residual.scaled_residual < threshold ? Verdict::Passed : Verdict::Failed;
+  }
+  return o;
+}
+
+nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
+  nlohmann::json rec = to_json(t);
+  rec["time_s"] = o.seconds;
+  rec["gflops"] = o.gflops;
+  rec["phases_s"] = {{"fact", o.phases.fact},
+                     {"bcast", o.phases.bcast},
+                     {"swap", o.phases.swap},
+                     {"update", o.phases.update},
+                     {"solve", o.phases.solve}};
+  rec["verdict"] = verdict_name(o.verdict);
+  if (o.verdict == Verdict::Passed || o.verdict == Verdict::Failed)
+    rec["residual"] = o.residual.scaled_residual;
+  if (o.info != 0) rec["info"] = o.info;
+  return rec;
+}
+
 }  // namespace
 
 void preflight(const HplDat& dat, int world_size, long long available_per_rank) {
@@ -129,69 +197,46 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
   try {
     if (root) print_preamble(out.fp, dat, eps);
     bool first = true;
-    std::unique_ptr<ProcessGrid> grid_ptr;
+    std::unique_ptr<ProcessGrid> grid;
     for (const TestCase& t : expand_tests(dat)) {
       // Tests come grouped by grid (netlib's outermost loop); a new grid is a
       // collective over every rank, members or not.
-      if (!grid_ptr || grid_ptr->nprow() != t.grid.p || grid_ptr->npcol() != t.grid.q) {
-        grid_ptr.reset();
-        grid_ptr = std::make_unique<ProcessGrid>(world, t.grid.p, t.grid.q, t.pmap);
+      if (!grid || grid->nprow() != t.grid.p || grid->npcol() != t.grid.q) {
+        grid.reset();
+        grid = std::make_unique<ProcessGrid>(world, t.grid.p, t.grid.q, t.pmap);
       }
-      const ProcessGrid& grid = *grid_ptr;
-      {
-        if (!grid.in_grid()) continue;
-        LocalMatrix a(t.n, t.nb, grid);
-        generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                       a.lda());
-        HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
-        const std::time_t start = std::time(nullptr);
-        const double t0 = wall_time();
-        SolveOutcome solved = pdgesv(a, t, grid);
-        double seconds = wall_time() - t0;
-        const std::time_t end = std::time(nullptr);
-        HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
-        const double gflops = seconds > 0 ? gflops_of(t.n, seconds) : 0.0;
-        if (root) {
-          // netlib repeats the header before every checked test, and prints
-          // it once when nothing is checked.
-          if (dat.threshold > 0 || first) print_table_header(out.fp);
-          first = false;
-          if (seconds > 0) print_result(out.fp, t, seconds, gflops, start, end);
-          std::fflush(out.fp);
+      if (!grid->in_grid()) continue;  // extra ranks sit this grid out
+      const TestOutcome o = run_test(t, *grid, dat.threshold);
+      if (root) {
+        // netlib repeats the header before every checked test, and prints it
+        // once when nothing is checked.
+        if (dat.threshold > 0 || first) print_table_header(out.fp);
+        first = false;
+        if (o.seconds > 0) print_result(out.fp, t, o.seconds, o.gflops, o.start, o.end);
+        if (o.verdict == Verdict::Skipped) {
+          std::fprintf(out.fp,
+                       "HPL ERROR: Error code returned by solve is %ld (zero pivot in column %ld), "
+                       "skip\n",
+                       o.info, o.info - 1);
+          print_closing_rule(out.fp);
+        } else if (o.verdict != Verdict::Unchecked) {
+          print_residual(out.fp, o.residual);
         }
-        nlohmann::json rec = to_json(t);
-        rec["time_s"] = seconds;
-        rec["gflops"] = gflops;
-        rec["phases_s"] = {{"fact", solved.phases.fact},
-                           {"bcast", solved.phases.bcast},
-                           {"swap", solved.phases.swap},
-                           {"update", solved.phases.update},
-                           {"solve", solved.phases.solve}};
-        if (dat.threshold <= 0) {
+        std::fflush(out.fp);
+      }
+      switch (o.verdict) {
+        case Verdict::Unchecked:
+        case Verdict::Passed:
           ++counts.passed;
-          rec["verdict"] = "UNCHECKED";
-        } else if (solved.info != 0) {
+          break;
+        case Verdict::Failed:
+          ++counts.failed;
+          break;
+        case Verdict::Skipped:
           ++counts.skipped;
-          rec["verdict"] = "SKIPPED";
-          rec["info"] = solved.info;
-          if (root) {
-            std::fprintf(out.fp,
-                         "HPL ERROR: Error code returned by solve is %ld (zero pivot in column "
-                         "%ld), skip\n",
-                         solved.info, solved.info - 1);
-            print_closing_rule(out.fp);
-          }
-        } else {
-          const ResidualReport r = check_solution(a, solved.x, grid, dat.threshold);
-          const bool pass = r.scaled_residual < dat.threshold;
-          ++(pass ? counts.passed : counts.failed);
-          rec["residual"] = r.scaled_residual;
-          rec["verdict"] = pass ? "PASSED" : "FAILED";
-          if (root) print_residual(out.fp, r);
-        }
-        if (root) std::fflush(out.fp);
-        tests.push_back(std::move(rec));
+          break;
       }
+      tests.push_back(to_json(t, o));
     }
     if (root) {
       print_summary(out.fp, counts, dat.threshold);
