@@ -92,7 +92,6 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   lu::RunOptions options;
-  options.quiet = quiet_;
   options.json_path = json_;
   options.argv = argv;
   options.notes.push_back(describe(plan, size));

@@ -177,7 +177,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
 
   OutputFile out;
   if (root) {
-    if (!options.output_override.empty() || dat.device_out == 6) {
+    if (dat.device_out == 6) {
       out.fp = stdout;
     } else if (dat.device_out == 7) {
       out.fp = stderr;

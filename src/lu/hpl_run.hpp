@@ -12,9 +12,7 @@
 namespace hplx::lu {
 
 struct RunOptions {
-  bool quiet = false;              // nothing on stderr but errors
   std::string json_path;           // --json FILE ("" = none)
-  std::string output_override;     // "-" forces stdout whatever lines 3-4 say
   std::vector<std::string> argv;   // for the JSON record
   std::vector<std::string> notes;  // lines for the log (e.g. why N was chosen)
 };
