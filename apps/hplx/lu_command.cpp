@@ -65,7 +65,8 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--ndiv", ndiv_, "panels in recursion (>= 2)");
   sub_->add_option("--bcast", bcast_,
                    "panel broadcast: 1ring | 1ringM | 2ring | 2ringM | long | longM");
-  sub_->add_option("--depth", depth_, "look-ahead depth (0 for now)");
+  sub_->add_option("--depth", depth_,
+                   "look-ahead depth: panels factored ahead of the update (>= 0)");
   sub_->add_option("--swap", swap_, "row swap: bin-exch | long | mix");
   sub_->add_option("--swap-threshold", swap_threshold_, "mix: long swap above this many columns");
   sub_->add_option("--threshold", threshold_, "residual threshold (<= 0 skips the check)");

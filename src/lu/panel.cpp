@@ -14,7 +14,7 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
   p.owner_col = owner_of(k, a.nb(), grid.npcol());
   p.a2_first = a.row_start(k) + (grid.myrow() == p.owner_row ? p.jb : 0);
   p.m2 = std::max(0L, a.mp() - p.a2_first);
-  p.w.resize(static_cast<std::size_t>(p.ld()) * p.jb);
+  p.w.resize(static_cast<std::size_t>(p.ld()) * p.jb + p.jb + 1);
   p.ipiv.assign(p.jb, 0);
   return p;
 }

@@ -9,7 +9,9 @@
 // the small triangular solves of the recursive factorization run with one
 // collective per column. After the factorization A1 holds L11 (unit lower)
 // and U11, A2 holds L21, and ipiv[c] is the global row swapped with row k+c.
-// The same buffer is what LBCAST sends along the process row.
+// The same buffer is what LBCAST sends along the process row; the jb pivots
+// and info follow the panel in it (as exact doubles, `tail()`), so one
+// message per hop carries everything.
 #pragma once
 
 #include <mpi.h>
@@ -28,7 +30,7 @@ struct Panel {
   long a2_first = 0;       // local row index (in the LocalMatrix) of A2's first row
   int owner_row = 0;       // process row holding rows k .. k+jb-1
   int owner_col = 0;       // process column holding columns k .. k+jb-1
-  std::vector<double> w;   // (jb + m2) x jb, leading dimension ld()
+  std::vector<double> w;   // (jb + m2) x jb, leading dimension ld(), then the tail
   std::vector<long> ipiv;  // jb global pivot rows
   long info = 0;           // 1 + global column of the first zero pivot, or 0
 
@@ -37,6 +39,8 @@ struct Panel {
   double* a2() { return w.data() + jb; }
   const double* a1() const { return w.data(); }
   const double* a2() const { return w.data() + jb; }
+  double* tail() { return w.data() + ld() * jb; }  // jb pivots, then info
+  const double* tail() const { return w.data() + ld() * jb; }
 };
 
 // Sets the geometry of the panel at global index k for this process.

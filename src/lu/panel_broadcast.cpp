@@ -1,6 +1,7 @@
 #include "lu/panel_broadcast.hpp"
 
 #include <algorithm>
+#include <memory>
 #include <vector>
 
 #include "core/error.hpp"
@@ -16,37 +17,8 @@ int as_count(long n) {
   return static_cast<int>(n);
 }
 
-// Spread-roll among the ranks `members` (members[0] is the root): piece i
-// goes to members[i], then Q-1 ring steps pass the pieces along until every
-// member holds all of them.
-void long_broadcast(double* data, long count, const std::vector<int>& members, int me,
-                    MPI_Comm row) {
-  const int m = static_cast<int>(members.size());
-  const auto at = std::find(members.begin(), members.end(), me);
-  if (at == members.end() || m == 1) return;
-  const int pos = static_cast<int>(at - members.begin());
-  auto first = [&](int piece) { return count * piece / m; };
-  auto size = [&](int piece) { return as_count(first(piece + 1) - first(piece)); };
-  if (pos == 0) {
-    std::vector<MPI_Request> reqs;
-    for (int i = 1; i < m; ++i) {
-      reqs.emplace_back();
-      HPLX_MPI_CHECK(
-          MPI_Isend(data + first(i), size(i), MPI_DOUBLE, members[i], kTag, row, &reqs.back()));
-    }
-    HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
-  } else {
-    HPLX_MPI_CHECK(MPI_Recv(data + first(pos), size(pos), MPI_DOUBLE, members[0], kTag, row,
-                            MPI_STATUS_IGNORE));
-  }
-  const int next = members[(pos + 1) % m], prev = members[(pos - 1 + m) % m];
-  for (int step = 0; step < m - 1; ++step) {
-    const int send_piece = (pos - step + m) % m;
-    const int recv_piece = (pos - step - 1 + m) % m;
-    HPLX_MPI_CHECK(MPI_Sendrecv(data + first(send_piece), size(send_piece), MPI_DOUBLE, next, kTag,
-                                data + first(recv_piece), size(recv_piece), MPI_DOUBLE, prev, kTag,
-                                row, MPI_STATUS_IGNORE));
-  }
+bool is_long(Broadcast b) {
+  return b == Broadcast::Long || b == Broadcast::LongM;
 }
 
 }  // namespace
@@ -73,64 +45,143 @@ std::vector<int> ring_parents(Broadcast topology, int q) {
   return parent;
 }
 
-void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_Comm row) {
-  int q = 1, me = 0;
-  MPI_Comm_size(row, &q);
+// Stages, each a set of messages posted together; stage s+1 is posted when
+// every message of stage s has completed.
+//   rings:      0: receive from the parent;  1: send to the children.
+//   long(M):    0: the scatter (and, for longM, root -> position 1 whole);
+//               1 .. m-1: the roll steps among the m spread-roll members.
+RowBroadcast::RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row)
+    : data_(data), count_(count), topology_(topology), row_(row), root_(root) {
+  int me = 0;
+  MPI_Comm_size(row, &q_);
   MPI_Comm_rank(row, &me);
-  if (q == 1 || count == 0) return;
-  const int pos = (me - root + q) % q;
-  auto rank_at = [&](int position) { return (root + position) % q; };
-
-  if (topology == Broadcast::Long || topology == Broadcast::LongM) {
-    std::vector<int> members;
-    if (topology == Broadcast::LongM) {
-      // The next process gets the whole panel first: it factors the next one.
-      if (pos == 0) {
-        HPLX_MPI_CHECK(MPI_Send(data, as_count(count), MPI_DOUBLE, rank_at(1), kTag, row));
-      } else if (pos == 1) {
-        HPLX_MPI_CHECK(
-            MPI_Recv(data, as_count(count), MPI_DOUBLE, rank_at(0), kTag, row, MPI_STATUS_IGNORE));
-      }
-      for (int i = 0; i < q; ++i)
-        if (i != 1) members.push_back(rank_at(i));
-    } else {
-      for (int i = 0; i < q; ++i) members.push_back(rank_at(i));
-    }
-    long_broadcast(data, count, members, me, row);
+  pos_ = (me - root + q_) % q_;
+  if (q_ == 1 || count == 0) {
+    received_ = true;
     return;
   }
-
-  const std::vector<int> parent = ring_parents(topology, q);
-  if (pos > 0) {
-    HPLX_MPI_CHECK(MPI_Recv(data, as_count(count), MPI_DOUBLE, rank_at(parent[pos]), kTag, row,
-                            MPI_STATUS_IGNORE));
+  if (is_long(topology)) {
+    for (int i = 0; i < q_; ++i)
+      if (topology == Broadcast::Long || i != 1) members_.push_back(i);
+    const bool member = topology == Broadcast::Long || pos_ != 1;
+    stages_ = member ? static_cast<int>(members_.size()) : 1;
+  } else {
+    stages_ = 2;
   }
-  for (int child = 1; child < q; ++child) {
-    if (parent[child] == pos) {
-      HPLX_MPI_CHECK(MPI_Send(data, as_count(count), MPI_DOUBLE, rank_at(child), kTag, row));
+  received_ = pos_ == 0;
+  post(stage(0));
+}
+
+RowBroadcast::~RowBroadcast() = default;
+
+std::vector<RowBroadcast::Message> RowBroadcast::stage(int index) const {
+  std::vector<Message> out;
+  auto rank_at = [&](int position) { return (root_ + position) % q_; };
+  if (!is_long(topology_)) {
+    const std::vector<int> parent = ring_parents(topology_, q_);
+    if (index == 0 && pos_ > 0) out.push_back({rank_at(parent[pos_]), 0, count_, false});
+    if (index == 1)
+      for (int child = 1; child < q_; ++child)
+        if (parent[child] == pos_) out.push_back({rank_at(child), 0, count_, true});
+    return out;
+  }
+  // longM's position 1 takes the whole message from the root and is done.
+  if (topology_ == Broadcast::LongM && pos_ == 1) {
+    out.push_back({rank_at(0), 0, count_, false});
+    return out;
+  }
+  const int m = static_cast<int>(members_.size());
+  const int me =
+      static_cast<int>(std::find(members_.begin(), members_.end(), pos_) - members_.begin());
+  auto first = [&](int piece) { return count_ * piece / m; };
+  auto piece = [&](int i) { return std::pair<long, long>(first(i), first(i + 1) - first(i)); };
+  if (index == 0) {
+    if (me == 0) {
+      if (topology_ == Broadcast::LongM) out.push_back({rank_at(1), 0, count_, true});
+      for (int i = 1; i < m; ++i) {
+        auto [f, c] = piece(i);
+        out.push_back({rank_at(members_[i]), f, c, true});
+      }
+    } else {
+      auto [f, c] = piece(me);
+      out.push_back({rank_at(members_[0]), f, c, false});
+    }
+    return out;
+  }
+  const int step = index - 1;
+  const int next = rank_at(members_[(me + 1) % m]), prev = rank_at(members_[(me - 1 + m) % m]);
+  auto [sf, sc] = piece((me - step + m) % m);
+  auto [rf, rc] = piece((me - step - 1 + m) % m);
+  // The root has every piece: the last member does not send to it, so the
+  // root's buffer (in use by its own update) is never written.
+  if (me != m - 1) out.push_back({next, sf, sc, true});
+  if (me != 0) out.push_back({prev, rf, rc, false});
+  return out;
+}
+
+void RowBroadcast::post(const std::vector<Message>& stage) {
+  for (const Message& m : stage) {
+    reqs_.emplace_back();
+    if (m.send) {
+      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, kTag, row_,
+                               &reqs_.back()));
+    } else {
+      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, kTag, row_,
+                               &reqs_.back()));
     }
   }
 }
 
-void broadcast_panel(Panel& p, Broadcast topology, const ProcessGrid& grid) {
-  if (grid.npcol() == 1 || p.jb == 0) return;
-  // The pivots and info ride at the end of W as exact doubles: one message
-  // per hop carries the whole panel.
-  const std::size_t wsize = p.w.size();
-  p.w.resize(wsize + p.jb + 1);
-  double* tail = p.w.data() + wsize;
-  const bool root = grid.mycol() == p.owner_col;
-  if (root) {
+bool RowBroadcast::progress() {
+  while (stage_ < stages_) {
+    if (!reqs_.empty()) {
+      int done = 0;
+      HPLX_MPI_CHECK(
+          MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE));
+      if (!done) return false;
+      reqs_.clear();
+    }
+    // Rings receive in stage 0; spread-roll members have everything after
+    // the last roll step; longM's position 1 after its single stage.
+    if (!is_long(topology_) ? stage_ == 0 : stage_ == stages_ - 1) received_ = true;
+    if (++stage_ < stages_) post(stage(stage_));
+  }
+  return true;
+}
+
+void RowBroadcast::finish() {
+  while (!progress()) {
+    HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
+    reqs_.clear();
+    // progress() sees no requests and moves on to the next stage.
+  }
+}
+
+void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_Comm row) {
+  RowBroadcast(data, count, topology, root, row).finish();
+}
+
+std::unique_ptr<RowBroadcast> start_panel_broadcast(Panel& p, Broadcast topology,
+                                                    const ProcessGrid& grid) {
+  if (grid.mycol() == p.owner_col) {
+    double* tail = p.tail();
     for (int c = 0; c < p.jb; ++c) tail[c] = static_cast<double>(p.ipiv[c]);
     tail[p.jb] = static_cast<double>(p.info);
   }
-  broadcast_row(p.w.data(), static_cast<long>(p.w.size()), topology, p.owner_col, grid.row());
-  tail = p.w.data() + wsize;
-  if (!root) {
-    for (int c = 0; c < p.jb; ++c) p.ipiv[c] = static_cast<long>(tail[c]);
-    p.info = static_cast<long>(tail[p.jb]);
-  }
-  p.w.resize(wsize);
+  return std::make_unique<RowBroadcast>(p.w.data(), static_cast<long>(p.w.size()), topology,
+                                        p.owner_col, grid.row());
+}
+
+void unpack_panel_tail(Panel& p) {
+  const double* tail = p.tail();
+  for (int c = 0; c < p.jb; ++c) p.ipiv[c] = static_cast<long>(tail[c]);
+  p.info = static_cast<long>(tail[p.jb]);
+}
+
+void broadcast_panel(Panel& p, Broadcast topology, const ProcessGrid& grid) {
+  if (grid.npcol() == 1 || p.jb == 0) return;
+  start_panel_broadcast(p, topology, grid)->finish();
+  if (grid.mycol() != p.owner_col) unpack_panel_tail(p);
 }
 
 }  // namespace hplx::lu

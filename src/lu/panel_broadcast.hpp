@@ -9,7 +9,14 @@
 //   long     the message cut in Q pieces, scattered from the root, then
 //            rolled around the ring in Q-1 exchange steps (bandwidth-bound)
 //   longM    0->1 the whole message, then long over 0, 2, 3, ..., Q-1
+//
+// A broadcast is non-blocking: started after FACT, moved on by progress()
+// between pieces of the trailing update (so a ring's forwarding and a long
+// broadcast's roll steps happen while the process computes), and completed
+// by finish(). This is what makes look-ahead overlap real.
 #pragma once
+
+#include <mpi.h>
 
 #include <vector>
 
@@ -19,11 +26,55 @@
 
 namespace hplx::lu {
 
-// Collective over grid.row().
+// One broadcast of `count` doubles at `data` from the process of `row` with
+// rank `root` to all others. The buffer must stay put until finish().
+class RowBroadcast {
+ public:
+  RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row);
+  ~RowBroadcast();
+  RowBroadcast(const RowBroadcast&) = delete;
+  RowBroadcast& operator=(const RowBroadcast&) = delete;
+
+  // Tests the outstanding messages and posts the next ones; true when this
+  // process's part is done (it has the data and has sent what it forwards).
+  bool progress();
+  // Blocks until this process's part is done.
+  void finish();
+  // Whether this process has the whole message (it may still be forwarding).
+  bool received() const { return received_; }
+
+ private:
+  struct Message {
+    int peer;
+    long first, count;
+    bool send;
+  };
+  void post(const std::vector<Message>& stage);
+  std::vector<Message> stage(int index) const;
+
+  double* data_;
+  long count_;
+  Broadcast topology_;
+  MPI_Comm row_;
+  int q_ = 1, pos_ = 0, root_ = 0;
+  std::vector<int> members_;  // long/longM: the ranks that take part in spread-roll
+  int stage_ = 0, stages_ = 0;
+  bool received_ = false;
+  std::vector<MPI_Request> reqs_;
+};
+
+// Starts LBCAST of a factored panel. Collective over grid.row(); the panel's
+// buffer carries the pivots and info in its tail (see panel.hpp). After
+// finish(), unpack_panel_tail() must run on the receivers.
+std::unique_ptr<RowBroadcast> start_panel_broadcast(Panel& panel, Broadcast topology,
+                                                    const ProcessGrid& grid);
+void unpack_panel_tail(Panel& panel);
+
+// Blocking LBCAST (start, then finish and unpack). Collective over grid.row().
 void broadcast_panel(Panel& panel, Broadcast topology, const ProcessGrid& grid);
 
 // Sends `count` doubles at `data` from row position 0 (column `root`) to every
-// process of `row` (ranks = columns), with the given topology. Exposed for tests.
+// process of `row` (ranks = columns), with the given topology, blocking.
 void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_Comm row);
 
 // For the ring topologies: the position each position receives from (-1 for

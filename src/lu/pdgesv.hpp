@@ -1,5 +1,6 @@
 // The distributed LU solve of one test, netlib's HPL_pdgesv: for each panel
-// of NB columns, FACT -> LBCAST -> RS -> UPDATE, then the back substitution.
+// of NB columns, FACT -> LBCAST -> RS -> UPDATE (with look-ahead of DEPTH
+// panels), then the back substitution.
 // The matrix [A | b] must already hold the generated problem.
 #pragma once
 
@@ -11,7 +12,9 @@
 
 namespace hplx::lu {
 
-// Seconds this process spent in each phase (wall time, not overlapped yet).
+// Seconds this process spent in each phase (wall time). With look-ahead,
+// bcast is only the time spent starting the broadcast and waiting for it:
+// what travelled during the update is hidden.
 struct PhaseTimes {
   double fact = 0, bcast = 0, swap = 0, update = 0, solve = 0;
 };
@@ -21,10 +24,6 @@ struct SolveOutcome {
   std::vector<double> x;  // this process's entries of x (see solve_upper)
   PhaseTimes phases;
 };
-
-// Refuses, as a UsageError naming the value, what this build does not do yet
-// (DEPTH > 0); returns normally otherwise.
-void check_supported(const TestCase& t);
 
 // Collective over the grid (only ranks inside it may call).
 SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);

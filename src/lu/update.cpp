@@ -9,19 +9,18 @@ using blas::Side;
 using blas::Trans;
 using blas::Uplo;
 
-void update_trailing(LocalMatrix& a, const Panel& p, std::vector<double>& ut, long lc0, long nn,
+void update_trailing(LocalMatrix& a, const Panel& p, double* ut, long ldut, long lc0, long nn,
                      const ProcessGrid& grid) {
   const long jb = p.jb, ld = p.ld();
   if (jb == 0 || nn == 0) return;
   // U^T := U^T L11^-T, the transposed form of U := L11^-1 U.
-  blas::trsm(Side::Right, Uplo::Lower, Trans::Yes, Diag::Unit, nn, jb, 1.0, p.a1(), ld, ut.data(),
-             nn);
-  blas::gemm(Trans::No, Trans::Yes, p.m2, nn, jb, -1.0, p.a2(), ld, ut.data(), nn, 1.0,
+  blas::trsm(Side::Right, Uplo::Lower, Trans::Yes, Diag::Unit, nn, jb, 1.0, p.a1(), ld, ut, ldut);
+  blas::gemm(Trans::No, Trans::Yes, p.m2, nn, jb, -1.0, p.a2(), ld, ut, ldut, 1.0,
              a.at(p.a2_first, lc0), a.lda());
   if (grid.myrow() == p.owner_row) {
     const long lr0 = a.row_start(p.k);
     for (long c = 0; c < nn; ++c)
-      for (long r = 0; r < jb; ++r) *a.at(lr0 + r, lc0 + c) = ut[c + r * nn];
+      for (long r = 0; r < jb; ++r) *a.at(lr0 + r, lc0 + c) = ut[c + r * ldut];
   }
 }
 

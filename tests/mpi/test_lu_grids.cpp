@@ -1,7 +1,7 @@
 // The whole distributed solve on every grid shape that fits the job (1x1,
 // 1x2, 2x1, 1x3, 3x1, 2x2, 1x4, 4x1), both process mappings, N from 0 to a
 // few hundred, NB from 1 to larger than N, every RFACT/PFACT, broadcast and
-// swap: every run must pass netlib's residual check.
+// swap, look-ahead depth 0-2: every run must pass netlib's residual check.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -61,6 +61,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.swap = swaps[variant % 3];
           t.swap_threshold = 8;
           t.bcast = static_cast<Broadcast>(variant % 6);
+          t.depth = (variant / 6) % 3;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t);
