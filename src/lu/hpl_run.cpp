@@ -99,7 +99,7 @@ struct TestOutcome {
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
 TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshold) {
   TestOutcome o;
-  LocalMatrix a(t.n, t.nb, grid);
+  LocalMatrix a(t.n, t.nb, grid, t.alignment);
   generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
                  a.lda());
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));

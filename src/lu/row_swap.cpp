@@ -38,12 +38,50 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns) {
 
 namespace {
 
-void copy_row_out(const LocalMatrix& a, long li, long lc0, long nn, double* dst) {
-  for (long c = 0; c < nn; ++c) dst[c] = *a.at(li, lc0 + c);
+// Row copies between the column-major matrix and row-contiguous buffers,
+// blocked over columns so each block of the rows stays in cache while its
+// columns are read: a row-at-a-time loop would touch one cache line (and
+// often one TLB page) per element.
+constexpr long kColumnBlock = 32;
+
+// dst[i * nn + c] = a(rows[i], lc0 + c)
+void gather_rows(const LocalMatrix& a, const std::vector<long>& rows, long lc0, long nn,
+                 double* dst) {
+  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
+    const long c1 = std::min(nn, c0 + kColumnBlock);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      const double* src = a.at(rows[i], lc0);
+      double* out = dst + static_cast<long>(i) * nn;
+      for (long c = c0; c < c1; ++c) out[c] = src[c * a.lda()];
+    }
+  }
 }
 
-void copy_row_in(LocalMatrix& a, long li, long lc0, long nn, const double* src) {
-  for (long c = 0; c < nn; ++c) *a.at(li, lc0 + c) = src[c];
+// a(rows[i], lc0 + c) = src[i * nn + c]
+void scatter_rows(LocalMatrix& a, const std::vector<long>& rows, long lc0, long nn,
+                  const double* src) {
+  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
+    const long c1 = std::min(nn, c0 + kColumnBlock);
+    for (std::size_t i = 0; i < rows.size(); ++i) {
+      double* dst = a.at(rows[i], lc0);
+      const double* in = src + static_cast<long>(i) * nn;
+      for (long c = c0; c < c1; ++c) dst[c * a.lda()] = in[c];
+    }
+  }
+}
+
+// a(to[i], lc0 + c) = a(from[i], lc0 + c); no row is both a source and a target.
+void copy_rows(LocalMatrix& a, const std::vector<long>& from, const std::vector<long>& to, long lc0,
+               long nn) {
+  const long lda = a.lda();
+  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
+    const long c1 = std::min(nn, c0 + kColumnBlock);
+    for (std::size_t i = 0; i < from.size(); ++i) {
+      const double* src = a.at(from[i], lc0);
+      double* dst = a.at(to[i], lc0);
+      for (long c = c0; c < c1; ++c) dst[c * lda] = src[c * lda];
+    }
+  }
 }
 
 std::vector<int> displacements(const std::vector<int>& counts) {
@@ -57,7 +95,8 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
                SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow(), nb = a.nb();
-  ut.assign(static_cast<std::size_t>(nn) * jb, 0.0);
+  const std::size_t usize = static_cast<std::size_t>(nn) * jb;
+  if (ut.size() < usize) ut.resize(usize);
   if (jb == 0 || nn == 0) return;
   const long lr0 = a.row_start(p.k);
   auto local_row = [&](long g) { return global_to_local(g, nb, nprow); };
@@ -65,54 +104,58 @@ void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0
 
   // 1. U: every process packs the U rows it owns (before any row is
   //    overwritten), ordered by process row, then by r.
-  std::vector<int> ucount(nprow, 0);
-  for (int r = 0; r < jb; ++r) ucount[owner(plan.u_source[r])] += static_cast<int>(nn);
-  std::vector<double> mine(ucount[me]);
-  for (int r = 0, pos = 0; r < jb; ++r) {
-    if (owner(plan.u_source[r]) != me) continue;
-    copy_row_out(a, local_row(plan.u_source[r]), lc0, nn, &mine[pos]);
-    pos += static_cast<int>(nn);
-  }
-  std::vector<double> gathered;
-  auto unpack_u = [&](const double* all) {
-    const auto disp = displacements(ucount);
-    std::vector<long> cursor(disp.begin(), disp.end());
+  if (nprow == 1) {
+    std::vector<long> rows(jb);
+    for (int r = 0; r < jb; ++r) rows[r] = local_row(plan.u_source[r]);
+    gather_rows(a, rows, lc0, nn, ut.data());
+  } else {
+    std::vector<int> ucount(nprow, 0);
+    std::vector<long> my_rows;
     for (int r = 0; r < jb; ++r) {
       const int o = owner(plan.u_source[r]);
-      std::copy_n(all + cursor[o], nn, &ut[static_cast<std::size_t>(r) * nn]);
-      cursor[o] += nn;
+      ucount[o] += static_cast<int>(nn);
+      if (o == me) my_rows.push_back(local_row(plan.u_source[r]));
     }
-  };
-  if (nprow == 1) {
-    unpack_u(mine.data());
-  } else if (algorithm == SwapAlgorithm::Long) {
-    // Spread-roll: all processes of the column assemble U at once.
-    gathered.resize(static_cast<std::size_t>(nn) * jb);
+    std::vector<double> mine(ucount[me]);
+    gather_rows(a, my_rows, lc0, nn, mine.data());
     const auto disp = displacements(ucount);
-    HPLX_MPI_CHECK(MPI_Allgatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(),
-                                  ucount.data(), disp.data(), MPI_DOUBLE, grid.col()));
-    unpack_u(gathered.data());
-  } else {
-    // Binary exchange: U meets on the diagonal block's process row, then goes
-    // down the column in a binomial tree.
-    if (me == p.owner_row) gathered.resize(static_cast<std::size_t>(nn) * jb);
-    const auto disp = displacements(ucount);
-    HPLX_MPI_CHECK(MPI_Gatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(), ucount.data(),
-                               disp.data(), MPI_DOUBLE, p.owner_row, grid.col()));
-    if (me == p.owner_row) unpack_u(gathered.data());
-    HPLX_MPI_CHECK(
-        MPI_Bcast(ut.data(), static_cast<int>(nn * jb), MPI_DOUBLE, p.owner_row, grid.col()));
+    auto unpack_u = [&](const double* all) {
+      std::vector<long> cursor(disp.begin(), disp.end());
+      for (int r = 0; r < jb; ++r) {
+        const int o = owner(plan.u_source[r]);
+        std::copy_n(all + cursor[o], nn, &ut[static_cast<std::size_t>(r) * nn]);
+        cursor[o] += nn;
+      }
+    };
+    std::vector<double> gathered;
+    if (algorithm == SwapAlgorithm::Long) {
+      // Spread-roll: all processes of the column assemble U at once.
+      gathered.resize(usize);
+      HPLX_MPI_CHECK(MPI_Allgatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(),
+                                    ucount.data(), disp.data(), MPI_DOUBLE, grid.col()));
+      unpack_u(gathered.data());
+    } else {
+      // Binary exchange: U meets on the diagonal block's process row, then
+      // goes down the column in a binomial tree.
+      if (me == p.owner_row) gathered.resize(usize);
+      HPLX_MPI_CHECK(MPI_Gatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(),
+                                 ucount.data(), disp.data(), MPI_DOUBLE, p.owner_row, grid.col()));
+      if (me == p.owner_row) unpack_u(gathered.data());
+      HPLX_MPI_CHECK(
+          MPI_Bcast(ut.data(), static_cast<int>(usize), MPI_DOUBLE, p.owner_row, grid.col()));
+    }
   }
 
   // 2. The old rows of the diagonal block that pivoting pushed below it go
   //    from the diagonal block's process row to their new owners.
   if (plan.moves.empty()) return;
   if (nprow == 1) {
-    std::vector<double> row(nn);
+    std::vector<long> from, to;
     for (const auto& m : plan.moves) {
-      copy_row_out(a, lr0 + m.from, lc0, nn, row.data());
-      copy_row_in(a, local_row(m.to), lc0, nn, row.data());
+      from.push_back(lr0 + m.from);
+      to.push_back(local_row(m.to));
     }
+    copy_rows(a, from, to, lc0, nn);
     return;
   }
   std::vector<int> mcount(nprow, 0);
@@ -120,23 +163,22 @@ void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0
   const auto mdisp = displacements(mcount);
   std::vector<double> outgoing;
   if (me == p.owner_row) {
+    // Packed by owning process row (Scatterv's order), each owner's rows in
+    // plan order, which is the order the owner unpacks them in.
+    std::vector<long> from;
+    for (int o = 0; o < nprow; ++o)
+      for (const auto& m : plan.moves)
+        if (owner(m.to) == o) from.push_back(lr0 + m.from);
     outgoing.resize(static_cast<std::size_t>(nn) * plan.moves.size());
-    std::vector<long> cursor(mdisp.begin(), mdisp.end());
-    for (const auto& m : plan.moves) {
-      const int o = owner(m.to);
-      copy_row_out(a, lr0 + m.from, lc0, nn, &outgoing[cursor[o]]);
-      cursor[o] += nn;
-    }
+    gather_rows(a, from, lc0, nn, outgoing.data());
   }
   std::vector<double> incoming(mcount[me]);
   HPLX_MPI_CHECK(MPI_Scatterv(outgoing.data(), mcount.data(), mdisp.data(), MPI_DOUBLE,
                               incoming.data(), mcount[me], MPI_DOUBLE, p.owner_row, grid.col()));
-  long pos = 0;
-  for (const auto& m : plan.moves) {
-    if (owner(m.to) != me) continue;
-    copy_row_in(a, local_row(m.to), lc0, nn, &incoming[pos]);
-    pos += nn;
-  }
+  std::vector<long> to;
+  for (const auto& m : plan.moves)
+    if (owner(m.to) == me) to.push_back(local_row(m.to));
+  scatter_rows(a, to, lc0, nn, incoming.data());
 }
 
 }  // namespace hplx::lu
