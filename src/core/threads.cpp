@@ -14,6 +14,8 @@
 #include <cerrno>
 #include <cstdint>
 #include <cstdlib>
+#include <fstream>
+#include <iterator>
 #include <optional>
 
 namespace hplx {
@@ -81,7 +83,55 @@ std::string list_sets(const std::vector<std::vector<int>>& sets) {
   return s;
 }
 
+// Parses a kernel CPU list ("0-3,8,10-11"); empty on anything malformed.
+std::vector<int> parse_cpu_list(const std::string& text) {
+  std::vector<int> cpus;
+  size_t i = 0;
+  auto number = [&](int& out) {
+    size_t start = i;
+    long v = 0;
+    while (i < text.size() && text[i] >= '0' && text[i] <= '9' && v < (1 << 20))
+      v = v * 10 + (text[i++] - '0');
+    out = static_cast<int>(v);
+    return i > start;
+  };
+  while (i < text.size() && text[i] != '\n') {
+    int lo = 0, hi = 0;
+    if (!number(lo)) return {};
+    hi = lo;
+    if (i < text.size() && text[i] == '-') {
+      ++i;
+      if (!number(hi) || hi < lo) return {};
+    }
+    for (int c = lo; c <= hi; ++c) cpus.push_back(c);
+    if (i < text.size() && text[i] == ',') ++i;
+  }
+  return cpus;
+}
+
+// Open MPI's mpirun binds by default (to a core for 1-2 ranks) and says so
+// with orte_bound_at_launch; an explicit --bind-to also sets the policy.
+bool launcher_default_binding() {
+  const char* bound = std::getenv("OMPI_MCA_orte_bound_at_launch");
+  return bound != nullptr && std::string(bound) == "1" &&
+         std::getenv("OMPI_MCA_hwloc_base_binding_policy") == nullptr;
+}
+
 }  // namespace
+
+std::vector<int> usable_cpus() {
+  std::vector<int> cpus = online_cpus();
+  std::ifstream in("/sys/fs/cgroup/cpuset.cpus.effective");
+  std::string line;
+  if (in && std::getline(in, line)) {
+    const std::vector<int> allowed = parse_cpu_list(line);
+    std::vector<int> both;
+    std::set_intersection(cpus.begin(), cpus.end(), allowed.begin(), allowed.end(),
+                          std::back_inserter(both));
+    if (!both.empty()) cpus = both;
+  }
+  return cpus;
+}
 
 std::vector<int> affinity_cpus() {
   // Grow the set until the kernel's mask fits (machines with > 1024 CPUs).
@@ -153,19 +203,32 @@ ThreadPlan plan_threads(MPI_Comm world, int requested) {
       union_mask[w] |= m[w];
     }
   }
-  const std::vector<int> node_set = from_mask(union_mask.data(), union_mask.size());
+  std::vector<int> node_set = from_mask(union_mask.data(), union_mask.size());
 
   ThreadPlan plan;
+  std::string undone;
+  if (launcher_default_binding()) {
+    const std::vector<int> usable = usable_cpus();
+    if (node_set.size() < usable.size() &&
+        std::includes(usable.begin(), usable.end(), node_set.begin(), node_set.end())) {
+      undone = fmt::format("Open MPI's default binding to {} undone; ", cpus_phrase(node_set));
+      plan.rebind = usable;
+      node_set = usable;
+      identical = true;
+      for (auto& set : sets) set = usable;
+    }
+  }
   plan.local_ranks = local_ranks;
   plan.node_cpus = static_cast<int>(node_set.size());
-  const int own = static_cast<int>(mine.size());
+  const int own = static_cast<int>(plan.rebind.empty() ? mine.size() : plan.rebind.size());
 
   int automatic = 1;
   if (identical) {
     automatic = std::max(1, own / local_ranks);
-    if (node_set == online_cpus()) {
-      plan.binding = local_ranks > 1 ? fmt::format("none (ranks share {})", cpus_phrase(node_set))
-                                     : fmt::format("none ({})", cpus_phrase(node_set));
+    if (node_set == online_cpus() || !plan.rebind.empty()) {
+      plan.binding = local_ranks > 1
+                         ? fmt::format("none ({}ranks share {})", undone, cpus_phrase(node_set))
+                         : fmt::format("none ({}{})", undone, cpus_phrase(node_set));
     } else {
       plan.binding = local_ranks > 1
                          ? fmt::format("shared (all ranks bound to {})", cpus_phrase(node_set))
@@ -195,6 +258,17 @@ ThreadPlan plan_threads(MPI_Comm world, int requested) {
 }
 
 void apply_threads(const ThreadPlan& plan) {
+  if (!plan.rebind.empty()) {
+    const int ncpu = plan.rebind.back() + 1;
+    cpu_set_t* set = CPU_ALLOC(ncpu);
+    if (set != nullptr) {
+      const size_t size = CPU_ALLOC_SIZE(ncpu);
+      CPU_ZERO_S(size, set);
+      for (int c : plan.rebind) CPU_SET_S(c, size, set);
+      sched_setaffinity(0, size, set);  // on failure the rank keeps its binding
+      CPU_FREE(set);
+    }
+  }
   const int n = std::max(1, plan.threads_per_rank);
   omp_set_num_threads(n);
   openblas_set_num_threads(n);

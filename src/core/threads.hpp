@@ -11,6 +11,12 @@
 //     --map-by ...:PE=n): threads = the size of its own set;
 //   - sets that overlap only in part: the share of the union, but no more
 //     than the rank's own set.
+// One exception to taking the affinity as given: Open MPI binds each rank to
+// one core by default when it starts 1 or 2 ranks. With fewer ranks than
+// cores that leaves cores idle (1 rank x 2 threads on one core runs at half
+// speed, a classic trap), so when the binding is Open MPI's default (not
+// asked for with --bind-to) and the node's ranks are bound to fewer CPUs than
+// the process may use, the plan undoes it: the ranks share all usable CPUs.
 // OPENBLAS_NUM_THREADS (first) or OMP_NUM_THREADS in the environment is the
 // user's choice and wins over the automatic plan; an explicit request (for
 // example a --threads option) wins over both.
@@ -29,6 +35,7 @@ struct ThreadPlan {
   int threads_per_rank = 1;  // what apply_threads() sets
   std::string binding;       // how the node's ranks are bound, e.g. "none (ranks share cpus 0-1)"
   bool user_set = false;     // from `requested` or the environment, not the automatic plan
+  std::vector<int> rebind;   // non-empty: apply_threads() widens this rank's affinity to these CPUs
 };
 
 // Collective over `world`: every rank must call. `requested` > 0 forces that
@@ -36,7 +43,9 @@ struct ThreadPlan {
 // UsageError for a negative request.
 ThreadPlan plan_threads(MPI_Comm world, int requested);
 
-// Sets the OpenMP and OpenBLAS thread counts of this process to the plan.
+// Sets the OpenMP and OpenBLAS thread counts of this process to the plan
+// (and its CPU affinity, when the plan undoes a default binding). Call it
+// before the first BLAS call, so the thread pool starts with the new affinity.
 void apply_threads(const ThreadPlan& plan);
 
 // One line for the run log, e.g. "hplx: 4 ranks x 1 thread on 2 cpus per
@@ -46,6 +55,10 @@ std::string describe(const ThreadPlan& plan, int world_size);
 // The CPUs this process may run on (sched_getaffinity), ascending; all
 // online CPUs if the affinity cannot be read.
 std::vector<int> affinity_cpus();
+
+// The CPUs this process could be given: the online CPUs, limited to the
+// cgroup's cpuset where one is readable.
+std::vector<int> usable_cpus();
 
 // "0-3,8,10-11" for {0,1,2,3,8,10,11}; "none" for an empty list.
 std::string format_cpu_list(std::vector<int> cpus);
