@@ -39,48 +39,33 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns) {
 namespace {
 
 // Row copies between the column-major matrix and row-contiguous buffers,
-// blocked over columns so each block of the rows stays in cache while its
-// columns are read: a row-at-a-time loop would touch one cache line (and
-// often one TLB page) per element.
-constexpr long kColumnBlock = 32;
+// column by column: each column is read top to bottom once, so the matrix
+// streams through the cache in memory order (a row-at-a-time loop touches
+// one cache line, and often one TLB page, per element). The buffer side,
+// jb rows of one column, stays in L1 across consecutive columns.
+
+// Below this many elements a copy is not worth waking the thread team.
+constexpr long kParallelMin = 1L << 14;
 
 // dst[i * nn + c] = a(rows[i], lc0 + c)
 void gather_rows(const LocalMatrix& a, const std::vector<long>& rows, long lc0, long nn,
                  double* dst) {
-  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
-    const long c1 = std::min(nn, c0 + kColumnBlock);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      const double* src = a.at(rows[i], lc0);
-      double* out = dst + static_cast<long>(i) * nn;
-      for (long c = c0; c < c1; ++c) out[c] = src[c * a.lda()];
-    }
+  const long m = static_cast<long>(rows.size());
+#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
+  for (long c = 0; c < nn; ++c) {
+    const double* col = a.at(0, lc0 + c);
+    for (long i = 0; i < m; ++i) dst[i * nn + c] = col[rows[i]];
   }
 }
 
 // a(rows[i], lc0 + c) = src[i * nn + c]
 void scatter_rows(LocalMatrix& a, const std::vector<long>& rows, long lc0, long nn,
                   const double* src) {
-  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
-    const long c1 = std::min(nn, c0 + kColumnBlock);
-    for (std::size_t i = 0; i < rows.size(); ++i) {
-      double* dst = a.at(rows[i], lc0);
-      const double* in = src + static_cast<long>(i) * nn;
-      for (long c = c0; c < c1; ++c) dst[c * a.lda()] = in[c];
-    }
-  }
-}
-
-// a(to[i], lc0 + c) = a(from[i], lc0 + c); no row is both a source and a target.
-void copy_rows(LocalMatrix& a, const std::vector<long>& from, const std::vector<long>& to, long lc0,
-               long nn) {
-  const long lda = a.lda();
-  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
-    const long c1 = std::min(nn, c0 + kColumnBlock);
-    for (std::size_t i = 0; i < from.size(); ++i) {
-      const double* src = a.at(from[i], lc0);
-      double* dst = a.at(to[i], lc0);
-      for (long c = c0; c < c1; ++c) dst[c * lda] = src[c * lda];
-    }
+  const long m = static_cast<long>(rows.size());
+#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
+  for (long c = 0; c < nn; ++c) {
+    double* col = a.at(0, lc0 + c);
+    for (long i = 0; i < m; ++i) col[rows[i]] = src[i * nn + c];
   }
 }
 
@@ -155,7 +140,12 @@ void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0
       from.push_back(lr0 + m.from);
       to.push_back(local_row(m.to));
     }
-    copy_rows(a, from, to, lc0, nn);
+    const long m = static_cast<long>(from.size());
+#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
+    for (long c = 0; c < nn; ++c) {
+      double* col = a.at(0, lc0 + c);
+      for (long i = 0; i < m; ++i) col[to[i]] = col[from[i]];
+    }
     return;
   }
   std::vector<int> mcount(nprow, 0);
@@ -179,6 +169,17 @@ void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0
   for (const auto& m : plan.moves)
     if (owner(m.to) == me) to.push_back(local_row(m.to));
   scatter_rows(a, to, lc0, nn, incoming.data());
+}
+
+void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {
+#pragma omp parallel for schedule(static) if (p.jb * nn > kParallelMin)
+  for (long c = 0; c < nn; ++c) {
+    double* col = a.at(0, lc0 + c);
+    for (int i = 0; i < p.jb; ++i) {
+      const long r = p.ipiv[i];
+      if (r != p.k + i) std::swap(col[p.k + i], col[r]);
+    }
+  }
 }
 
 }  // namespace hplx::lu

@@ -36,4 +36,9 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns);
 void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
                SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut);
 
+// With one process row the interchanges are applied in place, in order, to
+// each column [lc0, lc0 + nn) (LAPACK's dlaswp): U is then rows k .. k+jb-1
+// of the matrix itself, and no copy of it is made.
+void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn);
+
 }  // namespace hplx::lu

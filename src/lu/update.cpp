@@ -24,4 +24,13 @@ void update_trailing(LocalMatrix& a, const Panel& p, double* ut, long ldut, long
   }
 }
 
+void update_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {
+  const long jb = p.jb, ld = p.ld();
+  if (jb == 0 || nn == 0) return;
+  double* u = a.at(a.row_start(p.k), lc0);
+  blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u, a.lda());
+  blas::gemm(Trans::No, Trans::No, p.m2, nn, jb, -1.0, p.a2(), ld, u, a.lda(), 1.0,
+             a.at(p.a2_first, lc0), a.lda());
+}
+
 }  // namespace hplx::lu

@@ -15,4 +15,8 @@ namespace hplx::lu {
 void update_trailing(LocalMatrix& a, const Panel& p, double* ut, long ldut, long lc0, long nn,
                      const ProcessGrid& grid);
 
+// The same with U in place, rows k .. k+jb-1 of local columns [lc0, lc0+nn)
+// (one process row, after swap_rows_in_place).
+void update_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn);
+
 }  // namespace hplx::lu

@@ -1,9 +1,11 @@
 // The whole distributed solve on every grid shape that fits the job (1x1,
 // 1x2, 2x1, 1x3, 3x1, 2x2, 1x4, 4x1), both process mappings, N from 0 to a
 // few hundred, NB from 1 to larger than N, every RFACT/PFACT, broadcast and
-// swap, look-ahead depth 0-2: every run must pass netlib's residual check.
+// swap, look-ahead depth 0-2, 1 or 2 threads: every run must pass netlib's
+// residual check.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <omp.h>
 
 #include <memory>
 
@@ -62,9 +64,11 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.swap_threshold = 8;
           t.bcast = static_cast<Broadcast>(variant % 6);
           t.depth = (variant / 6) % 3;
+          // Two threads: look-ahead factors the next panel while a thread updates.
+          omp_set_num_threads(1 + (variant / 2) % 2);
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
-                             << " " << variant_code(t);
+                             << " " << variant_code(t) << " threads " << omp_get_max_threads();
           ++runs;
         }
       }
