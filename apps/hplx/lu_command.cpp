@@ -102,6 +102,9 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     dat = lu::parse_hpl_dat_text(read_on_root(file_, world), file_);
   } else {
     dat.source = "<command line>";
+    // netlib's recommended variant (its tuning notes): look-ahead 1, 1ringM.
+    dat.depths = {1};
+    dat.bcasts = {lu::Broadcast::OneRingM};
     if (nb_) dat.nbs = {*nb_};
     if (nb_ && *nb_ < 1) throw UsageError(fmt::format("--nb {}: allowed: NB >= 1", *nb_));
     dat.grids = {grid_ ? lu::parse_grid_flag(*grid_) : lu::default_grid(size)};
