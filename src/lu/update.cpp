@@ -1,8 +1,34 @@
 #include "lu/update.hpp"
 
+#include <omp.h>
+
 #include "core/blas.hpp"
 
 namespace hplx::lu {
+namespace {
+
+// C -= A B for a narrow B (the look-ahead's next panel, jb columns): BLAS
+// threads split such a product poorly (about one core's rate on two), so
+// outside a parallel region the rows are dealt to the threads instead, each
+// calling single-threaded DGEMM on its slice.
+void gemm_minus(long m, long n, long k, const double* a, long lda, const double* b, long ldb,
+                bool b_transposed, double* c, long ldc) {
+  const auto tb = b_transposed ? blas::Trans::Yes : blas::Trans::No;
+  const int threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+  constexpr long kMinRowsPerThread = 256;
+  if (threads > 1 && n <= 2 * k && m >= threads * kMinRowsPerThread) {
+#pragma omp parallel num_threads(threads)
+    {
+      const long t = omp_get_thread_num();
+      const long r0 = m * t / threads, r1 = m * (t + 1) / threads;
+      blas::gemm(blas::Trans::No, tb, r1 - r0, n, k, -1.0, a + r0, lda, b, ldb, 1.0, c + r0, ldc);
+    }
+    return;
+  }
+  blas::gemm(blas::Trans::No, tb, m, n, k, -1.0, a, lda, b, ldb, 1.0, c, ldc);
+}
+
+}  // namespace
 
 using blas::Diag;
 using blas::Side;
@@ -15,8 +41,7 @@ void update_trailing(LocalMatrix& a, const Panel& p, double* ut, long ldut, long
   if (jb == 0 || nn == 0) return;
   // U^T := U^T L11^-T, the transposed form of U := L11^-1 U.
   blas::trsm(Side::Right, Uplo::Lower, Trans::Yes, Diag::Unit, nn, jb, 1.0, p.a1(), ld, ut, ldut);
-  blas::gemm(Trans::No, Trans::Yes, p.m2, nn, jb, -1.0, p.a2(), ld, ut, ldut, 1.0,
-             a.at(p.a2_first, lc0), a.lda());
+  gemm_minus(p.m2, nn, jb, p.a2(), ld, ut, ldut, true, a.at(p.a2_first, lc0), a.lda());
   if (grid.myrow() == p.owner_row) {
     const long lr0 = a.row_start(p.k);
     for (long c = 0; c < nn; ++c)
@@ -29,8 +54,7 @@ void update_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {
   if (jb == 0 || nn == 0) return;
   double* u = a.at(a.row_start(p.k), lc0);
   blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u, a.lda());
-  blas::gemm(Trans::No, Trans::No, p.m2, nn, jb, -1.0, p.a2(), ld, u, a.lda(), 1.0,
-             a.at(p.a2_first, lc0), a.lda());
+  gemm_minus(p.m2, nn, jb, p.a2(), ld, u, a.lda(), false, a.at(p.a2_first, lc0), a.lda());
 }
 
 }  // namespace hplx::lu
