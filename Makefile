@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all deps configure build run test format clean
+.PHONY: all deps configure build run test bench format clean
 
 all: build
 
@@ -26,6 +26,11 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# hplx lu against netlib HPL (Debian's hpcc) in one session: see bench/lu-vs-netlib.sh
+# for the knobs (NS, NBS, GRIDS, REPS). Takes minutes; results on stdout.
+bench: build
+	bash bench/lu-vs-netlib.sh
 
 format:
 	clang-format -i $$(git ls-files '*.cpp' '*.hpp')

@@ -73,6 +73,10 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_, "BLAS/OpenMP threads per rank (default: cores / ranks)");
   sub_->add_option("--seconds", seconds_, "target run time of the default problem")
       ->check(CLI::PositiveNumber);
+  sub_->add_option("--fact-overlap", fact_overlap_,
+                   "with DEPTH > 0 and > 1 thread: factor the next panel on one thread while "
+                   "the others update (default: on)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
@@ -141,6 +145,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       options.notes.push_back("hplx: default problem: " + choice.reason);
     }
   }
+
+  dat.schedule.fact_overlap = fact_overlap_ == "on";
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

@@ -23,6 +23,7 @@ class LuCommand {
   std::optional<int> nb_, nbmin_, ndiv_, depth_, swap_threshold_;
   std::optional<std::string> grid_, pmap_, pfact_, rfact_, bcast_, swap_;
   std::optional<double> threshold_;
+  std::string fact_overlap_ = "on";
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

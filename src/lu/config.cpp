@@ -489,6 +489,7 @@ std::vector<TestCase> expand_tests(const HplDat& d) {
   t.u_transposed = d.u_transposed;
   t.equilibration = d.equilibration;
   t.alignment = d.alignment;
+  t.schedule = d.schedule;
   for (const GridShape& g : d.grids) {
     t.grid = g;
     for (long n : d.ns) {

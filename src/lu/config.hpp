@@ -25,6 +25,15 @@ struct GridShape {
   int q = 1;
 };
 
+// hplx's own schedule choices, beyond what HPL.dat can say: each
+// optimization can be switched off to measure what it buys. The same for
+// every test of a run (command-line flags); recorded in the JSON.
+struct Schedule {
+  // DEPTH > 0 with more than one thread per rank: the main thread factors
+  // the next panel while the other threads update (--fact-overlap).
+  bool fact_overlap = true;
+};
+
 // What an HPL.dat says, with netlib's defaults for an absent file.
 struct HplDat {
   std::string source = "<defaults>";     // file name, for messages
@@ -47,6 +56,7 @@ struct HplDat {
   bool u_transposed = true;   // line 29
   bool equilibration = true;  // line 30
   int alignment = 8;          // line 31, in doubles
+  Schedule schedule;          // not in the file: hplx's flags
   // Notes about values remapped as netlib remaps them (one line each).
   std::vector<std::string> warnings;
 };
@@ -69,6 +79,7 @@ struct TestCase {
   bool u_transposed = true;
   bool equilibration = true;
   int alignment = 8;
+  Schedule schedule;
 };
 
 // Parses an HPL.dat file. Throws UsageError (file missing, unreadable,

@@ -68,7 +68,8 @@ nlohmann::json to_json(const TestCase& t) {
           {"ndiv", t.ndiv},
           {"swap", name_of(t.swap)},
           {"swap_threshold", t.swap_threshold},
-          {"variant", variant_code(t)}};
+          {"variant", variant_code(t)},
+          {"schedule", {{"fact_overlap", t.schedule.fact_overlap}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };

@@ -49,7 +49,8 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
   const long n = a.n();
   const long end = n + 1;  // the trailing columns include b
   const auto depth = static_cast<std::size_t>(t.depth);
-  const bool concurrent_fact = depth > 0 && omp_get_max_threads() > 1;
+  const bool concurrent_fact =
+      t.schedule.fact_overlap && depth > 0 && omp_get_max_threads() > 1;
 
   for (long k = 0; k < n; k += a.nb()) {
     Panel panel = make_panel(a, k, grid);
