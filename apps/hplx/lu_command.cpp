@@ -77,6 +77,16 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "with DEPTH > 0 and > 1 thread: factor the next panel on one thread while "
                    "the others update (default: on)")
       ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--swap-pipeline", swap_pipeline_,
+                   "P > 1: cut row swap + update into growing column segments, the swap of "
+                   "one overlapping the update of the previous (default: off)")
+      ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--swap-first", swap_first_,
+                   "swap pipeline: first segment, as a fraction of the columns (default 0.125)")
+      ->check(CLI::Range(1e-6, 1.0));
+  sub_->add_option("--swap-growth", swap_growth_,
+                   "swap pipeline: each segment this many times wider (default 2)")
+      ->check(CLI::Range(1.0, 1e6));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
@@ -147,6 +157,9 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
 
   dat.schedule.fact_overlap = fact_overlap_ == "on";
+  dat.schedule.swap_pipeline = swap_pipeline_ == "on";
+  dat.schedule.swap_first = swap_first_;
+  dat.schedule.swap_growth = swap_growth_;
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

@@ -24,6 +24,9 @@ class LuCommand {
   std::optional<std::string> grid_, pmap_, pfact_, rfact_, bcast_, swap_;
   std::optional<double> threshold_;
   std::string fact_overlap_ = "on";
+  std::string swap_pipeline_ = "off";
+  double swap_first_ = 0.125;
+  double swap_growth_ = 2.0;
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

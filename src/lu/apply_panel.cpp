@@ -1,7 +1,9 @@
 #include "lu/apply_panel.hpp"
 
 #include <algorithm>
+#include <memory>
 
+#include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/update.hpp"
 
@@ -48,8 +50,76 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   }
 }
 
+PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+    : a_(a), t_(t), grid_(grid) {
+  if (grid.nprow() > 1 && t.schedule.swap_pipeline) {
+    MPI_Comm dup = MPI_COMM_NULL;
+    HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
+    second_col_ = Communicator(dup);
+  }
+}
+
+namespace {
+
+// Segment widths of the row-swap pipeline over nn columns: the first about
+// `first` of them, each next `growth` times wider, the last taking the rest.
+std::vector<long> pipeline_widths(long nn, double first, double growth) {
+  std::vector<long> w;
+  double width = std::max(1.0, first * static_cast<double>(nn));
+  for (long done = 0; done < nn;) {
+    const long take = std::min(nn - done, std::max(1L, static_cast<long>(width)));
+    w.push_back(take);
+    done += take;
+    width *= std::max(1.0, growth);
+  }
+  return w;
+}
+
+}  // namespace
+
+void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1,
+                                   PhaseTimes& times, RowBroadcast* in_flight) {
+  const long lc0 = a_.col_start(g0);
+  const long nn = std::max(0L, a_.col_start(g1) - lc0);
+  if (nn == 0 || p.jb == 0) return;
+  const std::vector<long> widths =
+      pipeline_widths(nn, t_.schedule.swap_first, t_.schedule.swap_growth);
+  // Two U buffers: segment k is updated from one while k+1's arrives in the other.
+  std::vector<double> u[2];
+  std::unique_ptr<RowSwapInFlight> swaps[2];
+  auto start = [&](std::size_t k, long c) {
+    ScopedTimer timer(times.swap);
+    swaps[k % 2] = std::make_unique<RowSwapInFlight>(a_, p, plan, lc0 + c, widths[k],
+                                                     effective_swap(t_, widths[k]), grid_, u[k % 2],
+                                                     second_col_.get());
+  };
+  long c = 0;
+  start(0, 0);
+  for (std::size_t k = 0; k < widths.size(); ++k) {
+    const long w = widths[k];
+    if (k + 1 < widths.size()) start(k + 1, c + w);
+    {
+      ScopedTimer timer(times.swap);
+      swaps[k % 2]->finish();
+      swaps[k % 2].reset();
+    }
+    ScopedTimer timer(times.update);
+    for (long d = 0; d < w; d += kChunkColumns) {
+      if (in_flight) in_flight->progress();
+      if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();
+      update_trailing(a_, p, u[k % 2].data() + d, w, lc0 + c + d, std::min(kChunkColumns, w - d),
+                      grid_);
+    }
+    c += w;
+  }
+}
+
 void PanelApplier::apply(const Panel& p, const RowSwapPlan& plan, long g0, long g1,
                          PhaseTimes& times, RowBroadcast* in_flight) {
+  if (grid_.nprow() > 1 && t_.schedule.swap_pipeline) {
+    apply_pipelined(p, plan, g0, g1, times, in_flight);
+    return;
+  }
   const long chunks = begin(p, plan, g0, g1, &times);
   for (long i = 0; i < chunks; ++i) {
     if (in_flight) in_flight->progress();

@@ -23,8 +23,8 @@ namespace hplx::lu {
 
 class PanelApplier {
  public:
-  PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
-      : a_(a), t_(t), grid_(grid) {}
+  // Collective over grid.col() (duplicates it for the row-swap pipeline).
+  PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
 
   // Swaps the panel's pivot rows into the global columns [g0, g1) and
   // updates them. Collective over grid.col() (every process of a column has
@@ -43,9 +43,14 @@ class PanelApplier {
   void run_chunk(long i, PhaseTimes* times = nullptr);
 
  private:
+  // apply() with the row-swap pipeline (P > 1, schedule.swap_pipeline).
+  void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
+                       RowBroadcast* in_flight);
+
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;
+  Communicator second_col_;  // the pipeline's second swap stage (see RowSwapInFlight)
   const Panel* p_ = nullptr;
   long lc0_ = 0, nn_ = 0, chunk_ = 1;
   bool in_place_ = false;

@@ -32,6 +32,13 @@ struct Schedule {
   // DEPTH > 0 with more than one thread per rank: the main thread factors
   // the next panel while the other threads update (--fact-overlap).
   bool fact_overlap = true;
+  // P > 1: the row swap and update cut into column segments of growing
+  // width (the first `swap_first` of the columns, each next `swap_growth`
+  // times wider); the swap of segment k+1 travels while segment k is
+  // updated (seed 003, 4.2; --swap-pipeline, --swap-first, --swap-growth).
+  bool swap_pipeline = false;
+  double swap_first = 0.125;
+  double swap_growth = 2.0;
 };
 
 // What an HPL.dat says, with netlib's defaults for an absent file.

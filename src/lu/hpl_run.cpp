@@ -69,7 +69,11 @@ nlohmann::json to_json(const TestCase& t) {
           {"swap", name_of(t.swap)},
           {"swap_threshold", t.swap_threshold},
           {"variant", variant_code(t)},
-          {"schedule", {{"fact_overlap", t.schedule.fact_overlap}}}};
+          {"schedule",
+           {{"fact_overlap", t.schedule.fact_overlap},
+            {"swap_pipeline", t.schedule.swap_pipeline},
+            {"swap_first", t.schedule.swap_first},
+            {"swap_growth", t.schedule.swap_growth}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };

@@ -77,98 +77,158 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 }  // namespace
 
-void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-               SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
-  const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow(), nb = a.nb();
+RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0,
+                                 long nn, SwapAlgorithm algorithm, const ProcessGrid& grid,
+                                 std::vector<double>& ut, MPI_Comm second)
+    : a_(a),
+      p_(p),
+      plan_(plan),
+      lc0_(lc0),
+      nn_(nn),
+      grid_(grid),
+      ut_(ut),
+      second_(second == MPI_COMM_NULL ? grid.col() : second) {
+  const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
   const std::size_t usize = static_cast<std::size_t>(nn) * jb;
   if (ut.size() < usize) ut.resize(usize);
-  if (jb == 0 || nn == 0) return;
-  const long lr0 = a.row_start(p.k);
-  auto local_row = [&](long g) { return global_to_local(g, nb, nprow); };
-  auto owner = [&](long g) { return owner_of(g, nb, nprow); };
-
-  // 1. U: every process packs the U rows it owns (before any row is
-  //    overwritten), ordered by process row, then by r.
-  if (nprow == 1) {
-    std::vector<long> rows(jb);
-    for (int r = 0; r < jb; ++r) rows[r] = local_row(plan.u_source[r]);
-    gather_rows(a, rows, lc0, nn, ut.data());
-  } else {
-    std::vector<int> ucount(nprow, 0);
-    std::vector<long> my_rows;
-    for (int r = 0; r < jb; ++r) {
-      const int o = owner(plan.u_source[r]);
-      ucount[o] += static_cast<int>(nn);
-      if (o == me) my_rows.push_back(local_row(plan.u_source[r]));
-    }
-    std::vector<double> mine(ucount[me]);
-    gather_rows(a, my_rows, lc0, nn, mine.data());
-    const auto disp = displacements(ucount);
-    auto unpack_u = [&](const double* all) {
-      std::vector<long> cursor(disp.begin(), disp.end());
-      for (int r = 0; r < jb; ++r) {
-        const int o = owner(plan.u_source[r]);
-        std::copy_n(all + cursor[o], nn, &ut[static_cast<std::size_t>(r) * nn]);
-        cursor[o] += nn;
-      }
-    };
-    std::vector<double> gathered;
-    if (algorithm == SwapAlgorithm::Long) {
-      // Spread-roll: all processes of the column assemble U at once.
-      gathered.resize(usize);
-      HPLX_MPI_CHECK(MPI_Allgatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(),
-                                    ucount.data(), disp.data(), MPI_DOUBLE, grid.col()));
-      unpack_u(gathered.data());
-    } else {
-      // Binary exchange: U meets on the diagonal block's process row, then
-      // goes down the column in a binomial tree.
-      if (me == p.owner_row) gathered.resize(usize);
-      HPLX_MPI_CHECK(MPI_Gatherv(mine.data(), ucount[me], MPI_DOUBLE, gathered.data(),
-                                 ucount.data(), disp.data(), MPI_DOUBLE, p.owner_row, grid.col()));
-      if (me == p.owner_row) unpack_u(gathered.data());
-      HPLX_MPI_CHECK(
-          MPI_Bcast(ut.data(), static_cast<int>(usize), MPI_DOUBLE, p.owner_row, grid.col()));
-    }
-  }
-
-  // 2. The old rows of the diagonal block that pivoting pushed below it go
-  //    from the diagonal block's process row to their new owners.
-  if (plan.moves.empty()) return;
-  if (nprow == 1) {
-    std::vector<long> from, to;
-    for (const auto& m : plan.moves) {
-      from.push_back(lr0 + m.from);
-      to.push_back(local_row(m.to));
-    }
-    const long m = static_cast<long>(from.size());
-#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
-    for (long c = 0; c < nn; ++c) {
-      double* col = a.at(0, lc0 + c);
-      for (long i = 0; i < m; ++i) col[to[i]] = col[from[i]];
-    }
+  long_ = algorithm == SwapAlgorithm::Long;
+  if (jb == 0 || nn == 0) {
+    stage_ = kDone;
     return;
   }
-  std::vector<int> mcount(nprow, 0);
-  for (const auto& m : plan.moves) mcount[owner(m.to)] += static_cast<int>(nn);
-  const auto mdisp = displacements(mcount);
-  std::vector<double> outgoing;
-  if (me == p.owner_row) {
-    // Packed by owning process row (Scatterv's order), each owner's rows in
-    // plan order, which is the order the owner unpacks them in.
+  const long lr0 = a.row_start(p.k);
+  auto local_row = [&](long g) { return global_to_local(g, a.nb(), nprow); };
+  auto owner = [&](long g) { return owner_of(g, a.nb(), nprow); };
+
+  // U: every process packs the U rows it owns (before any row is
+  // overwritten), ordered by process row, then by r.
+  ucount_.assign(nprow, 0);
+  std::vector<long> my_rows;
+  for (int r = 0; r < jb; ++r) {
+    const int o = owner(plan.u_source[r]);
+    ucount_[o] += static_cast<int>(nn);
+    if (o == me) my_rows.push_back(local_row(plan.u_source[r]));
+  }
+  mine_.resize(ucount_[me]);
+  gather_rows(a, my_rows, lc0, nn, mine_.data());
+  udisp_ = displacements(ucount_);
+
+  // The old rows of the diagonal block that pivoting pushed below it go from
+  // the diagonal block's process row to their new owners, packed by owner
+  // (Scatterv's order), each owner's rows in plan order.
+  mcount_.assign(nprow, 0);
+  for (const auto& m : plan.moves) mcount_[owner(m.to)] += static_cast<int>(nn);
+  const auto mdisp = displacements(mcount_);
+  if (me == p.owner_row && !plan.moves.empty()) {
     std::vector<long> from;
     for (int o = 0; o < nprow; ++o)
       for (const auto& m : plan.moves)
         if (owner(m.to) == o) from.push_back(lr0 + m.from);
-    outgoing.resize(static_cast<std::size_t>(nn) * plan.moves.size());
-    gather_rows(a, from, lc0, nn, outgoing.data());
+    outgoing_.resize(static_cast<std::size_t>(nn) * plan.moves.size());
+    gather_rows(a, from, lc0, nn, outgoing_.data());
   }
-  std::vector<double> incoming(mcount[me]);
-  HPLX_MPI_CHECK(MPI_Scatterv(outgoing.data(), mcount.data(), mdisp.data(), MPI_DOUBLE,
-                              incoming.data(), mcount[me], MPI_DOUBLE, p.owner_row, grid.col()));
-  std::vector<long> to;
-  for (const auto& m : plan.moves)
-    if (owner(m.to) == me) to.push_back(local_row(m.to));
-  scatter_rows(a, to, lc0, nn, incoming.data());
+  incoming_.resize(mcount_[me]);
+
+  MPI_Comm col = grid.col();
+  reqs_.assign(2, MPI_REQUEST_NULL);
+  if (long_) {
+    // Spread-roll: all processes of the column assemble U at once.
+    gathered_.resize(usize);
+    HPLX_MPI_CHECK(MPI_Iallgatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
+                                   ucount_.data(), udisp_.data(), MPI_DOUBLE, col, &reqs_[0]));
+  } else {
+    // Binary exchange: U meets on the diagonal block's process row, then
+    // goes down the column in a binomial tree (stage 1).
+    if (me == p.owner_row) gathered_.resize(usize);
+    HPLX_MPI_CHECK(MPI_Igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
+                                ucount_.data(), udisp_.data(), MPI_DOUBLE, p.owner_row, col,
+                                &reqs_[0]));
+  }
+  if (!plan.moves.empty()) {
+    HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp.data(), MPI_DOUBLE,
+                                 incoming_.data(), mcount_[me], MPI_DOUBLE, p.owner_row, col,
+                                 &reqs_[1]));
+  }
+}
+
+void RowSwapInFlight::unpack_u() {
+  const int jb = p_.jb;
+  std::vector<long> cursor(udisp_.begin(), udisp_.end());
+  for (int r = 0; r < jb; ++r) {
+    const int o = owner_of(plan_.u_source[r], a_.nb(), grid_.nprow());
+    std::copy_n(gathered_.data() + cursor[o], nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
+    cursor[o] += nn_;
+  }
+}
+
+void RowSwapInFlight::complete_stage() {
+  if (stage_ == 0) {
+    // Rows that came down to this process take their new places.
+    std::vector<long> to;
+    const int me = grid_.myrow(), nprow = grid_.nprow();
+    for (const auto& m : plan_.moves)
+      if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
+    scatter_rows(a_, to, lc0_, nn_, incoming_.data());
+    if (long_) {
+      unpack_u();
+      stage_ = kDone;
+      return;
+    }
+    if (me == p_.owner_row) unpack_u();
+    const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
+    reqs_.assign(1, MPI_REQUEST_NULL);
+    HPLX_MPI_CHECK(MPI_Ibcast(ut_.data(), static_cast<int>(usize), MPI_DOUBLE, p_.owner_row,
+                              second_, &reqs_[0]));
+    stage_ = 1;
+    return;
+  }
+  stage_ = kDone;
+}
+
+bool RowSwapInFlight::progress() {
+  while (stage_ != kDone) {
+    int done = 0;
+    HPLX_MPI_CHECK(
+        MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE));
+    if (!done) return false;
+    complete_stage();
+  }
+  return true;
+}
+
+void RowSwapInFlight::finish() {
+  while (stage_ != kDone) {
+    HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
+    complete_stage();
+  }
+}
+
+void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
+               SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
+  const int jb = p.jb, nb = a.nb();
+  const std::size_t usize = static_cast<std::size_t>(nn) * jb;
+  if (ut.size() < usize) ut.resize(usize);
+  if (jb == 0 || nn == 0) return;
+  if (grid.nprow() > 1) {
+    RowSwapInFlight(a, p, plan, lc0, nn, algorithm, grid, ut).finish();
+    return;
+  }
+  // One process row: U is copied out, then the displaced rows move down.
+  std::vector<long> rows(jb);
+  for (int r = 0; r < jb; ++r) rows[r] = global_to_local(plan.u_source[r], nb, 1);
+  gather_rows(a, rows, lc0, nn, ut.data());
+  const long lr0 = a.row_start(p.k);
+  std::vector<long> from, to;
+  for (const auto& m : plan.moves) {
+    from.push_back(lr0 + m.from);
+    to.push_back(global_to_local(m.to, nb, 1));
+  }
+  const long m = static_cast<long>(from.size());
+#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
+  for (long c = 0; c < nn; ++c) {
+    double* col = a.at(0, lc0 + c);
+    for (long i = 0; i < m; ++i) col[to[i]] = col[from[i]];
+  }
 }
 
 void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {

@@ -30,6 +30,47 @@ RowSwapPlan plan_row_swaps(long k, int jb, const std::vector<long>& ipiv);
 // mix takes the binary exchange up to the threshold, the long swap above.
 SwapAlgorithm effective_swap(const TestCase& t, long local_columns);
 
+// RS over several process rows, non-blocking: the constructor packs the
+// rows and posts the collectives on grid.col() (every process of the column
+// must start the same swaps in the same order); progress() moves them on
+// between pieces of other work; finish() completes them. When done, `ut`
+// holds U transposed (nn x jb) and the displaced rows are in place. The
+// matrix rows of columns [lc0, lc0 + nn) must not be touched meanwhile.
+//
+// Binary exchange has a second stage (U's broadcast down the column), posted
+// when the first completes, which can happen inside any progress() call. So
+// that collectives start in the same order everywhere when several swaps are
+// in flight, that stage runs on `second` (a duplicate of grid.col() used for
+// nothing else); MPI_COMM_NULL means grid.col(), fine for one swap at a time.
+class RowSwapInFlight {
+ public:
+  RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
+                  SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
+                  MPI_Comm second = MPI_COMM_NULL);
+  RowSwapInFlight(const RowSwapInFlight&) = delete;
+  RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
+  bool progress();  // true when done
+  void finish();
+
+ private:
+  static constexpr int kDone = -1;
+  void complete_stage();
+  void unpack_u();
+
+  LocalMatrix& a_;
+  const Panel& p_;
+  const RowSwapPlan& plan_;
+  long lc0_, nn_;
+  const ProcessGrid& grid_;
+  std::vector<double>& ut_;
+  MPI_Comm second_;
+  bool long_ = false;
+  int stage_ = 0;  // 0: U gather (+ scatter of displaced rows); 1: binary exchange's U bcast
+  std::vector<int> ucount_, udisp_, mcount_;
+  std::vector<double> mine_, gathered_, outgoing_, incoming_;
+  std::vector<MPI_Request> reqs_;
+};
+
 // Applies the plan to local columns [lc0, lc0 + nn) of `a` and returns U in
 // `ut`, stored transposed (nn x jb, leading dimension nn: row r of U is
 // contiguous). Collective over grid.col().

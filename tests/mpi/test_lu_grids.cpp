@@ -66,6 +66,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.depth = (variant / 6) % 3;
           // Two threads: look-ahead factors the next panel while a thread updates.
           omp_set_num_threads(1 + (variant / 2) % 2);
+          t.schedule.swap_pipeline = (variant / 4) % 2 == 1;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();

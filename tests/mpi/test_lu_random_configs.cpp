@@ -1,6 +1,7 @@
 // A few hundred configurations drawn at random from everything a run can
 // choose (grid shape and mapping, N, NB, DEPTH, broadcast, swap and its
-// threshold, RFACT, PFACT, NBMIN, NDIV, alignment, threads, FACT overlap):
+// threshold, RFACT, PFACT, NBMIN, NDIV, alignment, threads, FACT overlap,
+// row-swap pipeline and its segment widths):
 // every one must pass netlib's residual check. The generator is seeded the
 // same on every rank, so all ranks draw the same configurations.
 #include <gtest/gtest.h>
@@ -24,7 +25,8 @@ std::string describe(const TestCase& t, int threads) {
   s << t.grid.p << "x" << t.grid.q << (t.pmap == GridOrder::RowMajor ? " row" : " col")
     << " N=" << t.n << " NB=" << t.nb << " " << variant_code(t) << " swap=" << name_of(t.swap)
     << "/" << t.swap_threshold << " align=" << t.alignment << " threads=" << threads
-    << " overlap=" << t.schedule.fact_overlap;
+    << " overlap=" << t.schedule.fact_overlap << " pipeline=" << t.schedule.swap_pipeline << "/"
+    << t.schedule.swap_first << "/" << t.schedule.swap_growth;
   return s.str();
 }
 
@@ -52,6 +54,9 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     t.ndiv = pick(2, 4);
     t.alignment = pick(1, 16);
     t.schedule.fact_overlap = pick(0, 1) == 1;
+    t.schedule.swap_pipeline = pick(0, 1) == 1;
+    t.schedule.swap_first = pick(1, 8) / 8.0;
+    t.schedule.swap_growth = 1.0 + pick(0, 4) * 0.5;
     // Two threads per rank only where the job's threads fit the cores: an
     // oversubscribed MPI rank spinning in a collective waits a time slice per
     // column (the LU grid test covers 2 threads on every rank count).
