@@ -18,7 +18,7 @@ function(hplx_add_test name)
                 $<TARGET_FILE:${name}>)
       set_tests_properties(${name}_np${np} PROPERTIES
         PROCESSORS ${np} TIMEOUT 600 LABELS mpi
-        ENVIRONMENT "OMP_NUM_THREADS=1;OPENBLAS_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
+        ENVIRONMENT "OMP_NUM_THREADS=1;OMP_WAIT_POLICY=passive;OPENBLAS_NUM_THREADS=1;OMPI_ALLOW_RUN_AS_ROOT=1;OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1;OMPI_MCA_rmaps_base_oversubscribe=1")
     endforeach()
   else()
     target_link_libraries(${name} PRIVATE GTest::gtest_main)

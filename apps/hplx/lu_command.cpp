@@ -77,6 +77,10 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "with DEPTH > 0 and > 1 thread: factor the next panel on one thread while "
                    "the others update (default: on)")
       ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--fact-threads", fact_threads_,
+                   "threads of a panel factorization not beside the update, in row tiles "
+                   "(0 = all of the rank's threads, the default; 1 = single-threaded)")
+      ->check(CLI::Range(0, 4096));
   sub_->add_option("--swap-pipeline", swap_pipeline_,
                    "P > 1: cut row swap + update into growing column segments, the swap of "
                    "one overlapping the update of the previous (default: off)")
@@ -158,6 +162,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   dat.schedule.fact_overlap = fact_overlap_ == "on";
   dat.schedule.swap_pipeline = swap_pipeline_ == "on";
+  dat.schedule.fact_threads = fact_threads_;
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;
 

@@ -15,6 +15,15 @@ namespace hplx::lu {
 // before DGEMM reads them, are still in cache.
 constexpr long kChunkColumns = 256;
 
+PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+    : a_(a), t_(t), grid_(grid) {
+  if (grid.nprow() > 1 && t.schedule.swap_pipeline) {
+    MPI_Comm dup = MPI_COMM_NULL;
+    HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
+    second_col_ = Communicator(dup);
+  }
+}
+
 long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long g1,
                          PhaseTimes* times) {
   p_ = &p;
@@ -47,15 +56,6 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   } else {
     ScopedTimer timer(times ? times->update : ignored);
     update_trailing(a_, *p_, ut_.data() + c, nn_, lc0_ + c, w, grid_);
-  }
-}
-
-PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
-    : a_(a), t_(t), grid_(grid) {
-  if (grid.nprow() > 1 && t.schedule.swap_pipeline) {
-    MPI_Comm dup = MPI_COMM_NULL;
-    HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
-    second_col_ = Communicator(dup);
   }
 }
 

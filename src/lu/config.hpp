@@ -32,6 +32,10 @@ struct Schedule {
   // DEPTH > 0 with more than one thread per rank: the main thread factors
   // the next panel while the other threads update (--fact-overlap).
   bool fact_overlap = true;
+  // Threads of the panel factorization when it does not run beside the
+  // update (DEPTH 0, the first panel, --fact-overlap off): 0 = all of the
+  // rank's threads, 1 = single-threaded (seed 000, III.A; --fact-threads).
+  int fact_threads = 0;
   // P > 1: the row swap and update cut into column segments of growing
   // width (the first `swap_first` of the columns, each next `swap_growth`
   // times wider); the swap of segment k+1 travels while segment k is

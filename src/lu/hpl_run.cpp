@@ -71,6 +71,7 @@ nlohmann::json to_json(const TestCase& t) {
           {"variant", variant_code(t)},
           {"schedule",
            {{"fact_overlap", t.schedule.fact_overlap},
+            {"fact_threads", t.schedule.fact_threads},
             {"swap_pipeline", t.schedule.swap_pipeline},
             {"swap_first", t.schedule.swap_first},
             {"swap_growth", t.schedule.swap_growth}}}};

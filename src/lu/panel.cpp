@@ -19,7 +19,8 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
   return p;
 }
 
-void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessGrid& grid) {
+void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessGrid& grid,
+                  int threads) {
   const long jb = p.jb, ld = p.ld();
   const long lc0 = a.col_start(p.k);
   const long lr0 = a.row_start(p.k);
@@ -40,7 +41,7 @@ void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessG
   for (long j = 0; j < jb; ++j) std::copy_n(a.at(p.a2_first, lc0 + j), p.m2, p.a2() + j * ld);
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col());
+  factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads);
 
   if (top) {
     for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, a.at(lr0, lc0 + j));

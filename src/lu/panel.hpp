@@ -48,8 +48,11 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid);
 
 // FACT, on the processes of the panel's process column: copies the panel out
 // of `a`, factors it (recursive PFACT/RFACT/NBMIN/NDIV as netlib), and writes
-// the factored columns back. Collective over grid.col().
-void factor_panel(LocalMatrix& a, Panel& panel, const TestCase& algo, const ProcessGrid& grid);
+// the factored columns back. Collective over grid.col(). `threads` > 1 runs
+// the factorization on an OpenMP team of up to that many threads (see
+// factor_stacked_panel); call it from the thread that may call MPI.
+void factor_panel(LocalMatrix& a, Panel& panel, const TestCase& algo, const ProcessGrid& grid,
+                  int threads = 1);
 
 // The factorization kernels, exposed for tests: factor columns [0, jb) of a
 // stacked panel whose A2 rows have the given global indices. `col` is the
@@ -60,7 +63,18 @@ struct PanelRows {
   int myrow;      // this process's row (its rank in `col`)
   long a2_first;  // local row index of A2's first row
 };
+
+// `threads` > 1 factors with one OpenMP team of min(threads, 1 + A2's row
+// tiles of jb rows) threads, at least two: each thread updates, searches and
+// scales its own tiles (A1 is thread 0's), and only thread 0 calls MPI, so
+// MPI_THREAD_FUNNELED is enough. The arithmetic is the same as with one
+// thread, BLAS calls over fewer rows aside, so pivots and values agree up to
+// rounding. 1 (or less) is the unthreaded factorization, whose BLAS calls may
+// use BLAS's own threads. Pass the same `threads` on every process of the
+// column: A1's BLAS calls must round alike everywhere. Called inside a
+// parallel region without nested parallelism, the team is the calling thread
+// alone.
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
-                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col);
+                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads = 1);
 
 }  // namespace hplx::lu

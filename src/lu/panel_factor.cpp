@@ -5,11 +5,25 @@
 // touches A2, with sizes that are the same on every process of the column:
 // A1 is replicated and must stay bitwise identical everywhere, or processes
 // would disagree about pivots.
+//
+// With more than one thread (rocHPL's CPU panel factorization) one OpenMP
+// team runs the whole recursion, every thread the same steps. The stacked
+// panel is cut into row tiles of jb rows, A1 being tile 0, dealt round-robin:
+// each thread issues the row-wise BLAS calls (the updates below the current
+// column, the scaling) on its own tiles only, so its rows stay in its cache
+// across the panel's columns. The few calls that touch only A1's top rows
+// (U's triangular solves, Crout's U rows) run on thread 0, the owner of A1,
+// and the others wait for them at a barrier. The pivot search is a reduction
+// over the threads, then over the process column by thread 0 alone, since
+// MPI is initialised MPI_THREAD_FUNNELED. A1 is only ever written by
+// thread 0, so it stays identical across the processes of the column.
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <exception>
 #include <limits>
 #include <vector>
 
@@ -46,19 +60,40 @@ double magnitude(double v) {
   return std::isnan(v) ? std::numeric_limits<double>::infinity() : std::fabs(v);
 }
 
-class PanelFactorizer {
+// The best pivot row one thread (or the whole process) has seen so far.
+struct Candidate {
+  double mag = -1.0;  // magnitude() of the entry; below every real one while no row is seen
+  long row = -1;      // stacked row index
+};
+
+// The rule of pick_pivot within one process: stacked order is global row
+// order, so the smaller stacked row wins a tie, whichever thread saw it.
+bool beats(const Candidate& a, const Candidate& b) {
+  return a.mag > b.mag || (a.mag == b.mag && a.row < b.row);
+}
+
+struct FactorParams {
+  Factorization rfact, pfact;
+  long nbmin, ndiv;
+};
+
+// A range of stacked rows one BLAS call covers.
+struct RowRange {
+  long first, count;
+};
+
+// Threads that share a cache line to publish their candidates would slow
+// each other down at every column.
+struct alignas(64) CandidateSlot {
+  Candidate candidate;
+};
+
+// What the threads of the team share: the panel, the per-thread pivot
+// candidates, and the pivot exchange over the process column (thread 0's).
+class SharedPanel {
  public:
-  PanelFactorizer(Panel& p, const PanelRows& rows, Factorization rfact, Factorization pfact,
-                  int nbmin, int ndiv, MPI_Comm col)
-      : p_(p),
-        rows_(rows),
-        rfact_(rfact),
-        pfact_(pfact),
-        nbmin_(std::max(1, nbmin)),
-        ndiv_(std::max(2, ndiv)),
-        col_(col),
-        ld_(p.ld()),
-        jb_(p.jb) {
+  SharedPanel(Panel& p, const PanelRows& rows, MPI_Comm col, int threads)
+      : p_(p), rows_(rows), col_(col), ld_(p.ld()), jb_(p.jb), slots_(threads) {
     MPI_Comm_size(col, &colsize_);
     if (colsize_ > 1) {
       HPLX_MPI_CHECK(MPI_Type_contiguous(jb_ + 2, MPI_DOUBLE, &candidate_type_));
@@ -68,42 +103,171 @@ class PanelFactorizer {
       best_.resize(jb_ + 2);
     }
   }
-  ~PanelFactorizer() {
+  ~SharedPanel() {
     if (colsize_ > 1) {
       MPI_Op_free(&pick_op_);
       MPI_Type_free(&candidate_type_);
     }
   }
-  PanelFactorizer(const PanelFactorizer&) = delete;
-  PanelFactorizer& operator=(const PanelFactorizer&) = delete;
+  SharedPanel(const SharedPanel&) = delete;
+  SharedPanel& operator=(const SharedPanel&) = delete;
+
+  double* at(long r, long c) { return p_.w.data() + r + c * ld_; }
+  long ld() const { return ld_; }
+  long jb() const { return jb_; }
+  long m2() const { return p_.m2; }
+
+  Candidate& slot(int thread) { return slots_[thread].candidate; }
+
+  // The best of the first `team` slots.
+  Candidate best_of(int team) const {
+    Candidate best = slots_[0].candidate;
+    for (int t = 1; t < team; ++t) {
+      if (beats(slots_[t].candidate, best)) best = slots_[t].candidate;
+    }
+    return best;
+  }
+
+  // Thread 0 only: agrees on the pivot of column c with the rest of the
+  // process column, given this process's best candidate, and brings that
+  // row to row c. Sets ipiv[c] and info.
+  void exchange(long c, const Candidate& best) {
+    const long k = p_.k;
+    long best_global = best.row < jb_ ? k + best.row : global_row_of_a2(best.row - jb_);
+
+    if (colsize_ > 1) {
+      mine_[0] = best.mag;
+      mine_[1] = static_cast<double>(best_global);
+      for (long j = 0; j < jb_; ++j) mine_[2 + j] = *at(best.row, j);
+      if (!reduce_over_column()) best_ = mine_;
+      best_global = static_cast<long>(best_.at(1));
+      if (best_global < k + jb_) {
+        if (best_global != k + c) swap_rows(at(c, 0), at(best_global - k, 0));
+      } else {
+        if (owner_of(best_global, rows_.nb, rows_.nprow) == rows_.myrow) {
+          const long i = global_to_local(best_global, rows_.nb, rows_.nprow) - rows_.a2_first;
+          for (long j = 0; j < jb_; ++j) *at(jb_ + i, j) = *at(c, j);
+        }
+        for (long j = 0; j < jb_; ++j) *at(c, j) = best_[2 + j];
+      }
+    } else if (best.row != c) {
+      swap_rows(at(c, 0), at(best.row, 0));
+    }
+    p_.ipiv[c] = best_global;
+    if (*at(c, c) == 0.0 && p_.info == 0) p_.info = k + c + 1;
+  }
+
+  // Call after the team has ended: an MPI error cannot leave an OpenMP
+  // region as an exception, so it waits here.
+  void rethrow_failure() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  long global_row_of_a2(long i) const {
+    return local_to_global(rows_.a2_first + i, rows_.nb, rows_.myrow, rows_.nprow);
+  }
+
+  void swap_rows(double* x, double* y) {
+    for (long j = 0; j < jb_; ++j) std::swap(x[j * ld_], y[j * ld_]);
+  }
+
+  // False after an MPI error: the factorization then goes on with this
+  // process's own candidates, so that no thread waits forever at a barrier,
+  // and the error is rethrown once the team has ended.
+  bool reduce_over_column() {
+    if (failure_) return false;
+    try {
+      HPLX_MPI_CHECK(MPI_Allreduce(mine_.data(), best_.data(), 1, candidate_type_, pick_op_, col_));
+      return true;
+    } catch (...) {
+      failure_ = std::current_exception();
+      return false;
+    }
+  }
+
+  Panel& p_;
+  const PanelRows& rows_;
+  MPI_Comm col_;
+  long ld_, jb_;
+  int colsize_ = 1;
+  MPI_Datatype candidate_type_ = MPI_DATATYPE_NULL;
+  MPI_Op pick_op_ = MPI_OP_NULL;
+  std::vector<double> mine_, best_;
+  std::vector<CandidateSlot> slots_;
+  std::exception_ptr failure_;
+};
+
+// One thread's part of the factorization. With a team of one it is the
+// whole factorization, issuing the same BLAS calls as an unthreaded code.
+class PanelThread {
+ public:
+  PanelThread(SharedPanel& s, const FactorParams& prm, int thread, int team)
+      : s_(s), prm_(prm), me_(thread), team_(team), jb_(s.jb()), ld_(s.ld()) {
+    deal_tiles();
+  }
 
   void run() { recursive(0, jb_); }
 
  private:
-  double* at(long r, long c) { return p_.w.data() + r + c * ld_; }
+  double* at(long r, long c) { return s_.at(r, c); }
+  bool owns_a1() const { return me_ == 0; }
 
-  // Calls f(first stacked row, row count) for the A1 rows [r, jb) and for A2.
+  // Alone, the thread takes A2 whole, in one call per operation. In a team,
+  // stacked tile t (rows [t jb, (t + 1) jb)) goes to thread t mod team; tile
+  // 0 is A1, which `below` handles apart because its calls start at a column.
+  void deal_tiles() {
+    const long m2 = s_.m2();
+    if (team_ == 1) {
+      if (m2 > 0) tiles_.push_back({jb_, m2});
+      return;
+    }
+    const long rows = jb_ + m2;
+    for (long t = me_ == 0 ? team_ : me_; t * jb_ < rows; t += team_) {
+      tiles_.push_back({t * jb_, std::min(jb_, rows - t * jb_)});
+    }
+  }
+
+  // Waits for the whole team; every thread must reach the same barriers.
+  void sync() const {
+    if (team_ > 1) {
+#pragma omp barrier
+    }
+  }
+
+  // Runs f, which touches only rows of A1 (thread 0's), on thread 0; the
+  // others wait for its result.
+  template <class F>
+  void on_main(F&& f) {
+    if (owns_a1()) f();
+    sync();
+  }
+
+  // Calls f(first stacked row, row count) for this thread's rows at or
+  // below stacked row r: A1 rows [r, jb) on thread 0, then its A2 tiles.
   template <class F>
   void below(long r, F&& f) {
-    if (r < jb_) f(r, jb_ - r);
-    if (p_.m2 > 0) f(static_cast<long>(jb_), p_.m2);
+    if (owns_a1() && r < jb_) f(r, jb_ - r);
+    for (const RowRange& t : tiles_) f(t.first, t.count);
   }
 
   void recursive(long c0, long n) {
-    if (n <= nbmin_) {
+    if (n <= prm_.nbmin) {
       base(c0, n);
       return;
     }
     // netlib's split: NDIV parts, each a multiple of NBMIN, so 1 <= s < n.
-    const long s = (((n + nbmin_ - 1) / nbmin_ + ndiv_ - 1) / ndiv_) * nbmin_;
+    const long s = (((n + prm_.nbmin - 1) / prm_.nbmin + prm_.ndiv - 1) / prm_.ndiv) * prm_.nbmin;
     const long end = c0 + n;
     for (long a = c0; a < end; a += s) {
       const long w = std::min(s, end - a);
-      switch (rfact_) {
+      switch (prm_.rfact) {
         case Factorization::Left:
           if (a > c0) {
-            blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, a - c0, w, 1.0, at(c0, c0),
-                       ld_, at(c0, a), ld_);
+            on_main([&] {
+              blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, a - c0, w, 1.0, at(c0, c0),
+                         ld_, at(c0, a), ld_);
+            });
             below(a, [&](long r, long m) {
               blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a), ld_,
                          1.0, at(r, a), ld_);
@@ -120,17 +284,21 @@ class PanelFactorizer {
           }
           recursive(a, w);
           if (a + w < end) {
-            blas::gemm(Trans::No, Trans::No, w, end - a - w, a - c0, -1.0, at(a, c0), ld_,
-                       at(c0, a + w), ld_, 1.0, at(a, a + w), ld_);
-            blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
-                       at(a, a), ld_, at(a, a + w), ld_);
+            on_main([&] {
+              blas::gemm(Trans::No, Trans::No, w, end - a - w, a - c0, -1.0, at(a, c0), ld_,
+                         at(c0, a + w), ld_, 1.0, at(a, a + w), ld_);
+              blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
+                         at(a, a), ld_, at(a, a + w), ld_);
+            });
           }
           break;
         case Factorization::Right:
           recursive(a, w);
           if (a + w < end) {
-            blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
-                       at(a, a), ld_, at(a, a + w), ld_);
+            on_main([&] {
+              blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
+                         at(a, a), ld_, at(a, a + w), ld_);
+            });
             below(a + w, [&](long r, long m) {
               blas::gemm(Trans::No, Trans::No, m, end - a - w, w, -1.0, at(r, a), ld_, at(a, a + w),
                          ld_, 1.0, at(r, a + w), ld_);
@@ -145,10 +313,12 @@ class PanelFactorizer {
   void base(long c0, long n) {
     const long end = c0 + n;
     for (long c = c0; c < end; ++c) {
-      if (c > c0 && pfact_ != Factorization::Right) {
-        if (pfact_ == Factorization::Left) {
+      if (c > c0 && prm_.pfact != Factorization::Right) {
+        if (prm_.pfact == Factorization::Left) {
           // U part of column c from the columns already factored.
-          blas::trsv(Uplo::Lower, Trans::No, Diag::Unit, c - c0, at(c0, c0), ld_, at(c0, c), 1);
+          on_main([&] {
+            blas::trsv(Uplo::Lower, Trans::No, Diag::Unit, c - c0, at(c0, c0), ld_, at(c0, c), 1);
+          });
         }
         below(c, [&](long r, long m) {
           blas::gemv(Trans::No, m, c - c0, -1.0, at(r, c0), ld_, at(c0, c), 1, 1.0, at(r, c), 1);
@@ -157,14 +327,16 @@ class PanelFactorizer {
       pivot_and_swap(c);
       scale_column(c);
       if (c + 1 < end) {
-        if (pfact_ == Factorization::Right) {
+        if (prm_.pfact == Factorization::Right) {
           below(c + 1, [&](long r, long m) {
             blas::ger(m, end - c - 1, -1.0, at(r, c), 1, at(c, c + 1), ld_, at(r, c + 1), ld_);
           });
-        } else if (pfact_ == Factorization::Crout && c > c0) {
+        } else if (prm_.pfact == Factorization::Crout && c > c0) {
           // Row c of U right of the diagonal.
-          blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0), ld_, 1.0,
-                     at(c, c + 1), ld_);
+          on_main([&] {
+            blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0), ld_,
+                       1.0, at(c, c + 1), ld_);
+          });
         }
       }
     }
@@ -177,71 +349,68 @@ class PanelFactorizer {
     below(c + 1, [&](long r, long m) { blas::scal(m, inv, at(r, c), 1); });
   }
 
-  long global_row_of_a2(long i) const {
-    return local_to_global(rows_.a2_first + i, rows_.nb, rows_.myrow, rows_.nprow);
-  }
-
-  void swap_rows(double* x, double* y) {
-    for (long j = 0; j < jb_; ++j) std::swap(x[j * ld_], y[j * ld_]);
-  }
-
-  void pivot_and_swap(long c) {
-    // Best candidate here: A1 rows c.. (the same everywhere) and my A2 rows.
-    long best_row = c;  // stacked index
-    double best_mag = -1.0;
-    for (long r = c; r < jb_; ++r) {
-      const double m = magnitude(*at(r, c));
-      if (m > best_mag) best_mag = m, best_row = r;
-    }
-    for (long i = 0; i < p_.m2; ++i) {
-      const double m = magnitude(*at(jb_ + i, c));
-      if (m > best_mag) best_mag = m, best_row = jb_ + i;
-    }
-    const long k = p_.k;
-    long best_global = best_row < jb_ ? k + best_row : global_row_of_a2(best_row - jb_);
-
-    if (colsize_ > 1) {
-      mine_[0] = best_mag;
-      mine_[1] = static_cast<double>(best_global);
-      for (long j = 0; j < jb_; ++j) mine_[2 + j] = *at(best_row, j);
-      HPLX_MPI_CHECK(MPI_Allreduce(mine_.data(), best_.data(), 1, candidate_type_, pick_op_, col_));
-      best_global = static_cast<long>(best_.at(1));
-      if (best_global < k + jb_) {
-        if (best_global != k + c) swap_rows(at(c, 0), at(best_global - k, 0));
-      } else {
-        if (owner_of(best_global, rows_.nb, rows_.nprow) == rows_.myrow) {
-          const long i = global_to_local(best_global, rows_.nb, rows_.nprow) - rows_.a2_first;
-          for (long j = 0; j < jb_; ++j) *at(jb_ + i, j) = *at(c, j);
-        }
-        for (long j = 0; j < jb_; ++j) *at(c, j) = best_[2 + j];
+  // Best candidate among this thread's rows of column c, the first one of
+  // the largest magnitude.
+  Candidate local_best(long c) {
+    Candidate best;
+    below(c, [&](long r, long m) {
+      for (long i = r; i < r + m; ++i) {
+        const double v = magnitude(*at(i, c));
+        if (v > best.mag) best = {v, i};
       }
-    } else if (best_row != c) {
-      swap_rows(at(c, 0), at(best_row, 0));
-    }
-    p_.ipiv[c] = best_global;
-    if (*at(c, c) == 0.0 && p_.info == 0) p_.info = k + c + 1;
+    });
+    return best;
   }
 
-  Panel& p_;
-  const PanelRows& rows_;
-  Factorization rfact_, pfact_;
-  long nbmin_, ndiv_;
-  MPI_Comm col_;
-  long ld_, jb_;
-  int colsize_ = 1;
-  MPI_Datatype candidate_type_ = MPI_DATATYPE_NULL;
-  MPI_Op pick_op_ = MPI_OP_NULL;
-  std::vector<double> mine_, best_;
+  // Once every thread has published its candidate, thread 0 picks the
+  // process's best and exchanges the rows (possibly one in another thread's
+  // tile); everyone waits for row c before scaling by its pivot.
+  void pivot_and_swap(long c) {
+    const Candidate mine = local_best(c);
+    if (team_ == 1) {
+      s_.exchange(c, mine);
+      return;
+    }
+    s_.slot(me_) = mine;
+    sync();
+    if (owns_a1()) s_.exchange(c, s_.best_of(team_));
+    sync();
+  }
+
+  SharedPanel& s_;
+  const FactorParams& prm_;
+  int me_, team_;
+  long jb_, ld_;
+  std::vector<RowRange> tiles_;
 };
 
 }  // namespace
 
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
-                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col) {
+                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads) {
   panel.ipiv.assign(panel.jb, 0);
   panel.info = 0;
   if (panel.jb == 0) return;
-  PanelFactorizer(panel, rows, rfact, pfact, nbmin, ndiv, col).run();
+  const FactorParams prm{rfact, pfact, std::max(1, nbmin), std::max(2, ndiv)};
+  SharedPanel shared(panel, rows, col, std::max(1, threads));
+  if (threads <= 1) {
+    // No OpenMP region: BLAS keeps all of its own threads, as before threading.
+    PanelThread(shared, prm, 0, 1).run();
+  } else {
+    // A thread without a tile would only wait at the barriers. But a team
+    // of two even for A1 alone: BLAS called from a team runs on one
+    // thread, and A1's calls must round the same on every process of the
+    // column, whatever its share of A2.
+    const long tiles = 1 + (panel.m2 + panel.jb - 1) / panel.jb;
+    const int team = static_cast<int>(std::min<long>(std::max(2L, tiles), threads));
+#pragma omp parallel num_threads(team)
+    {
+      // The runtime may give fewer threads than asked (nested regions):
+      // the tiles are dealt over the team there is.
+      PanelThread(shared, prm, omp_get_thread_num(), omp_get_num_threads()).run();
+    }
+  }
+  shared.rethrow_failure();
 }
 
 }  // namespace hplx::lu

@@ -49,8 +49,11 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
   const long n = a.n();
   const long end = n + 1;  // the trailing columns include b
   const auto depth = static_cast<std::size_t>(t.depth);
-  const bool concurrent_fact =
-      t.schedule.fact_overlap && depth > 0 && omp_get_max_threads() > 1;
+  const bool concurrent_fact = t.schedule.fact_overlap && depth > 0 && omp_get_max_threads() > 1;
+  // A panel factored on its own uses a team (row tiles per thread); beside
+  // the update it runs single-threaded on the main thread.
+  const int fact_team =
+      t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads();
 
   for (long k = 0; k < n; k += a.nb()) {
     Panel panel = make_panel(a, k, grid);
@@ -63,7 +66,7 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
     auto factor_and_send = [&] {
       if (grid.mycol() == panel.owner_col) {
         ScopedTimer timer(tm.fact);
-        factor_panel(a, panel, t, grid);
+        factor_panel(a, panel, t, grid, omp_in_parallel() ? 1 : fact_team);
       }
       ScopedTimer timer(tm.bcast);
       bcast = start_panel_broadcast(panel, t.bcast, grid);

@@ -25,8 +25,9 @@ std::string describe(const TestCase& t, int threads) {
   s << t.grid.p << "x" << t.grid.q << (t.pmap == GridOrder::RowMajor ? " row" : " col")
     << " N=" << t.n << " NB=" << t.nb << " " << variant_code(t) << " swap=" << name_of(t.swap)
     << "/" << t.swap_threshold << " align=" << t.alignment << " threads=" << threads
-    << " overlap=" << t.schedule.fact_overlap << " pipeline=" << t.schedule.swap_pipeline << "/"
-    << t.schedule.swap_first << "/" << t.schedule.swap_growth;
+    << " overlap=" << t.schedule.fact_overlap << " fact_threads=" << t.schedule.fact_threads
+    << " pipeline=" << t.schedule.swap_pipeline << "/" << t.schedule.swap_first << "/"
+    << t.schedule.swap_growth;
   return s.str();
 }
 
@@ -55,6 +56,7 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     t.alignment = pick(1, 16);
     t.schedule.fact_overlap = pick(0, 1) == 1;
     t.schedule.swap_pipeline = pick(0, 1) == 1;
+    t.schedule.fact_threads = pick(0, 2);
     t.schedule.swap_first = pick(1, 8) / 8.0;
     t.schedule.swap_growth = 1.0 + pick(0, 4) * 0.5;
     // Two threads per rank only where the job's threads fit the cores: an

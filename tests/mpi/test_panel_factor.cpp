@@ -1,10 +1,14 @@
 // Every panel-factorization variant (RFACT x PFACT x NBMIN x NDIV), with the
 // panel's rows spread block-cyclically over all ranks of the job (one
-// process column), against LAPACK's dgetrf on the whole panel.
+// process column), against LAPACK's dgetrf on the whole panel; and the
+// threaded factorization against the unthreaded one.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <omp.h>
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 #include <random>
 #include <vector>
 
@@ -31,10 +35,11 @@ std::vector<double> random_panel(long m, int jb, unsigned seed) {
 }
 
 // Factors the m x jb panel distributed over the ranks of `comm` (nb-row
-// blocks) and returns the whole factored panel (m x jb) and the pivots.
+// blocks) with up to `threads` threads per rank and returns the whole
+// factored panel (m x jb) and the pivots.
 void factor_distributed(const std::vector<double>& full, const Case& c, Factorization rfact,
                         Factorization pfact, MPI_Comm comm, std::vector<double>& out,
-                        std::vector<long>& ipiv, long& info) {
+                        std::vector<long>& ipiv, long& info, int threads = 1) {
   int me = 0, np = 1;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &np);
@@ -53,7 +58,8 @@ void factor_distributed(const std::vector<double>& full, const Case& c, Factoriz
       p.a2()[i + j * p.ld()] = full[g + j * c.m];
     }
   }
-  factor_stacked_panel(p, PanelRows{c.nb, np, me, p.a2_first}, rfact, pfact, c.nbmin, c.ndiv, comm);
+  factor_stacked_panel(p, PanelRows{c.nb, np, me, p.a2_first}, rfact, pfact, c.nbmin, c.ndiv, comm,
+                       threads);
   // Reassemble: A1 from anyone, A2 rows from their owners (sum of disjoint parts).
   std::vector<double> mine(c.m * c.jb, 0.0);
   for (long j = 0; j < c.jb; ++j) {
@@ -118,6 +124,112 @@ TEST(PanelFactor, ZeroColumnIsReportedNotCrashed) {
   EXPECT_EQ(info, 3);  // 1 + the global column of the first zero pivot
   for (double v : ours) EXPECT_TRUE(std::isfinite(v));
 }
+
+// The result of one factorization, as every rank sees it.
+struct Factored {
+  std::vector<double> lu;
+  std::vector<long> ipiv;
+  long info = -1;
+};
+
+Factored factor_with(const std::vector<double>& full, const Case& c, Factorization rfact,
+                     Factorization pfact, int threads) {
+  Factored f;
+  factor_distributed(full, c, rfact, pfact, MPI_COMM_WORLD, f.lu, f.ipiv, f.info, threads);
+  return f;
+}
+
+// Largest |x - y|, where NaN matches NaN and nothing else.
+double max_difference(const std::vector<double>& x, const std::vector<double>& y) {
+  double d = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i])) {
+      if (std::isnan(x[i]) != std::isnan(y[i])) return std::numeric_limits<double>::infinity();
+    } else {
+      d = std::max(d, std::fabs(x[i] - y[i]));
+    }
+  }
+  return d;
+}
+
+double max_magnitude(const std::vector<double>& a) {
+  double m = 0;
+  for (double v : a)
+    if (!std::isnan(v)) m = std::max(m, std::fabs(v));
+  return m;
+}
+
+// The threaded factorization of `full` with 2, 3 and 4 threads against the
+// unthreaded one on the same data: the same pivots, info and, up to
+// rounding, values.
+void expect_threads_match_one(const std::vector<double>& full, const Case& c, Factorization rfact,
+                              Factorization pfact) {
+  const Factored one = factor_with(full, c, rfact, pfact, 1);
+  const double tolerance = 1e-12 * std::max(1.0, max_magnitude(full));
+  for (int threads : {2, 3, 4}) {
+    const Factored many = factor_with(full, c, rfact, pfact, threads);
+    const auto where = ::testing::Message()
+                       << "threads=" << threads << " m=" << c.m << " jb=" << c.jb
+                       << " nbmin=" << c.nbmin << " ndiv=" << c.ndiv;
+    ASSERT_EQ(many.ipiv, one.ipiv) << where;
+    EXPECT_EQ(many.info, one.info) << where;
+    EXPECT_LE(max_difference(many.lu, one.lu), tolerance) << where;
+  }
+}
+
+class ThreadedPanel : public ::testing::TestWithParam<std::tuple<Factorization, Factorization>> {
+ protected:
+  void SetUp() override {
+    // Otherwise every comparison below would be one thread against itself.
+    int team = 0;
+#pragma omp parallel num_threads(4)
+    {
+#pragma omp single
+      team = omp_get_num_threads();
+    }
+    ASSERT_EQ(team, 4) << "the OpenMP runtime does not give a team of 4 threads";
+  }
+};
+
+TEST_P(ThreadedPanel, GivesTheSamePivotsAndValuesAsOneThread) {
+  const auto [rfact, pfact] = GetParam();
+  unsigned seed = 1000;
+  for (int jb : {1, 7, 32}) {
+    // Rows below A1 in the whole panel: none, less than a tile, several
+    // tiles with a short last one, and whole tiles only (nb = jb, so each
+    // rank's share varies with the rank count).
+    for (long m2 : {0L, 5L, 3L * jb + 5, 10L * jb}) {
+      for (int nbmin : {1, 4}) {
+        for (int ndiv : {2, 3}) {
+          const Case c{jb + m2, jb, jb, nbmin, ndiv};
+          expect_threads_match_one(random_panel(c.m, c.jb, seed++), c, rfact, pfact);
+          if (HasFatalFailure()) return;
+        }
+      }
+    }
+  }
+}
+
+TEST_P(ThreadedPanel, BreaksTiesAndNaNsLikeOneThread) {
+  const auto [rfact, pfact] = GetParam();
+  // Small integers make equal magnitudes common, so many pivot searches are
+  // decided by the tie rule, and the two NaNs in the last column (in A2
+  // tiles far apart) by the NaN rule.
+  const Case c{8 + 80, 8, 8, 2, 2};
+  std::mt19937_64 gen(7);
+  std::uniform_int_distribution<int> u(-2, 2);
+  std::vector<double> full(c.m * c.jb);
+  for (auto& v : full) v = u(gen);
+  full[50 + (c.jb - 1) * c.m] = std::numeric_limits<double>::quiet_NaN();
+  full[20 + (c.jb - 1) * c.m] = std::numeric_limits<double>::quiet_NaN();
+  expect_threads_match_one(full, c, rfact, pfact);
+}
+
+INSTANTIATE_TEST_SUITE_P(
+    AllRfactPfact, ThreadedPanel,
+    ::testing::Combine(
+        ::testing::Values(Factorization::Left, Factorization::Crout, Factorization::Right),
+        ::testing::Values(Factorization::Left, Factorization::Crout, Factorization::Right)));
 
 }  // namespace
 }  // namespace hplx::lu
