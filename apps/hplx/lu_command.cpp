@@ -78,8 +78,8 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "the others update (default: on)")
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--fact-threads", fact_threads_,
-                   "threads of a panel factorization not beside the update, in row tiles "
-                   "(0 = all of the rank's threads, the default; 1 = single-threaded)")
+                   "a panel factorization not beside the update: 1 = unthreaded, BLAS threads "
+                   "(default); N > 1 = a team of N threads on row tiles; 0 = team of all threads")
       ->check(CLI::Range(0, 4096));
   sub_->add_option("--swap-pipeline", swap_pipeline_,
                    "P > 1: cut row swap + update into growing column segments, the swap of "

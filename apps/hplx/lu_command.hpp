@@ -25,7 +25,7 @@ class LuCommand {
   std::optional<double> threshold_;
   std::string fact_overlap_ = "on";
   std::string swap_pipeline_ = "off";
-  int fact_threads_ = 0;
+  int fact_threads_ = 1;
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;
   int threads_ = 0;

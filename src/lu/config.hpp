@@ -33,9 +33,12 @@ struct Schedule {
   // the next panel while the other threads update (--fact-overlap).
   bool fact_overlap = true;
   // Threads of the panel factorization when it does not run beside the
-  // update (DEPTH 0, the first panel, --fact-overlap off): 0 = all of the
-  // rank's threads, 1 = single-threaded (seed 000, III.A; --fact-threads).
-  int fact_threads = 0;
+  // update (DEPTH 0, the first panel, --fact-overlap off): 1 = the
+  // unthreaded factorization (its BLAS calls use BLAS's threads), N > 1 = a
+  // team of N with row tiles per thread (seed 000, III.A), 0 = a team of all
+  // the rank's threads (--fact-threads). 1 is the default: on the 2-core
+  // development machine the team of 2 was slower (docs/PERFORMANCE.md).
+  int fact_threads = 1;
   // P > 1: the row swap and update cut into column segments of growing
   // width (the first `swap_first` of the columns, each next `swap_growth`
   // times wider); the swap of segment k+1 travels while segment k is

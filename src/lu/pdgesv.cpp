@@ -50,7 +50,7 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
   const long end = n + 1;  // the trailing columns include b
   const auto depth = static_cast<std::size_t>(t.depth);
   const bool concurrent_fact = t.schedule.fact_overlap && depth > 0 && omp_get_max_threads() > 1;
-  // A panel factored on its own uses a team (row tiles per thread); beside
+  // A panel factored on its own may use a team (--fact-threads); beside
   // the update it runs single-threaded on the main thread.
   const int fact_team =
       t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads();
