@@ -118,7 +118,7 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
   // (Scatterv's order), each owner's rows in plan order.
   mcount_.assign(nprow, 0);
   for (const auto& m : plan.moves) mcount_[owner(m.to)] += static_cast<int>(nn);
-  const auto mdisp = displacements(mcount_);
+  mdisp_ = displacements(mcount_);
   if (me == p.owner_row && !plan.moves.empty()) {
     std::vector<long> from;
     for (int o = 0; o < nprow; ++o)
@@ -145,7 +145,7 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
                                 &reqs_[0]));
   }
   if (!plan.moves.empty()) {
-    HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp.data(), MPI_DOUBLE,
+    HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE,
                                  incoming_.data(), mcount_[me], MPI_DOUBLE, p.owner_row, col,
                                  &reqs_[1]));
   }

@@ -66,7 +66,8 @@ class RowSwapInFlight {
   MPI_Comm second_;
   bool long_ = false;
   int stage_ = 0;  // 0: U gather (+ scatter of displaced rows); 1: binary exchange's U bcast
-  std::vector<int> ucount_, udisp_, mcount_;
+  // Counts and displacements live as long as the collectives using them.
+  std::vector<int> ucount_, udisp_, mcount_, mdisp_;
   std::vector<double> mine_, gathered_, outgoing_, incoming_;
   std::vector<MPI_Request> reqs_;
 };
