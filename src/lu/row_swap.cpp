@@ -205,30 +205,7 @@ void RowSwapInFlight::finish() {
 
 void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
                SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
-  const int jb = p.jb, nb = a.nb();
-  const std::size_t usize = static_cast<std::size_t>(nn) * jb;
-  if (ut.size() < usize) ut.resize(usize);
-  if (jb == 0 || nn == 0) return;
-  if (grid.nprow() > 1) {
-    RowSwapInFlight(a, p, plan, lc0, nn, algorithm, grid, ut).finish();
-    return;
-  }
-  // One process row: U is copied out, then the displaced rows move down.
-  std::vector<long> rows(jb);
-  for (int r = 0; r < jb; ++r) rows[r] = global_to_local(plan.u_source[r], nb, 1);
-  gather_rows(a, rows, lc0, nn, ut.data());
-  const long lr0 = a.row_start(p.k);
-  std::vector<long> from, to;
-  for (const auto& m : plan.moves) {
-    from.push_back(lr0 + m.from);
-    to.push_back(global_to_local(m.to, nb, 1));
-  }
-  const long m = static_cast<long>(from.size());
-#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
-  for (long c = 0; c < nn; ++c) {
-    double* col = a.at(0, lc0 + c);
-    for (long i = 0; i < m; ++i) col[to[i]] = col[from[i]];
-  }
+  RowSwapInFlight(a, p, plan, lc0, nn, algorithm, grid, ut).finish();
 }
 
 void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {

@@ -74,7 +74,7 @@ class RowSwapInFlight {
 
 // Applies the plan to local columns [lc0, lc0 + nn) of `a` and returns U in
 // `ut`, stored transposed (nn x jb, leading dimension nn: row r of U is
-// contiguous). Collective over grid.col().
+// contiguous). Collective over grid.col(); the blocking form of RowSwapInFlight.
 void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
                SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut);
 
