@@ -113,6 +113,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   lu::RunOptions options;
   options.json_path = json_;
   options.argv = argv;
+  options.quiet = quiet_;
   options.notes.push_back(describe(plan, size));
 
   lu::HplDat dat;

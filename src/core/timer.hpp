@@ -1,6 +1,7 @@
 // Wall-clock timing (MPI_Wtime resolution, monotonic).
 #pragma once
 
+#include <algorithm>
 #include <chrono>
 
 namespace hplx {
@@ -21,6 +22,20 @@ class ScopedTimer {
  private:
   double& acc_;
   double start_;
+};
+
+// The timeline of one non-blocking communication, to tell how much of it
+// other work hid: it is in flight from start() until its completion is first
+// seen; `waited` is the part the caller spent blocked on it and `busy` the
+// part spent on its own packing while in flight. The rest was hidden.
+struct CommTiming {
+  double started = 0, completed = 0, waited = 0, busy = 0;
+  void start() { started = wall_time(); }
+  void complete() {
+    if (completed == 0) completed = wall_time();
+  }
+  double in_flight() const { return completed > started ? completed - started : 0.0; }
+  double hidden() const { return std::max(0.0, in_flight() - waited - busy); }
 };
 
 }  // namespace hplx

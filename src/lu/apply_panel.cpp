@@ -35,9 +35,13 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   // chunk swaps its own columns. Otherwise RS gathers U for all columns now.
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
-    double ignored = 0;
-    ScopedTimer timer(times ? times->swap : ignored);
-    swap_rows(a_, p, plan, lc0_, nn_, effective_swap(t_, nn_), grid_, ut_);
+    const double t0 = wall_time();
+    const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, effective_swap(t_, nn_), grid_, ut_);
+    if (times) {
+      times->swap += wall_time() - t0;
+      times->swap_copy += cost.copy;
+      times->wait += cost.waited;
+    }
   }
   return (nn_ + chunk_ - 1) / chunk_;
 }
@@ -48,8 +52,12 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   double ignored = 0;
   if (in_place_) {
     {
-      ScopedTimer timer(times ? times->swap : ignored);
+      const double t0 = wall_time();
       swap_rows_in_place(a_, *p_, lc0_ + c, w);
+      if (times) {
+        times->swap += wall_time() - t0;
+        times->swap_copy += wall_time() - t0;
+      }
     }
     ScopedTimer timer(times ? times->update : ignored);
     update_in_place(a_, *p_, lc0_ + c, w);
@@ -101,6 +109,9 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
     {
       ScopedTimer timer(times.swap);
       swaps[k % 2]->finish();
+      times.swap_copy += swaps[k % 2]->copy_seconds();
+      times.wait += swaps[k % 2]->timing().waited;
+      times.swap_hidden += swaps[k % 2]->timing().hidden();
       swaps[k % 2].reset();
     }
     ScopedTimer timer(times.update);

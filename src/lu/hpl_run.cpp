@@ -4,6 +4,7 @@
 #include <cstdio>
 #include <ctime>
 #include <memory>
+#include <optional>
 
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
@@ -97,7 +98,9 @@ struct TestOutcome {
   double seconds = 0, gflops = 0;  // wall time of the solve, maximum over ranks
   std::time_t start = 0, end = 0;
   long info = 0;
-  PhaseTimes phases;  // this rank's
+  PhaseTimes phases;                       // this rank's
+  std::vector<IterationTimes> iterations;  // each field the maximum over the ranks
+  std::optional<BalancePoint> balance;
   ResidualReport residual;
   Verdict verdict = Verdict::Unchecked;
 };
@@ -118,6 +121,8 @@ TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshol
   o.gflops = o.seconds > 0 ? gflops_of(t.n, o.seconds) : 0.0;
   o.info = solved.info;
   o.phases = solved.phases;
+  o.iterations = max_over_ranks(solved.iterations, grid.all());
+  o.balance = find_balance_point(o.iterations, t.n);
   if (threshold <= 0) {
     o.verdict = Verdict::Unchecked;
   } else if (solved.info != 0) {
@@ -137,12 +142,36 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
                      {"bcast", o.phases.bcast},
                      {"swap", o.phases.swap},
                      {"update", o.phases.update},
-                     {"solve", o.phases.solve}};
+                     {"solve", o.phases.solve},
+                     {"swap_copy", o.phases.swap_copy},
+                     {"wait", o.phases.wait},
+                     {"bcast_hidden", o.phases.bcast_hidden},
+                     {"swap_hidden", o.phases.swap_hidden}};
+  rec["iterations"] = iterations_to_json(o.iterations, t.n);
+  rec["balance_point"] = to_json(o.balance);
   rec["verdict"] = verdict_name(o.verdict);
   if (o.verdict == Verdict::Passed || o.verdict == Verdict::Failed)
     rec["residual"] = o.residual.scaled_residual;
   if (o.info != 0) rec["info"] = o.info;
   return rec;
+}
+
+// On stderr, beside the netlib-format output (never inside it).
+void print_balance_point(const TestCase& t, const TestOutcome& o) {
+  const long count = static_cast<long>(o.iterations.size());
+  if (count == 0) return;
+  if (o.balance) {
+    std::fprintf(stderr,
+                 "hplx: %s N=%ld NB=%d: balance point at iteration %ld of %ld (%.1f%% of the "
+                 "iterations, %.1f%% of the flops before it)\n",
+                 variant_code(t).c_str(), t.n, t.nb, o.balance->iteration, count,
+                 o.balance->percent_iterations, o.balance->percent_flops);
+  } else {
+    std::fprintf(stderr,
+                 "hplx: %s N=%ld NB=%d: no balance point: the update hid FACT + RS up to the "
+                 "last of %ld iterations\n",
+                 variant_code(t).c_str(), t.n, t.nb, count);
+  }
 }
 
 }  // namespace
@@ -228,6 +257,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
           print_residual(out.fp, o.residual);
         }
         std::fflush(out.fp);
+        if (!options.quiet) print_balance_point(t, o);
       }
       switch (o.verdict) {
         case Verdict::Unchecked:

@@ -15,6 +15,7 @@ struct RunOptions {
   std::string json_path;           // --json FILE ("" = none)
   std::vector<std::string> argv;   // for the JSON record
   std::vector<std::string> notes;  // lines for the log (e.g. why N was chosen)
+  bool quiet = false;              // only the netlib-format output (no stderr lines)
 };
 
 // Checks everything that can be checked before a large allocation: grids

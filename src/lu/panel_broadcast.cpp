@@ -56,8 +56,10 @@ RowBroadcast::RowBroadcast(double* data, long count, Broadcast topology, int roo
   MPI_Comm_size(row, &q_);
   MPI_Comm_rank(row, &me);
   pos_ = (me - root + q_) % q_;
+  timing_.start();
   if (q_ == 1 || count == 0) {
     received_ = true;
+    timing_.complete();
     return;
   }
   if (is_long(topology)) {
@@ -146,15 +148,19 @@ bool RowBroadcast::progress() {
     if (!is_long(topology_) ? stage_ == 0 : stage_ == stages_ - 1) received_ = true;
     if (++stage_ < stages_) post(stage(stage_));
   }
+  timing_.complete();
   return true;
 }
 
 void RowBroadcast::finish() {
-  while (!progress()) {
+  if (progress()) return;
+  const double t0 = wall_time();
+  do {
     HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
     reqs_.clear();
     // progress() sees no requests and moves on to the next stage.
-  }
+  } while (!progress());
+  timing_.waited += wall_time() - t0;
 }
 
 void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_Comm row) {

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "core/grid.hpp"
+#include "core/timer.hpp"
 #include "lu/config.hpp"
 #include "lu/panel.hpp"
 
@@ -42,6 +43,9 @@ class RowBroadcast {
   void finish();
   // Whether this process has the whole message (it may still be forwarding).
   bool received() const { return received_; }
+  // When it started, when this process's part was seen done, and how long
+  // the caller waited in finish(): what is not waited was hidden.
+  const CommTiming& timing() const { return timing_; }
 
  private:
   struct Message {
@@ -61,6 +65,7 @@ class RowBroadcast {
   int stage_ = 0, stages_ = 0;
   bool received_ = false;
   std::vector<MPI_Request> reqs_;
+  CommTiming timing_;
 };
 
 // Starts LBCAST of a factored panel. Collective over grid.row(); the panel's

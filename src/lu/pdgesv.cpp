@@ -5,6 +5,7 @@
 #include <atomic>
 #include <deque>
 #include <exception>
+#include <vector>
 
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
@@ -23,6 +24,21 @@ struct PendingPanel {
   RowSwapPlan plan;
   long done;
 };
+
+IterationTimes record_iteration(const LocalMatrix& a, long k, long next, const PhaseTimes& before,
+                                const PhaseTimes& after, double t_iter, double t_start) {
+  IterationTimes it;
+  it.k = k / a.nb();
+  it.j = k;
+  it.jb = next - k;
+  it.n_trailing = a.n() - next;
+  it.local_cols = a.col_start(a.n() + 1) - a.col_start(next);
+  set_phases(it, before, after);
+  const double now = wall_time();
+  it.iter = now - t_iter;
+  it.elapsed = now - t_start;
+  return it;
+}
 
 }  // namespace
 
@@ -55,7 +71,11 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
   const int fact_team =
       t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads();
 
+  const double t_start = wall_time();
+  double finished_flops = 0;  // of the panels whose update completed this iteration
   for (long k = 0; k < n; k += a.nb()) {
+    const PhaseTimes before = tm;
+    const double t_iter = wall_time();
     Panel panel = make_panel(a, k, grid);
     const long next = k + panel.jb;
     for (PendingPanel& p : waiting) {
@@ -78,11 +98,12 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
         const long chunks = applier.begin(oldest.panel, oldest.plan, oldest.done, end, &tm);
         std::atomic<long> next_chunk{0};
         std::exception_ptr failure;
-        const double start = wall_time(), before = tm.fact + tm.bcast;
+        std::vector<PhaseTimes> chunk_times(omp_get_max_threads());
+        const double start = wall_time();
 #pragma omp parallel
         {
-          const bool main = omp_get_thread_num() == 0;
-          if (main) {
+          const int me = omp_get_thread_num();
+          if (me == 0) {
             try {
               factor_and_send();
             } catch (...) {
@@ -90,19 +111,30 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
             }
           }
           for (long i; (i = next_chunk++) < chunks;) {
-            if (main && bcast) bcast->progress();
-            applier.run_chunk(i);
+            if (me == 0 && bcast) bcast->progress();
+            applier.run_chunk(i, &chunk_times[me]);
           }
         }
         if (failure) std::rethrow_exception(failure);
-        // The main thread's view: what FACT and the start of LBCAST did not
-        // take of the region went to update chunks (and to waiting for the
-        // last ones of the other threads).
-        tm.update += wall_time() - start - (tm.fact + tm.bcast - before);
+        // The update ran from the start of the region to its last chunk,
+        // beside FACT: charge that wall time to it, split between the row
+        // copies and DTRSM + DGEMM as the threads' own clocks saw them.
+        PhaseTimes sum;
+        for (const PhaseTimes& c : chunk_times) {
+          sum.swap += c.swap;
+          sum.update += c.update;
+        }
+        const double wall = wall_time() - start;
+        const double copy_share =
+            sum.swap + sum.update > 0 ? sum.swap / (sum.swap + sum.update) : 0;
+        tm.swap += wall * copy_share;
+        tm.swap_copy += wall * copy_share;
+        tm.update += wall * (1 - copy_share);
       } else {
         factor_and_send();
         applier.apply(oldest.panel, oldest.plan, oldest.done, end, tm, bcast.get());
       }
+      finished_flops += iteration_flops(n, oldest.panel.k, oldest.panel.jb);
       waiting.pop_front();
     } else {
       factor_and_send();
@@ -110,6 +142,8 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
     {
       ScopedTimer timer(tm.bcast);
       bcast->finish();
+      tm.wait += bcast->timing().waited;
+      tm.bcast_hidden += bcast->timing().hidden();
       bcast.reset();
     }
     if (grid.mycol() != panel.owner_col) unpack_panel_tail(panel);
@@ -119,10 +153,33 @@ SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) 
     if (depth == 0) {
       PendingPanel& p = waiting.front();
       applier.apply(p.panel, p.plan, p.done, end, tm);
+      finished_flops += iteration_flops(n, p.panel.k, p.panel.jb);
       waiting.pop_front();
     }
+    out.iterations.push_back(record_iteration(a, k, next, before, tm, t_iter, t_start));
+    out.iterations.back().flops = finished_flops;
+    finished_flops = 0;
   }
-  for (PendingPanel& p : waiting) applier.apply(p.panel, p.plan, p.done, end, tm);
+  // The panels still waiting finish in the last iteration.
+  if (!waiting.empty() && !out.iterations.empty()) {
+    const PhaseTimes before = tm;
+    const double t0 = wall_time();
+    for (PendingPanel& p : waiting) {
+      applier.apply(p.panel, p.plan, p.done, end, tm);
+      finished_flops += iteration_flops(n, p.panel.k, p.panel.jb);
+    }
+    IterationTimes rest;
+    set_phases(rest, before, tm);
+    IterationTimes& last = out.iterations.back();
+    last.rs_comm += rest.rs_comm;
+    last.rs_copy += rest.rs_copy;
+    last.update += rest.update;
+    last.wait += rest.wait;
+    last.rs_hidden += rest.rs_hidden;
+    last.iter += wall_time() - t0;
+    last.elapsed = wall_time() - t_start;
+    last.flops += finished_flops;
+  }
   {
     ScopedTimer timer(tm.solve);
     out.x = solve_upper(a, grid);

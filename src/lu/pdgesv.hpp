@@ -8,21 +8,16 @@
 
 #include "core/grid.hpp"
 #include "lu/config.hpp"
+#include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
 
 namespace hplx::lu {
 
-// Seconds this process spent in each phase (wall time). With look-ahead,
-// bcast is only the time spent starting the broadcast and waiting for it:
-// what travelled during the update is hidden.
-struct PhaseTimes {
-  double fact = 0, bcast = 0, swap = 0, update = 0, solve = 0;
-};
-
 struct SolveOutcome {
-  long info = 0;          // 0, or 1 + the global column of the first zero pivot
-  std::vector<double> x;  // this process's entries of x (see solve_upper)
-  PhaseTimes phases;
+  long info = 0;                           // 0, or 1 + the global column of the first zero pivot
+  std::vector<double> x;                   // this process's entries of x (see solve_upper)
+  PhaseTimes phases;                       // this rank's totals
+  std::vector<IterationTimes> iterations;  // this rank's record, one per panel
 };
 
 // Collective over the grid (only ranks inside it may call).

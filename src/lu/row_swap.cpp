@@ -96,6 +96,7 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
     stage_ = kDone;
     return;
   }
+  const double pack_start = wall_time();
   const long lr0 = a.row_start(p.k);
   auto local_row = [&](long g) { return global_to_local(g, a.nb(), nprow); };
   auto owner = [&](long g) { return owner_of(g, a.nb(), nprow); };
@@ -128,7 +129,9 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
     gather_rows(a, from, lc0, nn, outgoing_.data());
   }
   incoming_.resize(mcount_[me]);
+  copy_ += wall_time() - pack_start;
 
+  timing_.start();
   MPI_Comm col = grid.col();
   reqs_.assign(2, MPI_REQUEST_NULL);
   if (long_) {
@@ -162,6 +165,16 @@ void RowSwapInFlight::unpack_u() {
 }
 
 void RowSwapInFlight::complete_stage() {
+  const bool last = long_ || stage_ == 1;
+  if (last) timing_.complete();
+  const double copy_start = wall_time();
+  complete_stage_work();
+  const double copied = wall_time() - copy_start;
+  copy_ += copied;
+  if (!last) timing_.busy += copied;
+}
+
+void RowSwapInFlight::complete_stage_work() {
   if (stage_ == 0) {
     // Rows that came down to this process take their new places.
     std::vector<long> to;
@@ -198,14 +211,18 @@ bool RowSwapInFlight::progress() {
 
 void RowSwapInFlight::finish() {
   while (stage_ != kDone) {
+    const double t0 = wall_time();
     HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
+    timing_.waited += wall_time() - t0;
     complete_stage();
   }
 }
 
-void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-               SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
-  RowSwapInFlight(a, p, plan, lc0, nn, algorithm, grid, ut).finish();
+SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
+                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
+  RowSwapInFlight swap(a, p, plan, lc0, nn, algorithm, grid, ut);
+  swap.finish();
+  return {swap.copy_seconds(), swap.timing().waited};
 }
 
 void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {

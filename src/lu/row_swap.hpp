@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "core/grid.hpp"
+#include "core/timer.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
@@ -51,10 +52,15 @@ class RowSwapInFlight {
   RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
   bool progress();  // true when done
   void finish();
+  // The communication's timeline, and the time spent copying rows between
+  // the matrix and the message buffers (packing, unpacking, placing).
+  const CommTiming& timing() const { return timing_; }
+  double copy_seconds() const { return copy_; }
 
  private:
   static constexpr int kDone = -1;
   void complete_stage();
+  void complete_stage_work();
   void unpack_u();
 
   LocalMatrix& a_;
@@ -70,13 +76,20 @@ class RowSwapInFlight {
   std::vector<int> ucount_, udisp_, mcount_, mdisp_;
   std::vector<double> mine_, gathered_, outgoing_, incoming_;
   std::vector<MPI_Request> reqs_;
+  CommTiming timing_;
+  double copy_ = 0;
+};
+
+// Seconds of a blocking swap spent copying rows and blocked in MPI.
+struct SwapCost {
+  double copy = 0, waited = 0;
 };
 
 // Applies the plan to local columns [lc0, lc0 + nn) of `a` and returns U in
 // `ut`, stored transposed (nn x jb, leading dimension nn: row r of U is
 // contiguous). Collective over grid.col(); the blocking form of RowSwapInFlight.
-void swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-               SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut);
+SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
+                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut);
 
 // With one process row the interchanges are applied in place, in order, to
 // each column [lc0, lc0 + nn) (LAPACK's dlaswp): U is then rows k .. k+jb-1

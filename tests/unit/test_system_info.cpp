@@ -49,7 +49,7 @@ TEST(SystemInfo, JsonHasEveryField) {
 TEST(JsonRecord, HeaderIsVersionedAndTimestamped) {
   const nlohmann::json h = hplx::make_record_header("lu", {"hplx", "lu", "--json", "x.json"});
   EXPECT_EQ(h["schema"], "hplx.run");
-  EXPECT_EQ(h["schema_version"], 1);
+  EXPECT_EQ(h["schema_version"], 2);
   EXPECT_EQ(h["hplx_version"], HPLX_VERSION);
   EXPECT_EQ(h["command"], "lu");
   ASSERT_EQ(h["argv"].size(), 4u);

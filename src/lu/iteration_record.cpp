@@ -1,0 +1,137 @@
+#include "lu/iteration_record.hpp"
+
+#include <algorithm>
+
+#include "core/error.hpp"
+
+namespace hplx::lu {
+
+const char* const kBalancePointDefinition =
+    "the first iteration b such that every iteration k >= b has UPDATE(k) < FACT(k) + RS(k) "
+    "(RS = row-swap communication + copies), each phase the maximum over the ranks";
+
+void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& after) {
+  it.fact = after.fact - before.fact;
+  it.bcast = after.bcast - before.bcast;
+  it.rs_copy = after.swap_copy - before.swap_copy;
+  it.rs_comm = std::max(0.0, (after.swap - before.swap) - it.rs_copy);
+  it.update = after.update - before.update;
+  it.wait = after.wait - before.wait;
+  it.bcast_hidden = after.bcast_hidden - before.bcast_hidden;
+  it.rs_hidden = after.swap_hidden - before.swap_hidden;
+}
+
+double iteration_flops(long n, long j, long jb) {
+  auto f = [](double m) { return ((2.0 / 3.0) * m + 1.5) * m * m; };
+  const double m = static_cast<double>(n - j);
+  return f(m) - f(std::max(0.0, m - static_cast<double>(jb)));
+}
+
+namespace {
+
+// The fields reduced with MAX, in one flat array per iteration.
+constexpr int kFields = 12;
+
+void pack(const IterationTimes& it, double* v) {
+  const double fields[kFields] = {static_cast<double>(it.local_cols),
+                                  it.fact,
+                                  it.bcast,
+                                  it.rs_comm,
+                                  it.rs_copy,
+                                  it.update,
+                                  it.wait,
+                                  it.bcast_hidden,
+                                  it.rs_hidden,
+                                  it.iter,
+                                  it.elapsed,
+                                  it.flops};
+  std::copy(fields, fields + kFields, v);
+}
+
+void unpack(const double* v, IterationTimes& it) {
+  it.local_cols = static_cast<long>(v[0]);
+  it.fact = v[1];
+  it.bcast = v[2];
+  it.rs_comm = v[3];
+  it.rs_copy = v[4];
+  it.update = v[5];
+  it.wait = v[6];
+  it.bcast_hidden = v[7];
+  it.rs_hidden = v[8];
+  it.iter = v[9];
+  it.elapsed = v[10];
+  it.flops = v[11];
+}
+
+}  // namespace
+
+std::vector<IterationTimes> max_over_ranks(const std::vector<IterationTimes>& mine, MPI_Comm comm) {
+  std::vector<double> flat(mine.size() * kFields);
+  for (std::size_t i = 0; i < mine.size(); ++i) pack(mine[i], &flat[i * kFields]);
+  if (!flat.empty()) {
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flat.data(), static_cast<int>(flat.size()),
+                                 MPI_DOUBLE, MPI_MAX, comm));
+  }
+  std::vector<IterationTimes> out = mine;
+  for (std::size_t i = 0; i < out.size(); ++i) unpack(&flat[i * kFields], out[i]);
+  return out;
+}
+
+std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>& record, long n) {
+  const long count = static_cast<long>(record.size());
+  long b = count;  // one past the last iteration that still hid FACT + RS
+  while (b > 0) {
+    const IterationTimes& it = record[b - 1];
+    if (!(it.update < it.fact + it.rs_comm + it.rs_copy)) break;
+    --b;
+  }
+  if (b == count) return std::nullopt;
+  double before = 0, total = 0;
+  for (const IterationTimes& it : record) {
+    const double f = iteration_flops(n, it.j, it.jb);
+    total += f;
+    if (it.k < b) before += f;
+  }
+  BalancePoint p;
+  p.iteration = b;
+  p.percent_iterations = 100.0 * static_cast<double>(b) / static_cast<double>(count);
+  p.percent_flops = total > 0 ? 100.0 * before / total : 0.0;
+  return p;
+}
+
+nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n) {
+  nlohmann::json out = nlohmann::json::array();
+  double done = 0;
+  for (const IterationTimes& it : record) {
+    const double flops = it.flops;
+    done += flops;
+    out.push_back({{"k", it.k},
+                   {"j", it.j},
+                   {"jb", it.jb},
+                   {"n_trailing", it.n_trailing},
+                   {"local_cols", it.local_cols},
+                   {"fact_s", it.fact},
+                   {"bcast_s", it.bcast},
+                   {"rs_comm_s", it.rs_comm},
+                   {"rs_copy_s", it.rs_copy},
+                   {"update_s", it.update},
+                   {"wait_s", it.wait},
+                   {"iter_s", it.iter},
+                   {"bcast_hidden_s", it.bcast_hidden},
+                   {"rs_hidden_s", it.rs_hidden},
+                   {"flops", flops},
+                   {"elapsed_s", it.elapsed},
+                   {"gflops", it.elapsed > 0 ? done / it.elapsed / 1e9 : 0.0}});
+  }
+  return out;
+}
+
+nlohmann::json to_json(const std::optional<BalancePoint>& b) {
+  if (!b) return nullptr;
+  return {{"iteration", b->iteration},
+          {"percent_iterations", b->percent_iterations},
+          {"percent_flops", b->percent_flops},
+          {"definition", kBalancePointDefinition}};
+}
+
+}  // namespace hplx::lu
