@@ -91,6 +91,10 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--swap-growth", swap_growth_,
                    "swap pipeline: each segment this many times wider (default 2)")
       ->check(CLI::Range(1.0, 1e6));
+  sub_->add_option("--split", split_,
+                   "split update: fraction of the columns in the right section, whose row swap "
+                   "hides behind the left section's update and vice versa; 0 = off (default 0)")
+      ->check(CLI::Range(0.0, 0.95));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
@@ -166,6 +170,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.fact_threads = fact_threads_;
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;
+  dat.schedule.split = split_;
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

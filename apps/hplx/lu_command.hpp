@@ -28,6 +28,7 @@ class LuCommand {
   int fact_threads_ = 1;
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;
+  double split_ = 0.0;
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

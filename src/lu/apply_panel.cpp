@@ -17,10 +17,63 @@ constexpr long kChunkColumns = 256;
 
 PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
     : a_(a), t_(t), grid_(grid) {
-  if (grid.nprow() > 1 && t.schedule.swap_pipeline) {
+  auto duplicate = [&] {
     MPI_Comm dup = MPI_COMM_NULL;
     HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
-    second_col_ = Communicator(dup);
+    return Communicator(dup);
+  };
+  if (grid.nprow() > 1 && t.schedule.swap_pipeline) second_col_ = duplicate();
+  if (grid.nprow() > 1 && t.schedule.split > 0)
+    for (SectionState& s : sections_) s.second = duplicate();
+}
+
+void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& plan, long g0,
+                                 long g1, PhaseTimes& times) {
+  SectionState& sec = sections_[s];
+  sec.p = &p;
+  sec.lc0 = a_.col_start(g0);
+  sec.nn = std::max(0L, a_.col_start(g1) - sec.lc0);
+  if (grid_.nprow() == 1 || sec.nn == 0 || p.jb == 0) return;
+  ScopedTimer timer(times.swap);
+  sec.swap = std::make_unique<RowSwapInFlight>(a_, p, plan, sec.lc0, sec.nn,
+                                               effective_swap(t_, sec.nn), grid_, sec.ut,
+                                               sec.second.get());
+}
+
+void PanelApplier::progress_sections() {
+  for (SectionState& sec : sections_)
+    if (sec.swap) sec.swap->progress();
+}
+
+long PanelApplier::begin_section(Section s, PhaseTimes& times) {
+  SectionState& sec = sections_[s];
+  p_ = sec.p;
+  lc0_ = sec.lc0;
+  nn_ = sec.nn;
+  sec.p = nullptr;
+  chunk_ = kChunkColumns;
+  in_place_ = grid_.nprow() == 1;
+  if (sec.swap) {
+    {
+      ScopedTimer timer(times.swap);
+      sec.swap->finish();
+    }
+    times.swap_copy += sec.swap->copy_seconds();
+    times.wait += sec.swap->timing().waited;
+    times.swap_hidden += sec.swap->timing().hidden();
+    sec.swap.reset();
+  }
+  u_ = sec.ut.data();
+  if (nn_ == 0 || p_ == nullptr || p_->jb == 0) return 0;
+  return (nn_ + chunk_ - 1) / chunk_;
+}
+
+void PanelApplier::update_section(Section s, PhaseTimes& times, RowBroadcast* in_flight) {
+  const long chunks = begin_section(s, times);
+  for (long i = 0; i < chunks; ++i) {
+    if (in_flight) in_flight->progress();
+    progress_sections();
+    run_chunk(i, &times);
   }
 }
 
@@ -37,6 +90,7 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   if (!in_place_) {
     const double t0 = wall_time();
     const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, effective_swap(t_, nn_), grid_, ut_);
+    u_ = ut_.data();
     if (times) {
       times->swap += wall_time() - t0;
       times->swap_copy += cost.copy;
@@ -63,7 +117,7 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
     update_in_place(a_, *p_, lc0_ + c, w);
   } else {
     ScopedTimer timer(times ? times->update : ignored);
-    update_trailing(a_, *p_, ut_.data() + c, nn_, lc0_ + c, w, grid_);
+    update_trailing(a_, *p_, u_ + c, nn_, lc0_ + c, w, grid_);
   }
 }
 

@@ -9,6 +9,7 @@
 // while another thread factors the next panel.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/grid.hpp"
@@ -42,6 +43,22 @@ class PanelApplier {
              PhaseTimes* times = nullptr);
   void run_chunk(long i, PhaseTimes* times = nullptr);
 
+  // The split update (seed 000 III.C) keeps the row swaps of two column
+  // sections in flight: each section's RS starts early (start_section) and
+  // travels while other work runs; begin_section() completes it and sets up
+  // its update chunks for run_chunk(), update_section() runs them too.
+  // Each section has its own communicator for binary exchange's second
+  // stage, so two swaps can be in flight at once. With one process row
+  // there is nothing to send: the swap is done in place, chunk by chunk.
+  enum Section { kLeft = 0, kRight = 1 };
+  void start_section(Section s, const Panel& p, const RowSwapPlan& plan, long g0, long g1,
+                     PhaseTimes& times);
+  bool section_started(Section s) const { return sections_[s].p != nullptr; }
+  long begin_section(Section s, PhaseTimes& times);
+  void update_section(Section s, PhaseTimes& times, RowBroadcast* in_flight = nullptr);
+  // Moves on every swap in flight (call between pieces of other work).
+  void progress_sections();
+
  private:
   // apply() with the row-swap pipeline (P > 1, schedule.swap_pipeline).
   void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
@@ -51,10 +68,19 @@ class PanelApplier {
   const TestCase& t_;
   const ProcessGrid& grid_;
   Communicator second_col_;  // the pipeline's second swap stage (see RowSwapInFlight)
+  struct SectionState {
+    const Panel* p = nullptr;
+    long lc0 = 0, nn = 0;
+    Communicator second;
+    std::unique_ptr<RowSwapInFlight> swap;
+    std::vector<double> ut;
+  };
   const Panel* p_ = nullptr;
   long lc0_ = 0, nn_ = 0, chunk_ = 1;
   bool in_place_ = false;
   std::vector<double> ut_;
+  double* u_ = nullptr;  // U transposed of the chunks being run (ut_ or a section's)
+  SectionState sections_[2];
 };
 
 }  // namespace hplx::lu

@@ -46,6 +46,10 @@ struct Schedule {
   bool swap_pipeline = false;
   double swap_first = 0.125;
   double swap_growth = 2.0;
+  // The split update (seed 000 III.C; --split): the fraction of the columns
+  // in the right section, whose row swap travels while the left section is
+  // updated and vice versa. 0 turns it off.
+  double split = 0.0;
 };
 
 // What an HPL.dat says, with netlib's defaults for an absent file.

@@ -75,7 +75,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"fact_threads", t.schedule.fact_threads},
             {"swap_pipeline", t.schedule.swap_pipeline},
             {"swap_first", t.schedule.swap_first},
-            {"swap_growth", t.schedule.swap_growth}}}};
+            {"swap_growth", t.schedule.swap_growth},
+            {"split", t.schedule.split}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };

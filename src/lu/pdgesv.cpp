@@ -3,10 +3,12 @@
 #include <omp.h>
 
 #include <atomic>
+#include <cmath>
 #include <deque>
 #include <exception>
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
 #include "lu/panel.hpp"
@@ -25,22 +27,14 @@ struct PendingPanel {
   long done;
 };
 
-IterationTimes record_iteration(const LocalMatrix& a, long k, long next, const PhaseTimes& before,
-                                const PhaseTimes& after, double t_iter, double t_start) {
-  IterationTimes it;
-  it.k = k / a.nb();
-  it.j = k;
-  it.jb = next - k;
-  it.n_trailing = a.n() - next;
-  it.local_cols = a.col_start(a.n() + 1) - a.col_start(next);
-  set_phases(it, before, after);
-  const double now = wall_time();
-  it.iter = now - t_iter;
-  it.elapsed = now - t_start;
-  return it;
+// The global column where the split update's right section starts: a
+// multiple of NB leaving about `fraction` of the columns to its right, or 0
+// (no split) when that leaves no left section or no right one.
+long split_column(long n, int nb, double fraction) {
+  if (fraction <= 0) return 0;
+  const long s = nb * std::lround((1.0 - fraction) * static_cast<double>(n) / nb);
+  return s > nb && s < n ? s : 0;
 }
-
-}  // namespace
 
 // netlib's HPL_pdgesv with look-ahead of depth d (HPL_pdgesvK2): up to d
 // factored panels wait with their update only applied as far as the next
@@ -57,134 +51,252 @@ IterationTimes record_iteration(const LocalMatrix& a, long k, long next, const P
 // while the other threads take the update's column chunks, and the main
 // thread joins them when it is done. FACT, mostly BLAS-2 that one core does
 // as fast as several, then costs almost nothing.
-SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) {
-  SolveOutcome out;
-  PhaseTimes& tm = out.phases;
-  PanelApplier applier(a, t, grid);
-  std::deque<PendingPanel> waiting;  // oldest first
-  const long n = a.n();
-  const long end = n + 1;  // the trailing columns include b
-  const auto depth = static_cast<std::size_t>(t.depth);
-  const bool concurrent_fact = t.schedule.fact_overlap && depth > 0 && omp_get_max_threads() > 1;
-  // A panel factored on its own may use a team (--fact-threads); beside
-  // the update it runs single-threaded on the main thread.
-  const int fact_team =
-      t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads();
+//
+// The split update (seed 000 III.C, --split F) cuts step 3 at the global
+// column S: the right section [S, N] keeps about F of the columns while the
+// left one [next, S) shrinks. The right section's swap for a panel starts as
+// soon as the panel's pivots are known and the section holds the previous
+// panel's update, so it travels while the left section is updated; the left
+// section's swap starts before FACT and travels while the right section is
+// updated. When the left section is empty the iterations are plain again.
+class LuDriver {
+ public:
+  LuDriver(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+      : a_(a),
+        t_(t),
+        grid_(grid),
+        applier_(a, t, grid),
+        n_(a.n()),
+        end_(a.n() + 1),
+        depth_(static_cast<std::size_t>(t.depth)),
+        concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1),
+        fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
+        split_(split_column(a.n(), a.nb(), t.schedule.split)) {}
 
-  const double t_start = wall_time();
-  double finished_flops = 0;  // of the panels whose update completed this iteration
-  for (long k = 0; k < n; k += a.nb()) {
-    const PhaseTimes before = tm;
+  SolveOutcome run() {
+    t_start_ = wall_time();
+    for (long k = 0; k < n_; k += a_.nb()) iteration(k);
+    finish_waiting();
+    ScopedTimer timer(tm().solve);
+    out_.x = solve_upper(a_, grid_);
+    return std::move(out_);
+  }
+
+ private:
+  PhaseTimes& tm() { return out_.phases; }
+
+  void iteration(long k) {
+    const PhaseTimes before = tm();
     const double t_iter = wall_time();
-    Panel panel = make_panel(a, k, grid);
+    Panel panel = make_panel(a_, k, grid_);
     const long next = k + panel.jb;
-    for (PendingPanel& p : waiting) {
-      applier.apply(p.panel, p.plan, p.done, next, tm);
+    for (PendingPanel& p : waiting_) {  // 1. the new panel's columns
+      applier_.apply(p.panel, p.plan, p.done, next, tm());
       p.done = next;
     }
     std::unique_ptr<RowBroadcast> bcast;
-    auto factor_and_send = [&] {
-      if (grid.mycol() == panel.owner_col) {
-        ScopedTimer timer(tm.fact);
-        factor_panel(a, panel, t, grid, omp_in_parallel() ? 1 : fact_team);
-      }
-      ScopedTimer timer(tm.bcast);
-      bcast = start_panel_broadcast(panel, t.bcast, grid);
-    };
-
-    if (depth > 0 && waiting.size() == depth) {
-      PendingPanel& oldest = waiting.front();
-      if (concurrent_fact) {
-        const long chunks = applier.begin(oldest.panel, oldest.plan, oldest.done, end, &tm);
-        std::atomic<long> next_chunk{0};
-        std::exception_ptr failure;
-        std::vector<PhaseTimes> chunk_times(omp_get_max_threads());
-        const double start = wall_time();
-#pragma omp parallel
-        {
-          const int me = omp_get_thread_num();
-          if (me == 0) {
-            try {
-              factor_and_send();
-            } catch (...) {
-              failure = std::current_exception();
-            }
-          }
-          for (long i; (i = next_chunk++) < chunks;) {
-            if (me == 0 && bcast) bcast->progress();
-            applier.run_chunk(i, &chunk_times[me]);
-          }
-        }
-        if (failure) std::rethrow_exception(failure);
-        // The update ran from the start of the region to its last chunk,
-        // beside FACT: charge that wall time to it, split between the row
-        // copies and DTRSM + DGEMM as the threads' own clocks saw them.
-        PhaseTimes sum;
-        for (const PhaseTimes& c : chunk_times) {
-          sum.swap += c.swap;
-          sum.update += c.update;
-        }
-        const double wall = wall_time() - start;
-        const double copy_share =
-            sum.swap + sum.update > 0 ? sum.swap / (sum.swap + sum.update) : 0;
-        tm.swap += wall * copy_share;
-        tm.swap_copy += wall * copy_share;
-        tm.update += wall * (1 - copy_share);
+    if (depth_ > 0 && waiting_.size() == depth_) {
+      PendingPanel& oldest = waiting_.front();
+      const bool split = next < split_;
+      if (split) {
+        start_sections(oldest, next);
+        finish_section(applier_.kRight, panel, bcast);  // 2 and 3, right section
       } else {
-        factor_and_send();
-        applier.apply(oldest.panel, oldest.plan, oldest.done, end, tm, bcast.get());
+        finish_beside_fact(oldest, panel, bcast);  // 2 and 3
       }
-      finished_flops += iteration_flops(n, oldest.panel.k, oldest.panel.jb);
-      waiting.pop_front();
+      receive_panel(panel, bcast);  // 4
+      if (split) {
+        // The right section's swap of the panel that finishes next goes
+        // now, hidden by the left section's update.
+        if (waiting_.size() > 1 && next + a_.nb() < split_) {
+          const PendingPanel& second = waiting_[1];
+          applier_.start_section(applier_.kRight, second.panel, second.plan, split_, end_, tm());
+        }
+        applier_.update_section(applier_.kLeft, tm());
+      }
+      finished_flops_ += iteration_flops(n_, oldest.panel.k, oldest.panel.jb);
+      waiting_.pop_front();
     } else {
-      factor_and_send();
+      factor_and_send(panel, bcast);
+      receive_panel(panel, bcast);
     }
+    if (depth_ == 0) {
+      PendingPanel& p = waiting_.front();
+      if (next < split_) {
+        start_sections(p, next);
+        applier_.update_section(applier_.kRight, tm());
+        applier_.update_section(applier_.kLeft, tm());
+      } else {
+        applier_.apply(p.panel, p.plan, p.done, end_, tm());
+      }
+      finished_flops_ += iteration_flops(n_, p.panel.k, p.panel.jb);
+      waiting_.pop_front();
+    }
+    record(k, next, before, t_iter);
+  }
+
+  // 2. FACT on the panel's process column, then LBCAST starts.
+  void factor_and_send(Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+    if (grid_.mycol() == panel.owner_col) {
+      ScopedTimer timer(tm().fact);
+      factor_panel(a_, panel, t_, grid_, omp_in_parallel() ? 1 : fact_team_);
+    }
+    ScopedTimer timer(tm().bcast);
+    bcast = start_panel_broadcast(panel, t_.bcast, grid_);
+  }
+
+  // 4. LBCAST completes; the panel joins the waiting ones.
+  void receive_panel(Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
     {
-      ScopedTimer timer(tm.bcast);
+      ScopedTimer timer(tm().bcast);
       bcast->finish();
-      tm.wait += bcast->timing().waited;
-      tm.bcast_hidden += bcast->timing().hidden();
+      tm().wait += bcast->timing().waited;
+      tm().bcast_hidden += bcast->timing().hidden();
       bcast.reset();
     }
-    if (grid.mycol() != panel.owner_col) unpack_panel_tail(panel);
-    if (out.info == 0) out.info = panel.info;
-    RowSwapPlan plan = plan_row_swaps(k, panel.jb, panel.ipiv);
-    waiting.push_back({std::move(panel), std::move(plan), next});
-    if (depth == 0) {
-      PendingPanel& p = waiting.front();
-      applier.apply(p.panel, p.plan, p.done, end, tm);
-      finished_flops += iteration_flops(n, p.panel.k, p.panel.jb);
-      waiting.pop_front();
-    }
-    out.iterations.push_back(record_iteration(a, k, next, before, tm, t_iter, t_start));
-    out.iterations.back().flops = finished_flops;
-    finished_flops = 0;
+    if (grid_.mycol() != panel.owner_col) unpack_panel_tail(panel);
+    if (out_.info == 0) out_.info = panel.info;
+    RowSwapPlan plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
+    const long next = panel.k + panel.jb;
+    waiting_.push_back({std::move(panel), std::move(plan), next});
   }
-  // The panels still waiting finish in the last iteration.
-  if (!waiting.empty() && !out.iterations.empty()) {
-    const PhaseTimes before = tm;
-    const double t0 = wall_time();
-    for (PendingPanel& p : waiting) {
-      applier.apply(p.panel, p.plan, p.done, end, tm);
-      finished_flops += iteration_flops(n, p.panel.k, p.panel.jb);
+
+  // Steps 2 and 3 without the split: the oldest panel over all the rest.
+  void finish_beside_fact(PendingPanel& oldest, Panel& panel,
+                          std::unique_ptr<RowBroadcast>& bcast) {
+    if (applier_.section_started(applier_.kRight))
+      throw Error("split update: a right-section swap is pending in a plain iteration");
+    if (concurrent_fact_) {
+      const long chunks = applier_.begin(oldest.panel, oldest.plan, oldest.done, end_, &tm());
+      chunks_beside_fact(chunks, panel, bcast);
+    } else {
+      factor_and_send(panel, bcast);
+      applier_.apply(oldest.panel, oldest.plan, oldest.done, end_, tm(), bcast.get());
     }
+  }
+
+  // Both sections' swaps of `p` on their way: the right one unless it
+  // already is, then the left one [next, S).
+  void start_sections(const PendingPanel& p, long next) {
+    if (!applier_.section_started(applier_.kRight))
+      applier_.start_section(applier_.kRight, p.panel, p.plan, split_, end_, tm());
+    applier_.start_section(applier_.kLeft, p.panel, p.plan, next, split_, tm());
+  }
+
+  // Steps 2 and 3 for one section whose swap is on its way.
+  void finish_section(PanelApplier::Section s, Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+    if (concurrent_fact_) {
+      chunks_beside_fact(applier_.begin_section(s, tm()), panel, bcast);
+    } else {
+      factor_and_send(panel, bcast);
+      applier_.update_section(s, tm(), bcast.get());
+    }
+  }
+
+  // The main thread factors and starts the broadcast while the other
+  // threads run the update chunks the applier was set up with; then it
+  // joins them, moving the communications on between its chunks.
+  void chunks_beside_fact(long chunks, Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+    std::atomic<long> next_chunk{0};
+    std::exception_ptr failure;
+    std::vector<PhaseTimes> chunk_times(omp_get_max_threads());
+    const double start = wall_time();
+#pragma omp parallel
+    {
+      const int me = omp_get_thread_num();
+      if (me == 0) {
+        try {
+          factor_and_send(panel, bcast);
+        } catch (...) {
+          failure = std::current_exception();
+        }
+      }
+      for (long i; (i = next_chunk++) < chunks;) {
+        if (me == 0 && bcast) {
+          bcast->progress();
+          applier_.progress_sections();
+        }
+        applier_.run_chunk(i, &chunk_times[me]);
+      }
+    }
+    if (failure) std::rethrow_exception(failure);
+    // The update ran from the start of the region to its last chunk, beside
+    // FACT: charge that wall time to it, split between the row copies and
+    // DTRSM + DGEMM as the threads' own clocks saw them.
+    PhaseTimes sum;
+    for (const PhaseTimes& c : chunk_times) {
+      sum.swap += c.swap;
+      sum.update += c.update;
+    }
+    const double wall = wall_time() - start;
+    const double copy_share = sum.swap + sum.update > 0 ? sum.swap / (sum.swap + sum.update) : 0;
+    tm().swap += wall * copy_share;
+    tm().swap_copy += wall * copy_share;
+    tm().update += wall * (1 - copy_share);
+  }
+
+  // After the last panel: the panels still waiting finish, charged to the
+  // last iteration.
+  void finish_waiting() {
+    if (waiting_.empty() || out_.iterations.empty()) return;
+    const PhaseTimes before = tm();
+    const double t0 = wall_time();
+    double flops = 0;
+    for (PendingPanel& p : waiting_) {
+      applier_.apply(p.panel, p.plan, p.done, end_, tm());
+      flops += iteration_flops(n_, p.panel.k, p.panel.jb);
+    }
+    waiting_.clear();
     IterationTimes rest;
-    set_phases(rest, before, tm);
-    IterationTimes& last = out.iterations.back();
+    set_phases(rest, before, tm());
+    IterationTimes& last = out_.iterations.back();
     last.rs_comm += rest.rs_comm;
     last.rs_copy += rest.rs_copy;
     last.update += rest.update;
     last.wait += rest.wait;
     last.rs_hidden += rest.rs_hidden;
     last.iter += wall_time() - t0;
-    last.elapsed = wall_time() - t_start;
-    last.flops += finished_flops;
+    last.elapsed = wall_time() - t_start_;
+    last.flops += flops;
   }
-  {
-    ScopedTimer timer(tm.solve);
-    out.x = solve_upper(a, grid);
+
+  void record(long k, long next, const PhaseTimes& before, double t_iter) {
+    IterationTimes it;
+    it.k = k / a_.nb();
+    it.j = k;
+    it.jb = next - k;
+    it.n_trailing = n_ - next;
+    it.local_cols = a_.col_start(end_) - a_.col_start(next);
+    set_phases(it, before, tm());
+    const double now = wall_time();
+    it.iter = now - t_iter;
+    it.elapsed = now - t_start_;
+    it.flops = finished_flops_;
+    finished_flops_ = 0;
+    out_.iterations.push_back(it);
   }
-  return out;
+
+  LocalMatrix& a_;
+  const TestCase& t_;
+  const ProcessGrid& grid_;
+  PanelApplier applier_;
+  std::deque<PendingPanel> waiting_;  // oldest first
+  const long n_, end_;                // the trailing columns include b: end = n + 1
+  const std::size_t depth_;
+  const bool concurrent_fact_;
+  // A panel factored on its own may use a team (--fact-threads); beside
+  // the update it runs single-threaded on the main thread.
+  const int fact_team_;
+  const long split_;  // the right section's first global column; 0: no split
+  SolveOutcome out_;
+  double t_start_ = 0;
+  double finished_flops_ = 0;  // of the panels whose update completed this iteration
+};
+
+}  // namespace
+
+SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) {
+  return LuDriver(a, t, grid).run();
 }
 
 }  // namespace hplx::lu

@@ -1,8 +1,8 @@
 // The whole distributed solve on every grid shape that fits the job (1x1,
 // 1x2, 2x1, 1x3, 3x1, 2x2, 1x4, 4x1), both process mappings, N from 0 to a
 // few hundred, NB from 1 to larger than N, every RFACT/PFACT, broadcast and
-// swap, look-ahead depth 0-2, 1 or 2 threads: every run must pass netlib's
-// residual check.
+// swap, look-ahead depth 0-2, 1 or 2 threads, row-swap pipeline and split
+// update on or off: every run must pass netlib's residual check.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <omp.h>
@@ -67,6 +67,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           // Two threads: look-ahead factors the next panel while a thread updates.
           omp_set_num_threads(1 + (variant / 2) % 2);
           t.schedule.swap_pipeline = (variant / 4) % 2 == 1;
+          t.schedule.split = (variant / 8) % 2 == 1 ? 0.5 : 0.0;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();
