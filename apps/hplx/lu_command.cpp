@@ -95,6 +95,10 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "split update: fraction of the columns in the right section, whose row swap "
                    "hides behind the left section's update and vice versa; 0 = off (default 0)")
       ->check(CLI::Range(0.0, 0.95));
+  sub_->add_option("--long-swap", long_swap_,
+                   "P > 1: 'modified' posts U's roll before packing the spread's rows so the "
+                   "two overlap (seed 003 5.2, default); 'netlib' spreads, then rolls")
+      ->check(CLI::IsMember({"modified", "netlib"}));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
@@ -171,6 +175,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;
   dat.schedule.split = split_;
+  dat.schedule.modified_long_swap = long_swap_ == "modified";
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

@@ -29,6 +29,7 @@ class LuCommand {
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;
   double split_ = 0.0;
+  std::string long_swap_ = "modified";
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

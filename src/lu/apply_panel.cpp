@@ -37,7 +37,7 @@ void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& p
   ScopedTimer timer(times.swap);
   sec.swap = std::make_unique<RowSwapInFlight>(a_, p, plan, sec.lc0, sec.nn,
                                                effective_swap(t_, sec.nn), grid_, sec.ut,
-                                               sec.second.get());
+                                               sec.second.get(), t_.schedule.modified_long_swap);
 }
 
 void PanelApplier::progress_sections() {
@@ -89,7 +89,8 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
     const double t0 = wall_time();
-    const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, effective_swap(t_, nn_), grid_, ut_);
+    const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, effective_swap(t_, nn_), grid_, ut_,
+                                    t_.schedule.modified_long_swap);
     u_ = ut_.data();
     if (times) {
       times->swap += wall_time() - t0;
@@ -151,9 +152,9 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   std::unique_ptr<RowSwapInFlight> swaps[2];
   auto start = [&](std::size_t k, long c) {
     ScopedTimer timer(times.swap);
-    swaps[k % 2] = std::make_unique<RowSwapInFlight>(a_, p, plan, lc0 + c, widths[k],
-                                                     effective_swap(t_, widths[k]), grid_, u[k % 2],
-                                                     second_col_.get());
+    swaps[k % 2] = std::make_unique<RowSwapInFlight>(
+        a_, p, plan, lc0 + c, widths[k], effective_swap(t_, widths[k]), grid_, u[k % 2],
+        second_col_.get(), t_.schedule.modified_long_swap);
   };
   long c = 0;
   start(0, 0);

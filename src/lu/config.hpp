@@ -50,6 +50,10 @@ struct Schedule {
   // in the right section, whose row swap travels while the left section is
   // updated and vice versa. 0 turns it off.
   double split = 0.0;
+  // The modified long swap (seed 003 5.2; --long-swap modified|netlib): U's
+  // exchange (the roll) goes out before the displaced rows (the spread) are
+  // packed, and the two travel together; netlib spreads, then rolls.
+  bool modified_long_swap = true;
 };
 
 // What an HPL.dat says, with netlib's defaults for an absent file.

@@ -76,7 +76,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"swap_pipeline", t.schedule.swap_pipeline},
             {"swap_first", t.schedule.swap_first},
             {"swap_growth", t.schedule.swap_growth},
-            {"split", t.schedule.split}}}};
+            {"split", t.schedule.split},
+            {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };

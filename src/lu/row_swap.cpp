@@ -79,7 +79,7 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0,
                                  long nn, SwapAlgorithm algorithm, const ProcessGrid& grid,
-                                 std::vector<double>& ut, MPI_Comm second)
+                                 std::vector<double>& ut, MPI_Comm second, bool roll_first)
     : a_(a),
       p_(p),
       plan_(plan),
@@ -87,7 +87,8 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
       nn_(nn),
       grid_(grid),
       ut_(ut),
-      second_(second == MPI_COMM_NULL ? grid.col() : second) {
+      second_(second == MPI_COMM_NULL ? grid.col() : second),
+      roll_first_(roll_first) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
   const std::size_t usize = static_cast<std::size_t>(nn) * jb;
   if (ut.size() < usize) ut.resize(usize);
@@ -113,14 +114,24 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
   mine_.resize(ucount_[me]);
   gather_rows(a, my_rows, lc0, nn, mine_.data());
   udisp_ = displacements(ucount_);
+  copy_ += wall_time() - pack_start;
 
-  // The old rows of the diagonal block that pivoting pushed below it go from
-  // the diagonal block's process row to their new owners, packed by owner
-  // (Scatterv's order), each owner's rows in plan order.
+  timing_.start();
+  MPI_Comm col = grid.col();
+  reqs_.assign(2, MPI_REQUEST_NULL);
+  // Spread-roll's order: netlib spreads (the displaced rows go out), then
+  // rolls (U is assembled everywhere), one after the other. The modified
+  // long swap (seed 003 5.2) rolls first: U goes out as soon as its rows are
+  // packed, and the spread's rows are packed while it travels.
+  if (roll_first_) post_u(reqs_[0]);
+  const double spread_pack = wall_time();
   mcount_.assign(nprow, 0);
   for (const auto& m : plan.moves) mcount_[owner(m.to)] += static_cast<int>(nn);
   mdisp_ = displacements(mcount_);
   if (me == p.owner_row && !plan.moves.empty()) {
+    // The old rows of the diagonal block that pivoting pushed below it go
+    // from the diagonal block's process row to their new owners, packed by
+    // owner (Scatterv's order), each owner's rows in plan order.
     std::vector<long> from;
     for (int o = 0; o < nprow; ++o)
       for (const auto& m : plan.moves)
@@ -129,28 +140,34 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
     gather_rows(a, from, lc0, nn, outgoing_.data());
   }
   incoming_.resize(mcount_[me]);
-  copy_ += wall_time() - pack_start;
-
-  timing_.start();
-  MPI_Comm col = grid.col();
-  reqs_.assign(2, MPI_REQUEST_NULL);
-  if (long_) {
-    // Spread-roll: all processes of the column assemble U at once.
-    gathered_.resize(usize);
-    HPLX_MPI_CHECK(MPI_Iallgatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
-                                   ucount_.data(), udisp_.data(), MPI_DOUBLE, col, &reqs_[0]));
-  } else {
-    // Binary exchange: U meets on the diagonal block's process row, then
-    // goes down the column in a binomial tree (stage 1).
-    if (me == p.owner_row) gathered_.resize(usize);
-    HPLX_MPI_CHECK(MPI_Igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
-                                ucount_.data(), udisp_.data(), MPI_DOUBLE, p.owner_row, col,
-                                &reqs_[0]));
-  }
+  const double packed = wall_time() - spread_pack;
+  copy_ += packed;
+  if (roll_first_) timing_.busy += packed;
   if (!plan.moves.empty()) {
     HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE,
                                  incoming_.data(), mcount_[me], MPI_DOUBLE, p.owner_row, col,
                                  &reqs_[1]));
+  }
+  if (!roll_first_ && !long_) post_u(reqs_[0]);
+  // Netlib's long swap posts the roll once the spread is done (stage 1).
+}
+
+// Long: all processes of the column assemble U at once. Binary exchange:
+// U meets on the diagonal block's process row, then goes down the column
+// in a binomial tree (stage 1).
+void RowSwapInFlight::post_u(MPI_Request& req) {
+  const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
+  const int me = grid_.myrow();
+  if (long_) {
+    gathered_.resize(usize);
+    MPI_Comm comm = roll_first_ ? grid_.col() : second_;
+    HPLX_MPI_CHECK(MPI_Iallgatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
+                                   ucount_.data(), udisp_.data(), MPI_DOUBLE, comm, &req));
+  } else {
+    if (me == p_.owner_row) gathered_.resize(usize);
+    HPLX_MPI_CHECK(MPI_Igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
+                                ucount_.data(), udisp_.data(), MPI_DOUBLE, p_.owner_row,
+                                grid_.col(), &req));
   }
 }
 
@@ -165,7 +182,7 @@ void RowSwapInFlight::unpack_u() {
 }
 
 void RowSwapInFlight::complete_stage() {
-  const bool last = long_ || stage_ == 1;
+  const bool last = (long_ && roll_first_) || stage_ == 1;
   if (last) timing_.complete();
   const double copy_start = wall_time();
   complete_stage_work();
@@ -182,9 +199,15 @@ void RowSwapInFlight::complete_stage_work() {
     for (const auto& m : plan_.moves)
       if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
     scatter_rows(a_, to, lc0_, nn_, incoming_.data());
-    if (long_) {
+    if (long_ && roll_first_) {
       unpack_u();
       stage_ = kDone;
+      return;
+    }
+    if (long_) {  // netlib's order: now the roll
+      reqs_.assign(1, MPI_REQUEST_NULL);
+      post_u(reqs_[0]);
+      stage_ = 1;
       return;
     }
     if (me == p_.owner_row) unpack_u();
@@ -195,6 +218,7 @@ void RowSwapInFlight::complete_stage_work() {
     stage_ = 1;
     return;
   }
+  if (long_) unpack_u();
   stage_ = kDone;
 }
 
@@ -219,8 +243,9 @@ void RowSwapInFlight::finish() {
 }
 
 SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut) {
-  RowSwapInFlight swap(a, p, plan, lc0, nn, algorithm, grid, ut);
+                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
+                   bool roll_first) {
+  RowSwapInFlight swap(a, p, plan, lc0, nn, algorithm, grid, ut, MPI_COMM_NULL, roll_first);
   swap.finish();
   return {swap.copy_seconds(), swap.timing().waited};
 }

@@ -43,11 +43,16 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns);
 // that collectives start in the same order everywhere when several swaps are
 // in flight, that stage runs on `second` (a duplicate of grid.col() used for
 // nothing else); MPI_COMM_NULL means grid.col(), fine for one swap at a time.
+//
+// `roll_first` (the default) posts U's exchange (the long swap's roll)
+// before packing the displaced rows (its spread), as seed 003 5.2 modifies
+// the long swap; false keeps netlib's order, where the long swap's roll
+// starts only when the spread is done.
 class RowSwapInFlight {
  public:
   RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
-                  MPI_Comm second = MPI_COMM_NULL);
+                  MPI_Comm second = MPI_COMM_NULL, bool roll_first = true);
   RowSwapInFlight(const RowSwapInFlight&) = delete;
   RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
   bool progress();  // true when done
@@ -61,6 +66,7 @@ class RowSwapInFlight {
   static constexpr int kDone = -1;
   void complete_stage();
   void complete_stage_work();
+  void post_u(MPI_Request& req);
   void unpack_u();
 
   LocalMatrix& a_;
@@ -70,6 +76,7 @@ class RowSwapInFlight {
   const ProcessGrid& grid_;
   std::vector<double>& ut_;
   MPI_Comm second_;
+  bool roll_first_ = true;
   bool long_ = false;
   int stage_ = 0;  // 0: U gather (+ scatter of displaced rows); 1: binary exchange's U bcast
   // Counts and displacements live as long as the collectives using them.
@@ -89,7 +96,8 @@ struct SwapCost {
 // `ut`, stored transposed (nn x jb, leading dimension nn: row r of U is
 // contiguous). Collective over grid.col(); the blocking form of RowSwapInFlight.
 SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut);
+                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
+                   bool roll_first = true);
 
 // With one process row the interchanges are applied in place, in order, to
 // each column [lc0, lc0 + nn) (LAPACK's dlaswp): U is then rows k .. k+jb-1

@@ -68,6 +68,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           omp_set_num_threads(1 + (variant / 2) % 2);
           t.schedule.swap_pipeline = (variant / 4) % 2 == 1;
           t.schedule.split = (variant / 8) % 2 == 1 ? 0.5 : 0.0;
+          t.schedule.modified_long_swap = (variant / 16) % 2 == 0;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();

@@ -27,7 +27,8 @@ std::string describe(const TestCase& t, int threads) {
     << "/" << t.swap_threshold << " align=" << t.alignment << " threads=" << threads
     << " overlap=" << t.schedule.fact_overlap << " fact_threads=" << t.schedule.fact_threads
     << " pipeline=" << t.schedule.swap_pipeline << "/" << t.schedule.swap_first << "/"
-    << t.schedule.swap_growth << " split=" << t.schedule.split;
+    << t.schedule.swap_growth << " split=" << t.schedule.split
+    << " long_swap=" << (t.schedule.modified_long_swap ? "modified" : "netlib");
   return s.str();
 }
 
@@ -60,6 +61,7 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     t.schedule.swap_first = pick(1, 8) / 8.0;
     t.schedule.swap_growth = 1.0 + pick(0, 4) * 0.5;
     t.schedule.split = pick(0, 1) == 1 ? pick(1, 9) / 10.0 : 0.0;
+    t.schedule.modified_long_swap = pick(0, 1) == 1;
     // Two threads per rank only where the job's threads fit the cores: an
     // oversubscribed MPI rank spinning in a collective waits a time slice per
     // column (the LU grid test covers 2 threads on every rank count).
