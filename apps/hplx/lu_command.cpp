@@ -99,6 +99,10 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "P > 1: 'modified' posts U's roll before packing the spread's rows so the "
                    "two overlap (seed 003 5.2, default); 'netlib' spreads, then rolls")
       ->check(CLI::IsMember({"modified", "netlib"}));
+  sub_->add_option("--core-sharing", core_sharing_,
+                   "bind each rank to a root core plus its process row's share of the node's "
+                   "spare cores; FACT uses them all (seed 000 III.B; default: off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
@@ -176,6 +180,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.swap_growth = swap_growth_;
   dat.schedule.split = split_;
   dat.schedule.modified_long_swap = long_swap_ == "modified";
+  dat.schedule.core_sharing = core_sharing_ == "on";
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

@@ -30,6 +30,7 @@ class LuCommand {
   double swap_growth_ = 2.0;
   double split_ = 0.0;
   std::string long_swap_ = "modified";
+  std::string core_sharing_ = "off";
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

@@ -54,6 +54,10 @@ struct Schedule {
   // exchange (the roll) goes out before the displaced rows (the spread) are
   // packed, and the two travel together; netlib spreads, then rolls.
   bool modified_long_swap = true;
+  // CPU core time-sharing (seed 000 III.B; --core-sharing): each rank bound
+  // to a root core plus its process row's part of the node's spare cores,
+  // FACT on all of them (src/core/core_sharing.hpp).
+  bool core_sharing = false;
 };
 
 // What an HPL.dat says, with netlib's defaults for an absent file.

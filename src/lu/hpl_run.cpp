@@ -9,8 +9,10 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/core_sharing.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
+#include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
@@ -77,7 +79,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"swap_first", t.schedule.swap_first},
             {"swap_growth", t.schedule.swap_growth},
             {"split", t.schedule.split},
-            {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"}}}};
+            {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"},
+            {"core_sharing", t.schedule.core_sharing}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };
@@ -156,6 +159,21 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
     rec["residual"] = o.residual.scaled_residual;
   if (o.info != 0) rec["info"] = o.info;
   return rec;
+}
+
+int node_cpu_count() {
+  return static_cast<int>(usable_cpus().size());
+}
+
+// Rank 0's binding and the node-level formula behind it.
+nlohmann::json to_json(const CoreShare& s) {
+  return {{"node_grid", fmt::format("{}x{}", s.local_p, s.local_q)},
+          {"node_cpus", node_cpu_count()},
+          {"rank0_root_cpu", s.root_cpu},
+          {"rank0_cpus", format_cpu_list(s.cpus)},
+          {"pool_per_row", static_cast<int>(s.pool.size())},
+          {"fact_threads", s.fact_threads},
+          {"update_threads", s.update_threads}};
 }
 
 // On stderr, beside the netlib-format output (never inside it).
@@ -242,7 +260,17 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
         grid = std::make_unique<ProcessGrid>(world, t.grid.p, t.grid.q, t.pmap);
       }
       if (!grid->in_grid()) continue;  // extra ranks sit this grid out
-      const TestOutcome o = run_test(t, *grid, dat.threshold);
+      std::optional<CoreShare> share;
+      TestCase run = t;
+      if (t.schedule.core_sharing) {
+        share = plan_core_sharing(grid->all(), grid->myrow(), grid->mycol());
+        apply_core_sharing(*share);
+        run.schedule.fact_threads = share->fact_threads;
+        if (root && !options.quiet)
+          std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
+      }
+      const TestOutcome o = run_test(run, *grid, dat.threshold);
+      if (share) restore_binding();
       if (root) {
         // netlib repeats the header before every checked test, and prints it
         // once when nothing is checked.
@@ -274,6 +302,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
           break;
       }
       tests.push_back(to_json(t, o));
+      if (share) tests.back()["core_sharing"] = to_json(*share);
     }
     if (root) {
       print_summary(out.fp, counts, dat.threshold);
