@@ -27,6 +27,10 @@ PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid&
     for (SectionState& s : sections_) s.second = duplicate();
 }
 
+SwapForm PanelApplier::swap_form(long nn, MPI_Comm second) const {
+  return {effective_swap(t_, nn), t_.schedule.modified_long_swap, t_.u_transposed, second};
+}
+
 void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& plan, long g0,
                                  long g1, PhaseTimes& times) {
   SectionState& sec = sections_[s];
@@ -35,9 +39,8 @@ void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& p
   sec.nn = std::max(0L, a_.col_start(g1) - sec.lc0);
   if (grid_.nprow() == 1 || sec.nn == 0 || p.jb == 0) return;
   ScopedTimer timer(times.swap);
-  sec.swap = std::make_unique<RowSwapInFlight>(a_, p, plan, sec.lc0, sec.nn,
-                                               effective_swap(t_, sec.nn), grid_, sec.ut,
-                                               sec.second.get(), t_.schedule.modified_long_swap);
+  sec.swap = std::make_unique<RowSwapInFlight>(a_, p, plan, sec.lc0, sec.nn, grid_, sec.ut,
+                                               swap_form(sec.nn, sec.second.get()));
 }
 
 void PanelApplier::progress_sections() {
@@ -89,8 +92,7 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
     const double t0 = wall_time();
-    const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, effective_swap(t_, nn_), grid_, ut_,
-                                    t_.schedule.modified_long_swap);
+    const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, grid_, ut_, swap_form(nn_));
     u_ = ut_.data();
     if (times) {
       times->swap += wall_time() - t0;
@@ -115,10 +117,12 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
       }
     }
     ScopedTimer timer(times ? times->update : ignored);
-    update_in_place(a_, *p_, lc0_ + c, w);
+    update_in_place(a_, *p_, t_.l1_transposed, lc0_ + c, w);
   } else {
     ScopedTimer timer(times ? times->update : ignored);
-    update_trailing(a_, *p_, u_ + c, nn_, lc0_ + c, w, grid_);
+    const Forms forms{t_.l1_transposed, t_.u_transposed};
+    update_trailing(a_, *p_, u_column(u_, c, nn_, p_->jb, forms.u_transposed),
+                    u_ld(nn_, p_->jb, forms.u_transposed), forms, lc0_ + c, w, grid_);
   }
 }
 
@@ -153,8 +157,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   auto start = [&](std::size_t k, long c) {
     ScopedTimer timer(times.swap);
     swaps[k % 2] = std::make_unique<RowSwapInFlight>(
-        a_, p, plan, lc0 + c, widths[k], effective_swap(t_, widths[k]), grid_, u[k % 2],
-        second_col_.get(), t_.schedule.modified_long_swap);
+        a_, p, plan, lc0 + c, widths[k], grid_, u[k % 2], swap_form(widths[k], second_col_.get()));
   };
   long c = 0;
   start(0, 0);
@@ -173,8 +176,10 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();
-      update_trailing(a_, p, u[k % 2].data() + d, w, lc0 + c + d, std::min(kChunkColumns, w - d),
-                      grid_);
+      const Forms forms{t_.l1_transposed, t_.u_transposed};
+      update_trailing(a_, p, u_column(u[k % 2].data(), d, w, p.jb, forms.u_transposed),
+                      u_ld(w, p.jb, forms.u_transposed), forms, lc0 + c + d,
+                      std::min(kChunkColumns, w - d), grid_);
     }
     c += w;
   }

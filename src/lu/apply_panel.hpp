@@ -60,6 +60,8 @@ class PanelApplier {
   void progress_sections();
 
  private:
+  // How this test's swaps of nn local columns run (see SwapForm).
+  SwapForm swap_form(long nn, MPI_Comm second = MPI_COMM_NULL) const;
   // apply() with the row-swap pipeline (P > 1, schedule.swap_pipeline).
   void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
                        RowBroadcast* in_flight);

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "lu/update.hpp"
 
 namespace hplx::lu {
 
@@ -47,6 +48,7 @@ void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessG
     for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, a.at(lr0, lc0 + j));
   }
   for (long j = 0; j < jb; ++j) std::copy_n(p.a2() + j * ld, p.m2, a.at(p.a2_first, lc0 + j));
+  if (algo.l1_transposed) transpose_l1(p);
 }
 
 }  // namespace hplx::lu

@@ -78,21 +78,22 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 }  // namespace
 
 RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0,
-                                 long nn, SwapAlgorithm algorithm, const ProcessGrid& grid,
-                                 std::vector<double>& ut, MPI_Comm second, bool roll_first)
+                                 long nn, const ProcessGrid& grid, std::vector<double>& u,
+                                 const SwapForm& form)
     : a_(a),
       p_(p),
       plan_(plan),
       lc0_(lc0),
       nn_(nn),
       grid_(grid),
-      ut_(ut),
-      second_(second == MPI_COMM_NULL ? grid.col() : second),
-      roll_first_(roll_first) {
+      ut_(u),
+      second_(form.second == MPI_COMM_NULL ? grid.col() : form.second),
+      roll_first_(form.roll_first),
+      u_transposed_(form.u_transposed) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
   const std::size_t usize = static_cast<std::size_t>(nn) * jb;
-  if (ut.size() < usize) ut.resize(usize);
-  long_ = algorithm == SwapAlgorithm::Long;
+  if (u.size() < usize) u.resize(usize);
+  long_ = form.algorithm == SwapAlgorithm::Long;
   if (jb == 0 || nn == 0) {
     stage_ = kDone;
     return;
@@ -176,7 +177,12 @@ void RowSwapInFlight::unpack_u() {
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
   for (int r = 0; r < jb; ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), grid_.nprow());
-    std::copy_n(gathered_.data() + cursor[o], nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
+    const double* row = gathered_.data() + cursor[o];
+    if (u_transposed_) {
+      std::copy_n(row, nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
+    } else {
+      for (long c = 0; c < nn_; ++c) ut_[static_cast<std::size_t>(c) * jb + r] = row[c];
+    }
     cursor[o] += nn_;
   }
 }
@@ -243,9 +249,10 @@ void RowSwapInFlight::finish() {
 }
 
 SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
-                   bool roll_first) {
-  RowSwapInFlight swap(a, p, plan, lc0, nn, algorithm, grid, ut, MPI_COMM_NULL, roll_first);
+                   const ProcessGrid& grid, std::vector<double>& u, const SwapForm& form) {
+  SwapForm blocking = form;
+  blocking.second = MPI_COMM_NULL;  // one swap at a time: grid.col() is fine
+  RowSwapInFlight swap(a, p, plan, lc0, nn, grid, u, blocking);
   swap.finish();
   return {swap.copy_seconds(), swap.timing().waited};
 }

@@ -34,25 +34,34 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns);
 // RS over several process rows, non-blocking: the constructor packs the
 // rows and posts the collectives on grid.col() (every process of the column
 // must start the same swaps in the same order); progress() moves them on
-// between pieces of other work; finish() completes them. When done, `ut`
-// holds U transposed (nn x jb) and the displaced rows are in place. The
+// between pieces of other work; finish() completes them. When done, `u`
+// holds U in the form asked for and the displaced rows are in place. The
 // matrix rows of columns [lc0, lc0 + nn) must not be touched meanwhile.
-//
-// Binary exchange has a second stage (U's broadcast down the column), posted
-// when the first completes, which can happen inside any progress() call. So
-// that collectives start in the same order everywhere when several swaps are
-// in flight, that stage runs on `second` (a duplicate of grid.col() used for
-// nothing else); MPI_COMM_NULL means grid.col(), fine for one swap at a time.
-//
-// `roll_first` (the default) posts U's exchange (the long swap's roll)
-// before packing the displaced rows (its spread), as seed 003 5.2 modifies
-// the long swap; false keeps netlib's order, where the long swap's roll
-// starts only when the spread is done.
+// How a swap runs and what it leaves.
+//   algorithm: binary exchange or long (spread-roll); see effective_swap().
+//   roll_first: post U's exchange (the long swap's roll) before packing the
+//     displaced rows (its spread), as seed 003 5.2 modifies the long swap;
+//     false keeps netlib's order, where the roll starts when the spread is done.
+//   u_transposed: U comes out nn x jb (row r of U contiguous, HPL.dat line 29
+//     = 0) or jb x nn (column c contiguous).
+//   second: binary exchange has a second stage (U's broadcast down the
+//     column), and so does the long swap in netlib's order, posted when the
+//     first completes, which can happen inside any progress() call. So that
+//     collectives start in the same order everywhere when several swaps are
+//     in flight, that stage runs on `second` (a duplicate of grid.col() used
+//     for nothing else); MPI_COMM_NULL means grid.col(), fine for one swap at
+//     a time.
+struct SwapForm {
+  SwapAlgorithm algorithm = SwapAlgorithm::BinaryExchange;
+  bool roll_first = true;
+  bool u_transposed = true;
+  MPI_Comm second = MPI_COMM_NULL;
+};
+
 class RowSwapInFlight {
  public:
   RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                  SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
-                  MPI_Comm second = MPI_COMM_NULL, bool roll_first = true);
+                  const ProcessGrid& grid, std::vector<double>& u, const SwapForm& form);
   RowSwapInFlight(const RowSwapInFlight&) = delete;
   RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
   bool progress();  // true when done
@@ -76,7 +85,7 @@ class RowSwapInFlight {
   const ProcessGrid& grid_;
   std::vector<double>& ut_;
   MPI_Comm second_;
-  bool roll_first_ = true;
+  bool roll_first_ = true, u_transposed_ = true;
   bool long_ = false;
   int stage_ = 0;  // 0: U gather (+ scatter of displaced rows); 1: binary exchange's U bcast
   // Counts and displacements live as long as the collectives using them.
@@ -93,11 +102,10 @@ struct SwapCost {
 };
 
 // Applies the plan to local columns [lc0, lc0 + nn) of `a` and returns U in
-// `ut`, stored transposed (nn x jb, leading dimension nn: row r of U is
-// contiguous). Collective over grid.col(); the blocking form of RowSwapInFlight.
+// `u` (see SwapForm). Collective over grid.col(); the blocking form of
+// RowSwapInFlight.
 SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                   SwapAlgorithm algorithm, const ProcessGrid& grid, std::vector<double>& ut,
-                   bool roll_first = true);
+                   const ProcessGrid& grid, std::vector<double>& u, const SwapForm& form);
 
 // With one process row the interchanges are applied in place, in order, to
 // each column [lc0, lc0 + nn) (LAPACK's dlaswp): U is then rows k .. k+jb-1

@@ -2,6 +2,9 @@
 
 #include <omp.h>
 
+#include <algorithm>
+#include <utility>
+
 #include "core/blas.hpp"
 
 namespace hplx::lu {
@@ -35,26 +38,49 @@ using blas::Side;
 using blas::Trans;
 using blas::Uplo;
 
-void update_trailing(LocalMatrix& a, const Panel& p, double* ut, long ldut, long lc0, long nn,
-                     const ProcessGrid& grid) {
+void update_trailing(LocalMatrix& a, const Panel& p, double* u, long ldu, Forms forms, long lc0,
+                     long nn, const ProcessGrid& grid) {
   const long jb = p.jb, ld = p.ld();
   if (jb == 0 || nn == 0) return;
-  // U^T := U^T L11^-T, the transposed form of U := L11^-1 U.
-  blas::trsm(Side::Right, Uplo::Lower, Trans::Yes, Diag::Unit, nn, jb, 1.0, p.a1(), ld, ut, ldut);
-  gemm_minus(p.m2, nn, jb, p.a2(), ld, ut, ldut, true, a.at(p.a2_first, lc0), a.lda());
+  // L1 stored as is is L11 (lower); transposed it is L11^T (upper).
+  const Uplo l1_uplo = forms.l1_transposed ? Uplo::Upper : Uplo::Lower;
+  if (forms.u_transposed) {
+    // U^T := U^T L11^-T, the transposed form of U := L11^-1 U.
+    blas::trsm(Side::Right, l1_uplo, forms.l1_transposed ? Trans::No : Trans::Yes, Diag::Unit, nn,
+               jb, 1.0, p.a1(), ld, u, ldu);
+  } else {
+    blas::trsm(Side::Left, l1_uplo, forms.l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb,
+               nn, 1.0, p.a1(), ld, u, ldu);
+  }
+  gemm_minus(p.m2, nn, jb, p.a2(), ld, u, ldu, forms.u_transposed, a.at(p.a2_first, lc0), a.lda());
   if (grid.myrow() == p.owner_row) {
     const long lr0 = a.row_start(p.k);
-    for (long c = 0; c < nn; ++c)
-      for (long r = 0; r < jb; ++r) *a.at(lr0 + r, lc0 + c) = ut[c + r * ldut];
+    for (long c = 0; c < nn; ++c) {
+      double* col = a.at(lr0, lc0 + c);
+      if (forms.u_transposed) {
+        for (long r = 0; r < jb; ++r) col[r] = u[c + r * ldu];
+      } else {
+        std::copy_n(u + c * ldu, jb, col);
+      }
+    }
   }
 }
 
-void update_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {
+void update_in_place(LocalMatrix& a, const Panel& p, bool l1_transposed, long lc0, long nn) {
   const long jb = p.jb, ld = p.ld();
   if (jb == 0 || nn == 0) return;
   double* u = a.at(a.row_start(p.k), lc0);
-  blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u, a.lda());
+  blas::trsm(Side::Left, l1_transposed ? Uplo::Upper : Uplo::Lower,
+             l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u,
+             a.lda());
   gemm_minus(p.m2, nn, jb, p.a2(), ld, u, a.lda(), false, a.at(p.a2_first, lc0), a.lda());
+}
+
+void transpose_l1(Panel& p) {
+  double* a1 = p.a1();
+  const long ld = p.ld();
+  for (long j = 0; j < p.jb; ++j)
+    for (long i = j + 1; i < p.jb; ++i) std::swap(a1[i + j * ld], a1[j + i * ld]);
 }
 
 }  // namespace hplx::lu

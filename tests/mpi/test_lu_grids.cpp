@@ -2,7 +2,8 @@
 // 1x2, 2x1, 1x3, 3x1, 2x2, 1x4, 4x1), both process mappings, N from 0 to a
 // few hundred, NB from 1 to larger than N, every RFACT/PFACT, broadcast and
 // swap, look-ahead depth 0-2, 1 or 2 threads, row-swap pipeline and split
-// update on or off: every run must pass netlib's residual check.
+// update on or off, L1 and U transposed or not: every run must pass
+// netlib's residual check.
 #include <gtest/gtest.h>
 #include <mpi.h>
 #include <omp.h>
@@ -69,6 +70,8 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.schedule.swap_pipeline = (variant / 4) % 2 == 1;
           t.schedule.split = (variant / 8) % 2 == 1 ? 0.5 : 0.0;
           t.schedule.modified_long_swap = (variant / 16) % 2 == 0;
+          t.l1_transposed = (variant / 5) % 2 == 0;
+          t.u_transposed = (variant / 7) % 2 == 0;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();

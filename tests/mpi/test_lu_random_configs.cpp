@@ -28,7 +28,8 @@ std::string describe(const TestCase& t, int threads) {
     << " overlap=" << t.schedule.fact_overlap << " fact_threads=" << t.schedule.fact_threads
     << " pipeline=" << t.schedule.swap_pipeline << "/" << t.schedule.swap_first << "/"
     << t.schedule.swap_growth << " split=" << t.schedule.split
-    << " long_swap=" << (t.schedule.modified_long_swap ? "modified" : "netlib");
+    << " long_swap=" << (t.schedule.modified_long_swap ? "modified" : "netlib")
+    << " L1T=" << t.l1_transposed << " UT=" << t.u_transposed;
   return s.str();
 }
 
@@ -62,6 +63,8 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     t.schedule.swap_growth = 1.0 + pick(0, 4) * 0.5;
     t.schedule.split = pick(0, 1) == 1 ? pick(1, 9) / 10.0 : 0.0;
     t.schedule.modified_long_swap = pick(0, 1) == 1;
+    t.l1_transposed = pick(0, 1) == 1;
+    t.u_transposed = pick(0, 1) == 1;
     // Two threads per rank only where the job's threads fit the cores: an
     // oversubscribed MPI rank spinning in a collective waits a time slice per
     // column (the LU grid test covers 2 threads on every rank count).
