@@ -28,7 +28,8 @@ PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid&
 }
 
 SwapForm PanelApplier::swap_form(long nn, MPI_Comm second) const {
-  return {effective_swap(t_, nn), t_.schedule.modified_long_swap, t_.u_transposed, second};
+  return {effective_swap(t_, nn), t_.schedule.modified_long_swap, t_.u_transposed, t_.equilibration,
+          second};
 }
 
 void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& plan, long g0,

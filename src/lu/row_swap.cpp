@@ -94,6 +94,7 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
   const std::size_t usize = static_cast<std::size_t>(nn) * jb;
   if (u.size() < usize) u.resize(usize);
   long_ = form.algorithm == SwapAlgorithm::Long;
+  equil_ = long_ && form.equilibrate && grid.nprow() > 1;
   if (jb == 0 || nn == 0) {
     stage_ = kDone;
     return;
@@ -124,7 +125,8 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
   // rolls (U is assembled everywhere), one after the other. The modified
   // long swap (seed 003 5.2) rolls first: U goes out as soon as its rows are
   // packed, and the spread's rows are packed while it travels.
-  if (roll_first_) post_u(reqs_[0]);
+  if (equil_) plan_equilibration();
+  if (roll_first_) post_first_u(reqs_[0]);
   const double spread_pack = wall_time();
   mcount_.assign(nprow, 0);
   for (const auto& m : plan.moves) mcount_[owner(m.to)] += static_cast<int>(nn);
@@ -149,8 +151,63 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
                                  incoming_.data(), mcount_[me], MPI_DOUBLE, p.owner_row, col,
                                  &reqs_[1]));
   }
-  if (!roll_first_ && !long_) post_u(reqs_[0]);
-  // Netlib's long swap posts the roll once the spread is done (stage 1).
+  if (!roll_first_) post_first_u(reqs_[0]);
+}
+
+// What goes out with the spread in stage 0: binary exchange's gather of U;
+// the long swap's roll itself, when it goes first and needs no
+// equilibration; with equilibration, the exchange that evens the pieces (the
+// roll follows in stage 1, as it does in netlib's order without it).
+void RowSwapInFlight::post_first_u(MPI_Request& req) {
+  if (equil_) {
+    HPLX_MPI_CHECK(MPI_Ialltoallv(mine_.data(), scount_.data(), sdisp_.data(), MPI_DOUBLE,
+                                  received_.data(), rcount_.data(), rdisp_.data(), MPI_DOUBLE,
+                                  grid_.col(), &req));
+  } else if (!long_ || roll_first_) {
+    post_u(req);
+  }
+}
+
+// Equilibration (HPL.dat line 30, long swap only): before the roll, the U
+// rows are redistributed so that process row i holds rows
+// [i jb / P, (i+1) jb / P) of U, equal pieces whatever rows pivoting chose,
+// and the roll moves pieces of equal size. Pieces are ranges of r and mine_
+// is in r order, so what goes to each process is contiguous in it.
+void RowSwapInFlight::plan_equilibration() {
+  const int nprow = grid_.nprow(), me = grid_.myrow(), jb = p_.jb;
+  auto piece_of = [&](int r) {
+    int i = static_cast<int>(static_cast<long>(r) * nprow / jb);
+    while (piece_first(i + 1) <= r) ++i;  // integer rounding
+    while (piece_first(i) > r) --i;
+    return i;
+  };
+  scount_.assign(nprow, 0);
+  rcount_.assign(nprow, 0);
+  for (int r = 0; r < jb; ++r) {
+    const int o = owner_of(plan_.u_source[r], a_.nb(), nprow), h = piece_of(r);
+    if (o == me) scount_[h] += static_cast<int>(nn_);
+    if (h == me) rcount_[o] += static_cast<int>(nn_);
+  }
+  sdisp_ = displacements(scount_);
+  rdisp_ = displacements(rcount_);
+  received_.resize(static_cast<std::size_t>(nn_) * (piece_first(me + 1) - piece_first(me)));
+}
+
+long RowSwapInFlight::piece_first(int i) const {
+  return static_cast<long>(i) * p_.jb / grid_.nprow();
+}
+
+// My piece of U in r order, from what the equilibration brought (grouped by
+// sender, each sender's rows in r order).
+void RowSwapInFlight::assemble_piece() {
+  const int nprow = grid_.nprow(), me = grid_.myrow();
+  std::vector<long> cursor(rdisp_.begin(), rdisp_.end());
+  piece_.resize(received_.size());
+  for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
+    const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
+    std::copy_n(received_.data() + cursor[o], nn_, piece_.data() + (r - piece_first(me)) * nn_);
+    cursor[o] += nn_;
+  }
 }
 
 // Long: all processes of the column assemble U at once. Binary exchange:
@@ -159,7 +216,16 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
 void RowSwapInFlight::post_u(MPI_Request& req) {
   const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
   const int me = grid_.myrow();
-  if (long_) {
+  if (equil_) {  // the roll of equal pieces, in r order
+    gathered_.resize(usize);
+    const int nprow = grid_.nprow();
+    pcount_.assign(nprow, 0);
+    for (int i = 0; i < nprow; ++i)
+      pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
+    pdisp_ = displacements(pcount_);
+    HPLX_MPI_CHECK(MPI_Iallgatherv(piece_.data(), pcount_[me], MPI_DOUBLE, gathered_.data(),
+                                   pcount_.data(), pdisp_.data(), MPI_DOUBLE, second_, &req));
+  } else if (long_) {
     gathered_.resize(usize);
     MPI_Comm comm = roll_first_ ? grid_.col() : second_;
     HPLX_MPI_CHECK(MPI_Iallgatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
@@ -177,7 +243,8 @@ void RowSwapInFlight::unpack_u() {
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
   for (int r = 0; r < jb; ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), grid_.nprow());
-    const double* row = gathered_.data() + cursor[o];
+    const double* row = equil_ ? gathered_.data() + static_cast<std::size_t>(r) * nn_
+                               : gathered_.data() + cursor[o];
     if (u_transposed_) {
       std::copy_n(row, nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
     } else {
@@ -188,7 +255,7 @@ void RowSwapInFlight::unpack_u() {
 }
 
 void RowSwapInFlight::complete_stage() {
-  const bool last = (long_ && roll_first_) || stage_ == 1;
+  const bool last = (long_ && roll_first_ && !equil_) || stage_ == 1;
   if (last) timing_.complete();
   const double copy_start = wall_time();
   complete_stage_work();
@@ -205,12 +272,13 @@ void RowSwapInFlight::complete_stage_work() {
     for (const auto& m : plan_.moves)
       if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
     scatter_rows(a_, to, lc0_, nn_, incoming_.data());
-    if (long_ && roll_first_) {
+    if (long_ && roll_first_ && !equil_) {
       unpack_u();
       stage_ = kDone;
       return;
     }
-    if (long_) {  // netlib's order: now the roll
+    if (long_) {  // now the roll (netlib's order, or after equilibration)
+      if (equil_) assemble_piece();
       reqs_.assign(1, MPI_REQUEST_NULL);
       post_u(reqs_[0]);
       stage_ = 1;

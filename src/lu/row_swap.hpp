@@ -55,6 +55,7 @@ struct SwapForm {
   SwapAlgorithm algorithm = SwapAlgorithm::BinaryExchange;
   bool roll_first = true;
   bool u_transposed = true;
+  bool equilibrate = true;  // long swap: even the pieces before the roll (line 30)
   MPI_Comm second = MPI_COMM_NULL;
 };
 
@@ -76,6 +77,10 @@ class RowSwapInFlight {
   void complete_stage();
   void complete_stage_work();
   void post_u(MPI_Request& req);
+  void post_first_u(MPI_Request& req);
+  void plan_equilibration();
+  void assemble_piece();
+  long piece_first(int i) const;
   void unpack_u();
 
   LocalMatrix& a_;
@@ -86,11 +91,12 @@ class RowSwapInFlight {
   std::vector<double>& ut_;
   MPI_Comm second_;
   bool roll_first_ = true, u_transposed_ = true;
-  bool long_ = false;
+  bool long_ = false, equil_ = false;
   int stage_ = 0;  // 0: U gather (+ scatter of displaced rows); 1: binary exchange's U bcast
   // Counts and displacements live as long as the collectives using them.
   std::vector<int> ucount_, udisp_, mcount_, mdisp_;
-  std::vector<double> mine_, gathered_, outgoing_, incoming_;
+  std::vector<int> scount_, sdisp_, rcount_, rdisp_, pcount_, pdisp_;  // equilibration
+  std::vector<double> mine_, gathered_, outgoing_, incoming_, received_, piece_;
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;
   double copy_ = 0;

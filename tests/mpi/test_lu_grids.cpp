@@ -72,6 +72,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.schedule.modified_long_swap = (variant / 16) % 2 == 0;
           t.l1_transposed = (variant / 5) % 2 == 0;
           t.u_transposed = (variant / 7) % 2 == 0;
+          t.equilibration = (variant / 11) % 2 == 0;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();
