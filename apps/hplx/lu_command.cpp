@@ -103,6 +103,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "bind each rank to a root core plus its process row's share of the node's "
                    "spare cores; FACT uses them all (seed 000 III.B; default: off)")
       ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--bcast-pipeline", bcast_pipeline_,
+                   "Q > 1: broadcast each finished top-level sub-panel (NDIV part) of FACT while "
+                   "the rest is factored, then the last one and the changed rows (seed 003 "
+                   "5.1.3.2; default: off)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
@@ -181,6 +186,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.split = split_;
   dat.schedule.modified_long_swap = long_swap_ == "modified";
   dat.schedule.core_sharing = core_sharing_ == "on";
+  dat.schedule.bcast_pipeline = bcast_pipeline_ == "on";
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

@@ -31,6 +31,7 @@ class LuCommand {
   double split_ = 0.0;
   std::string long_swap_ = "modified";
   std::string core_sharing_ = "off";
+  std::string bcast_pipeline_ = "off";
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

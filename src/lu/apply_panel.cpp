@@ -72,7 +72,7 @@ long PanelApplier::begin_section(Section s, PhaseTimes& times) {
   return (nn_ + chunk_ - 1) / chunk_;
 }
 
-void PanelApplier::update_section(Section s, PhaseTimes& times, RowBroadcast* in_flight) {
+void PanelApplier::update_section(Section s, PhaseTimes& times, PanelBroadcast* in_flight) {
   const long chunks = begin_section(s, times);
   for (long i = 0; i < chunks; ++i) {
     if (in_flight) in_flight->progress();
@@ -146,7 +146,7 @@ std::vector<long> pipeline_widths(long nn, double first, double growth) {
 }  // namespace
 
 void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1,
-                                   PhaseTimes& times, RowBroadcast* in_flight) {
+                                   PhaseTimes& times, PanelBroadcast* in_flight) {
   const long lc0 = a_.col_start(g0);
   const long nn = std::max(0L, a_.col_start(g1) - lc0);
   if (nn == 0 || p.jb == 0) return;
@@ -187,7 +187,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
 }
 
 void PanelApplier::apply(const Panel& p, const RowSwapPlan& plan, long g0, long g1,
-                         PhaseTimes& times, RowBroadcast* in_flight) {
+                         PhaseTimes& times, PanelBroadcast* in_flight) {
   if (grid_.nprow() > 1 && t_.schedule.swap_pipeline) {
     apply_pipelined(p, plan, g0, g1, times, in_flight);
     return;

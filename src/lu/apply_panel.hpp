@@ -14,9 +14,9 @@
 
 #include "core/grid.hpp"
 #include "lu/config.hpp"
+#include "lu/lbcast.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
-#include "lu/panel_broadcast.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/row_swap.hpp"
 
@@ -32,7 +32,7 @@ class PanelApplier {
   // the same columns). When `in_flight` is given, that broadcast is moved on
   // between chunks, so it proceeds while this computes.
   void apply(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
-             RowBroadcast* in_flight = nullptr);
+             PanelBroadcast* in_flight = nullptr);
 
   // The same in two steps. begin() does the communication of RS (collective
   // over grid.col(), main thread only) and returns how many chunks there are;
@@ -55,7 +55,7 @@ class PanelApplier {
                      PhaseTimes& times);
   bool section_started(Section s) const { return sections_[s].p != nullptr; }
   long begin_section(Section s, PhaseTimes& times);
-  void update_section(Section s, PhaseTimes& times, RowBroadcast* in_flight = nullptr);
+  void update_section(Section s, PhaseTimes& times, PanelBroadcast* in_flight = nullptr);
   // Moves on every swap in flight (call between pieces of other work).
   void progress_sections();
 
@@ -64,7 +64,7 @@ class PanelApplier {
   SwapForm swap_form(long nn, MPI_Comm second = MPI_COMM_NULL) const;
   // apply() with the row-swap pipeline (P > 1, schedule.swap_pipeline).
   void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
-                       RowBroadcast* in_flight);
+                       PanelBroadcast* in_flight);
 
   LocalMatrix& a_;
   const TestCase& t_;

@@ -58,6 +58,10 @@ struct Schedule {
   // to a root core plus its process row's part of the node's spare cores,
   // FACT on all of them (src/core/core_sharing.hpp).
   bool core_sharing = false;
+  // Broadcast pipelining (seed 003 5.1.3.2; --bcast-pipeline): finished
+  // top-level sub-panels of FACT are broadcast while the rest is factored
+  // (src/lu/lbcast.hpp).
+  bool bcast_pipeline = false;
 };
 
 // What an HPL.dat says, with netlib's defaults for an absent file.

@@ -80,7 +80,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"swap_growth", t.schedule.swap_growth},
             {"split", t.schedule.split},
             {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"},
-            {"core_sharing", t.schedule.core_sharing}}}};
+            {"core_sharing", t.schedule.core_sharing},
+            {"bcast_pipeline", t.schedule.bcast_pipeline}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };

@@ -21,7 +21,7 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
 }
 
 void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessGrid& grid,
-                  int threads) {
+                  int threads, const SubpanelDone& done) {
   const long jb = p.jb, ld = p.ld();
   const long lc0 = a.col_start(p.k);
   const long lr0 = a.row_start(p.k);
@@ -42,13 +42,25 @@ void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessG
   for (long j = 0; j < jb; ++j) std::copy_n(a.at(p.a2_first, lc0 + j), p.m2, p.a2() + j * ld);
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads);
+  factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads,
+                       done);
 
   if (top) {
     for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, a.at(lr0, lc0 + j));
   }
   for (long j = 0; j < jb; ++j) std::copy_n(p.a2() + j * ld, p.m2, a.at(p.a2_first, lc0 + j));
   if (algo.l1_transposed) transpose_l1(p);
+}
+
+std::vector<long> subpanel_starts(int jb, int nbmin, int ndiv) {
+  nbmin = std::max(1, nbmin);
+  ndiv = std::max(2, ndiv);
+  if (jb <= nbmin) return {0};
+  // The recursion's split (panel_factor.cpp): NDIV parts, each a multiple of NBMIN.
+  const long s = (((jb + nbmin - 1) / nbmin + ndiv - 1) / ndiv) * static_cast<long>(nbmin);
+  std::vector<long> starts;
+  for (long a = 0; a < jb; a += s) starts.push_back(a);
+  return starts;
 }
 
 }  // namespace hplx::lu

@@ -16,6 +16,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <vector>
 
 #include "lu/config.hpp"
@@ -51,8 +52,13 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid);
 // the factored columns back. Collective over grid.col(). `threads` > 1 runs
 // the factorization on an OpenMP team of up to that many threads (see
 // factor_stacked_panel); call it from the thread that may call MPI.
+// Called on the thread that may call MPI when the top-level sub-panel of
+// columns [first, end) (one of netlib's NDIV parts, not the last) is factored:
+// its values are final except for the row interchanges of later pivots.
+using SubpanelDone = std::function<void(long first, long end)>;
+
 void factor_panel(LocalMatrix& a, Panel& panel, const TestCase& algo, const ProcessGrid& grid,
-                  int threads = 1);
+                  int threads = 1, const SubpanelDone& done = {});
 
 // The factorization kernels, exposed for tests: factor columns [0, jb) of a
 // stacked panel whose A2 rows have the given global indices. `col` is the
@@ -75,6 +81,11 @@ struct PanelRows {
 // parallel region without nested parallelism, the team is the calling thread
 // alone.
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
-                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads = 1);
+                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads = 1,
+                          const SubpanelDone& done = {});
+
+// The first columns of the top-level sub-panels the recursion factors in
+// turn, for a panel of jb columns ({0} when it is not split).
+std::vector<long> subpanel_starts(int jb, int nbmin, int ndiv);
 
 }  // namespace hplx::lu

@@ -9,8 +9,6 @@
 namespace hplx::lu {
 namespace {
 
-constexpr int kTag = 41;
-
 // MPI counts are int; a panel never comes near 2^31 doubles, but say so if it does.
 int as_count(long n) {
   if (n > 2147483647L) throw Error("message of " + std::to_string(n) + " doubles is too large");
@@ -50,8 +48,9 @@ std::vector<int> ring_parents(Broadcast topology, int q) {
 //   rings:      0: receive from the parent;  1: send to the children.
 //   long(M):    0: the scatter (and, for longM, root -> position 1 whole);
 //               1 .. m-1: the roll steps among the m spread-roll members.
-RowBroadcast::RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row)
-    : data_(data), count_(count), topology_(topology), row_(row), root_(root) {
+RowBroadcast::RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row,
+                           int tag)
+    : data_(data), count_(count), topology_(topology), row_(row), tag_(tag), root_(root) {
   int me = 0;
   MPI_Comm_size(row, &q_);
   MPI_Comm_rank(row, &me);
@@ -125,10 +124,10 @@ void RowBroadcast::post(const std::vector<Message>& stage) {
   for (const Message& m : stage) {
     reqs_.emplace_back();
     if (m.send) {
-      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, kTag, row_,
+      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, tag_, row_,
                                &reqs_.back()));
     } else {
-      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, kTag, row_,
+      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, tag_, row_,
                                &reqs_.back()));
     }
   }

@@ -31,7 +31,11 @@ namespace hplx::lu {
 // rank `root` to all others. The buffer must stay put until finish().
 class RowBroadcast {
  public:
-  RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row);
+  // Messages carry `tag`: broadcasts in flight at once on one row need
+  // different tags, so a forwarded piece can never match another's receive.
+  RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row,
+               int tag = kDefaultTag);
+  static constexpr int kDefaultTag = 41;
   ~RowBroadcast();
   RowBroadcast(const RowBroadcast&) = delete;
   RowBroadcast& operator=(const RowBroadcast&) = delete;
@@ -60,6 +64,7 @@ class RowBroadcast {
   long count_;
   Broadcast topology_;
   MPI_Comm row_;
+  int tag_ = kDefaultTag;
   int q_ = 1, pos_ = 0, root_ = 0;
   std::vector<int> members_;  // long/longM: the ranks that take part in spread-roll
   int stage_ = 0, stages_ = 0;

@@ -157,6 +157,18 @@ class SharedPanel {
     if (*at(c, c) == 0.0 && p_.info == 0) p_.info = k + c + 1;
   }
 
+  // Thread 0 only, the whole team past a barrier: the top-level sub-panel
+  // [first, end) is factored (broadcast pipelining may send it now).
+  void subpanel_done(long first, long end) {
+    if (!done_ || !*done_ || failure_) return;
+    try {
+      (*done_)(first, end);
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+  void set_subpanel_done(const SubpanelDone* done) { done_ = done; }
+
   // Call after the team has ended: an MPI error cannot leave an OpenMP
   // region as an exception, so it waits here.
   void rethrow_failure() const {
@@ -188,6 +200,7 @@ class SharedPanel {
 
   Panel& p_;
   const PanelRows& rows_;
+  const SubpanelDone* done_ = nullptr;
   MPI_Comm col_;
   long ld_, jb_;
   int colsize_ = 1;
@@ -306,6 +319,12 @@ class PanelThread {
           }
           break;
       }
+      // A top-level sub-panel other than the last is final now, up to the
+      // row interchanges of the pivots still to come.
+      if (c0 == 0 && n == jb_ && a + w < end) {
+        sync();
+        if (owns_a1()) s_.subpanel_done(a, a + w);
+      }
     }
   }
 
@@ -387,12 +406,14 @@ class PanelThread {
 }  // namespace
 
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
-                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads) {
+                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads,
+                          const SubpanelDone& done) {
   panel.ipiv.assign(panel.jb, 0);
   panel.info = 0;
   if (panel.jb == 0) return;
   const FactorParams prm{rfact, pfact, std::max(1, nbmin), std::max(2, ndiv)};
   SharedPanel shared(panel, rows, col, std::max(1, threads));
+  shared.set_subpanel_done(&done);
   if (threads <= 1) {
     // No OpenMP region: BLAS keeps all of its own threads, as before threading.
     PanelThread(shared, prm, 0, 1).run();

@@ -11,8 +11,8 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
+#include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
-#include "lu/panel_broadcast.hpp"
 #include "lu/row_swap.hpp"
 #include "lu/solve.hpp"
 
@@ -94,7 +94,7 @@ class LuDriver {
       applier_.apply(p.panel, p.plan, p.done, next, tm());
       p.done = next;
     }
-    std::unique_ptr<RowBroadcast> bcast;
+    std::unique_ptr<PanelBroadcast> bcast;
     if (depth_ > 0 && waiting_.size() == depth_) {
       PendingPanel& oldest = waiting_.front();
       const bool split = next < split_;
@@ -136,17 +136,25 @@ class LuDriver {
   }
 
   // 2. FACT on the panel's process column, then LBCAST starts.
-  void factor_and_send(Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+  // With broadcast pipelining, finished sub-panels leave during FACT.
+  void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
+    {
+      ScopedTimer timer(tm().bcast);
+      bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
+    }
     if (grid_.mycol() == panel.owner_col) {
       ScopedTimer timer(tm().fact);
-      factor_panel(a_, panel, t_, grid_, omp_in_parallel() ? 1 : fact_team_);
+      PanelBroadcast* send = bcast.get();
+      factor_panel(a_, panel, t_, grid_, omp_in_parallel() ? 1 : fact_team_,
+                   [send](long first, long end) { send->subpanel_done(first, end); });
     }
     ScopedTimer timer(tm().bcast);
-    bcast = start_panel_broadcast(panel, t_.bcast, grid_);
+    bcast->send_rest();
   }
 
-  // 4. LBCAST completes; the panel joins the waiting ones.
-  void receive_panel(Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+  // 4. LBCAST completes (receivers unpack the pivots); the panel joins the
+  // waiting ones.
+  void receive_panel(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
       ScopedTimer timer(tm().bcast);
       bcast->finish();
@@ -154,7 +162,6 @@ class LuDriver {
       tm().bcast_hidden += bcast->timing().hidden();
       bcast.reset();
     }
-    if (grid_.mycol() != panel.owner_col) unpack_panel_tail(panel);
     if (out_.info == 0) out_.info = panel.info;
     RowSwapPlan plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
     const long next = panel.k + panel.jb;
@@ -163,7 +170,7 @@ class LuDriver {
 
   // Steps 2 and 3 without the split: the oldest panel over all the rest.
   void finish_beside_fact(PendingPanel& oldest, Panel& panel,
-                          std::unique_ptr<RowBroadcast>& bcast) {
+                          std::unique_ptr<PanelBroadcast>& bcast) {
     if (applier_.section_started(applier_.kRight))
       throw Error("split update: a right-section swap is pending in a plain iteration");
     if (concurrent_fact_) {
@@ -184,7 +191,8 @@ class LuDriver {
   }
 
   // Steps 2 and 3 for one section whose swap is on its way.
-  void finish_section(PanelApplier::Section s, Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+  void finish_section(PanelApplier::Section s, Panel& panel,
+                      std::unique_ptr<PanelBroadcast>& bcast) {
     if (concurrent_fact_) {
       chunks_beside_fact(applier_.begin_section(s, tm()), panel, bcast);
     } else {
@@ -196,7 +204,7 @@ class LuDriver {
   // The main thread factors and starts the broadcast while the other
   // threads run the update chunks the applier was set up with; then it
   // joins them, moving the communications on between its chunks.
-  void chunks_beside_fact(long chunks, Panel& panel, std::unique_ptr<RowBroadcast>& bcast) {
+  void chunks_beside_fact(long chunks, Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     std::atomic<long> next_chunk{0};
     std::exception_ptr failure;
     std::vector<PhaseTimes> chunk_times(omp_get_max_threads());

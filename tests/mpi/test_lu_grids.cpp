@@ -73,6 +73,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.l1_transposed = (variant / 5) % 2 == 0;
           t.u_transposed = (variant / 7) % 2 == 0;
           t.equilibration = (variant / 11) % 2 == 0;
+          t.schedule.bcast_pipeline = (variant / 13) % 2 == 1;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();

@@ -29,7 +29,8 @@ std::string describe(const TestCase& t, int threads) {
     << " pipeline=" << t.schedule.swap_pipeline << "/" << t.schedule.swap_first << "/"
     << t.schedule.swap_growth << " split=" << t.schedule.split
     << " long_swap=" << (t.schedule.modified_long_swap ? "modified" : "netlib")
-    << " L1T=" << t.l1_transposed << " UT=" << t.u_transposed << " equil=" << t.equilibration;
+    << " L1T=" << t.l1_transposed << " UT=" << t.u_transposed << " equil=" << t.equilibration
+    << " bcast_pipeline=" << t.schedule.bcast_pipeline;
   return s.str();
 }
 
@@ -66,6 +67,7 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     t.l1_transposed = pick(0, 1) == 1;
     t.u_transposed = pick(0, 1) == 1;
     t.equilibration = pick(0, 1) == 1;
+    t.schedule.bcast_pipeline = pick(0, 1) == 1;
     // Two threads per rank only where the job's threads fit the cores: an
     // oversubscribed MPI rank spinning in a collective waits a time slice per
     // column (the LU grid test covers 2 threads on every rank count).
