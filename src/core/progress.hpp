@@ -30,7 +30,7 @@ class ProgressMeter {
 
   struct Options {
     FILE* out = stderr;
-    bool enabled = true;          // false (--quiet): print nothing at all
+    bool enabled = true;           // false (--quiet): print nothing at all
     std::optional<bool> terminal;  // unset: isatty(fileno(out))
     Clock clock;                   // unset: hplx::wall_time
     double min_redraw_s = 0.2;     // terminal: at most 5 redraws per second
@@ -69,9 +69,9 @@ class ProgressMeter {
   Clock clock_;
   double min_redraw_s_, plain_every_s_, plain_step_;
   double start_;
-  double last_print_;           // clock time of the last line/redraw (or the start)
-  double next_fraction_;        // plain mode: print when done/total reaches this
-  bool pending_ = false;        // an update not yet printed
+  double last_print_;     // clock time of the last line/redraw (or the start)
+  double next_fraction_;  // plain mode: print when done/total reaches this
+  bool pending_ = false;  // an update not yet printed
   bool finished_ = false;
   bool drew_ = false;  // terminal: a line is open
   // The last update's state.

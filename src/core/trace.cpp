@@ -99,8 +99,8 @@ void TraceRecorder::write(const std::string& path, MPI_Comm comm,
   std::vector<nlohmann::json> ranks;
   ranks.reserve(size);
   for (int r = 0; r < size; ++r) {
-    ranks.push_back(nlohmann::json::from_cbor(all.begin() + displs[r],
-                                              all.begin() + displs[r] + counts[r]));
+    ranks.push_back(
+        nlohmann::json::from_cbor(all.begin() + displs[r], all.begin() + displs[r] + counts[r]));
   }
   write_json_atomically(path, make_chrome_trace(ranks, metadata));
 }
