@@ -37,9 +37,9 @@ size_t TraceRecorder::size() const {
 
 namespace {
 
-// The offset to add to this rank's MPI_Wtime to read rank 0's clock. Ranks
-// on rank 0's node share its clock (MPI_Wtime is the node's monotonic clock),
-// so measuring would only add the barrier's skew; other ranks estimate it
+// The offset to add to this rank's clock to read rank 0's. Ranks on rank
+// 0's node share its clock (steady_clock is the node's monotonic clock), so
+// measuring would only add the barrier's skew; other ranks estimate it
 // as the difference of clock readings just after a barrier (a few
 // microseconds off, far below a span of the LU).
 double clock_offset_to_root(MPI_Comm comm) {
@@ -51,7 +51,7 @@ double clock_offset_to_root(MPI_Comm comm) {
   MPI_Allreduce(MPI_IN_PLACE, &lowest, 1, MPI_INT, MPI_MIN, node);
   MPI_Comm_free(&node);
   MPI_Barrier(comm);
-  double t = MPI_Wtime();
+  double t = TraceRecorder::now();
   double root_t = t;
   MPI_Bcast(&root_t, 1, MPI_DOUBLE, 0, comm);
   return lowest == 0 ? 0.0 : root_t - t;

@@ -1,8 +1,11 @@
 // Chrome trace event recorder (`--trace FILE`): where each rank and thread
 // spent its time, viewable in Perfetto (ui.perfetto.dev) and chrome://tracing.
 //
-// Every rank records spans {name, track, t0, t1} with t0/t1 from MPI_Wtime()
-// (or hplx::TraceRecorder::now()). write() gathers all ranks' spans to rank
+// Every rank records spans {name, track, t0, t1} with t0/t1 in seconds from
+// TraceRecorder::now(), which is hplx::wall_time() (steady_clock): the clock
+// the LU driver already times its phases with, safe to read from worker
+// threads (which must not call MPI under MPI_THREAD_FUNNELED), and the same
+// clock for every process of a node. write() gathers all ranks' spans to rank
 // 0 and writes one JSON file in the Trace Event Format:
 //   {"traceEvents": [...], "displayTimeUnit": "ms", "otherData": metadata}
 // with one complete event ("ph": "X") per span, "ts"/"dur" in microseconds
@@ -30,6 +33,8 @@
 #include <string>
 #include <vector>
 
+#include "core/timer.hpp"
+
 namespace hplx {
 
 class TraceRecorder {
@@ -40,8 +45,8 @@ class TraceRecorder {
 
   bool enabled() const { return enabled_; }
 
-  // The clock spans are measured with (MPI_Wtime, seconds).
-  static double now() { return MPI_Wtime(); }
+  // The clock spans are measured with (seconds, monotonic, any thread).
+  static double now() { return wall_time(); }
 
   // Records a span [t0, t1] (seconds from now()) on `track` of this rank.
   // `name` is copied. Thread-safe.
@@ -85,9 +90,12 @@ class TraceRecorder {
 class TraceScope {
  public:
   TraceScope(TraceRecorder& trace, const char* name, int track)
-      : trace_(trace), name_(name), track_(track), t0_(trace.enabled() ? MPI_Wtime() : 0.0) {}
+      : trace_(trace),
+        name_(name),
+        track_(track),
+        t0_(trace.enabled() ? TraceRecorder::now() : 0.0) {}
   ~TraceScope() {
-    if (trace_.enabled()) trace_.span(name_, track_, t0_, MPI_Wtime());
+    if (trace_.enabled()) trace_.span(name_, track_, t0_, TraceRecorder::now());
   }
   TraceScope(const TraceScope&) = delete;
   TraceScope& operator=(const TraceScope&) = delete;
