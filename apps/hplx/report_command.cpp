@@ -19,11 +19,10 @@ ReportCommand::ReportCommand(CLI::App& parent) {
 
 int ReportCommand::run(MPI_Comm world) {
   if (records_.empty())
-    throw UsageError(
-        "hplx report: no record given; usage: hplx report RUN.json [MORE.json ...] -o report.html");
+    throw UsageError("no record given; usage: hplx report RUN.json [MORE.json ...] -o report.html");
   if (output_.empty())
     throw UsageError(
-        "hplx report: -o FILE is missing: name the HTML page to write, e.g. -o report.html");
+        "-o FILE is missing: hplx report writes the HTML page there, e.g. -o report.html");
   // The page is one process's work; under mpirun the other ranks only wait,
   // and hear rank 0's verdict so that every rank exits alike.
   int rank = 0;

@@ -86,7 +86,7 @@ std::string breakdown_chart(const TestView& test, int id) {
   struct Bar {
     long first, last;  // [first, last)
     std::vector<double> parts;
-    double iter_s = 0;
+    double iter_s = 0, bcast_hidden_s = 0, rs_hidden_s = 0;
     double predicted_s = -1;
   };
   std::vector<Bar> bars;
@@ -98,6 +98,8 @@ std::string breakdown_chart(const TestView& test, int id) {
     for (long k = b.first; k < b.last; ++k) {
       for (size_t c = 0; c < comps.size(); ++c) b.parts[c] += component(its[k], c);
       b.iter_s += its[k].iter_s;
+      b.bcast_hidden_s += its[k].bcast_hidden_s;
+      b.rs_hidden_s += its[k].rs_hidden_s;
       if (auto it = predicted.find(its[k].k); it != predicted.end()) {
         pred += it->second;
         ++npred;
@@ -107,6 +109,8 @@ std::string breakdown_chart(const TestView& test, int id) {
     double stack = 0;
     for (double& p : b.parts) stack += (p /= count);
     b.iter_s /= count;
+    b.bcast_hidden_s /= count;
+    b.rs_hidden_s /= count;
     if (npred > 0) b.predicted_s = pred / npred;
     ymax = std::max({ymax, stack, b.iter_s, b.predicted_s});
     bars.push_back(std::move(b));
@@ -141,6 +145,9 @@ std::string breakdown_chart(const TestView& test, int id) {
     for (size_t c = 0; c < comps.size(); ++c)
       tip += fmt::format("\n{}: {}", comps[c].label, ms(b.parts[c]));
     tip += fmt::format("\niteration: {}", ms(b.iter_s));
+    if (b.bcast_hidden_s > 0 || b.rs_hidden_s > 0)
+      tip += fmt::format("\nhidden behind the update: LBCAST {}, RS {}", ms(b.bcast_hidden_s),
+                         ms(b.rs_hidden_s));
     if (b.predicted_s >= 0) tip += fmt::format("\npredicted: {}", ms(b.predicted_s));
     double base = 0;
     for (size_t c = 0; c < comps.size(); ++c) {
