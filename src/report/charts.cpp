@@ -71,7 +71,7 @@ long iterations_per_bar(long n_iterations) {
   return std::max(1L, (n_iterations + kMaxBreakdownBars - 1) / kMaxBreakdownBars);
 }
 
-std::string breakdown_chart(const TestView& test, int id) {
+std::string breakdown_chart(const TestView& test, int id, bool shares) {
   const auto& its = test.iterations;
   if (its.empty()) return "";
   const long n = static_cast<long>(its.size());
@@ -88,6 +88,7 @@ std::string breakdown_chart(const TestView& test, int id) {
     std::vector<double> parts;
     double iter_s = 0, bcast_hidden_s = 0, rs_hidden_s = 0;
     double predicted_s = -1;
+    double stack = 0;
   };
   std::vector<Bar> bars;
   double ymax = 0;
@@ -106,35 +107,34 @@ std::string breakdown_chart(const TestView& test, int id) {
       }
     }
     const double count = static_cast<double>(b.last - b.first);
-    double stack = 0;
-    for (double& p : b.parts) stack += (p /= count);
+    for (double& p : b.parts) b.stack += (p /= count);
     b.iter_s /= count;
     b.bcast_hidden_s /= count;
     b.rs_hidden_s /= count;
     if (npred > 0) b.predicted_s = pred / npred;
-    ymax = std::max({ymax, stack, b.iter_s, b.predicted_s});
+    ymax = std::max({ymax, b.stack, b.iter_s, b.predicted_s});
     bars.push_back(std::move(b));
   }
   if (!(ymax > 0)) ymax = 1e-3;
   // Milliseconds read better than 0.00x s; the data stays in seconds.
-  const double unit = ymax < 1.0 ? 1e3 : 1.0;
+  const double unit = shares ? 1.0 : ymax < 1.0 ? 1e3 : 1.0;
   const std::string unit_name = unit == 1e3 ? "ms" : "s";
 
   const Frame f;
-  const std::string title =
-      group == 1 ? fmt::format("Time per iteration, N={} NB={}", test.n, test.nb)
-                 : fmt::format("Time per iteration, N={} NB={} (each bar: mean of {} iterations)",
-                               test.n, test.nb, group);
-  SvgWriter svg(fmt::format("breakdown-{}", id), f, title);
+  std::string title = fmt::format("{} per iteration, N={} NB={}",
+                                  shares ? "Share of each phase" : "Time", test.n, test.nb);
+  if (group > 1) title += fmt::format(" (each bar: mean of {} iterations)", group);
+  SvgWriter svg(fmt::format("{}-{}", shares ? "breakdown-share" : "breakdown", id), f, title);
   const LinearScale x{0, static_cast<double>(n), f.x0(), f.x1()};
-  const auto yticks = nice_ticks(0, ymax * unit, 6);
+  const auto yticks = shares ? nice_ticks(0, 100, 5) : nice_ticks(0, ymax * unit, 6);
   const LinearScale y{0, yticks.back(), f.y0(), f.y1()};
   std::vector<double> xticks;
   for (double t : nice_ticks(0, static_cast<double>(n), 10))
     if (t <= static_cast<double>(n)) xticks.push_back(t);
   svg.axes(f, x, xticks, y, yticks,
            group == 1 ? "iteration" : fmt::format("iteration (bars of {})", group),
-           fmt::format("time per iteration ({})", unit_name));
+           shares ? std::string("share of the phases' time (%)")
+                  : fmt::format("time per iteration ({})", unit_name));
 
   for (const Bar& b : bars) {
     const double left = x(static_cast<double>(b.first));
@@ -149,9 +149,11 @@ std::string breakdown_chart(const TestView& test, int id) {
       tip += fmt::format("\nhidden behind the update: LBCAST {}, RS {}", ms(b.bcast_hidden_s),
                          ms(b.rs_hidden_s));
     if (b.predicted_s >= 0) tip += fmt::format("\npredicted: {}", ms(b.predicted_s));
+    // Shares: each bar's stack scaled to 100%.
+    const double scale = shares ? (b.stack > 0 ? 100.0 / b.stack : 0.0) : unit;
     double base = 0;
     for (size_t c = 0; c < comps.size(); ++c) {
-      const double v = b.parts[c] * unit;
+      const double v = b.parts[c] * scale;
       if (v <= 0) continue;
       svg.rect(left, y(base + v), width, y(base) - y(base + v), comps[c].colour, tip);
       base += v;
@@ -159,17 +161,19 @@ std::string breakdown_chart(const TestView& test, int id) {
   }
   std::vector<std::pair<double, double>> line, pline;
   for (const Bar& b : bars) {
+    if (shares) break;
     const double cx = x((static_cast<double>(b.first) + static_cast<double>(b.last)) / 2);
     line.emplace_back(cx, y(b.iter_s * unit));
     if (b.predicted_s >= 0) pline.emplace_back(cx, y(b.predicted_s * unit));
   }
-  svg.path(line, kIterationColour, 1.8, "", "iteration-time", "iteration time (wall clock)");
+  if (!line.empty())
+    svg.path(line, kIterationColour, 1.8, "", "iteration-time", "iteration time (wall clock)");
   if (!pline.empty())
     svg.path(pline, kPredictionColour, 2, "6 4", "prediction", "predicted iteration time");
 
   std::vector<SvgWriter::LegendEntry> legend;
   for (const auto& c : comps) legend.push_back({c.label, c.colour});
-  legend.push_back({"iteration", kIterationColour, true});
+  if (!shares) legend.push_back({"iteration", kIterationColour, true});
   if (!pline.empty()) legend.push_back({"predicted", kPredictionColour, true, "6 4"});
   svg.legend(f, legend);
 

@@ -20,7 +20,10 @@ long iterations_per_bar(long n_iterations);
 // RS copy, UPDATE, WAIT), the iteration time as a line, the predicted
 // iteration time dashed when the test has a prediction, and the balance
 // point as a vertical line with its label. Empty string without iterations.
-std::string breakdown_chart(const TestView& test, int id);
+// With `shares`, id "breakdown-share-<id>": the same bars each scaled to
+// 100% of their stack, no lines, so late small iterations read as well as
+// early large ones and the shift from UPDATE to FACT + RS shows.
+std::string breakdown_chart(const TestView& test, int id, bool shares = false);
 
 // id "gflops-<id>": the running Gflops against elapsed time, the final
 // measured (and predicted) Gflops as horizontal lines, the balance point.

@@ -139,7 +139,10 @@ std::string test_section(const TestView& t, int id, bool several_files) {
       out << fmt::format(" {} iterations: each bar is the mean of {} consecutive iterations.",
                          t.iterations.size(), group);
     if (t.balance) out << " Right of the balance point the update no longer hides FACT + RS.";
-    out << "</p>\n<h3>Gflops over the run</h3>\n" << gflops_chart(t, id);
+    out << "</p>\n<h3>Share of each phase</h3>\n" << breakdown_chart(t, id, true);
+    out << "<p class=\"caption\">The same bars, each scaled to 100%: late iterations are small "
+           "in time but show here how FACT and RS take over from UPDATE.</p>\n";
+    out << "<h3>Gflops over the run</h3>\n" << gflops_chart(t, id);
     out << "<p class=\"caption\">Flops of the iterations done so far divided by the time since "
            "the factorization began; the dotted line is the test's result (with the solve).</p>\n";
   }

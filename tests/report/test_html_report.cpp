@@ -87,6 +87,11 @@ TEST(HtmlReport, FixtureIsWellFormedWithChartsAndData) {
   EXPECT_GE(count_tags(gflops, "path"), 1);
   for (const char* label : {"FACT", "LBCAST", "RS comm", "RS copy", "UPDATE", "WAIT"})
     EXPECT_NE(breakdown.find(std::string(">") + label + "<"), std::string::npos) << label;
+  // The share view: every bar's phases add up to the full height.
+  const std::string share = element_by_id(html, "breakdown-share-0");
+  EXPECT_GE(count_tags(share, "rect"), 40 * 5);
+  EXPECT_EQ(count_tags(share, "path"), 0);
+  EXPECT_NE(share.find("class=\"balance-point\""), std::string::npos);
   // No single-test page needs the scaling charts.
   EXPECT_TRUE(element_by_id(html, "gflops-vs-n").empty());
 }
