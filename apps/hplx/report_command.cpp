@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "report/html_report.hpp"
 
@@ -34,7 +35,7 @@ int ReportCommand::run(MPI_Comm world) {
       std::vector<report::RunFile> files;
       for (const auto& path : records_) files.push_back(report::load_run_file(path));
       const std::string html = report::render_report(files);
-      report::write_text_atomically(output_, html);
+      write_text_atomically(output_, html);
       if (!quiet_) std::printf("hplx report: wrote %s (%zu bytes)\n", output_.c_str(), html.size());
     } catch (const UsageError& e) {
       error = e.what();

@@ -8,7 +8,7 @@
 
 #include <fmt/format.h>
 
-#include "core/json_record.hpp"
+#include "core/atomic_file.hpp"
 
 namespace hplx {
 
@@ -102,7 +102,19 @@ void TraceRecorder::write(const std::string& path, MPI_Comm comm,
     ranks.push_back(
         nlohmann::json::from_cbor(all.begin() + displs[r], all.begin() + displs[r] + counts[r]));
   }
-  write_json_atomically(path, make_chrome_trace(ranks, metadata));
+  // One event per line, not indented: a long run has 10^5..10^6 spans, and
+  // indentation would double the file for nothing a viewer needs.
+  const nlohmann::json doc = make_chrome_trace(ranks, metadata);
+  std::string text = "{\"traceEvents\": [\n";
+  const auto& events = doc.at("traceEvents");
+  for (size_t i = 0; i < events.size(); ++i) {
+    text += events[i].dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+    text += i + 1 < events.size() ? ",\n" : "\n";
+  }
+  text += "],\n\"displayTimeUnit\": \"ms\",\n\"otherData\": ";
+  text += doc.at("otherData").dump(-1, ' ', false, nlohmann::json::error_handler_t::replace);
+  text += "}\n";
+  write_text_atomically(path, text);
 }
 
 nlohmann::json make_chrome_trace(const std::vector<nlohmann::json>& ranks,

@@ -61,12 +61,12 @@ class TraceRecorder {
   size_t size() const;
 
   // Collective over `comm`: gathers every rank's spans to rank 0, which
-  // writes `path` atomically (write_json_atomically). `metadata` goes under
-  // "otherData" (e.g. the run's parameters). Ranks of `comm` on another node
-  // than rank 0 have their clocks aligned to rank 0's at a barrier; ranks on
-  // rank 0's node share its clock and are not shifted. Nothing happens when
-  // the recorder is disabled (on every rank alike). Throws SystemError on
-  // rank 0 when the file cannot be written.
+  // writes `path` atomically (write_text_atomically), one event per line.
+  // `metadata` goes under "otherData" (e.g. the run's parameters). Ranks of
+  // `comm` on another node than rank 0 have their clocks aligned to rank 0's
+  // at a barrier; ranks on rank 0's node share its clock and are not
+  // shifted. Nothing happens when the recorder is disabled (on every rank
+  // alike). Throws SystemError on rank 0 when the file cannot be written.
   void write(const std::string& path, MPI_Comm comm, const nlohmann::json& metadata) const;
 
  private:

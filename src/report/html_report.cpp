@@ -1,15 +1,10 @@
 #include "report/html_report.hpp"
 
-#include <cerrno>
-#include <cstdio>
-#include <cstring>
-#include <fstream>
 #include <set>
 #include <sstream>
 
 #include <fmt/format.h>
 
-#include "core/error.hpp"
 #include "report/charts.hpp"
 #include "report/svg.hpp"
 
@@ -250,26 +245,6 @@ std::string render_report(const std::vector<RunFile>& files) {
       << "<p>Written by <code>hplx report</code> " << escape_html(HPLX_VERSION)
       << ". Fields: docs/REPORT.md.</p>\n</footer>\n</body>\n</html>\n";
   return out.str();
-}
-
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
-  {
-    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
-    if (!out) throw SystemError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
-    out << text;
-    out.flush();
-    if (!out) {
-      const int err = errno;
-      std::remove(tmp.c_str());
-      throw SystemError(fmt::format("cannot write {}: {}", path, std::strerror(err)));
-    }
-  }
-  if (std::rename(tmp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    std::remove(tmp.c_str());
-    throw SystemError(fmt::format("cannot write {}: rename: {}", path, std::strerror(err)));
-  }
 }
 
 }  // namespace hplx::report

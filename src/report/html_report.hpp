@@ -27,8 +27,4 @@ namespace hplx::report {
 // for a malformed test (see collect_tests).
 std::string render_report(const std::vector<RunFile>& files);
 
-// Writes `text` to path + ".tmp" and renames it over `path`, so a reader
-// never sees half a page. Throws SystemError naming the path.
-void write_text_atomically(const std::string& path, const std::string& text);
-
 }  // namespace hplx::report
