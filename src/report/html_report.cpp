@@ -189,23 +189,33 @@ std::string test_section(const TestView& t, int id, bool several_files) {
 }
 
 std::string summary_table(const std::vector<TestView>& tests) {
+  // A model's predictions, when any test has one, sit beside the measurement.
+  bool predicted = false;
+  for (const auto& t : tests) predicted |= t.prediction && t.prediction->gflops.has_value();
   std::ostringstream out;
   out << "<table id=\"summary\"><tr><th>#</th><th>file</th><th>variant</th><th>N</th><th>NB</th>"
-         "<th>P&#215;Q</th><th>time (s)</th><th>Gflops</th><th>verdict</th><th>balance point</th>"
-         "</tr>\n";
+         "<th>P&#215;Q</th><th>time (s)</th><th>Gflops</th>"
+      << (predicted ? "<th>predicted Gflops</th>" : "")
+      << "<th>verdict</th><th>balance point</th></tr>\n";
   for (size_t i = 0; i < tests.size(); ++i) {
     const auto& t = tests[i];
     const std::string bp =
         t.balance ? fmt::format("{} ({:.0f}% it., {:.0f}% flops)", t.balance->iteration,
                                 t.balance->percent_iterations, t.balance->percent_flops)
                   : std::string("&#8212;");
+    std::string pred;
+    if (predicted) {
+      pred = fmt::format("<td class=\"num\">{}</td>", t.prediction && t.prediction->gflops
+                                                          ? format_number(*t.prediction->gflops)
+                                                          : std::string("&#8212;"));
+    }
     out << fmt::format(
         "<tr><td><a href=\"#test-{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
         "<td class=\"num\">{}</td><td>{}&#215;{}</td><td class=\"num\">{}</td>"
-        "<td class=\"num\">{}</td><td>{}</td><td>{}</td></tr>\n",
+        "<td class=\"num\">{}</td>{}<td>{}</td><td>{}</td></tr>\n",
         i, i, escape_html(t.source), escape_html(field(*t.test, "variant")), t.n, t.nb, t.p, t.q,
-        format_number(t.time_s), format_number(t.gflops), verdict_html(field(*t.test, "verdict")),
-        bp);
+        format_number(t.time_s), format_number(t.gflops), pred,
+        verdict_html(field(*t.test, "verdict")), bp);
   }
   out << "</table>\n";
   return out.str();
@@ -222,10 +232,13 @@ std::string render_report(const std::vector<RunFile>& files) {
       << kStyle << "</style>\n</head>\n<body>\n<h1>hplx report</h1>\n<p class=\"sub\">";
   for (size_t i = 0; i < files.size(); ++i) {
     const json& r = files[i].record;
+    const auto machine = r.find("machine");
+    const std::string host =
+        machine != r.end() && machine->is_object() ? field(*machine, "hostname") : std::string();
     out << (i ? "<br>" : "") << escape_html(files[i].path) << ": " << r.at("tests").size()
-        << " test(s), " << escape_html(field(r, "started_at")) << ", "
-        << escape_html(field(r, "machine").empty() ? std::string()
-                                                   : field(r.at("machine"), "hostname"));
+        << " test(s)";
+    if (r.contains("started_at")) out << ", started " << escape_html(field(r, "started_at"));
+    if (!host.empty()) out << " on " << escape_html(host);
   }
   out << "</p>\n";
   if (tests.empty()) out << "<p>The record holds no tests.</p>\n";

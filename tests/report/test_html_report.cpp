@@ -151,6 +151,13 @@ TEST(HtmlReport, PredictionOverlayOnlyWhenPresent) {
   EXPECT_NE(element_by_id(html, "gflops-0").find("class=\"prediction\""), std::string::npos);
   EXPECT_NE(html.find("predicted: 19.9 Gflops"), std::string::npos);
   EXPECT_NE(html.find("<td>predicted Gflops</td><td>19.9</td>"), std::string::npos);
+  // Beside the measured Gflops in the summary of several tests; "-" where none.
+  const std::string summary = element_by_id(render_report({f, fixture()}), "summary");
+  EXPECT_NE(summary.find("<th>predicted Gflops</th>"), std::string::npos);
+  EXPECT_NE(summary.find("<td class=\"num\">19.9</td>"), std::string::npos);
+  EXPECT_NE(summary.find("<td class=\"num\">&#8212;</td>"), std::string::npos);
+  EXPECT_EQ(element_by_id(render_report({fixture(), fixture()}), "summary").find("predicted"),
+            std::string::npos);
 }
 
 TEST(HtmlReport, ParametersResultsAndMachineInTheTable) {
