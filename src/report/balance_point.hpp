@@ -12,7 +12,7 @@ namespace hplx::report {
 // What the balance point needs of one iteration (times are the max over ranks).
 struct IterationTimes {
   double fact_s = 0, rs_comm_s = 0, rs_copy_s = 0, update_s = 0;
-  double flops = 0;
+  double flops = 0;  // the panel's LU flops (panel_flops)
 };
 
 struct BalancePoint {
@@ -27,7 +27,13 @@ inline constexpr const char* kBalancePointDefinition =
     "the first iteration b such that every iteration k >= b has "
     "update_s(k) < fact_s(k) + rs_comm_s(k) + rs_copy_s(k); "
     "percent_iterations = 100*b/n_iterations, "
-    "percent_flops = 100*(flops of iterations < b)/(all flops)";
+    "percent_flops = 100*(LU flops of the panels k < b)/(all flops)";
+
+// The LU flops of the panel at global column j, width jb, of an n x n
+// factorization: F(n - j) - F(n - j - jb), F(m) = (2/3 m + 3/2) m^2, so the
+// panels add up to netlib's 2/3 n^3 + 3/2 n^2 (the same split as hplx lu's
+// record uses for its balance point).
+double panel_flops(long n, long j, long jb);
 
 // The balance point of `iterations`, or nullopt when there is none (no
 // iterations, or the last iteration's update is not below its FACT + RS).

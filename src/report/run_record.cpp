@@ -51,6 +51,7 @@ IterationRow parse_iteration(const json& it, const std::string& where) {
   r.j = static_cast<long>(number_or(it, "j", 0));
   r.jb = static_cast<long>(number_or(it, "jb", 0));
   r.n_trailing = static_cast<long>(number_or(it, "n_trailing", 0));
+  r.local_cols = static_cast<long>(number_or(it, "local_cols", 0));
   r.fact_s = number(it, "fact_s", where);
   r.bcast_s = number(it, "bcast_s", where);
   r.rs_comm_s = number(it, "rs_comm_s", where);
@@ -161,7 +162,10 @@ std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
       } else if (bp == t.end() && !v.iterations.empty()) {
         std::vector<IterationTimes> times;
         for (const auto& row : v.iterations)
-          times.push_back({row.fact_s, row.rs_comm_s, row.rs_copy_s, row.update_s, row.flops});
+          // The panel's flops, not the row's "flops": with look-ahead a row
+          // counts the flops of the update it completed, one panel late.
+          times.push_back({row.fact_s, row.rs_comm_s, row.rs_copy_s, row.update_s,
+                           row.jb > 0 ? panel_flops(v.n, row.j, row.jb) : row.flops});
         v.balance = compute_balance_point(times);
         v.balance_recomputed = true;
       }

@@ -17,7 +17,7 @@ inline constexpr int kMinReportSchemaVersion = 2;
 
 // One row of a test's "iterations" table (see docs/REPORT.md).
 struct IterationRow {
-  long k = 0, j = 0, jb = 0, n_trailing = 0;
+  long k = 0, j = 0, jb = 0, n_trailing = 0, local_cols = 0;
   double fact_s = 0, bcast_s = 0, rs_comm_s = 0, rs_copy_s = 0, update_s = 0, wait_s = 0;
   double iter_s = 0, bcast_hidden_s = 0, rs_hidden_s = 0;
   double flops = 0, elapsed_s = 0, gflops = 0;

@@ -2,6 +2,8 @@
 // which every update is below FACT + RS, with its share of iterations and flops.
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "report/balance_point.hpp"
 
 namespace hplx::report {
@@ -63,6 +65,23 @@ TEST(BalancePoint, ZeroWhenTheUpdateIsAlwaysBelow) {
   EXPECT_EQ(b->iteration, 0);
   EXPECT_DOUBLE_EQ(b->percent_iterations, 0.0);
   EXPECT_DOUBLE_EQ(b->percent_flops, 0.0);
+}
+
+}  // namespace
+}  // namespace hplx::report
+
+namespace hplx::report {
+namespace {
+
+TEST(BalancePoint, PanelFlopsAddUpToNetlibsCount) {
+  for (long n : {1000L, 1001L, 12000L}) {
+    double sum = 0;
+    for (long j = 0; j < n; j += 128) sum += panel_flops(n, j, std::min(128L, n - j));
+    const double netlib = 2.0 / 3.0 * n * n * static_cast<double>(n) + 1.5 * n * n;
+    EXPECT_NEAR(sum / netlib, 1.0, 1e-12) << n;
+  }
+  // The first panel of N = 12000, NB = 128 does about 3.2% of the flops.
+  EXPECT_NEAR(panel_flops(12000, 0, 128) / (2.0 / 3.0 * 12000.0 * 12000.0 * 12000.0), 0.0318, 5e-4);
 }
 
 }  // namespace

@@ -35,6 +35,11 @@ def wobble(k, amp=0.05):
     return 1.0 + amp * math.sin(1.7 * k + 0.3) * math.cos(0.9 * k)
 
 
+def lu_flops(m):
+    """netlib's LU flop count of an m x m matrix; panel k does F(n-j) - F(n-j-jb)."""
+    return (2.0 / 3.0 * m + 1.5) * m * m
+
+
 def iterations(n, nb, update_gflops=20.0, fact_gflops=0.6):
     rows, elapsed, done = [], 0.0, 0.0
     nit = (n + nb - 1) // nb
@@ -44,7 +49,7 @@ def iterations(n, nb, update_gflops=20.0, fact_gflops=0.6):
         m = n - j                 # rows of the panel
         t = n - j - jb            # trailing columns
         # LU flops of this iteration: panel + DTRSM + DGEMM.
-        flops = (m * jb * jb - jb ** 3 / 3.0) + jb * jb * t + 2.0 * (m - jb) * jb * t
+        flops = lu_flops(m) - lu_flops(m - jb)
         fact = (m * jb * jb) / (fact_gflops * 1e9) * wobble(k) + 2e-4
         bcast = m * jb * 8 / 4e9 + 3e-5
         rs_comm = t * jb * 8 / 3e9 * wobble(k + 3) + 4e-5
@@ -60,6 +65,7 @@ def iterations(n, nb, update_gflops=20.0, fact_gflops=0.6):
         done += flops
         rows.append({
             "k": k, "j": j, "jb": jb, "n_trailing": t,
+            "local_cols": (t + 1) // 2,
             "fact_s": fact, "bcast_s": bcast, "rs_comm_s": rs_comm, "rs_copy_s": rs_copy,
             "update_s": update, "wait_s": wait, "iter_s": it,
             "bcast_hidden_s": bcast_hidden, "rs_hidden_s": rs_hidden,
