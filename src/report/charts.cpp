@@ -191,7 +191,11 @@ std::string gflops_chart(const TestView& test, int id) {
   const long step = std::max(1L, n / 600);
   std::vector<std::pair<double, double>> pts;
   double tmax = 0, gmax = 0;
-  for (long k = 0; k < n; k += step) pts.emplace_back(its[k].elapsed_s, its[k].gflops);
+  // Leading iterations that completed no flops yet (with look-ahead the
+  // first update lands in iteration 1) have no rate to show.
+  long first = 0;
+  while (first < n - 1 && its[first].gflops <= 0) ++first;
+  for (long k = first; k < n; k += step) pts.emplace_back(its[k].elapsed_s, its[k].gflops);
   if (pts.back().first != its.back().elapsed_s)
     pts.emplace_back(its.back().elapsed_s, its.back().gflops);
   for (const auto& p : pts) {
