@@ -1,0 +1,42 @@
+// The balance point of an LU run (seed 003): the iteration from which on the
+// trailing update no longer hides the panel work, i.e. the rest of the run
+// is bound by panel factorization and row swapping rather than by DGEMM.
+#pragma once
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hplx::report {
+
+// What the balance point needs of one iteration (times are the max over ranks).
+struct IterationTimes {
+  double fact_s = 0, rs_comm_s = 0, rs_copy_s = 0, update_s = 0;
+  double flops = 0;  // the panel's LU flops (panel_flops)
+};
+
+struct BalancePoint {
+  long iteration = 0;             // b, an index into the iterations
+  double percent_iterations = 0;  // 100 * b / n_iterations
+  double percent_flops = 0;       // 100 * flops of iterations < b / all flops
+  std::string definition;
+};
+
+// The text stored in records and shown in reports.
+inline constexpr const char* kBalancePointDefinition =
+    "the first iteration b such that every iteration k >= b has "
+    "update_s(k) < fact_s(k) + rs_comm_s(k) + rs_copy_s(k); "
+    "percent_iterations = 100*b/n_iterations, "
+    "percent_flops = 100*(LU flops of the panels k < b)/(all flops)";
+
+// The LU flops of the panel at global column j, width jb, of an n x n
+// factorization: F(n - j) - F(n - j - jb), F(m) = (2/3 m + 3/2) m^2, so the
+// panels add up to netlib's 2/3 n^3 + 3/2 n^2 (the same split as hplx lu's
+// record uses for its balance point).
+double panel_flops(long n, long j, long jb);
+
+// The balance point of `iterations`, or nullopt when there is none (no
+// iterations, or the last iteration's update is not below its FACT + RS).
+std::optional<BalancePoint> compute_balance_point(const std::vector<IterationTimes>& iterations);
+
+}  // namespace hplx::report

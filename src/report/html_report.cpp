@@ -1,0 +1,263 @@
+#include "report/html_report.hpp"
+
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "report/charts.hpp"
+#include "report/svg.hpp"
+
+namespace hplx::report {
+namespace {
+
+using nlohmann::json;
+
+constexpr const char* kStyle = R"(
+body { font: 14px/1.45 system-ui, -apple-system, "Segoe UI", Roboto, sans-serif; color: #222;
+       max-width: 1000px; margin: 24px auto; padding: 0 16px; }
+h1 { font-size: 22px; margin-bottom: 4px; }
+h2 { font-size: 18px; margin: 36px 0 4px; padding-top: 12px; border-top: 1px solid #ccc; }
+h3 { font-size: 15px; margin: 18px 0 4px; }
+.sub { color: #666; margin-top: 0; }
+.balance { font-weight: 600; color: #a3005e; }
+.nobalance { color: #666; }
+svg.chart { width: 100%; height: auto; display: block; margin: 6px 0 2px; }
+svg text { font: 12px system-ui, sans-serif; fill: #333; }
+svg text.axis { font-size: 13px; fill: #444; }
+svg text.balance-label { font-size: 12.5px; font-weight: 600; fill: #a3005e; }
+svg text.note { font-size: 12px; fill: #444; }
+.caption { color: #555; font-size: 13px; margin: 0 0 12px; }
+table { border-collapse: collapse; font-size: 13px; }
+td, th { border: 1px solid #ddd; padding: 3px 8px; text-align: left; vertical-align: top; }
+th { background: #f4f4f4; }
+td.num { text-align: right; font-variant-numeric: tabular-nums; }
+.tables { display: flex; flex-wrap: wrap; gap: 16px; align-items: flex-start; }
+.tables table { flex: 1 1 300px; }
+.passed { color: #2a7d2a; font-weight: 600; }
+.failed { color: #b00; font-weight: 600; }
+footer { margin-top: 40px; color: #555; font-size: 13px; border-top: 1px solid #ccc; }
+code { font-size: 12.5px; }
+)";
+
+std::string text_of(const json& v) {
+  if (v.is_string()) return v.get<std::string>();
+  if (v.is_boolean()) return v.get<bool>() ? "on" : "off";
+  if (v.is_number_integer()) return std::to_string(v.get<long long>());
+  if (v.is_number()) return format_number(v.get<double>(), 6);
+  if (v.is_null()) return "none";
+  if (v.is_array()) {
+    std::string s;
+    for (const auto& e : v) {
+      if (!s.empty()) s += ' ';
+      s += text_of(e);
+    }
+    return s;
+  }
+  std::string s;
+  for (const auto& [k, e] : v.items()) {
+    if (!s.empty()) s += ", ";
+    s += k + "=" + text_of(e);
+  }
+  return s;
+}
+
+std::string field(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  return it == obj.end() ? std::string() : text_of(*it);
+}
+
+std::string verdict_html(const std::string& verdict) {
+  const char* cls = verdict == "PASSED" ? "passed" : verdict == "FAILED" ? "failed" : "";
+  return fmt::format("<span class=\"{}\">{}</span>", cls, escape_html(verdict));
+}
+
+struct Table {
+  std::ostringstream out;
+  explicit Table(const std::string& heading) {
+    out << "<table><tr><th colspan=\"2\">" << escape_html(heading) << "</th></tr>\n";
+  }
+  void row(const std::string& key, const std::string& value_html) {
+    out << "<tr><td>" << escape_html(key) << "</td><td>" << value_html << "</td></tr>\n";
+  }
+  void text(const std::string& key, const std::string& value) {
+    if (!value.empty()) row(key, escape_html(value));
+  }
+  std::string finish() {
+    out << "</table>\n";
+    return out.str();
+  }
+};
+
+std::string balance_sentence(const TestView& t) {
+  if (t.balance) {
+    return fmt::format(
+        "<p class=\"balance\">Balance point: iteration {} ({:.1f}% of iterations, {:.1f}% of "
+        "flops){}</p>\n",
+        t.balance->iteration, t.balance->percent_iterations, t.balance->percent_flops,
+        t.balance_recomputed ? " <span class=\"sub\">(computed from the iterations)</span>" : "");
+  }
+  if (!t.iterations.empty())
+    return "<p class=\"nobalance\">No balance point: the update never stays below FACT + RS "
+           "to the end of the run.</p>\n";
+  return "";
+}
+
+std::string test_headline(const TestView& t) {
+  const json& j = *t.test;
+  return fmt::format("{} N={} NB={} P&#215;Q={}&#215;{}: {} Gflops in {} s, {}",
+                     escape_html(field(j, "variant")), t.n, t.nb, t.p, t.q, format_number(t.gflops),
+                     format_number(t.time_s), verdict_html(field(j, "verdict")));
+}
+
+std::string test_section(const TestView& t, int id, bool several_files) {
+  const json& j = *t.test;
+  const json& rec = *t.record;
+  std::ostringstream out;
+  out << fmt::format("<section id=\"test-{}\">\n<h2>Test {}: {}</h2>\n", id, id, test_headline(t));
+  if (several_files)
+    out << fmt::format("<p class=\"sub\">{}, test {} of the record</p>\n", escape_html(t.source),
+                       t.index);
+  out << balance_sentence(t);
+
+  if (t.iterations.empty()) {
+    out << "<p class=\"nobalance\">This test has no per-iteration data.</p>\n";
+  } else {
+    const long group = iterations_per_bar(static_cast<long>(t.iterations.size()));
+    out << "<h3>Where the time went, iteration by iteration</h3>\n";
+    out << breakdown_chart(t, id);
+    out << "<p class=\"caption\">Stacked: the time of each phase in the iteration (max over "
+           "ranks); "
+           "with look-ahead or a split update the phases overlap, so the stack can exceed the "
+           "iteration's wall time (the black line).";
+    if (group > 1)
+      out << fmt::format(" {} iterations: each bar is the mean of {} consecutive iterations.",
+                         t.iterations.size(), group);
+    if (t.balance) out << " Right of the balance point the update no longer hides FACT + RS.";
+    out << "</p>\n<h3>Share of each phase</h3>\n" << breakdown_chart(t, id, true);
+    out << "<p class=\"caption\">The same bars, each scaled to 100%: late iterations are small "
+           "in time but show here how FACT and RS take over from UPDATE.</p>\n";
+    out << "<h3>Gflops over the run</h3>\n" << gflops_chart(t, id);
+    out << "<p class=\"caption\">Flops of the iterations done so far divided by the time since "
+           "the factorization began; the dotted line is the test's result (with the solve).</p>\n";
+  }
+
+  Table params("Parameters");
+  params.text("file", t.source);
+  params.text("variant", field(j, "variant"));
+  params.text("N", field(j, "n"));
+  params.text("NB", field(j, "nb"));
+  params.text("P x Q", fmt::format("{} x {}", t.p, t.q));
+  for (const char* k :
+       {"pmap", "depth", "bcast", "swap", "swap_threshold", "pfact", "rfact", "nbmin", "ndiv"})
+    params.text(k, field(j, k));
+  if (auto s = j.find("schedule"); s != j.end() && s->is_object())
+    for (const auto& [k, v] : s->items()) params.text(k, text_of(v));
+
+  Table results("Results");
+  results.text("time", field(j, "time_s") + " s");
+  results.text("Gflops", field(j, "gflops"));
+  results.text("residual", field(j, "residual"));
+  results.row("verdict", verdict_html(field(j, "verdict")));
+  if (auto ph = j.find("phases_s"); ph != j.end() && ph->is_object())
+    for (const auto& [k, v] : ph->items()) results.text(k + " (s, total)", text_of(v));
+  if (!t.iterations.empty()) results.text("iterations", std::to_string(t.iterations.size()));
+  if (t.balance)
+    results.text(
+        "balance point",
+        fmt::format("iteration {} ({:.1f}% of iterations, {:.1f}% of flops)", t.balance->iteration,
+                    t.balance->percent_iterations, t.balance->percent_flops));
+  if (t.prediction) {
+    if (t.prediction->time_s)
+      results.text("predicted time", format_number(*t.prediction->time_s) + " s");
+    if (t.prediction->gflops)
+      results.text("predicted Gflops", format_number(*t.prediction->gflops));
+  }
+
+  Table machine("Machine");
+  if (auto m = rec.find("machine"); m != rec.end() && m->is_object())
+    for (const auto& [k, v] : m->items()) machine.text(k, text_of(v));
+  machine.text("started_at", field(rec, "started_at"));
+  machine.text("hplx_version", field(rec, "hplx_version"));
+  machine.text("command line", field(rec, "argv"));
+  if (auto n = rec.find("notes"); n != rec.end() && n->is_array())
+    for (const auto& note : *n) machine.text("note", text_of(note));
+
+  out << "<div class=\"tables\">\n"
+      << params.finish() << results.finish() << machine.finish() << "</div>\n</section>\n";
+  return out.str();
+}
+
+std::string summary_table(const std::vector<TestView>& tests) {
+  // A model's predictions, when any test has one, sit beside the measurement.
+  bool predicted = false;
+  for (const auto& t : tests) predicted |= t.prediction && t.prediction->gflops.has_value();
+  std::ostringstream out;
+  out << "<table id=\"summary\"><tr><th>#</th><th>file</th><th>variant</th><th>N</th><th>NB</th>"
+         "<th>P&#215;Q</th><th>time (s)</th><th>Gflops</th>"
+      << (predicted ? "<th>predicted Gflops</th>" : "")
+      << "<th>verdict</th><th>balance point</th></tr>\n";
+  for (size_t i = 0; i < tests.size(); ++i) {
+    const auto& t = tests[i];
+    const std::string bp =
+        t.balance ? fmt::format("{} ({:.0f}% it., {:.0f}% flops)", t.balance->iteration,
+                                t.balance->percent_iterations, t.balance->percent_flops)
+                  : std::string("&#8212;");
+    std::string pred;
+    if (predicted) {
+      pred = fmt::format("<td class=\"num\">{}</td>", t.prediction && t.prediction->gflops
+                                                          ? format_number(*t.prediction->gflops)
+                                                          : std::string("&#8212;"));
+    }
+    out << fmt::format(
+        "<tr><td><a href=\"#test-{}\">{}</a></td><td>{}</td><td>{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td><td>{}&#215;{}</td><td class=\"num\">{}</td>"
+        "<td class=\"num\">{}</td>{}<td>{}</td><td>{}</td></tr>\n",
+        i, i, escape_html(t.source), escape_html(field(*t.test, "variant")), t.n, t.nb, t.p, t.q,
+        format_number(t.time_s), format_number(t.gflops), pred,
+        verdict_html(field(*t.test, "verdict")), bp);
+  }
+  out << "</table>\n";
+  return out.str();
+}
+
+}  // namespace
+
+std::string render_report(const std::vector<RunFile>& files) {
+  const std::vector<TestView> tests = collect_tests(files);
+  std::ostringstream out;
+  out << "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+         "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n"
+         "<title>hplx report</title>\n<style>"
+      << kStyle << "</style>\n</head>\n<body>\n<h1>hplx report</h1>\n<p class=\"sub\">";
+  for (size_t i = 0; i < files.size(); ++i) {
+    const json& r = files[i].record;
+    const auto machine = r.find("machine");
+    const std::string host =
+        machine != r.end() && machine->is_object() ? field(*machine, "hostname") : std::string();
+    out << (i ? "<br>" : "") << escape_html(files[i].path) << ": " << r.at("tests").size()
+        << " test(s)";
+    if (r.contains("started_at")) out << ", started " << escape_html(field(r, "started_at"));
+    if (!host.empty()) out << " on " << escape_html(host);
+  }
+  out << "</p>\n";
+  if (tests.empty()) out << "<p>The record holds no tests.</p>\n";
+
+  if (tests.size() > 1) {
+    out << "<section id=\"overview\">\n<h2>All tests</h2>\n" << summary_table(tests);
+    out << "<h3>Gflops against N</h3>\n" << scaling_chart(tests, false);
+    out << "<h3>Gflops against NB</h3>\n" << scaling_chart(tests, true);
+    out << "</section>\n";
+  }
+  for (size_t i = 0; i < tests.size(); ++i)
+    out << test_section(tests[i], static_cast<int>(i), files.size() > 1);
+
+  out << "<footer>\n<p><b>Balance point</b> (seed 003): " << escape_html(kBalancePointDefinition)
+      << ". Times are the maximum over the ranks. From the balance point on, the trailing "
+         "update is too small to hide the panel factorization and the row swaps.</p>\n"
+      << "<p>Written by <code>hplx report</code> " << escape_html(HPLX_VERSION)
+      << ". Fields: docs/REPORT.md.</p>\n</footer>\n</body>\n</html>\n";
+  return out.str();
+}
+
+}  // namespace hplx::report

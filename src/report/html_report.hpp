@@ -1,0 +1,30 @@
+// `hplx report`: one self-contained HTML page (inline CSS and SVG, no
+// script, no network) from one or more `hplx lu --json` records.
+//
+// Page layout:
+//   - the files read; with several tests, a summary table and the Gflops
+//     against N (one line per NB) and against NB (one line per N) charts;
+//   - per test (section id "test-<i>", i counting tests over all files):
+//     a headline (variant, N, NB, grid, Gflops, verdict), the balance point
+//     sentence, the per-iteration breakdown (svg "breakdown-<i>"), the
+//     running Gflops (svg "gflops-<i>"), and a table of parameters, results
+//     and the machine.
+//   - the definition of the balance point.
+// Model overlay: a test's optional "prediction" object
+// {"time_s", "gflops", "iterations": [{"k", "iter_s"}]} is drawn as a dashed
+// predicted iteration time in the breakdown, a dashed predicted Gflops line
+// and table rows beside the measured values; without it nothing is drawn.
+#pragma once
+
+#include <string>
+#include <vector>
+
+#include "report/run_record.hpp"
+
+namespace hplx::report {
+
+// The HTML page for the loaded records (load_run_file). Throws UsageError
+// for a malformed test (see collect_tests).
+std::string render_report(const std::vector<RunFile>& files);
+
+}  // namespace hplx::report

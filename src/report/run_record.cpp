@@ -1,0 +1,196 @@
+#include "report/run_record.hpp"
+
+#include <cerrno>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/json_record.hpp"
+
+namespace hplx::report {
+namespace {
+
+using nlohmann::json;
+
+// The first line of a parser message ("[json.exception.parse_error.101]
+// parse error at line 1, column 1: ..."), without nlohmann's tag.
+std::string parse_message(const std::string& what) {
+  std::string m = what.substr(0, what.find('\n'));
+  if (m.rfind("[json.exception.", 0) == 0) {
+    const auto close = m.find("] ");
+    if (close != std::string::npos) m = m.substr(close + 2);
+  }
+  return m;
+}
+
+double number(const json& obj, const char* key, const std::string& where) {
+  const auto it = obj.find(key);
+  if (it == obj.end() || !it->is_number())
+    throw UsageError(fmt::format("{}: '{}' is missing or not a number", where, key));
+  return it->get<double>();
+}
+
+double number_or(const json& obj, const char* key, double fallback) {
+  const auto it = obj.find(key);
+  return it != obj.end() && it->is_number() ? it->get<double>() : fallback;
+}
+
+std::optional<double> optional_number(const json& obj, const char* key) {
+  const auto it = obj.find(key);
+  if (it != obj.end() && it->is_number()) return it->get<double>();
+  return std::nullopt;
+}
+
+IterationRow parse_iteration(const json& it, const std::string& where) {
+  if (!it.is_object()) throw UsageError(fmt::format("{}: not an object", where));
+  IterationRow r;
+  r.k = static_cast<long>(number(it, "k", where));
+  r.j = static_cast<long>(number_or(it, "j", 0));
+  r.jb = static_cast<long>(number_or(it, "jb", 0));
+  r.n_trailing = static_cast<long>(number_or(it, "n_trailing", 0));
+  r.local_cols = static_cast<long>(number_or(it, "local_cols", 0));
+  r.fact_s = number(it, "fact_s", where);
+  r.bcast_s = number(it, "bcast_s", where);
+  r.rs_comm_s = number(it, "rs_comm_s", where);
+  r.rs_copy_s = number(it, "rs_copy_s", where);
+  r.update_s = number(it, "update_s", where);
+  r.wait_s = number_or(it, "wait_s", 0);
+  r.iter_s = number(it, "iter_s", where);
+  r.bcast_hidden_s = number_or(it, "bcast_hidden_s", 0);
+  r.rs_hidden_s = number_or(it, "rs_hidden_s", 0);
+  r.flops = number(it, "flops", where);
+  r.elapsed_s = number(it, "elapsed_s", where);
+  r.gflops = number_or(it, "gflops", -1);  // -1: computed by collect_tests
+  return r;
+}
+
+}  // namespace
+
+RunFile load_run_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) {
+    throw UsageError(
+        fmt::format("{}: cannot open ({}); allowed: a record written by `hplx lu --json`", path,
+                    std::strerror(errno)));
+  }
+  std::ostringstream text;
+  text << in.rdbuf();
+  RunFile file{path, {}};
+  try {
+    file.record = json::parse(text.str());
+  } catch (const json::parse_error& e) {
+    throw UsageError(fmt::format("{}: not JSON ({}); allowed: a record written by `hplx lu --json`",
+                                 path, parse_message(e.what())));
+  }
+  const json& r = file.record;
+  const auto schema = r.is_object() ? r.find("schema") : r.end();
+  if (!r.is_object() || schema == r.end() || !schema->is_string() ||
+      schema->get<std::string>() != kRecordSchema) {
+    const std::string found =
+        r.is_object() && schema != r.end() ? schema->dump() : std::string("no \"schema\"");
+    throw UsageError(
+        fmt::format("{}: schema {} is not a run record; allowed: \"{}\" (from `hplx lu --json`)",
+                    path, found, kRecordSchema));
+  }
+  const auto version = r.find("schema_version");
+  if (version == r.end() || !version->is_number_integer()) {
+    throw UsageError(fmt::format("{}: \"schema_version\" is missing or not an integer", path));
+  }
+  if (version->get<int>() < kMinReportSchemaVersion) {
+    throw UsageError(
+        fmt::format("{}: schema_version {} is too old: the report needs the per-iteration data of "
+                    "schema_version {} or later; rerun `hplx lu --json` with this hplx",
+                    path, version->get<int>(), kMinReportSchemaVersion));
+  }
+  const auto tests = r.find("tests");
+  if (tests == r.end() || !tests->is_array()) {
+    throw UsageError(
+        fmt::format("{}: no \"tests\" array; allowed: a record written by `hplx lu --json`", path));
+  }
+  return file;
+}
+
+std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
+  std::vector<TestView> views;
+  for (const RunFile& file : files) {
+    const json& tests = file.record.at("tests");
+    for (size_t i = 0; i < tests.size(); ++i) {
+      const json& t = tests[i];
+      const std::string where = fmt::format("{}: tests[{}]", file.path, i);
+      if (!t.is_object()) throw UsageError(fmt::format("{}: not an object", where));
+      TestView v;
+      v.source = file.path;
+      v.index = static_cast<int>(i);
+      v.test = &t;
+      v.record = &file.record;
+      v.n = static_cast<long>(number(t, "n", where));
+      v.nb = static_cast<long>(number(t, "nb", where));
+      v.p = static_cast<long>(number_or(t, "p", 1));
+      v.q = static_cast<long>(number_or(t, "q", 1));
+      v.gflops = number_or(t, "gflops", 0);
+      v.time_s = number_or(t, "time_s", 0);
+
+      const auto its = t.find("iterations");
+      if (its != t.end() && !its->is_null()) {
+        if (!its->is_array())
+          throw UsageError(fmt::format("{}: \"iterations\" is not an array", where));
+        for (size_t k = 0; k < its->size(); ++k)
+          v.iterations.push_back(
+              parse_iteration((*its)[k], fmt::format("{}.iterations[{}]", where, k)));
+        double cumulative = 0;
+        for (auto& row : v.iterations) {
+          cumulative += row.flops;
+          if (row.gflops < 0)
+            row.gflops = row.elapsed_s > 0 ? cumulative / row.elapsed_s * 1e-9 : 0;
+        }
+      }
+
+      const auto bp = t.find("balance_point");
+      if (bp != t.end() && bp->is_object()) {
+        const std::string w = where + ".balance_point";
+        BalancePoint b;
+        b.iteration = static_cast<long>(number(*bp, "iteration", w));
+        b.percent_iterations = number(*bp, "percent_iterations", w);
+        b.percent_flops = number(*bp, "percent_flops", w);
+        const auto def = bp->find("definition");
+        b.definition = def != bp->end() && def->is_string() ? def->get<std::string>()
+                                                            : std::string(kBalancePointDefinition);
+        v.balance = b;
+      } else if (bp == t.end() && !v.iterations.empty()) {
+        std::vector<IterationTimes> times;
+        for (const auto& row : v.iterations)
+          // The panel's flops, not the row's "flops": with look-ahead a row
+          // counts the flops of the update it completed, one panel late.
+          times.push_back({row.fact_s, row.rs_comm_s, row.rs_copy_s, row.update_s,
+                           row.jb > 0 ? panel_flops(v.n, row.j, row.jb) : row.flops});
+        v.balance = compute_balance_point(times);
+        v.balance_recomputed = true;
+      }
+
+      const auto pred = t.find("prediction");
+      if (pred != t.end() && pred->is_object()) {
+        Prediction p;
+        p.time_s = optional_number(*pred, "time_s");
+        p.gflops = optional_number(*pred, "gflops");
+        const auto pits = pred->find("iterations");
+        if (pits != pred->end() && pits->is_array()) {
+          for (size_t k = 0; k < pits->size(); ++k) {
+            const std::string w = fmt::format("{}.prediction.iterations[{}]", where, k);
+            const json& pi = (*pits)[k];
+            if (!pi.is_object()) throw UsageError(w + ": not an object");
+            p.iterations.push_back(
+                {static_cast<long>(number(pi, "k", w)), number(pi, "iter_s", w)});
+          }
+        }
+        v.prediction = p;
+      }
+      views.push_back(std::move(v));
+    }
+  }
+  return views;
+}
+
+}  // namespace hplx::report

@@ -1,0 +1,302 @@
+// The HTML page of `hplx report`: well-formed, with the charts a user looks
+// for and data in them, the balance point marked (from the record or
+// computed), the model overlay only when there is a prediction, long runs
+// grouped into readable bars, and one-line errors for bad records.
+#include <gtest/gtest.h>
+
+#include <cstdio>
+#include <fstream>
+#include <regex>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+#include "core/error.hpp"
+#include "html_check.hpp"
+#include "report/charts.hpp"
+#include "report/html_report.hpp"
+#include "report/svg.hpp"
+
+namespace hplx::report {
+namespace {
+
+using nlohmann::json;
+using test::check_html;
+using test::count_tags;
+using test::element_by_id;
+
+const std::string kData = HPLX_REPORT_DATA_DIR;
+
+RunFile fixture(const std::string& name = "run-v2.json") {
+  return load_run_file(kData + "/" + name);
+}
+
+std::string render(const RunFile& f) {
+  return render_report({f});
+}
+
+// A record with one test of `n` iterations, update falling linearly.
+RunFile synthetic(long n) {
+  json its = json::array();
+  double elapsed = 0, flops = 0;
+  for (long k = 0; k < n; ++k) {
+    const double update = 1e-3 * static_cast<double>(n - k) / static_cast<double>(n);
+    const double f = 1e9 * static_cast<double>(n - k) / static_cast<double>(n);
+    elapsed += update + 2e-4;
+    flops += f;
+    its.push_back({{"k", k},
+                   {"j", k * 32},
+                   {"jb", 32},
+                   {"n_trailing", 0},
+                   {"fact_s", 2e-4},
+                   {"bcast_s", 1e-5},
+                   {"rs_comm_s", 5e-5},
+                   {"rs_copy_s", 1e-5},
+                   {"update_s", update},
+                   {"wait_s", 1e-5},
+                   {"iter_s", update + 2e-4},
+                   {"flops", f},
+                   {"elapsed_s", elapsed},
+                   {"gflops", flops / elapsed * 1e-9}});
+  }
+  json test = {{"n", 32 * n},
+               {"nb", 32},
+               {"p", 1},
+               {"q", 1},
+               {"variant", "WR11C2R4"},
+               {"time_s", elapsed},
+               {"gflops", flops / elapsed * 1e-9},
+               {"residual", 0.01},
+               {"verdict", "PASSED"},
+               {"iterations", its}};
+  return RunFile{"synthetic.json",
+                 {{"schema", "hplx.run"}, {"schema_version", 2}, {"tests", json::array({test})}}};
+}
+
+TEST(HtmlReport, FixtureIsWellFormedWithChartsAndData) {
+  const std::string html = render(fixture());
+  EXPECT_EQ(check_html(html), "");
+  EXPECT_EQ(html.rfind("<!DOCTYPE html>", 0), 0u);
+  const std::string breakdown = element_by_id(html, "breakdown-0");
+  const std::string gflops = element_by_id(html, "gflops-0");
+  ASSERT_FALSE(breakdown.empty());
+  ASSERT_FALSE(gflops.empty());
+  // 40 iterations, 6 phases each (LBCAST and the others are all > 0 here).
+  EXPECT_GE(count_tags(breakdown, "rect"), 40 * 5);
+  EXPECT_GE(count_tags(breakdown, "path"), 1);  // the iteration-time line
+  EXPECT_GE(count_tags(gflops, "path"), 1);
+  for (const char* label : {"FACT", "LBCAST", "RS comm", "RS copy", "UPDATE", "WAIT"})
+    EXPECT_NE(breakdown.find(std::string(">") + label + "<"), std::string::npos) << label;
+  // The share view: every bar's phases add up to the full height.
+  const std::string share = element_by_id(html, "breakdown-share-0");
+  EXPECT_GE(count_tags(share, "rect"), 40 * 5);
+  EXPECT_EQ(count_tags(share, "path"), 0);
+  EXPECT_NE(share.find("class=\"balance-point\""), std::string::npos);
+  // No single-test page needs the scaling charts.
+  EXPECT_TRUE(element_by_id(html, "gflops-vs-n").empty());
+}
+
+TEST(HtmlReport, SelfContainedNoScriptNoNetwork) {
+  const std::string html = render(fixture());
+  EXPECT_EQ(html.find("<script"), std::string::npos);
+  EXPECT_EQ(html.find("src="), std::string::npos);
+  EXPECT_EQ(html.find("<link"), std::string::npos);
+  EXPECT_EQ(html.find("https://"), std::string::npos);
+}
+
+TEST(HtmlReport, BalancePointFromTheRecordIsMarked) {
+  const RunFile f = fixture();
+  const json& bp = f.record.at("tests").at(0).at("balance_point");
+  const std::string html = render(f);
+  const std::string sentence =
+      "balance point: iteration " + std::to_string(bp.at("iteration").get<int>()) + " (";
+  EXPECT_NE(html.find("Balance point: iteration 22 (55.0% of iterations, 90.9% of flops)"),
+            std::string::npos);
+  const std::string breakdown = element_by_id(html, "breakdown-0");
+  EXPECT_NE(breakdown.find("class=\"balance-point\""), std::string::npos);
+  EXPECT_NE(breakdown.find(sentence), std::string::npos);
+  EXPECT_NE(element_by_id(html, "gflops-0").find("class=\"balance-point\""), std::string::npos);
+}
+
+TEST(HtmlReport, BalancePointComputedWhenTheRecordHasNone) {
+  RunFile f = fixture();
+  f.record["tests"][0].erase("balance_point");
+  const std::string html = render(f);
+  EXPECT_EQ(check_html(html), "");
+  // The fixture's own balance point, from the same definition.
+  EXPECT_NE(html.find("Balance point: iteration 22 (55.0% of iterations, 90.9% of flops)"),
+            std::string::npos);
+  EXPECT_NE(html.find("computed from the iterations"), std::string::npos);
+  EXPECT_NE(element_by_id(html, "breakdown-0").find("class=\"balance-point\""), std::string::npos);
+}
+
+TEST(HtmlReport, NullBalancePointSaysSoAndDrawsNoMarker) {
+  RunFile f = fixture();
+  f.record["tests"][0]["balance_point"] = nullptr;
+  const std::string html = render(f);
+  EXPECT_NE(html.find("No balance point"), std::string::npos);
+  EXPECT_EQ(html.find("class=\"balance-point\""), std::string::npos);
+}
+
+TEST(HtmlReport, PredictionOverlayOnlyWhenPresent) {
+  RunFile f = fixture();
+  EXPECT_EQ(render(f).find("class=\"prediction\""), std::string::npos);
+  json pits = json::array();
+  for (const auto& it : f.record["tests"][0]["iterations"])
+    pits.push_back({{"k", it["k"]}, {"iter_s", it["iter_s"].get<double>() * 0.9}});
+  f.record["tests"][0]["prediction"] = {{"time_s", 4.5}, {"gflops", 19.9}, {"iterations", pits}};
+  const std::string html = render(f);
+  EXPECT_EQ(check_html(html), "");
+  EXPECT_NE(element_by_id(html, "breakdown-0").find("class=\"prediction\""), std::string::npos);
+  EXPECT_NE(element_by_id(html, "gflops-0").find("class=\"prediction\""), std::string::npos);
+  EXPECT_NE(html.find("predicted: 19.9 Gflops"), std::string::npos);
+  EXPECT_NE(html.find("<td>predicted Gflops</td><td>19.9</td>"), std::string::npos);
+  // Beside the measured Gflops in the summary of several tests; "-" where none.
+  const std::string summary = element_by_id(render_report({f, fixture()}), "summary");
+  EXPECT_NE(summary.find("<th>predicted Gflops</th>"), std::string::npos);
+  EXPECT_NE(summary.find("<td class=\"num\">19.9</td>"), std::string::npos);
+  EXPECT_NE(summary.find("<td class=\"num\">&#8212;</td>"), std::string::npos);
+  EXPECT_EQ(element_by_id(render_report({fixture(), fixture()}), "summary").find("predicted"),
+            std::string::npos);
+}
+
+TEST(HtmlReport, ParametersResultsAndMachineInTheTable) {
+  const std::string html = render(fixture());
+  for (const char* row : {"<td>N</td><td>5120</td>", "<td>NB</td><td>128</td>",
+                          "<td>P x Q</td><td>1 x 2</td>", "<td>variant</td><td>WR11C2R4</td>",
+                          "<td>depth</td><td>1</td>", "<td>swap_pipeline</td><td>off</td>",
+                          "<td>residual</td><td>0.0042</td>", "<td>hostname</td><td>fixture</td>"})
+    EXPECT_NE(html.find(row), std::string::npos) << row;
+  EXPECT_TRUE(std::regex_search(html, std::regex("<td>Gflops</td><td>18\\.9[0-9]*</td>")));
+}
+
+TEST(HtmlReport, ManyIterationsAreGroupedIntoAtMost120Bars) {
+  const RunFile f = synthetic(10000);
+  const std::string html = render(f);
+  EXPECT_EQ(check_html(html), "");
+  const std::string breakdown = element_by_id(html, "breakdown-0");
+  // 6 legend swatches + 1 shaded region + at most 120 bars x 6 phases.
+  const int rects = count_tags(breakdown, "rect");
+  EXPECT_GT(rects, 100 * 5);
+  EXPECT_LE(rects, 6 + 1 + 120 * 6);
+  EXPECT_NE(breakdown.find("each bar: mean of 84 iterations"), std::string::npos);
+  EXPECT_LT(html.size(), 1500000u);
+  EXPECT_EQ(iterations_per_bar(94), 1);
+  EXPECT_EQ(iterations_per_bar(121), 2);
+}
+
+TEST(HtmlReport, SeveralTestsGetScalingCharts) {
+  const std::string html = render_report({fixture(), fixture("run-v2-sweep.json")});
+  EXPECT_EQ(check_html(html), "");
+  const std::string by_n = element_by_id(html, "gflops-vs-n");
+  const std::string by_nb = element_by_id(html, "gflops-vs-nb");
+  EXPECT_EQ(count_tags(by_n, "circle"), 7);
+  EXPECT_EQ(count_tags(by_nb, "circle"), 7);
+  EXPECT_GE(count_tags(by_n, "path"), 2);  // NB=64 and NB=128 have 3 points each
+  EXPECT_NE(by_n.find(">NB=64<"), std::string::npos);
+  EXPECT_NE(by_nb.find(">N=3072<"), std::string::npos);
+  // Every test has its section and charts, numbered across the files.
+  for (int i = 0; i < 7; ++i) {
+    EXPECT_FALSE(element_by_id(html, "breakdown-" + std::to_string(i)).empty()) << i;
+    EXPECT_FALSE(element_by_id(html, "gflops-" + std::to_string(i)).empty()) << i;
+  }
+  EXPECT_NE(element_by_id(html, "summary").find("run-v2-sweep.json"), std::string::npos);
+}
+
+TEST(HtmlReport, TestWithoutIterationsGetsTheTableOnly) {
+  RunFile f = fixture();
+  f.record["tests"][0].erase("iterations");
+  f.record["tests"][0].erase("balance_point");
+  const std::string html = render(f);
+  EXPECT_EQ(check_html(html), "");
+  EXPECT_TRUE(element_by_id(html, "breakdown-0").empty());
+  EXPECT_NE(html.find("no per-iteration data"), std::string::npos);
+}
+
+TEST(HtmlReport, TextFromTheRecordIsEscaped) {
+  RunFile f = fixture();
+  f.record["machine"]["hostname"] = "<script>alert('x')</script>&";
+  f.record["tests"][0]["variant"] = "W<R>";
+  const std::string html = render(f);
+  EXPECT_EQ(check_html(html), "");
+  EXPECT_EQ(html.find("<script>"), std::string::npos);
+  EXPECT_NE(html.find("&lt;script&gt;alert(&#39;x&#39;)&lt;/script&gt;&amp;"), std::string::npos);
+}
+
+// --- bad input -------------------------------------------------------------
+
+std::string write_temp(const std::string& name, const std::string& text) {
+  const std::string path = ::testing::TempDir() + name;
+  std::ofstream(path) << text;
+  return path;
+}
+
+std::string usage_error(const std::string& path) {
+  try {
+    load_run_file(path);
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_EQ(what.find('\n'), std::string::npos) << "one line: " << what;
+    return what;
+  }
+  return "(no error)";
+}
+
+TEST(HtmlReportErrors, OneLineNamingTheFileAndWhatIsWrong) {
+  EXPECT_NE(usage_error("/no/such/run.json").find("/no/such/run.json: cannot open"),
+            std::string::npos);
+  const std::string bad = write_temp("bad.json", "{\"schema\": \"hplx.run\",\n  oops");
+  EXPECT_NE(usage_error(bad).find(bad + ": not JSON (parse error at line 2"), std::string::npos)
+      << usage_error(bad);
+  const std::string other =
+      write_temp("other.json", R"({"schema": "hplx.mxp", "schema_version": 2})");
+  EXPECT_NE(
+      usage_error(other).find("schema \"hplx.mxp\" is not a run record; allowed: \"hplx.run\""),
+      std::string::npos)
+      << usage_error(other);
+  const std::string array = write_temp("array.json", "[1, 2]");
+  EXPECT_NE(usage_error(array).find("no \"schema\""), std::string::npos);
+  const std::string v1 =
+      write_temp("v1.json", R"({"schema": "hplx.run", "schema_version": 1, "tests": []})");
+  EXPECT_NE(usage_error(v1).find("schema_version 1 is too old: the report needs the per-iteration "
+                                 "data of schema_version 2"),
+            std::string::npos)
+      << usage_error(v1);
+  const std::string notests =
+      write_temp("notests.json", R"({"schema": "hplx.run", "schema_version": 2})");
+  EXPECT_NE(usage_error(notests).find("no \"tests\" array"), std::string::npos);
+}
+
+TEST(HtmlReportErrors, MalformedIterationNamesTheField) {
+  RunFile f = fixture();
+  f.record["tests"][0]["iterations"][3].erase("update_s");
+  try {
+    render(f);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("tests[0].iterations[3]: 'update_s' is missing or not a number"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(Svg, NiceTicksAndEscaping) {
+  EXPECT_EQ(nice_ticks(0, 460, 6), (std::vector<double>{0, 100, 200, 300, 400, 500}));
+  EXPECT_EQ(nice_ticks(0, 40, 10), (std::vector<double>{0, 5, 10, 15, 20, 25, 30, 35, 40}));
+  EXPECT_EQ(nice_ticks(0, 0.9, 4), (std::vector<double>{0, 0.5, 1}));
+  EXPECT_EQ(escape_html("a<b>&\"c'"), "a&lt;b&gt;&amp;&quot;c&#39;");
+  EXPECT_EQ(format_number(18.923102), "18.92");
+  EXPECT_EQ(format_number(0), "0");
+}
+
+TEST(HtmlCheck, CatchesWhatABrowserWouldForgive) {
+  EXPECT_EQ(check_html("<!DOCTYPE html><html><body><p>a<br>b</p><svg><rect/></svg></body></html>"),
+            "");
+  EXPECT_NE(check_html("<html><body><p>a</body></html>"), "");
+  EXPECT_NE(check_html("<html><p>a & b</p></html>"), "");
+  EXPECT_NE(check_html("<html><p>a</p>"), "");
+}
+
+}  // namespace
+}  // namespace hplx::report
