@@ -109,6 +109,9 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "5.1.3.2; default: off)")
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
+  sub_->add_option("--trace", trace_,
+                   "write a Chrome trace (FACT, LBCAST, RS, UPDATE spans per rank and thread) to "
+                   "this file; open it in ui.perfetto.dev or chrome://tracing");
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
 
@@ -129,6 +132,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   apply_threads(plan);
   lu::RunOptions options;
   options.json_path = json_;
+  options.trace_path = trace_;
   options.argv = argv;
   options.quiet = quiet_;
   options.notes.push_back(describe(plan, size));

@@ -32,6 +32,7 @@ class LuCommand {
   std::string long_swap_ = "modified";
   std::string core_sharing_ = "off";
   std::string bcast_pipeline_ = "off";
+  std::string trace_;
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

@@ -22,6 +22,7 @@ ProgressMeter::ProgressMeter(std::string label, double total_work, Options optio
       min_redraw_s_(options.min_redraw_s),
       plain_every_s_(options.plain_every_s),
       plain_step_(options.plain_step > 0 ? options.plain_step : 0.1),
+      silent_first_s_(options.silent_first_s),
       start_(clock_()),
       next_fraction_(plain_step_) {
   now_ = start_;
@@ -67,7 +68,10 @@ void ProgressMeter::update(double work_done, long iteration, long n_iterations, 
   gflops_ = gflops;
   now_ = clock_();
   pending_ = true;
+  // A short run shows no progress at all: its result follows at once.
+  const bool silent = now_ - start_ < silent_first_s_;
   if (terminal_) {
+    if (silent) return;
     if (!drew_ || now_ - last_print_ >= min_redraw_s_) print_line();
     return;
   }
@@ -77,12 +81,13 @@ void ProgressMeter::update(double work_done, long iteration, long n_iterations, 
     // One line even when a single update crosses several steps.
     while (next_fraction_ <= fraction + 1e-12) next_fraction_ += plain_step_;
   }
-  if (crossed || now_ - last_print_ >= plain_every_s_) print_line();
+  if (!silent && (crossed || now_ - last_print_ >= plain_every_s_)) print_line();
 }
 
 void ProgressMeter::finish() {
   if (!enabled_ || finished_) return;
   finished_ = true;
+  if (clock_() - start_ < silent_first_s_) return;
   if (terminal_) {
     if (pending_ || !drew_) print_line();
     std::fputc('\n', out_);

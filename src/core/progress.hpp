@@ -36,6 +36,7 @@ class ProgressMeter {
     double min_redraw_s = 0.2;     // terminal: at most 5 redraws per second
     double plain_every_s = 10.0;   // not a terminal: a line at least this often...
     double plain_step = 0.1;       // ...and each time another 10% of the work is done
+    double silent_first_s = 0.0;   // nothing at all before this much time has passed
   };
 
   // Starts the clock. `total_work` > 0 (e.g. the LU's flops).
@@ -67,7 +68,7 @@ class ProgressMeter {
   bool enabled_;
   bool terminal_;
   Clock clock_;
-  double min_redraw_s_, plain_every_s_, plain_step_;
+  double min_redraw_s_, plain_every_s_, plain_step_, silent_first_s_;
   double start_;
   double last_print_;     // clock time of the last line/redraw (or the start)
   double next_fraction_;  // plain mode: print when done/total reaches this

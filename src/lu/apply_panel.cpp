@@ -5,6 +5,7 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "lu/phase_scope.hpp"
 #include "lu/update.hpp"
 
 namespace hplx::lu {
@@ -39,7 +40,7 @@ void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& p
   sec.lc0 = a_.col_start(g0);
   sec.nn = std::max(0L, a_.col_start(g1) - sec.lc0);
   if (grid_.nprow() == 1 || sec.nn == 0 || p.jb == 0) return;
-  ScopedTimer timer(times.swap);
+  PhaseScope phase(&times.swap, trace_, "RS");
   sec.swap = std::make_unique<RowSwapInFlight>(a_, p, plan, sec.lc0, sec.nn, grid_, sec.ut,
                                                swap_form(sec.nn, sec.second.get()));
 }
@@ -59,7 +60,7 @@ long PanelApplier::begin_section(Section s, PhaseTimes& times) {
   in_place_ = grid_.nprow() == 1;
   if (sec.swap) {
     {
-      ScopedTimer timer(times.swap);
+      PhaseScope phase(&times.swap, trace_, "RS");
       sec.swap->finish();
     }
     times.swap_copy += sec.swap->copy_seconds();
@@ -92,11 +93,10 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   // chunk swaps its own columns. Otherwise RS gathers U for all columns now.
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
-    const double t0 = wall_time();
+    PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
     const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, grid_, ut_, swap_form(nn_));
     u_ = ut_.data();
     if (times) {
-      times->swap += wall_time() - t0;
       times->swap_copy += cost.copy;
       times->wait += cost.waited;
     }
@@ -107,20 +107,17 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
 void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   const long c = i * chunk_;
   const long w = std::min(chunk_, nn_ - c);
-  double ignored = 0;
   if (in_place_) {
     {
       const double t0 = wall_time();
+      PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
       swap_rows_in_place(a_, *p_, lc0_ + c, w);
-      if (times) {
-        times->swap += wall_time() - t0;
-        times->swap_copy += wall_time() - t0;
-      }
+      if (times) times->swap_copy += wall_time() - t0;
     }
-    ScopedTimer timer(times ? times->update : ignored);
+    PhaseScope phase(times ? &times->update : nullptr, trace_, "UPDATE");
     update_in_place(a_, *p_, t_.l1_transposed, lc0_ + c, w);
   } else {
-    ScopedTimer timer(times ? times->update : ignored);
+    PhaseScope phase(times ? &times->update : nullptr, trace_, "UPDATE");
     const Forms forms{t_.l1_transposed, t_.u_transposed};
     update_trailing(a_, *p_, u_column(u_, c, nn_, p_->jb, forms.u_transposed),
                     u_ld(nn_, p_->jb, forms.u_transposed), forms, lc0_ + c, w, grid_);
@@ -156,7 +153,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   std::vector<double> u[2];
   std::unique_ptr<RowSwapInFlight> swaps[2];
   auto start = [&](std::size_t k, long c) {
-    ScopedTimer timer(times.swap);
+    PhaseScope phase(&times.swap, trace_, "RS");
     swaps[k % 2] = std::make_unique<RowSwapInFlight>(
         a_, p, plan, lc0 + c, widths[k], grid_, u[k % 2], swap_form(widths[k], second_col_.get()));
   };
@@ -166,14 +163,14 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
     const long w = widths[k];
     if (k + 1 < widths.size()) start(k + 1, c + w);
     {
-      ScopedTimer timer(times.swap);
+      PhaseScope phase(&times.swap, trace_, "RS");
       swaps[k % 2]->finish();
       times.swap_copy += swaps[k % 2]->copy_seconds();
       times.wait += swaps[k % 2]->timing().waited;
       times.swap_hidden += swaps[k % 2]->timing().hidden();
       swaps[k % 2].reset();
     }
-    ScopedTimer timer(times.update);
+    PhaseScope phase(&times.update, trace_, "UPDATE");
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();

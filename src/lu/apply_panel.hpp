@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "core/grid.hpp"
+#include "core/trace.hpp"
 #include "lu/config.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/local_matrix.hpp"
@@ -59,6 +60,9 @@ class PanelApplier {
   // Moves on every swap in flight (call between pieces of other work).
   void progress_sections();
 
+  // Records RS and UPDATE spans into `trace` (may be null).
+  void set_trace(TraceRecorder* trace) { trace_ = trace; }
+
  private:
   // How this test's swaps of nn local columns run (see SwapForm).
   SwapForm swap_form(long nn, MPI_Comm second = MPI_COMM_NULL) const;
@@ -83,6 +87,7 @@ class PanelApplier {
   std::vector<double> ut_;
   double* u_ = nullptr;  // U transposed of the chunks being run (ut_ or a section's)
   SectionState sections_[2];
+  TraceRecorder* trace_ = nullptr;
 };
 
 }  // namespace hplx::lu

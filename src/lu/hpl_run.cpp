@@ -12,8 +12,10 @@
 #include "core/core_sharing.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
+#include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
+#include "core/trace.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/netlib_output.hpp"
@@ -112,7 +114,8 @@ struct TestOutcome {
 };
 
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
-TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshold) {
+TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshold,
+                     const RunOptions& options, TraceRecorder& trace) {
   TestOutcome o;
   LocalMatrix a(t.n, t.nb, grid, t.alignment);
   generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
@@ -120,7 +123,16 @@ TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshol
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
   o.start = std::time(nullptr);
   const double t0 = wall_time();
-  const SolveOutcome solved = pdgesv(a, t, grid);
+  // Live progress from the grid's first rank, for runs longer than a second.
+  int grid_rank = 0;
+  MPI_Comm_rank(grid.all(), &grid_rank);
+  ProgressMeter::Options shown;
+  shown.enabled = grid_rank == 0 && !options.quiet;
+  shown.silent_first_s = 1.0;
+  const double dn = static_cast<double>(t.n);
+  ProgressMeter progress(fmt::format("hplx lu N={} NB={}", t.n, t.nb),
+                         ((2.0 / 3.0) * dn + 1.5) * dn * dn, shown);
+  const SolveOutcome solved = pdgesv(a, t, grid, {&trace, &progress});
   o.seconds = wall_time() - t0;
   o.end = std::time(nullptr);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
@@ -249,6 +261,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
 
   TestCounts counts;
   nlohmann::json tests = nlohmann::json::array();
+  TraceRecorder trace(!options.trace_path.empty());
   try {
     if (root) print_preamble(out.fp, dat, eps);
     bool first = true;
@@ -270,7 +283,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
         if (root && !options.quiet)
           std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
       }
-      const TestOutcome o = run_test(run, *grid, dat.threshold);
+      const TestOutcome o = run_test(run, *grid, dat.threshold, options, trace);
       if (share) restore_binding();
       if (root) {
         // netlib repeats the header before every checked test, and prints it
@@ -314,6 +327,12 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
     throw;
   }
 
+  if (trace.enabled()) {
+    trace.write(options.trace_path, world, {{"command", "hplx lu"}, {"argv", options.argv}});
+    if (root && !options.quiet)
+      std::fprintf(stderr, "hplx: trace written to %s (open it in ui.perfetto.dev)\n",
+                   options.trace_path.c_str());
+  }
   if (root && !options.json_path.empty()) {
     nlohmann::json record = make_record_header("lu", options.argv);
     record["input"] = {{"source", dat.source}, {"threshold", dat.threshold}};

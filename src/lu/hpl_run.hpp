@@ -13,6 +13,7 @@ namespace hplx::lu {
 
 struct RunOptions {
   std::string json_path;           // --json FILE ("" = none)
+  std::string trace_path;          // --trace FILE ("" = none): Chrome trace events
   std::vector<std::string> argv;   // for the JSON record
   std::vector<std::string> notes;  // lines for the log (e.g. why N was chosen)
   bool quiet = false;              // only the netlib-format output (no stderr lines)

@@ -13,6 +13,7 @@
 #include "lu/apply_panel.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
+#include "lu/phase_scope.hpp"
 #include "lu/row_swap.hpp"
 #include "lu/solve.hpp"
 
@@ -61,7 +62,7 @@ long split_column(long n, int nb, double fraction) {
 // updated. When the left section is empty the iterations are plain again.
 class LuDriver {
  public:
-  LuDriver(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+  LuDriver(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid, const SolveHooks& hooks)
       : a_(a),
         t_(t),
         grid_(grid),
@@ -71,12 +72,16 @@ class LuDriver {
         depth_(static_cast<std::size_t>(t.depth)),
         concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
-        split_(split_column(a.n(), a.nb(), t.schedule.split)) {}
+        split_(split_column(a.n(), a.nb(), t.schedule.split)),
+        hooks_(hooks) {
+    applier_.set_trace(hooks.trace);
+  }
 
   SolveOutcome run() {
     t_start_ = wall_time();
     for (long k = 0; k < n_; k += a_.nb()) iteration(k);
     finish_waiting();
+    if (hooks_.progress) hooks_.progress->finish();
     ScopedTimer timer(tm().solve);
     out_.x = solve_upper(a_, grid_);
     return std::move(out_);
@@ -139,16 +144,16 @@ class LuDriver {
   // With broadcast pipelining, finished sub-panels leave during FACT.
   void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
-      ScopedTimer timer(tm().bcast);
+      PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
       bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
     }
     if (grid_.mycol() == panel.owner_col) {
-      ScopedTimer timer(tm().fact);
+      PhaseScope phase(&tm().fact, hooks_.trace, "FACT");
       PanelBroadcast* send = bcast.get();
       factor_panel(a_, panel, t_, grid_, omp_in_parallel() ? 1 : fact_team_,
                    [send](long first, long end) { send->subpanel_done(first, end); });
     }
-    ScopedTimer timer(tm().bcast);
+    PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
     bcast->send_rest();
   }
 
@@ -156,7 +161,7 @@ class LuDriver {
   // waiting ones.
   void receive_panel(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
-      ScopedTimer timer(tm().bcast);
+      PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
       bcast->finish();
       tm().wait += bcast->timing().waited;
       tm().bcast_hidden += bcast->timing().hidden();
@@ -282,6 +287,12 @@ class LuDriver {
     it.flops = finished_flops_;
     finished_flops_ = 0;
     out_.iterations.push_back(it);
+    flops_done_ += it.flops;
+    if (hooks_.progress) {
+      const long count = (n_ + a_.nb() - 1) / a_.nb();
+      hooks_.progress->update(flops_done_, it.k + 1, count,
+                              it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
+    }
   }
 
   LocalMatrix& a_;
@@ -299,12 +310,15 @@ class LuDriver {
   SolveOutcome out_;
   double t_start_ = 0;
   double finished_flops_ = 0;  // of the panels whose update completed this iteration
+  double flops_done_ = 0;
+  SolveHooks hooks_;
 };
 
 }  // namespace
 
-SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid) {
-  return LuDriver(a, t, grid).run();
+SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                    const SolveHooks& hooks) {
+  return LuDriver(a, t, grid, hooks).run();
 }
 
 }  // namespace hplx::lu

@@ -7,6 +7,8 @@
 #include <vector>
 
 #include "core/grid.hpp"
+#include "core/progress.hpp"
+#include "core/trace.hpp"
 #include "lu/config.hpp"
 #include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
@@ -20,7 +22,15 @@ struct SolveOutcome {
   std::vector<IterationTimes> iterations;  // this rank's record, one per panel
 };
 
+// What watches a solve: a trace recording FACT, LBCAST, RS and UPDATE spans,
+// and a progress meter updated after every iteration (give it to one rank).
+struct SolveHooks {
+  TraceRecorder* trace = nullptr;
+  ProgressMeter* progress = nullptr;
+};
+
 // Collective over the grid (only ranks inside it may call).
-SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
+SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                    const SolveHooks& hooks = {});
 
 }  // namespace hplx::lu
