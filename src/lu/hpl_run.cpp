@@ -166,7 +166,7 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
                      {"bcast_hidden", o.phases.bcast_hidden},
                      {"swap_hidden", o.phases.swap_hidden}};
   rec["iterations"] = iterations_to_json(o.iterations, t.n);
-  rec["balance_point"] = to_json(o.balance);
+  rec["balance_point"] = balance_point_json(o.balance);
   rec["verdict"] = verdict_name(o.verdict);
   if (o.verdict == Verdict::Passed || o.verdict == Verdict::Failed)
     rec["residual"] = o.residual.scaled_residual;

@@ -6,10 +6,6 @@
 
 namespace hplx::lu {
 
-const char* const kBalancePointDefinition =
-    "the first iteration b such that every iteration k >= b has UPDATE(k) < FACT(k) + RS(k) "
-    "(RS = row-swap communication + copies), each phase the maximum over the ranks";
-
 void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& after) {
   it.fact = after.fact - before.fact;
   it.bcast = after.bcast - before.bcast;
@@ -19,12 +15,6 @@ void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& 
   it.wait = after.wait - before.wait;
   it.bcast_hidden = after.bcast_hidden - before.bcast_hidden;
   it.rs_hidden = after.swap_hidden - before.swap_hidden;
-}
-
-double iteration_flops(long n, long j, long jb) {
-  auto f = [](double m) { return ((2.0 / 3.0) * m + 1.5) * m * m; };
-  const double m = static_cast<double>(n - j);
-  return f(m) - f(std::max(0.0, m - static_cast<double>(jb)));
 }
 
 namespace {
@@ -78,25 +68,10 @@ std::vector<IterationTimes> max_over_ranks(const std::vector<IterationTimes>& mi
 }
 
 std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>& record, long n) {
-  const long count = static_cast<long>(record.size());
-  long b = count;  // one past the last iteration that still hid FACT + RS
-  while (b > 0) {
-    const IterationTimes& it = record[b - 1];
-    if (!(it.update < it.fact + it.rs_comm + it.rs_copy)) break;
-    --b;
-  }
-  if (b == count) return std::nullopt;
-  double before = 0, total = 0;
-  for (const IterationTimes& it : record) {
-    const double f = iteration_flops(n, it.j, it.jb);
-    total += f;
-    if (it.k < b) before += f;
-  }
-  BalancePoint p;
-  p.iteration = b;
-  p.percent_iterations = 100.0 * static_cast<double>(b) / static_cast<double>(count);
-  p.percent_flops = total > 0 ? 100.0 * before / total : 0.0;
-  return p;
+  std::vector<BalanceSample> samples;
+  for (const IterationTimes& it : record)
+    samples.push_back({it.fact, it.rs_comm, it.rs_copy, it.update, panel_flops(n, it.j, it.jb)});
+  return compute_balance_point(samples);
 }
 
 nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n) {
@@ -126,12 +101,12 @@ nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, lon
   return out;
 }
 
-nlohmann::json to_json(const std::optional<BalancePoint>& b) {
+nlohmann::json balance_point_json(const std::optional<BalancePoint>& b) {
   if (!b) return nullptr;
   return {{"iteration", b->iteration},
           {"percent_iterations", b->percent_iterations},
           {"percent_flops", b->percent_flops},
-          {"definition", kBalancePointDefinition}};
+          {"definition", b->definition}};
 }
 
 }  // namespace hplx::lu

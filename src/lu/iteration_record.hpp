@@ -12,6 +12,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/balance_point.hpp"
+
 #include <optional>
 #include <vector>
 
@@ -44,33 +46,19 @@ struct IterationTimes {
 // The phase times between two snapshots of a rank's totals.
 void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& after);
 
-// LU flops charged to the panel at column j of width jb in an n x n
-// factorization: F(n - j) - F(n - j - jb) with F(m) = (2/3 m + 3/2) m^2, so
-// the iterations add up to netlib's 2/3 N^3 + 3/2 N^2.
-double iteration_flops(long n, long j, long jb);
-
 // Every field the maximum over the ranks of `comm` (all ranks run the same
 // iterations). Collective; every rank gets the result.
 std::vector<IterationTimes> max_over_ranks(const std::vector<IterationTimes>& mine, MPI_Comm comm);
 
-// Seed 003's balance point: the first iteration b such that for every
-// iteration k >= b, update(k) < fact(k) + rs_comm(k) + rs_copy(k). From
-// there on the trailing update no longer hides FACT and the row swap.
-struct BalancePoint {
-  long iteration = 0;
-  double percent_iterations = 0;  // 100 b / iterations
-  double percent_flops = 0;       // flops of the panels before b, in % of all
-};
+// Seed 003's balance point of a (reduced) record, core/balance_point.hpp's
+// definition with each panel's LU flops (panel_flops).
 std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>& record, long n);
-
-// The definition above, for the JSON record and the docs.
-extern const char* const kBalancePointDefinition;
 
 // [{"k", "j", "jb", "n_trailing", "local_cols", "fact_s", "bcast_s", "rs_comm_s", "rs_copy_s",
 //   "update_s", "wait_s", "iter_s", "bcast_hidden_s", "rs_hidden_s", "flops", "elapsed_s",
 //   "gflops"}, ...]; gflops is the running rate, cumulative flops / elapsed. With
 // look-ahead a panel's flops count in the iteration that finished its update.
 nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n);
-nlohmann::json to_json(const std::optional<BalancePoint>& b);
+nlohmann::json balance_point_json(const std::optional<BalancePoint>& b);
 
 }  // namespace hplx::lu

@@ -119,7 +119,7 @@ class LuDriver {
         }
         applier_.update_section(applier_.kLeft, tm());
       }
-      finished_flops_ += iteration_flops(n_, oldest.panel.k, oldest.panel.jb);
+      finished_flops_ += panel_flops(n_, oldest.panel.k, oldest.panel.jb);
       waiting_.pop_front();
     } else {
       factor_and_send(panel, bcast);
@@ -134,7 +134,7 @@ class LuDriver {
       } else {
         applier_.apply(p.panel, p.plan, p.done, end_, tm());
       }
-      finished_flops_ += iteration_flops(n_, p.panel.k, p.panel.jb);
+      finished_flops_ += panel_flops(n_, p.panel.k, p.panel.jb);
       waiting_.pop_front();
     }
     record(k, next, before, t_iter);
@@ -257,7 +257,7 @@ class LuDriver {
     double flops = 0;
     for (PendingPanel& p : waiting_) {
       applier_.apply(p.panel, p.plan, p.done, end_, tm());
-      flops += iteration_flops(n_, p.panel.k, p.panel.jb);
+      flops += panel_flops(n_, p.panel.k, p.panel.jb);
     }
     waiting_.clear();
     IterationTimes rest;

@@ -160,7 +160,7 @@ std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
                                                             : std::string(kBalancePointDefinition);
         v.balance = b;
       } else if (bp == t.end() && !v.iterations.empty()) {
-        std::vector<IterationTimes> times;
+        std::vector<BalanceSample> times;
         for (const auto& row : v.iterations)
           // The panel's flops, not the row's "flops": with look-ahead a row
           // counts the flops of the update it completed, one panel late.

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "report/balance_point.hpp"
+#include "core/balance_point.hpp"
 
 namespace hplx::report {
 

@@ -4,18 +4,18 @@
 
 #include <algorithm>
 
-#include "report/balance_point.hpp"
+#include "core/balance_point.hpp"
 
 namespace hplx::report {
 namespace {
 
 // Iteration k with the given update time, FACT + RS split over three parts.
-IterationTimes it(double update, double fact_rs, double flops = 1.0) {
+BalanceSample it(double update, double fact_rs, double flops = 1.0) {
   return {fact_rs * 0.5, fact_rs * 0.3, fact_rs * 0.2, update, flops};
 }
 
 TEST(BalancePoint, FirstIterationOfTheSuffixWhereUpdateIsBelowFactPlusSwap) {
-  std::vector<IterationTimes> its;
+  std::vector<BalanceSample> its;
   for (int k = 0; k < 10; ++k) its.push_back(it(k < 6 ? 5.0 : 0.5, 1.0, 10.0 - k));
   const auto b = compute_balance_point(its);
   ASSERT_TRUE(b.has_value());
@@ -29,8 +29,8 @@ TEST(BalancePoint, FirstIterationOfTheSuffixWhereUpdateIsBelowFactPlusSwap) {
 
 TEST(BalancePoint, AnEarlyDipDoesNotCountOnlyTheLastCrossing) {
   // Update falls below at k = 2 but rises again at k = 4: the point is k = 5.
-  std::vector<IterationTimes> its = {it(5, 1), it(5, 1),   it(0.5, 1), it(0.5, 1),
-                                     it(2, 1), it(0.5, 1), it(0.1, 1), it(0.0, 1)};
+  std::vector<BalanceSample> its = {it(5, 1), it(5, 1),   it(0.5, 1), it(0.5, 1),
+                                    it(2, 1), it(0.5, 1), it(0.1, 1), it(0.0, 1)};
   const auto b = compute_balance_point(its);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->iteration, 5);
@@ -40,26 +40,26 @@ TEST(BalancePoint, AnEarlyDipDoesNotCountOnlyTheLastCrossing) {
 
 TEST(BalancePoint, EveryRowSwapAndFactPartCounts) {
   // update 1.0 against fact 0.5 + comm 0.3 + copy 0.3 = 1.1: below only with the copy.
-  std::vector<IterationTimes> its = {{0.5, 0.3, 0.0, 1.0, 1}, {0.5, 0.3, 0.3, 1.0, 1}};
+  std::vector<BalanceSample> its = {{0.5, 0.3, 0.0, 1.0, 1}, {0.5, 0.3, 0.3, 1.0, 1}};
   const auto b = compute_balance_point(its);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->iteration, 1);
 }
 
 TEST(BalancePoint, EqualTimesAreNotBelow) {
-  std::vector<IterationTimes> its = {it(2, 1), it(1, 1)};
+  std::vector<BalanceSample> its = {it(2, 1), it(1, 1)};
   EXPECT_FALSE(compute_balance_point(its).has_value());
 }
 
 TEST(BalancePoint, NoneWhenTheUpdateNeverFallsBelow) {
-  std::vector<IterationTimes> its;
+  std::vector<BalanceSample> its;
   for (int k = 0; k < 5; ++k) its.push_back(it(3, 1));
   EXPECT_FALSE(compute_balance_point(its).has_value());
   EXPECT_FALSE(compute_balance_point({}).has_value());
 }
 
 TEST(BalancePoint, ZeroWhenTheUpdateIsAlwaysBelow) {
-  std::vector<IterationTimes> its = {it(0.1, 1, 5), it(0.1, 1, 3)};
+  std::vector<BalanceSample> its = {it(0.1, 1, 5), it(0.1, 1, 3)};
   const auto b = compute_balance_point(its);
   ASSERT_TRUE(b.has_value());
   EXPECT_EQ(b->iteration, 0);

@@ -28,7 +28,7 @@ TEST(IterationRecord, PanelFlopsAddUpToNetlibsCount) {
   for (long n : {1L, 7L, 1000L, 12345L}) {
     for (long nb : {1L, 32L, 128L, 5000L}) {
       double sum = 0;
-      for (long j = 0; j < n; j += nb) sum += iteration_flops(n, j, std::min(nb, n - j));
+      for (long j = 0; j < n; j += nb) sum += panel_flops(n, j, std::min(nb, n - j));
       const double dn = static_cast<double>(n);
       const double netlib = (2.0 / 3.0) * dn * dn * dn + 1.5 * dn * dn;
       EXPECT_NEAR(sum, netlib, 1e-12 * netlib) << "N=" << n << " NB=" << nb;
@@ -58,7 +58,7 @@ TEST(IterationRecord, OneLateSlowIterationMovesTheBalancePointPastIt) {
 TEST(IterationRecord, NoBalancePointWhenTheUpdateAlwaysHides) {
   auto r = synthetic(10 * 64, 64, 0.0);  // FACT + RS free: nothing to hide
   EXPECT_FALSE(find_balance_point(r, 10 * 64).has_value());
-  EXPECT_TRUE(to_json(find_balance_point(r, 10 * 64)).is_null());
+  EXPECT_TRUE(balance_point_json(find_balance_point(r, 10 * 64)).is_null());
   EXPECT_FALSE(find_balance_point({}, 0).has_value());
 }
 

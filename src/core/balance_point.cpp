@@ -1,8 +1,8 @@
-#include "report/balance_point.hpp"
+#include "core/balance_point.hpp"
 
 #include <algorithm>
 
-namespace hplx::report {
+namespace hplx {
 
 double panel_flops(long n, long j, long jb) {
   auto f = [](double m) { return ((2.0 / 3.0) * m + 1.5) * m * m; };
@@ -10,13 +10,13 @@ double panel_flops(long n, long j, long jb) {
   return f(m) - f(std::max(0.0, m - static_cast<double>(jb)));
 }
 
-std::optional<BalancePoint> compute_balance_point(const std::vector<IterationTimes>& iterations) {
+std::optional<BalancePoint> compute_balance_point(const std::vector<BalanceSample>& iterations) {
   const long n = static_cast<long>(iterations.size());
   // Walk back from the end while the update stays below FACT + RS: where the
   // walk stops, the suffix with the property begins.
   long b = n;
   while (b > 0) {
-    const IterationTimes& it = iterations[b - 1];
+    const BalanceSample& it = iterations[b - 1];
     if (!(it.update_s < it.fact_s + it.rs_comm_s + it.rs_copy_s)) break;
     --b;
   }
@@ -34,4 +34,4 @@ std::optional<BalancePoint> compute_balance_point(const std::vector<IterationTim
   return point;
 }
 
-}  // namespace hplx::report
+}  // namespace hplx

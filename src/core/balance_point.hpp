@@ -1,16 +1,18 @@
 // The balance point of an LU run (seed 003): the iteration from which on the
 // trailing update no longer hides the panel work, i.e. the rest of the run
 // is bound by panel factorization and row swapping rather than by DGEMM.
+// One definition for hplx lu's record and for hplx report, which recomputes
+// it for records that lack it.
 #pragma once
 
 #include <optional>
 #include <string>
 #include <vector>
 
-namespace hplx::report {
+namespace hplx {
 
 // What the balance point needs of one iteration (times are the max over ranks).
-struct IterationTimes {
+struct BalanceSample {
   double fact_s = 0, rs_comm_s = 0, rs_copy_s = 0, update_s = 0;
   double flops = 0;  // the panel's LU flops (panel_flops)
 };
@@ -37,6 +39,6 @@ double panel_flops(long n, long j, long jb);
 
 // The balance point of `iterations`, or nullopt when there is none (no
 // iterations, or the last iteration's update is not below its FACT + RS).
-std::optional<BalancePoint> compute_balance_point(const std::vector<IterationTimes>& iterations);
+std::optional<BalancePoint> compute_balance_point(const std::vector<BalanceSample>& iterations);
 
-}  // namespace hplx::report
+}  // namespace hplx
