@@ -72,7 +72,7 @@ Prediction from_panels(const std::string& model, const SystemSpec& spec, const R
 
 LayerParams last_layer(const SystemSpec& spec, const RunPoint& run, Layout& lay) {
   check_run_point(run);
-  lay = plan_layout(spec, run.p, run.q);
+  lay = plan_layout(spec, run.p, run.q, run.nodes);
   auto layers = mcl_layers(spec, lay, model_n(spec, run));
   LayerParams one = layers.back();
   return one;
@@ -88,7 +88,7 @@ void check_run_point(const RunPoint& run) {
   if (run.threads < 0) throw UsageError(fmt::format("threads = {}: allowed: >= 0", run.threads));
 }
 
-Layout plan_layout(const SystemSpec& spec, int p, int q) {
+Layout plan_layout(const SystemSpec& spec, int p, int q, int nodes) {
   Layout lay;
   lay.p = p;
   lay.q = q;
@@ -97,7 +97,15 @@ Layout plan_layout(const SystemSpec& spec, int p, int q) {
     lay.swapped = true;
   }
   const long devices = static_cast<long>(lay.p) * lay.q;
-  const int per_node = spec.node.devices;
+  int per_node = spec.node.devices;
+  if (nodes > 0) {
+    if (devices % nodes || devices / nodes > spec.node.devices)
+      throw UsageError(fmt::format(
+          "{}: grid {}x{} on {} node(s) is {} devices per node; allowed: a whole number of "
+          "devices per node, at most node.devices = {}",
+          spec.file, p, q, nodes, static_cast<double>(devices) / nodes, spec.node.devices));
+    per_node = static_cast<int>(devices / nodes);
+  }
   if (devices <= per_node) {
     lay.nodes = 1;
     lay.node_p = lay.p;
@@ -110,7 +118,8 @@ Layout plan_layout(const SystemSpec& spec, int p, int q) {
         "whose P*Q fills whole nodes",
         spec.file, p, q, devices, per_node));
   lay.nodes = static_cast<int>(devices / per_node);
-  if (spec.node.grid_p && lay.p % *spec.node.grid_p == 0 && lay.q % *spec.node.grid_q == 0) {
+  if (spec.node.grid_p && *spec.node.grid_p * *spec.node.grid_q == per_node &&
+      lay.p % *spec.node.grid_p == 0 && lay.q % *spec.node.grid_q == 0) {
     lay.node_p = *spec.node.grid_p;
     lay.node_q = *spec.node.grid_q;
   } else if (!squarest_local(per_node, lay.p, lay.q, lay.node_p, lay.node_q)) {
@@ -203,7 +212,7 @@ Prediction predict_original_panels(const SystemSpec& spec, const RunPoint& run) 
 
 Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run) {
   check_run_point(run);
-  Layout lay = plan_layout(spec, run.p, run.q);
+  Layout lay = plan_layout(spec, run.p, run.q, run.nodes);
   return from_panels("mcl", spec, run, lay, mcl_layers(spec, lay, model_n(spec, run)));
 }
 
@@ -232,24 +241,12 @@ long n_from_memory(const SystemSpec& spec, int nodes, double fraction, int nb) {
 }
 
 std::pair<int, int> grid_for_nodes(const SystemSpec& spec, int nodes) {
-  int lp = 1, lq = spec.node.devices;
-  if (spec.node.grid_p) {
-    lp = *spec.node.grid_p;
-    lq = *spec.node.grid_q;
-  } else {
-    for (int x = 1; x * x <= spec.node.devices; ++x)
-      if (spec.node.devices % x == 0) lp = x, lq = spec.node.devices / x;
-  }
-  int np = nodes, nq = 1;
-  for (int x = 1; x * x <= nodes; ++x)
-    if (nodes % x == 0) nq = x, np = nodes / x;
-  int p = np * lp, q = nq * lq;
-  if (q > p && spec.reading == GridReading::LargerIsP) {
-    // Arrange the nodes the other way round so the larger side is P
-    // without changing the node-local grid.
-    const int p2 = nq * lp, q2 = np * lq;
-    if (p2 >= q2) p = p2, q = q2;
-  }
+  // The squarest P x Q of all devices with P >= Q (seed 000 keeps its grids
+  // square or 2:1); plan_layout() then fits the node-local grid into it.
+  const long devices = static_cast<long>(nodes) * spec.node.devices;
+  int p = static_cast<int>(devices), q = 1;
+  for (long x = 1; x * x <= devices; ++x)
+    if (devices % x == 0) q = static_cast<int>(x), p = static_cast<int>(devices / x);
   return {p, q};
 }
 

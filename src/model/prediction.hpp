@@ -23,7 +23,10 @@ struct Layout {
 };
 
 // Throws UsageError when P x Q cannot be split into the spec's nodes.
-Layout plan_layout(const SystemSpec& spec, int p, int q);
+// `nodes` > 0 says how many nodes the devices are spread over (a published
+// run with fewer devices per node than the node holds); 0: as few nodes as
+// hold P x Q.
+Layout plan_layout(const SystemSpec& spec, int p, int q, int nodes = 0);
 
 // The layers a run crosses, innermost first, with their column ranges.
 std::vector<LayerParams> mcl_layers(const SystemSpec& spec, const Layout& lay, long n);
@@ -50,6 +53,7 @@ struct RunPoint {
   int nb = 0;
   int p = 1, q = 1;
   int threads = 0;  // per device (rank); 0: the spec's default rate
+  int nodes = 0;    // 0: as few nodes as hold P x Q devices
 };
 
 // netlib's model with the last layer's alpha and beta (the original model
@@ -70,8 +74,8 @@ Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int
 // Throws UsageError naming the key when the spec has no memory size.
 long n_from_memory(const SystemSpec& spec, int nodes, double fraction, int nb);
 
-// The grid for a weak-scaling point: nodes arranged as squarely as possible,
-// each with its node-local grid; P >= Q.
+// The grid for a weak-scaling point: the squarest P x Q (P >= Q) of all
+// the devices of `nodes` nodes.
 std::pair<int, int> grid_for_nodes(const SystemSpec& spec, int nodes);
 
 // Checks N, NB, P, Q (UsageError on nonsense).

@@ -100,6 +100,7 @@ class Section {
     return table_ ? table_->get(key) : nullptr;
   }
   static std::string text(const toml::node& n) {
+    if (n.is_string()) return *n.value<std::string>();
     std::ostringstream s;
     n.visit([&](auto&& x) { s << x; });
     return s.str();
