@@ -359,6 +359,9 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   if (rank != 0) return 0;
   for (const auto& [t, g] : c.dgemm_gflops)
     fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
+  if (c.concurrent_threads > 0)
+    fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
+               c.concurrent_threads, c.ranks_per_node);
   if (c.has_network) {
     for (const auto& pt : c.pingpong)
       fmt::print("  ping-pong {:>9.0f} bytes: {:10.3f} us one way\n", pt.bytes, pt.one_way_s * 1e6);

@@ -1,6 +1,7 @@
 #include "model/calibrate.hpp"
 
 #include <omp.h>
+#include <unistd.h>
 
 #include <algorithm>
 #include <cmath>
@@ -42,21 +43,37 @@ double dgemm_gflops(long m, int k, int threads, int reps) {
   return 2.0 * m * m * k / best / 1e9;
 }
 
+// A barrier that sleeps instead of spinning, so a rank waiting for rank 0's
+// DGEMM does not take a core from it.
+void quiet_barrier(MPI_Comm comm) {
+  MPI_Request req;
+  MPI_Ibarrier(comm, &req);
+  int done = 0;
+  while (!done) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (!done) usleep(2000);
+  }
+}
+
 }  // namespace
 
-std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y) {
+std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y,
+                                   const std::vector<double>& w) {
   const size_t n = x.size();
-  if (n < 2 || y.size() != n) throw Error("fit_line needs at least two points");
-  double sx = 0, sy = 0, sxx = 0, sxy = 0;
+  if (n < 2 || y.size() != n || (!w.empty() && w.size() != n))
+    throw Error("fit_line needs at least two points (and one weight per point)");
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
   for (size_t i = 0; i < n; ++i) {
-    sx += x[i];
-    sy += y[i];
-    sxx += x[i] * x[i];
-    sxy += x[i] * y[i];
+    const double wi = w.empty() ? 1.0 : w[i];
+    sw += wi;
+    sx += wi * x[i];
+    sy += wi * y[i];
+    sxx += wi * x[i] * x[i];
+    sxy += wi * x[i] * y[i];
   }
-  const double d = n * sxx - sx * sx;
-  const double b = (n * sxy - sx * sy) / d;
-  const double a = (sy - b * sx) / n;
+  const double d = sw * sxx - sx * sx;
+  const double b = (sw * sxy - sx * sy) / d;
+  const double a = (sy - b * sx) / sw;
   return {a, b};
 }
 
@@ -77,20 +94,10 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
   c.hostname = info.hostname;
   c.memory_gib = static_cast<double>(info.mem_total_bytes) / (1024.0 * 1024.0 * 1024.0);
 
-  // DGEMM on rank 0 alone, so ranks do not compete for the cores it times.
-  if (rank == 0) {
-    int max_t = opt.max_threads > 0 ? opt.max_threads : static_cast<int>(usable_cpus().size());
-    max_t = std::max(1, max_t);
-    for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
-      c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions));
-      if (t < max_t && (t < 4 ? t + 1 : t * 2) > max_t) {
-        c.dgemm_gflops.emplace_back(max_t, dgemm_gflops(opt.size, opt.nb, max_t, opt.repetitions));
-        break;
-      }
-    }
-  }
-  MPI_Barrier(world);
-
+  // The ping-pong runs first, with one BLAS thread per rank, so no idle
+  // OpenMP team spins beside it.
+  openblas_set_num_threads(1);
+  omp_set_num_threads(1);
   if (size >= 2) {
     c.has_network = true;
     std::vector<double> buf(1 << 20);  // 8 MiB
@@ -114,16 +121,19 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
       const double med = times[times.size() / 2];
       c.pingpong.push_back({static_cast<double>(words) * 8.0, med});
     }
-    // Least squares on relative errors would favour small messages; an
-    // unweighted fit of the absolute times lets the large messages fix the
-    // bandwidth and the intercept the latency, which is what HPL's terms use.
+    // HPL sends both small messages (pivot rows, 2 NB + 4 words) and large
+    // ones (panels), so the fit weighs each size by 1/t^2: it minimises the
+    // relative error, and neither end dominates. An unweighted fit would let
+    // the 8 MiB message set the latency.
+    std::vector<double> ws;
     for (const auto& pt : c.pingpong) {
       xs.push_back(pt.bytes);
       ys.push_back(pt.one_way_s);
+      ws.push_back(1.0 / (pt.one_way_s * pt.one_way_s));
     }
-    auto [a, b] = fit_line(xs, ys);
-    // The intercept of a bandwidth-dominated fit can fall below zero; the
-    // smallest message's time is then the better latency.
+    auto [a, b] = fit_line(xs, ys, ws);
+    // A noisy fit can put the intercept below zero; the smallest message's
+    // time is then the better latency.
     c.alpha_s = a > 0 ? a : c.pingpong.front().one_way_s;
     c.bandwidth_Bps = 1.0 / b;
     for (const auto& pt : c.pingpong) {
@@ -131,6 +141,40 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
       c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
     }
   }
+  // DGEMM on rank 0 alone, after the ping-pong (whose ranks would compete
+  // for the cores it times); the other ranks sleep meanwhile.
+  if (rank == 0) {
+    int max_t = opt.max_threads > 0 ? opt.max_threads : static_cast<int>(usable_cpus().size());
+    max_t = std::max(1, max_t);
+    for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
+      c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions));
+      if (t < max_t && (t < 4 ? t + 1 : t * 2) > max_t) {
+        c.dgemm_gflops.emplace_back(max_t, dgemm_gflops(opt.size, opt.nb, max_t, opt.repetitions));
+        break;
+      }
+    }
+  }
+  quiet_barrier(world);
+  if (size >= 2) {
+    // A run with every rank of the node computing shares the cores and the
+    // memory bandwidth: measure that case on all ranks at once, with the
+    // threads each rank would get, and let it stand for that thread count.
+    const int cpus = static_cast<int>(usable_cpus().size());
+    const int t = std::max(1, cpus / local);
+    MPI_Barrier(world);
+    const double g = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions);
+    double worst = g;
+    MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    if (rank == 0) {
+      c.concurrent_threads = t;
+      c.concurrent_gflops = worst;
+      for (auto& [th, gf] : c.dgemm_gflops)
+        if (th == t) gf = worst;
+    }
+  }
+  openblas_set_num_threads(1);
+  omp_set_num_threads(1);
+
   return c;
 }
 
@@ -150,6 +194,11 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   for (const auto& [t, g] : c.dgemm_gflops) best = std::max(best, g);
   s += fmt::format("dgemm_gflops = {:.3f}\n", best);
   s += "# Measured DGEMM rate by threads per rank (the run's threads pick one).\n";
+  if (c.concurrent_threads > 0)
+    s += fmt::format(
+        "# {} thread(s): all {} ranks of the node computing at once (slowest rank), as in a\n"
+        "# run with one rank per {} cpu(s); the other counts: rank 0 alone.\n",
+        c.concurrent_threads, c.ranks_per_node, c.concurrent_threads);
   s += "dgemm_gflops_by_threads = { ";
   for (size_t i = 0; i < c.dgemm_gflops.size(); ++i)
     s += fmt::format("{}\"{}\" = {:.3f}", i ? ", " : "", c.dgemm_gflops[i].first,

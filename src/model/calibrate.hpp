@@ -4,9 +4,11 @@
 //
 // gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) with
 // each thread count a rank could run (1 .. the CPUs a rank may use), best of
-// several repetitions. alpha, beta: a ping-pong between ranks 0 and 1 over
+// several repetitions, on rank 0 alone; with several ranks, also on every
+// rank at once with the threads each would get. alpha, beta: a ping-pong between ranks 0 and 1 over
 // message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
-// (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth.
+// (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
+// weighted by 1/time^2 (relative error).
 #pragma once
 
 #include <mpi.h>
@@ -35,6 +37,8 @@ struct Calibration {
   double alpha_s = 0;
   double bandwidth_Bps = 0;
   double fit_max_rel_error = 0;  // worst relative residual of the fit
+  int concurrent_threads = 0;    // > 0: that count was measured on all ranks at once
+  double concurrent_gflops = 0;
   int ranks = 1;
   int ranks_per_node = 1;
   std::string hostname;
@@ -44,8 +48,10 @@ struct Calibration {
 // Collective over `world`. Rank 0's result is the one to write.
 Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt);
 
-// Least-squares line through (x, y): y = a + b x. Throws on < 2 points.
-std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y);
+// Weighted least-squares line through (x, y): y = a + b x, minimising
+// sum w_i (a + b x_i - y_i)^2 (w empty: all 1). Throws on < 2 points.
+std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y,
+                                   const std::vector<double>& w = {});
 
 // The TOML spec text for a calibration.
 std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,

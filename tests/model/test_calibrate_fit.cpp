@@ -14,6 +14,21 @@ TEST(CalibrateFit, RecoversLatencyAndBandwidthOfALine) {
   EXPECT_NEAR(1.0 / b, 8e9, 1e3);
 }
 
+TEST(CalibrateFit, RelativeWeightsKeepTheLatencyOfSmallMessages) {
+  // A large message slowed by 20%: unweighted, it drags the latency far off;
+  // weighted by 1/t^2 the latency stays near the small messages' 1 us.
+  std::vector<double> x, y, w;
+  for (double bytes = 8; bytes < 1e7; bytes *= 4) {
+    x.push_back(bytes);
+    y.push_back((1e-6 + bytes / 5e9) * (bytes > 4e6 ? 1.2 : 1.0));
+    w.push_back(1.0 / (y.back() * y.back()));
+  }
+  auto [a, b] = hplx::model::fit_line(x, y, w);
+  EXPECT_NEAR(a, 1e-6, 0.1e-6);
+  auto [a0, b0] = hplx::model::fit_line(x, y);
+  EXPECT_GT(std::abs(a0 - 1e-6), 5e-6);
+}
+
 TEST(CalibrateFit, SpecTextLoadsBackWithOneRank) {
   hplx::model::Calibration c;
   c.dgemm_gflops = {{1, 20.0}, {2, 38.0}};
