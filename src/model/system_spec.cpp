@@ -20,12 +20,18 @@ namespace {
 // instead of a silently ignored default.
 class Section {
  public:
-  Section(const toml::table* table, std::string prefix, std::string file)
-      : table_(table), prefix_(std::move(prefix)), file_(std::move(file)) {}
+  // `keys`: every key the table may hold, so that a misspelt key is
+  // reported before the "missing" error it causes.
+  Section(const toml::table* table, std::string prefix, std::string file,
+          std::initializer_list<const char*> keys = {})
+      : table_(table), prefix_(std::move(prefix)), file_(std::move(file)) {
+    for (const char* k : keys) allowed_.insert(k);
+  }
 
   bool exists() const { return table_ != nullptr; }
 
   [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    finish();
     throw UsageError(fmt::format("{}: key '{}': {}", file_, full(key), what));
   }
 
@@ -84,8 +90,8 @@ class Section {
       if (!allowed_.count(key)) {
         std::string list;
         for (const auto& a : allowed_) list += (list.empty() ? "" : ", ") + a;
-        fail(key, fmt::format("unknown key; allowed in [{}]: {}",
-                              prefix_.empty() ? "top level" : prefix_, list));
+        throw UsageError(fmt::format("{}: key '{}': unknown key; allowed in [{}]: {}", file_,
+                                     full(key), prefix_.empty() ? "top level" : prefix_, list));
       }
     }
   }
@@ -180,9 +186,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   SystemSpec spec;
   spec.file = name;
-  Section top(&root, "", name);
+  Section top(&root, "", name,
+              {"system", "device", "memory", "node", "network", "run", "published"});
 
-  Section sys(top.table("system"), "system", name);
+  Section sys(top.table("system"), "system", name, {"name", "source", "grid_reading", "n_reading"});
   if (!sys.exists()) top.fail("system", "missing; allowed: a [system] table with name = \"...\"");
   auto sys_name = sys.string("name");
   if (!sys_name) sys.fail("name", "missing; allowed: a quoted name");
@@ -208,7 +215,9 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   sys.finish();
 
-  Section dev(top.table("device"), "device", name);
+  Section dev(top.table("device"), "device", name,
+              {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
+               "memory_gib", "dgemm_gflops_by_threads"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -222,16 +231,21 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
   d.memory_gib = dev.positive("memory_gib", " (GiB)");
   if (const toml::table* by = dev.table("dgemm_gflops_by_threads")) {
-    Section bt(by, "device.dgemm_gflops_by_threads", name);
     for (const auto& [k, v] : *by) {
-      std::string key(k.str());
+      const std::string key(k.str());
+      const std::string full = "device.dgemm_gflops_by_threads." + key;
       char* end = nullptr;
-      long t = std::strtol(key.c_str(), &end, 10);
-      if (key.empty() || *end || t < 1)
-        bt.fail(key, "is not a thread count; allowed: keys \"1\", \"2\", ... with GFLOPS values");
-      d.dgemm_gflops_by_threads[static_cast<int>(t)] = *bt.positive(key, " (GFLOPS)");
+      const long t = std::strtol(key.c_str(), &end, 10);
+      const std::optional<double> g = v.value<double>();
+      if (key.empty() || *end || t < 1 || !g || *g <= 0)
+        throw UsageError(
+            fmt::format("{}: key '{}': not a thread count with a rate; allowed: "
+                        "\"1\" = 20.5, \"2\" = 40.1, ... (threads = GFLOPS > 0)",
+                        name, full));
+      d.dgemm_gflops_by_threads[static_cast<int>(t)] = *g;
     }
   }
+  dev.finish();
   const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;
   if (cfs && !(d.cores && d.flops_per_cycle && d.clock_ghz)) {
     const char* miss = !d.cores ? "cores" : !d.flops_per_cycle ? "flops_per_cycle" : "clock_ghz";
@@ -245,9 +259,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     dev.fail(
         "rpeak_gflops",
         "missing; allowed: rpeak_gflops, or cores + flops_per_cycle + clock_ghz, or dgemm_gflops");
-  dev.finish();
 
-  Section mem(top.table("memory"), "memory", name);
+  Section mem(top.table("memory"), "memory", name,
+              {"controllers", "qwords_per_controller", "clock_ghz", "latency_cycles", "alpha_us",
+               "bandwidth_gbs"});
   MemoryLayer& m = spec.memory;
   if (mem.exists()) {
     m.present = true;
@@ -295,7 +310,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   mem.finish();
 
-  Section node(top.table("node"), "node", name);
+  Section node(top.table("node"), "node", name, {"devices", "memory_gib", "grid", "link"});
   Node& nd = spec.node;
   nd.devices = static_cast<int>(node.integer("devices", 1).value_or(1));
   nd.memory_gib = node.positive("memory_gib", " (GiB)");
@@ -310,7 +325,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     nd.grid_q = q;
   }
   if (const toml::table* lt = node.table("link")) {
-    Section link(lt, "node.link", name);
+    Section link(lt, "node.link", name, {"name", "alpha_us", "bandwidth_gbs"});
     nd.link = read_link(link, false);
     link.finish();
   }
@@ -319,11 +334,12 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
               "missing with devices > 1; allowed: [node.link] with alpha_us and bandwidth_gbs");
   node.finish();
 
-  Section net(top.table("network"), "network", name);
+  Section net(top.table("network"), "network", name,
+              {"name", "alpha_us", "bandwidth_gbs", "share"});
   spec.network = read_link(net, true);
   net.finish();
 
-  Section run(top.table("run"), "run", name);
+  Section run(top.table("run"), "run", name, {"n", "memory_fraction", "nb", "grid", "nodes"});
   Run& r = spec.run;
   r.n = run.integer("n", 1);
   r.memory_fraction = run.positive("memory_fraction", " and <= 1");
@@ -344,7 +360,9 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   if (const toml::array* pubs = top.array("published")) {
     int i = 0;
     for (const auto& e : *pubs) {
-      Section ps(e.as_table(), fmt::format("published[{}]", i++), name);
+      Section ps(e.as_table(), fmt::format("published[{}]", i++), name,
+                 {"label", "source", "nodes", "n", "nb", "grid", "rmax_gflops", "efficiency_pct",
+                  "rpeak_gflops", "paper_model_gflops"});
       Published p;
       p.label = ps.string("label").value_or("");
       p.source = ps.string("source").value_or("");

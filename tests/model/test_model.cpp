@@ -237,6 +237,9 @@ TEST(Spec, BadInputNamesFileKeyAndWhatIsAllowed) {
   EXPECT_NE(error_of(std::string(kMinimal) + "[[published]]\nn = 10\nnb = 2\ngrid = \"1x1\"\n")
                 .find("key 'published[0].rmax_gflops': missing"),
             std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "dgemm_gflops_by_threads = { two = 3 }\n")
+                .find("key 'device.dgemm_gflops_by_threads.two': not a thread count"),
+            std::string::npos);
   try {
     load_system_spec("no/such/spec.toml");
     FAIL();
