@@ -263,3 +263,22 @@ TEST(Examples, EverySystemFileLoadsAndPredicts) {
     }
   }
 }
+
+TEST(MachineSpecPath, EnvironmentThenWorkingDirectoryThenConfigDir) {
+  setenv("HPLX_MACHINE_SPEC", (kSrc + "/examples/systems/summit.toml").c_str(), 1);
+  EXPECT_EQ(default_machine_spec_path(), kSrc + "/examples/systems/summit.toml");
+  setenv("HPLX_MACHINE_SPEC", "no/such/machine.toml", 1);
+  EXPECT_THROW(default_machine_spec_path(), hplx::UsageError);
+  unsetenv("HPLX_MACHINE_SPEC");
+  setenv("XDG_CONFIG_HOME", "/nonexistent-xdg", 1);
+  auto c = machine_spec_candidates();
+  ASSERT_EQ(c.size(), 2u);
+  EXPECT_EQ(c[0], "machine.toml");
+  EXPECT_EQ(c[1], "/nonexistent-xdg/hplx/machine.toml");
+  try {
+    default_machine_spec_path();
+  } catch (const hplx::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("hplx model calibrate"), std::string::npos);
+  }
+  unsetenv("XDG_CONFIG_HOME");
+}
