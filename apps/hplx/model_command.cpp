@@ -359,6 +359,8 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   if (rank != 0) return 0;
   for (const auto& [t, g] : c.dgemm_gflops)
     fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
+  fmt::print("  row swap: {:.3f} ns per word (memory layer beta = a third of it)\n",
+             c.swap_s_per_word * 1e9);
   if (c.concurrent_threads > 0)
     fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
                c.concurrent_threads, c.ranks_per_node);

@@ -43,6 +43,25 @@ double dgemm_gflops(long m, int k, int threads, int reps) {
   return 2.0 * m * m * k / best / 1e9;
 }
 
+// HPL's row swap on one rank: b rows exchanged with rows further down,
+// across all n columns of a column-major m x n matrix (strided dswap, as
+// dlaswp does). Returns seconds per word swapped (b n words), best of reps.
+double swap_seconds_per_word(long m, long n, int b, int reps) {
+  std::vector<double> a(static_cast<size_t>(m) * n, 1.0);
+  double best = 1e300;
+  for (int r = 0; r < reps + 1; ++r) {
+    const double t0 = wall_time();
+    for (int k = 0; k < b; ++k) {
+      const long other = b + (static_cast<long>(k) * 7919 + r * 104729) % (m - b);
+      cblas_dswap(static_cast<int>(n), a.data() + k, static_cast<int>(m), a.data() + other,
+                  static_cast<int>(m));
+    }
+    const double t = wall_time() - t0;
+    if (r > 0) best = std::min(best, t);
+  }
+  return best / (static_cast<double>(b) * n);
+}
+
 // A barrier that sleeps instead of spinning, so a rank waiting for rank 0's
 // DGEMM does not take a core from it.
 void quiet_barrier(MPI_Comm comm) {
@@ -141,6 +160,11 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
       c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
     }
   }
+  // The device's own memory layer: the row swap's cost per word, so that
+  // netlib's update term 3 beta u NB equals the measured swap of NB rows
+  // over u columns (beta = t_word / 3); alpha is left at 0.
+  if (rank == 0)
+    c.swap_s_per_word = swap_seconds_per_word(opt.size, opt.size, opt.nb, opt.repetitions);
   // DGEMM on rank 0 alone, after the ping-pong (whose ranks would compete
   // for the cores it times); the other ranks sleep meanwhile.
   if (rank == 0) {
@@ -188,7 +212,8 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   s += fmt::format("source = \"hplx model calibrate, {} rank(s), DGEMM M = N = {}, K = NB = {}\"\n",
                    c.ranks, opt.size, opt.nb);
   s += "# The grid is taken as given: this spec describes real hplx runs.\n";
-  s += "grid_reading = \"as-given\"\n\n";
+  s += "grid_reading = \"as-given\"\n";
+  s += "# N as given: hplx lu does not pad N to a multiple of NB.\nn_reading = \"as-given\"\n\n";
   s += "[device]\nname = \"MPI rank\"\n";
   double best = 0;
   for (const auto& [t, g] : c.dgemm_gflops) best = std::max(best, g);
@@ -205,6 +230,15 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
                      c.dgemm_gflops[i].second);
   s += " }\n\n";
   const int cpus = c.dgemm_gflops.empty() ? 1 : c.dgemm_gflops.back().first;
+  if (c.swap_s_per_word > 0) {
+    s += "[memory]\n";
+    s += fmt::format(
+        "# Row swap on one rank (NB = {} rows over {} columns, strided dswap, 1 thread):\n"
+        "# {:.3f} ns per word; beta = a third of it, so that netlib's 3 beta u NB is the swap.\n",
+        opt.nb, opt.size, c.swap_s_per_word * 1e9);
+    s += fmt::format("alpha_us = 0\nbandwidth_gbs = {:.4f}\n\n",
+                     8.0 / (c.swap_s_per_word / 3.0) / 1e9);
+  }
   s += "[node]\n";
   if (c.has_network) {
     s += fmt::format("# Ranks a node can run with one thread each.\ndevices = {}\n",

@@ -5,7 +5,8 @@
 // gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) with
 // each thread count a rank could run (1 .. the CPUs a rank may use), best of
 // several repetitions, on rank 0 alone; with several ranks, also on every
-// rank at once with the threads each would get. alpha, beta: a ping-pong between ranks 0 and 1 over
+// rank at once with the threads each would get. The memory layer: HPL's
+// strided row swap, seconds per word. alpha, beta: a ping-pong between ranks 0 and 1 over
 // message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
 // (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
 // weighted by 1/time^2 (relative error).
@@ -37,6 +38,7 @@ struct Calibration {
   double alpha_s = 0;
   double bandwidth_Bps = 0;
   double fit_max_rel_error = 0;  // worst relative residual of the fit
+  double swap_s_per_word = 0;    // row swap on rank 0, one thread
   int concurrent_threads = 0;    // > 0: that count was measured on all ranks at once
   double concurrent_gflops = 0;
   int ranks = 1;

@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "model/calibrate.hpp"
+#include "model/system_spec.hpp"
 
 TEST(CalibrateFit, RecoversLatencyAndBandwidthOfALine) {
   std::vector<double> x, y;
@@ -37,4 +38,11 @@ TEST(CalibrateFit, SpecTextLoadsBackWithOneRank) {
   std::string text = hplx::model::calibration_toml(c, {}, "hplx model calibrate -o m.toml");
   EXPECT_NE(text.find("1 rank: no link measured"), std::string::npos);
   EXPECT_NE(text.find("\"2\" = 38.000"), std::string::npos);
+  c.swap_s_per_word = 3e-9;
+  text = hplx::model::calibration_toml(c, {}, "hplx model calibrate -o m.toml");
+  hplx::model::SystemSpec spec = hplx::model::parse_system_spec(text, "m.toml");
+  EXPECT_EQ(spec.node.devices, 1);
+  EXPECT_NEAR(spec.memory.beta_s, 1e-9, 1e-13);  // a third of the swap's time per word
+  EXPECT_DOUBLE_EQ(spec.gamma_s(2), 1.0 / 38e9);
+  EXPECT_EQ(spec.n_reading, hplx::model::NReading::AsGiven);
 }
