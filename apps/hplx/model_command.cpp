@@ -254,6 +254,8 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
                       spec.file));
     }
     const size_t count = ns.size() * nbs.size() * grids.size();
+    // Every grid must fit the nodes before anything is printed.
+    for (const auto& [p, q] : grids) model::plan_layout(spec, p, q);
     if (!quiet_rank) print_header(spec, threads_);
     if (count == 1) {
       RunPoint rp{ns[0], nbs[0], grids[0].first, grids[0].second, threads_};
