@@ -6,7 +6,7 @@
 // each thread count a rank could run (1 .. the CPUs a rank may use), best of
 // several repetitions, on rank 0 alone; with several ranks, also on every
 // rank at once with the threads each would get. The memory layer: HPL's
-// strided row swap, seconds per word. alpha, beta: a ping-pong between ranks 0 and 1 over
+// row swap (LAPACK dlaswp), seconds per word. alpha, beta: a ping-pong between ranks 0 and 1 over
 // message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
 // (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
 // weighted by 1/time^2 (relative error).
