@@ -1,7 +1,9 @@
 #include "model_command.hpp"
 
+#include <cerrno>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <sstream>
 
 #include <fmt/format.h>
