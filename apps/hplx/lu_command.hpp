@@ -33,6 +33,7 @@ class LuCommand {
   std::string core_sharing_ = "off";
   std::string bcast_pipeline_ = "off";
   std::string trace_;
+  std::optional<std::string> predict_;  // --predict [FILE]
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;
