@@ -7,6 +7,7 @@
 
 #include "core/error.hpp"
 #include "lu_command.hpp"
+#include "mxp_command.hpp"
 
 namespace hplx::app {
 
@@ -17,6 +18,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   app.set_version_flag("--version", std::string("hplx ") + HPLX_VERSION);
   app.require_subcommand(1);
   LuCommand lu(app);
+  MxpCommand mxp(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -27,11 +29,12 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
     std::ostringstream what;
     what << e.what();
     if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
-      what.str("a subcommand is required; allowed: lu (run `hplx --help`)");
+      what.str("a subcommand is required; allowed: lu, mxp (run `hplx --help`)");
     throw UsageError(what.str());
   }
   std::vector<std::string> args(argv, argv + argc);
   if (lu.chosen()) return lu.run(world, args);
+  if (mxp.chosen()) return mxp.run(world, args);
   return 2;
 }
 

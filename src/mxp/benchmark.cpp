@@ -63,9 +63,9 @@ PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
   ph.seconds = dt;
   ph.final_relres = last.normr0 > 0 ? last.normr / last.normr0 : 0;
-  double* bytes[] = {&ph.stats.bytes_spmv, &ph.stats.bytes_gs, &ph.stats.bytes_restriction,
-                     &ph.stats.bytes_prolongation, &ph.stats.bytes_ortho,
-                     &ph.stats.bytes_vector};
+  double* bytes[] = {&ph.stats.bytes_spmv,        &ph.stats.bytes_gs,
+                     &ph.stats.bytes_restriction, &ph.stats.bytes_prolongation,
+                     &ph.stats.bytes_ortho,       &ph.stats.bytes_vector};
   for (double* b : bytes)
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, b, 1, MPI_DOUBLE, MPI_SUM, comm));
   return ph;
@@ -133,13 +133,17 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress) {
 
 namespace {
 
-std::string num(double v) { return fmt::format("{:.6g}", v); }
+std::string num(double v) {
+  return fmt::format("{:.6g}", v);
+}
 
 void key(std::FILE* out, int indent, const std::string& k, const std::string& v) {
   std::fprintf(out, "%*s%s: %s\n", indent, "", k.c_str(), v.c_str());
 }
 
-double safe_div(double a, double b) { return b > 0 ? a / b : 0; }
+double safe_div(double a, double b) {
+  return b > 0 ? a / b : 0;
+}
 
 }  // namespace
 
@@ -237,8 +241,10 @@ void print_report(const MxpResult& r, std::FILE* out) {
   key(out, 2, "Raw MG", num(safe_div(opt.stats.flops_mg, opt.stats.mg) / 1e9));
   key(out, 2, "Raw Total", num(opt.gflops()));
   if (r.has_mixed) {
-    key(out, 2, " - Raw Orho  (reference)", num(safe_div(ref.stats.flops_ortho, ref.stats.ortho) / 1e9));
-    key(out, 2, " - Raw SpMV  (reference)", num(safe_div(ref.stats.flops_spmv, ref.stats.spmv) / 1e9));
+    key(out, 2, " - Raw Orho  (reference)",
+        num(safe_div(ref.stats.flops_ortho, ref.stats.ortho) / 1e9));
+    key(out, 2, " - Raw SpMV  (reference)",
+        num(safe_div(ref.stats.flops_spmv, ref.stats.spmv) / 1e9));
     key(out, 2, " - Raw MG    (reference)", num(safe_div(ref.stats.flops_mg, ref.stats.mg) / 1e9));
     key(out, 2, " - Raw Total (reference)", num(ref.gflops()));
   }
@@ -278,9 +284,10 @@ void print_report(const MxpResult& r, std::FILE* out) {
     key(out, 2, "HPGMP result is VALID with a GFLOP/s rating of", num(r.rating));
   } else {
     key(out, 2, "HPGMP result is", "INVALID.");
-    key(out, 2, "Reason", v.double_converged || v.mode == ValidationMode::Fullscale
-                              ? "the optimized solver did not reach the validation tolerance"
-                              : "the reference solver did not reach the validation tolerance");
+    key(out, 2, "Reason",
+        v.double_converged || v.mode == ValidationMode::Fullscale
+            ? "the optimized solver did not reach the validation tolerance"
+            : "the reference solver did not reach the validation tolerance");
   }
   std::fflush(out);
 }

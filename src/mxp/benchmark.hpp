@@ -29,9 +29,9 @@ namespace hplx::mxp {
 
 struct MxpConfig {
   int nx = 64, ny = 64, nz = 64;
-  double time = 60;          // seconds each timed phase fills
+  double time = 60;  // seconds each timed phase fills
   int restart = 30;
-  long bench_iters = 300;    // inner iterations per benchmark solve
+  long bench_iters = 300;  // inner iterations per benchmark solve
   ValidationMode validation = ValidationMode::Standard;
   Precision precision = Precision::Mixed;
   ProcessShape shape{0, 0, 0};  // all zero: HPCG's choice

@@ -29,8 +29,8 @@ inline int point_color(int ix, int iy, int iz) {
 }
 
 struct ColorOrdering {
-  std::vector<int> to_natural;   // permuted row -> natural row iz*nx*ny + iy*nx + ix
-  std::vector<int> to_permuted;  // natural row -> permuted row
+  std::vector<int> to_natural;                  // permuted row -> natural row iz*nx*ny + iy*nx + ix
+  std::vector<int> to_permuted;                 // natural row -> permuted row
   std::array<long, kColors + 1> color_begin{};  // color c owns [color_begin[c], color_begin[c+1])
   std::array<long, kColors> boundary_begin{};   // rows of color c from here on read the halo
 

@@ -50,7 +50,8 @@ void spmv(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& ha
           MotifStats* stats) {
   const double t0 = wall_time();
   halo.begin(x);
-  for (int c = 0; c < kColors; ++c) spmv_rows(a, x, y, order.color_begin[c], order.boundary_begin[c]);
+  for (int c = 0; c < kColors; ++c)
+    spmv_rows(a, x, y, order.color_begin[c], order.boundary_begin[c]);
   const double tw = wall_time();
   halo.finish();
   const double tw1 = wall_time();

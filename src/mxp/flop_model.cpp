@@ -7,7 +7,9 @@ double cycle_flops(const ProblemCounts& c, int k) {
          c.rows * (5.0 + 5.0 * k + 2.0 + 4.0 * k * (k + 1.0));
 }
 
-double final_residual_flops(const ProblemCounts& c) { return 2.0 * c.nnz + 4.0 * c.rows; }
+double final_residual_flops(const ProblemCounts& c) {
+  return 2.0 * c.nnz + 4.0 * c.rows;
+}
 
 double solve_flops(const ProblemCounts& c, long iterations, int restart) {
   double f = final_residual_flops(c);

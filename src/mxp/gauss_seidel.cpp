@@ -32,13 +32,14 @@ void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, lon
 }
 
 template <class T>
-void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo,
-              const T* b, T* x, bool x_is_zero, MotifStats* stats) {
+void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
+              T* x, bool x_is_zero, MotifStats* stats) {
   const double t0 = wall_time();
   double wait = 0;
   if (x_is_zero) {
     fill(a.columns() - a.rows(), T(0), x + a.rows());
-    for (int c = 0; c < kColors; ++c) gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
+    for (int c = 0; c < kColors; ++c)
+      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
   } else {
     halo.begin(x);
     gs_rows(a, b, x, order.color_begin[0], order.boundary_begin[0]);
@@ -46,7 +47,8 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
     halo.finish();
     wait = wall_time() - tw;
     gs_rows(a, b, x, order.boundary_begin[0], order.color_begin[1]);
-    for (int c = 1; c < kColors; ++c) gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
+    for (int c = 1; c < kColors; ++c)
+      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
   }
   if (stats) {
     stats->halo_wait += wait;

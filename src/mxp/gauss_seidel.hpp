@@ -22,7 +22,7 @@ void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
 // One forward sweep. `x_is_zero`: x (owned and halo) is known to be zero on
 // entry, so there is nothing to exchange; the halo part is zeroed here.
 template <class T>
-void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo,
-              const T* b, T* x, bool x_is_zero, MotifStats* stats);
+void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
+              T* x, bool x_is_zero, MotifStats* stats);
 
 }  // namespace hplx::mxp

@@ -75,15 +75,14 @@ void check_local_dims(int nx, int ny, int nz) {
           values[d] < kSizeMultiple ? kSizeMultiple : values[d] / kSizeMultiple * kSizeMultiple));
     }
     if (values[d] > 1024) {
-      throw UsageError(fmt::format("{} {}: allowed: at most 1024 points per rank", names[d],
-                                   values[d]));
+      throw UsageError(
+          fmt::format("{} {}: allowed: at most 1024 points per rank", names[d], values[d]));
     }
   }
 }
 
 void check_process_shape(const ProcessShape& s, int ranks) {
-  if (s.npx < 1 || s.npy < 1 || s.npz < 1 ||
-      static_cast<long>(s.npx) * s.npy * s.npz != ranks) {
+  if (s.npx < 1 || s.npy < 1 || s.npz < 1 || static_cast<long>(s.npx) * s.npy * s.npz != ranks) {
     throw UsageError(fmt::format(
         "process grid {} x {} x {} (--npx --npy --npz): allowed: positive numbers whose product is "
         "the number of MPI ranks, {}",

@@ -37,9 +37,9 @@ struct Geometry {
   int rank = 0, size = 1;
   int npx = 1, npy = 1, npz = 1;
   int ipx = 0, ipy = 0, ipz = 0;
-  int nx = 0, ny = 0, nz = 0;        // local box
-  long gnx = 0, gny = 0, gnz = 0;    // global grid
-  long gix0 = 0, giy0 = 0, giz0 = 0; // global coordinates of the local (0,0,0)
+  int nx = 0, ny = 0, nz = 0;         // local box
+  long gnx = 0, gny = 0, gnz = 0;     // global grid
+  long gix0 = 0, giy0 = 0, giz0 = 0;  // global coordinates of the local (0,0,0)
 
   long local_rows() const { return static_cast<long>(nx) * ny * nz; }
   long long global_rows() const { return static_cast<long long>(gnx) * gny * gnz; }

@@ -16,8 +16,8 @@ namespace {
 // y = alpha op(Q) x + beta y with OpenBLAS, Q n x k column-major.
 void gemv(bool trans, long n, int k, double alpha, const float* q, const float* x, double beta,
           float* y) {
-  cblas_sgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, n, k, static_cast<float>(alpha),
-              q, n, x, 1, static_cast<float>(beta), y, 1);
+  cblas_sgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, n, k, static_cast<float>(alpha), q,
+              n, x, 1, static_cast<float>(beta), y, 1);
 }
 void gemv(bool trans, long n, int k, double alpha, const double* q, const double* x, double beta,
           double* y) {
@@ -44,7 +44,8 @@ ArnoldiCycle<T>::ArnoldiCycle(long rows, int restart, long long global_rows, MPI
 template <class T>
 int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_steps,
                          MotifStats* stats) {
-  if (z_.size() < static_cast<size_t>(mg.matrix(0).columns())) z_.assign(mg.matrix(0).columns(), T(0));
+  if (z_.size() < static_cast<size_t>(mg.matrix(0).columns()))
+    z_.assign(mg.matrix(0).columns(), T(0));
   const long n = n_;
   const int m1 = m_ + 1;
   std::fill(t_.begin(), t_.end(), 0.0);

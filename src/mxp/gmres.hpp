@@ -53,9 +53,9 @@ class ArnoldiCycle {
   int m_;
   double big_n_;
   MPI_Comm comm_;
-  std::vector<T> q_;      // n x (m+1), column-major
-  std::vector<T> z_;      // preconditioned vector, with halo room
-  std::vector<T> h_t_;    // projections in T for the BLAS calls
+  std::vector<T> q_;                          // n x (m+1), column-major
+  std::vector<T> z_;                          // preconditioned vector, with halo room
+  std::vector<T> h_t_;                        // projections in T for the BLAS calls
   std::vector<double> h_, hh_, cs_, sn_, t_;  // hh_: (m+1) x m column-major
   int steps_ = 0;
   double estimate_ = 0;

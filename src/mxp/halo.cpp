@@ -8,7 +8,9 @@ namespace hplx::mxp {
 namespace {
 
 // The message tag names the direction from the receiver to the sender.
-int direction_tag(int dx, int dy, int dz) { return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1); }
+int direction_tag(int dx, int dy, int dz) {
+  return (dx + 1) + 3 * (dy + 1) + 9 * (dz + 1);
+}
 
 // Range of one coordinate of the points a neighbour in direction d owns
 // that I read (outside my box), or that I own and it reads (inside).

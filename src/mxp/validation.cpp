@@ -27,7 +27,9 @@ Precision parse_precision(const std::string& s) {
   throw UsageError(fmt::format("--precision {}: allowed: mixed, double", s));
 }
 
-const char* to_string(Precision p) { return p == Precision::Mixed ? "mixed" : "double"; }
+const char* to_string(Precision p) {
+  return p == Precision::Mixed ? "mixed" : "double";
+}
 
 double penalty_factor(long n_double, long n_mixed) {
   if (n_mixed <= 0) return 0.0;
@@ -110,7 +112,7 @@ ValidationResult run_validation(const ValidationOptions& o, const Geometry& fine
     }
     // Everyone learns rank 0's outcome.
     long iters[2] = {v.n_double, v.n_mixed};
-    double reals[6] = {v.tol_double,    v.tol_mixed,    v.normr0_double,
+    double reals[6] = {v.tol_double,   v.tol_mixed,    v.normr0_double,
                        v.normr_double, v.normr0_mixed, v.normr_mixed};
     int flags[2] = {v.double_converged, v.mixed_converged};
     HPLX_MPI_CHECK(MPI_Bcast(iters, 2, MPI_LONG, 0, world));
