@@ -20,29 +20,10 @@ EllMatrix<T> convert_matrix(const EllMatrix<double>& a) {
   return out;
 }
 
-namespace {
-constexpr long kChunk = 256;
-}
-
 template <class T>
-void spmv_rows(const EllMatrix<T>& a, const T* __restrict x, T* __restrict y, long begin,
-               long end) {
-  const long n = a.rows();
-  const T* __restrict vals = a.values.data();
-  const int* __restrict cols = a.pattern->cols.data();
-#pragma omp parallel for schedule(static)
-  for (long c0 = begin; c0 < end; c0 += kChunk) {
-    const long len = std::min(kChunk, end - c0);
-    T acc[kChunk];
-    for (long i = 0; i < len; ++i) acc[i] = 0;
-    for (int s = 0; s < kSlots; ++s) {
-      const T* v = vals + s * n + c0;
-      const int* c = cols + s * n + c0;
-#pragma omp simd
-      for (long i = 0; i < len; ++i) acc[i] += v[i] * x[c[i]];
-    }
-    for (long i = 0; i < len; ++i) y[c0 + i] = acc[i];
-  }
+void spmv_rows(const EllMatrix<T>& a, const T* x, T* __restrict y, long begin, long end) {
+  ell_row_sums<false>(
+      a, x, begin, end, [](long) { return T(0); }, [y](long r, T acc) { y[r] = acc; });
 }
 
 template <class T>

@@ -1,7 +1,12 @@
 // ELLPACK storage of the 27-point operator (seed 002 section 3.2.2): every
-// row has kSlots entries, stored column-major by row slot (slot s of row r
-// at s * rows + r), so consecutive rows of one slot are consecutive in
-// memory and no row pointer is needed. Rows with fewer than 27 neighbours
+// row has kSlots entries, stored column-major by row slot, so consecutive
+// rows of one slot are consecutive in memory and no row pointer is needed.
+// On a CPU the slot-major layout is cut into slices of kSliceRows rows
+// (sliced ELL): slot s of row r sits at ((r / C) * kSlots + s) * C + r % C,
+// C = kSliceRows. Inside a slice it is the GPU layout; across slices the
+// matrix is one sequential stream, which the hardware prefetchers follow
+// (plain slot-major rows would make the kernels jump between 27 streams
+// n entries apart). Rows with fewer than 27 neighbours
 // (on the global boundary) pad with a zero value pointing at the row itself.
 // Column indices below `rows` are owned rows (color ordering), from `rows`
 // on they index the halo. The pattern is shared between the double matrix
@@ -18,23 +23,68 @@
 namespace hplx::mxp {
 
 inline constexpr int kSlots = 27;
+inline constexpr long kSliceRows = 256;
 
 struct EllPattern {
   long rows = 0;
   long halo = 0;          // halo entries a vector needs after the owned rows
-  std::vector<int> cols;  // kSlots * rows
+  std::vector<int> cols;  // storage(rows) entries
+
+  // Where slot s of row r is stored in cols and values.
+  static long index(long r, int s) {
+    return ((r / kSliceRows) * kSlots + s) * kSliceRows + r % kSliceRows;
+  }
+  // Entries for `rows` rows (the last slice is padded).
+  static long storage(long rows) {
+    return (rows + kSliceRows - 1) / kSliceRows * kSliceRows * kSlots;
+  }
 };
 
 template <class T>
 struct EllMatrix {
   std::shared_ptr<const EllPattern> pattern;
-  std::vector<T> values;    // kSlots * rows, same layout as pattern->cols
+  std::vector<T> values;    // same layout as pattern->cols
   std::vector<T> inv_diag;  // 1 / a_rr
   long long global_nnz = 0;
 
   long rows() const { return pattern->rows; }
   long columns() const { return pattern->rows + pattern->halo; }
 };
+
+// For the rows r in [begin, end) (OpenMP threads, static schedule): starts
+// from acc = init(r), subtracts (Subtract) or adds every A[r,s] x[col(r,s)],
+// and hands the result to store(r, acc). The kernels of SpMV, Gauss-Seidel
+// and the fused restriction are this loop with different ends.
+template <bool Subtract, class T, class Init, class Store>
+inline void ell_row_sums(const EllMatrix<T>& a, const T* x, long begin, long end,
+                         Init init, Store store) {
+  // x is not __restrict: Gauss-Seidel writes it through `store`.
+  if (begin >= end) return;
+  const T* __restrict vals = a.values.data();
+  const int* __restrict cols = a.pattern->cols.data();
+  const long first = begin / kSliceRows, last = (end - 1) / kSliceRows;
+#pragma omp parallel for schedule(static)
+  for (long sl = first; sl <= last; ++sl) {
+    const long r0 = sl * kSliceRows > begin ? sl * kSliceRows : begin;
+    const long r1 = (sl + 1) * kSliceRows < end ? (sl + 1) * kSliceRows : end;
+    const long len = r1 - r0;
+    const long base = sl * kSlots * kSliceRows + (r0 - sl * kSliceRows);
+    T acc[kSliceRows];
+    for (long i = 0; i < len; ++i) acc[i] = init(r0 + i);
+    for (int s = 0; s < kSlots; ++s) {
+      const T* __restrict v = vals + base + s * kSliceRows;
+      const int* __restrict c = cols + base + s * kSliceRows;
+      if constexpr (Subtract) {
+#pragma omp simd
+        for (long i = 0; i < len; ++i) acc[i] -= v[i] * x[c[i]];
+      } else {
+#pragma omp simd
+        for (long i = 0; i < len; ++i) acc[i] += v[i] * x[c[i]];
+      }
+    }
+    for (long i = 0; i < len; ++i) store(r0 + i, acc[i]);
+  }
+}
 
 // The same matrix with values rounded to T.
 template <class T>

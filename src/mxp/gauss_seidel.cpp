@@ -6,29 +6,14 @@
 #include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
-namespace {
-constexpr long kChunk = 256;
-}
-
 template <class T>
 void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end) {
-  const long n = a.rows();
-  const T* __restrict vals = a.values.data();
-  const int* __restrict cols = a.pattern->cols.data();
+  // The rows of [begin, end) never read each other, so x may be read and
+  // written by the same pass.
   const T* __restrict inv_diag = a.inv_diag.data();
-#pragma omp parallel for schedule(static)
-  for (long c0 = begin; c0 < end; c0 += kChunk) {
-    const long len = std::min(kChunk, end - c0);
-    T acc[kChunk];
-    for (long i = 0; i < len; ++i) acc[i] = b[c0 + i];
-    for (int s = 0; s < kSlots; ++s) {
-      const T* v = vals + s * n + c0;
-      const int* c = cols + s * n + c0;
-#pragma omp simd
-      for (long i = 0; i < len; ++i) acc[i] -= v[i] * x[c[i]];
-    }
-    for (long i = 0; i < len; ++i) x[c0 + i] += acc[i] * inv_diag[c0 + i];
-  }
+  ell_row_sums<true>(
+      a, x, begin, end, [b](long r) { return b[r]; },
+      [x, inv_diag](long r, T acc) { x[r] += acc * inv_diag[r]; });
 }
 
 template <class T>

@@ -8,31 +8,14 @@
 #include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
-namespace {
-constexpr long kChunk = 256;
-}
-
 template <class T>
 void restrict_residual_rows(const EllMatrix<T>& a, const std::vector<int>& fine_to_coarse,
-                            const T* __restrict r, const T* __restrict z, T* __restrict rc,
-                            long begin, long end) {
-  const long n = a.rows();
-  const T* __restrict vals = a.values.data();
-  const int* __restrict cols = a.pattern->cols.data();
+                            const T* __restrict r, const T* z, T* __restrict rc, long begin,
+                            long end) {
   const int* __restrict f2c = fine_to_coarse.data();
-#pragma omp parallel for schedule(static)
-  for (long c0 = begin; c0 < end; c0 += kChunk) {
-    const long len = std::min(kChunk, end - c0);
-    T acc[kChunk];
-    for (long i = 0; i < len; ++i) acc[i] = r[c0 + i];
-    for (int s = 0; s < kSlots; ++s) {
-      const T* v = vals + s * n + c0;
-      const int* c = cols + s * n + c0;
-#pragma omp simd
-      for (long i = 0; i < len; ++i) acc[i] -= v[i] * z[c[i]];
-    }
-    for (long i = 0; i < len; ++i) rc[f2c[c0 + i]] = acc[i];
-  }
+  ell_row_sums<true>(
+      a, z, begin, end, [r](long i) { return r[i]; },
+      [rc, f2c](long i, T acc) { rc[f2c[i]] = acc; });
 }
 
 template <class T>

@@ -22,8 +22,8 @@ Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm 
   auto pattern = std::make_shared<EllPattern>();
   pattern->rows = n;
   pattern->halo = lv.halo.halo_size;
-  pattern->cols.assign(kSlots * n, 0);
-  lv.a.values.assign(kSlots * n, 0.0);
+  pattern->cols.assign(EllPattern::storage(n), 0);
+  lv.a.values.assign(EllPattern::storage(n), 0.0);
   lv.a.inv_diag.assign(n, 0.0);
   if (b) b->assign(n, 0.0);
   long long nnz = 0;
@@ -52,8 +52,8 @@ Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm 
             ++nnz;
             row_sum += value;
           }
-          pattern->cols[slot * n + row] = static_cast<int>(col);
-          lv.a.values[slot * n + row] = value;
+          pattern->cols[EllPattern::index(row, slot)] = static_cast<int>(col);
+          lv.a.values[EllPattern::index(row, slot)] = value;
         }
       }
     }

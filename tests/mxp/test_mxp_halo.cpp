@@ -58,7 +58,8 @@ TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
       // Rows before boundary_begin must not read the halo.
       for (int c = 0; c < kColors; ++c)
         for (long r = lv.order.color_begin[c]; r < lv.order.boundary_begin[c]; ++r)
-          for (int s = 0; s < kSlots; ++s) ASSERT_LT(lv.a.pattern->cols[s * n + r], n);
+          for (int s = 0; s < kSlots; ++s)
+            ASSERT_LT(lv.a.pattern->cols[EllPattern::index(r, s)], n);
 
       HaloExchange<T> halo(&lv.halo, n, MPI_COMM_WORLD);
       halo.begin(x.data());

@@ -99,8 +99,8 @@ TYPED_TEST(MxpKernels, NoTwoNeighboursShareAColor) {
       ASSERT_EQ(color[r], point_color(nat % lv.geom.nx, (nat / lv.geom.nx) % lv.geom.ny,
                                       nat / (lv.geom.nx * lv.geom.ny)));
       for (int s = 0; s < kSlots; ++s) {
-        const long col = lv.a.pattern->cols[s * n + r];
-        if (col == r || lv.a.values[s * n + r] == 0) continue;
+        const long col = lv.a.pattern->cols[EllPattern::index(r, s)];
+        if (col == r || lv.a.values[EllPattern::index(r, s)] == 0) continue;
         ASSERT_NE(color[col], color[r]) << "rows " << r << " and " << col;
       }
     }
