@@ -32,7 +32,7 @@ work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 
 triad() {
-  for t in 1 $(nproc); do
+  for t in 1 $(nproc --all); do
     OMP_NUM_THREADS=$t flock -x $LOCK "$TRIAD" | tee -a "$OUT"
   done
 }
@@ -48,7 +48,7 @@ for rep in $(seq "$REPS"); do
     >"$work/hplx.out" 2>"$work/hplx.err"
   h_rating=$(sed -n 's/.*VALID with a GFLOP\/s rating of: //p' "$work/hplx.out")
   h_mixed=$(awk -F': ' '/^  Raw Total:/ {print $2}' "$work/hplx.out")
-  h_double=$(awk -F': ' '/^   - Raw Total \(reference\):/ {print $2}' "$work/hplx.out")
+  h_double=$(awk -F': ' '/^   - Raw Total \(reference\):/ {v = $2} END {print v}' "$work/hplx.out")
   h_nd=$(awk -F': ' '/Number of reference iterations/ {print $2}' "$work/hplx.out")
   h_nm=$(awk -F': ' '/Number of optimized iterations/ {print $2}' "$work/hplx.out")
   echo "hplx rep=$rep rating=$h_rating mixed=$h_mixed double=$h_double iters=$h_nd/$h_nm" | tee -a "$OUT"
