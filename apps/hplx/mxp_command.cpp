@@ -1,9 +1,11 @@
 #include "mxp_command.hpp"
 
+#include <algorithm>
 #include <cstdio>
 
 #include "core/error.hpp"
 #include "core/json_record.hpp"
+#include "core/system_info.hpp"
 #include "core/threads.hpp"
 
 namespace hplx::app {
@@ -50,6 +52,10 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   mxp::check_config(config_, size);
 
   const ThreadPlan plan = plan_threads(world, threads_);
+  // Every rank sees the smallest share of memory, so all agree.
+  long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
+  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
+  mxp::check_memory(config_, per_rank);
   apply_threads(plan);
   if (rank == 0) std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
 

@@ -43,6 +43,14 @@ struct MxpConfig {
 // Throws UsageError for a bad value (before anything is allocated).
 void check_config(const MxpConfig& c, int world_size);
 
+// Bytes one rank needs at most (matrices of all levels in double and float
+// with shared indices, the larger Krylov basis, vectors), an estimate.
+double bytes_per_rank(const MxpConfig& c);
+
+// Throws UsageError naming the sizes if bytes_per_rank exceeds
+// `available_per_rank` (the smallest over the ranks).
+void check_memory(const MxpConfig& c, long long available_per_rank);
+
 struct PhaseResult {
   Precision precision = Precision::Mixed;
   long calls = 0;
