@@ -40,6 +40,8 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
+  sub_->add_option("--report", report_,
+                   "also write the report in the reference's file format (Section::Key=value)");
 }
 
 int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
@@ -61,7 +63,12 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   const mxp::MxpResult result = mxp::run_mxp(config_, world, rank == 0 ? stderr : nullptr);
   if (rank == 0) {
-    mxp::print_report(result, stdout);
+    std::FILE* flat = nullptr;
+    if (!report_.empty() && !(flat = std::fopen(report_.c_str(), "w")))
+      throw SystemError(report_ + ": cannot write the report file");
+    mxp::print_report(result, stdout, flat);
+    if (flat && std::fclose(flat) != 0)
+      throw SystemError(report_ + ": cannot write the report file");
     if (!json_.empty()) {
       nlohmann::json record = make_record_header("mxp", argv);
       record["thread_plan"] = describe(plan, size);

@@ -157,8 +157,22 @@ std::string num(double v) {
   return fmt::format("{:.6g}", v);
 }
 
-void key(std::FILE* out, int indent, const std::string& k, const std::string& v) {
-  std::fprintf(out, "%*s%s: %s\n", indent, "", k.c_str(), v.c_str());
+// Writes "key: value" at its indentation to `out` and, when `flat` is set,
+// the reference's report-file form "Section::Key=value" to `flat`.
+struct Sink {
+  std::FILE* out;
+  std::FILE* flat;
+  std::vector<std::string> path;
+};
+
+void key(Sink& sink, int indent, const std::string& k, const std::string& v) {
+  std::fprintf(sink.out, "%*s%s: %s\n", indent, "", k.c_str(), v.c_str());
+  if (!sink.flat) return;
+  sink.path.resize(indent / 2);
+  std::string full;
+  for (const auto& p : sink.path) full += p + "::";
+  std::fprintf(sink.flat, "%s%s=%s\n", full.c_str(), k.c_str(), v.c_str());
+  sink.path.push_back(k);
 }
 
 double safe_div(double a, double b) {
@@ -167,108 +181,110 @@ double safe_div(double a, double b) {
 
 }  // namespace
 
-void print_report(const MxpResult& r, std::FILE* out) {
+void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
+  Sink sink{out, flat, {}};
+  if (flat) std::fprintf(flat, "HPGMP-Benchmark\nversion=hplx %s\n", HPLX_VERSION);
   const MxpConfig& c = r.config;
   const auto& v = r.validation;
   const PhaseResult& opt = r.has_mixed ? r.mixed : r.dbl;
   const PhaseResult& ref = r.dbl;
-  key(out, 0, "HPG-MxP Benchmark", fmt::format("hplx {}", HPLX_VERSION));
-  key(out, 0, "Machine Summary", "");
-  key(out, 2, "Distributed Processes", std::to_string(r.geom.size));
-  key(out, 2, "Threads per processes", std::to_string(r.threads));
-  key(out, 0, "Global Problem Dimensions", "");
-  key(out, 2, "Global nx", std::to_string(r.geom.gnx));
-  key(out, 2, "Global ny", std::to_string(r.geom.gny));
-  key(out, 2, "Global nz", std::to_string(r.geom.gnz));
-  key(out, 0, "Processor Dimensions", "");
-  key(out, 2, "npx", std::to_string(r.geom.npx));
-  key(out, 2, "npy", std::to_string(r.geom.npy));
-  key(out, 2, "npz", std::to_string(r.geom.npz));
-  key(out, 0, "Local Domain Dimensions", "");
-  key(out, 2, "nx", std::to_string(c.nx));
-  key(out, 2, "ny", std::to_string(c.ny));
-  key(out, 2, "nz", std::to_string(c.nz));
-  key(out, 0, "########## Problem Summary  ##########", "");
-  key(out, 0, "Setup Information", "");
-  key(out, 2, "Setup Time", num(r.setup_s));
-  key(out, 0, "Linear System Information", "");
-  key(out, 2, "Number of Equations", std::to_string(r.levels[0].rows));
-  key(out, 2, "Number of Nonzero Terms", std::to_string(r.levels[0].nnz));
-  key(out, 2, "Matrix", c.nonsymmetric ? "nonsymmetric" : "symmetric");
-  key(out, 0, "Multigrid Information", "");
-  key(out, 2, "Number of coarse grid levels", std::to_string(r.levels.size() - 1));
-  key(out, 2, "Coarse Grids", "");
+  key(sink, 0, "HPG-MxP Benchmark", fmt::format("hplx {}", HPLX_VERSION));
+  key(sink, 0, "Machine Summary", "");
+  key(sink, 2, "Distributed Processes", std::to_string(r.geom.size));
+  key(sink, 2, "Threads per processes", std::to_string(r.threads));
+  key(sink, 0, "Global Problem Dimensions", "");
+  key(sink, 2, "Global nx", std::to_string(r.geom.gnx));
+  key(sink, 2, "Global ny", std::to_string(r.geom.gny));
+  key(sink, 2, "Global nz", std::to_string(r.geom.gnz));
+  key(sink, 0, "Processor Dimensions", "");
+  key(sink, 2, "npx", std::to_string(r.geom.npx));
+  key(sink, 2, "npy", std::to_string(r.geom.npy));
+  key(sink, 2, "npz", std::to_string(r.geom.npz));
+  key(sink, 0, "Local Domain Dimensions", "");
+  key(sink, 2, "nx", std::to_string(c.nx));
+  key(sink, 2, "ny", std::to_string(c.ny));
+  key(sink, 2, "nz", std::to_string(c.nz));
+  key(sink, 0, "########## Problem Summary  ##########", "");
+  key(sink, 0, "Setup Information", "");
+  key(sink, 2, "Setup Time", num(r.setup_s));
+  key(sink, 0, "Linear System Information", "");
+  key(sink, 2, "Number of Equations", std::to_string(r.levels[0].rows));
+  key(sink, 2, "Number of Nonzero Terms", std::to_string(r.levels[0].nnz));
+  key(sink, 2, "Matrix", c.nonsymmetric ? "nonsymmetric" : "symmetric");
+  key(sink, 0, "Multigrid Information", "");
+  key(sink, 2, "Number of coarse grid levels", std::to_string(r.levels.size() - 1));
+  key(sink, 2, "Coarse Grids", "");
   for (size_t l = 1; l < r.levels.size(); ++l) {
-    key(out, 4, "Grid Level", std::to_string(l));
-    key(out, 4, "Number of Equations", std::to_string(r.levels[l].rows));
-    key(out, 4, "Number of Nonzero Terms", std::to_string(r.levels[l].nnz));
-    key(out, 4, "Number of Presmoother Steps", "1");
-    key(out, 4, "Number of Postsmoother Steps", "1");
+    key(sink, 4, "Grid Level", std::to_string(l));
+    key(sink, 4, "Number of Equations", std::to_string(r.levels[l].rows));
+    key(sink, 4, "Number of Nonzero Terms", std::to_string(r.levels[l].nnz));
+    key(sink, 4, "Number of Presmoother Steps", "1");
+    key(sink, 4, "Number of Postsmoother Steps", "1");
   }
-  key(out, 0, "########## Iterations Summary  ##########", "");
-  key(out, 0, "Iteration Count Information", "");
-  key(out, 2, "Validation mode", to_string(v.mode));
-  key(out, 2, "Number of processes (validation)", std::to_string(v.ranks));
-  key(out, 2, "Restart length (validation)", std::to_string(c.restart));
-  key(out, 2, "Convergence tolerance (validation)", num(v.tol_double));
-  key(out, 2, "Convergence tolerance of optimized iterations (validation)", num(v.tol_mixed));
-  key(out, 2, "Number of reference iterations (validation)", std::to_string(v.n_double));
-  key(out, 2, "Initial residual norm of reference iterations (validation)", num(v.normr0_double));
-  key(out, 2, "Final residual norm of reference iterations (validation)", num(v.normr_double));
-  key(out, 2, "Number of optimized iterations (validation)", std::to_string(v.n_mixed));
-  key(out, 2, "Initial residual norm of optimized iterations (validation)", num(v.normr0_mixed));
-  key(out, 2, "Final residual norm of optimized iterations (validation)", num(v.normr_mixed));
-  key(out, 2, "Penalty (validation)", num(v.penalty));
-  key(out, 0, "########## Performance Summary (times in sec) ##########", "");
-  key(out, 0, "Benchmark Time Summary", "");
-  key(out, 2, "Run time requested (benchmark)", num(c.time));
-  key(out, 2, "Number of GMRES calls (benchmark)", std::to_string(opt.calls));
-  key(out, 2, "Mximum number of iterations (benchmark)", std::to_string(c.bench_iters));
-  key(out, 2, "Num SpMVs", std::to_string(opt.stats.spmv_calls));
-  key(out, 2, "Num MGs", std::to_string(opt.stats.mg_calls));
-  key(out, 2, "Ortho", num(opt.stats.ortho));
-  key(out, 2, "SpMV", num(opt.stats.spmv));
-  key(out, 2, "MG", num(opt.stats.mg));
-  key(out, 2, " SpTRSV", num(opt.stats.gs));
-  key(out, 2, " Restic", num(opt.stats.restriction));
-  key(out, 2, " Prlong", num(opt.stats.prolongation));
-  key(out, 2, "VecUpdate", num(opt.stats.vector));
-  key(out, 2, "Total", num(opt.seconds));
+  key(sink, 0, "########## Iterations Summary  ##########", "");
+  key(sink, 0, "Iteration Count Information", "");
+  key(sink, 2, "Validation mode", to_string(v.mode));
+  key(sink, 2, "Number of processes (validation)", std::to_string(v.ranks));
+  key(sink, 2, "Restart length (validation)", std::to_string(c.restart));
+  key(sink, 2, "Convergence tolerance (validation)", num(v.tol_double));
+  key(sink, 2, "Convergence tolerance of optimized iterations (validation)", num(v.tol_mixed));
+  key(sink, 2, "Number of reference iterations (validation)", std::to_string(v.n_double));
+  key(sink, 2, "Initial residual norm of reference iterations (validation)", num(v.normr0_double));
+  key(sink, 2, "Final residual norm of reference iterations (validation)", num(v.normr_double));
+  key(sink, 2, "Number of optimized iterations (validation)", std::to_string(v.n_mixed));
+  key(sink, 2, "Initial residual norm of optimized iterations (validation)", num(v.normr0_mixed));
+  key(sink, 2, "Final residual norm of optimized iterations (validation)", num(v.normr_mixed));
+  key(sink, 2, "Penalty (validation)", num(v.penalty));
+  key(sink, 0, "########## Performance Summary (times in sec) ##########", "");
+  key(sink, 0, "Benchmark Time Summary", "");
+  key(sink, 2, "Run time requested (benchmark)", num(c.time));
+  key(sink, 2, "Number of GMRES calls (benchmark)", std::to_string(opt.calls));
+  key(sink, 2, "Mximum number of iterations (benchmark)", std::to_string(c.bench_iters));
+  key(sink, 2, "Num SpMVs", std::to_string(opt.stats.spmv_calls));
+  key(sink, 2, "Num MGs", std::to_string(opt.stats.mg_calls));
+  key(sink, 2, "Ortho", num(opt.stats.ortho));
+  key(sink, 2, "SpMV", num(opt.stats.spmv));
+  key(sink, 2, "MG", num(opt.stats.mg));
+  key(sink, 2, " SpTRSV", num(opt.stats.gs));
+  key(sink, 2, " Restic", num(opt.stats.restriction));
+  key(sink, 2, " Prlong", num(opt.stats.prolongation));
+  key(sink, 2, "VecUpdate", num(opt.stats.vector));
+  key(sink, 2, "Total", num(opt.seconds));
   if (r.has_mixed) {
-    key(out, 2, " - Num SpMVs  (reference)", std::to_string(ref.stats.spmv_calls));
-    key(out, 2, " - Num MGs    (reference)", std::to_string(ref.stats.mg_calls));
-    key(out, 2, " - Ortho   (reference)", num(ref.stats.ortho));
-    key(out, 2, " - SpMV    (reference)", num(ref.stats.spmv));
-    key(out, 2, " - MG      (reference)", num(ref.stats.mg));
-    key(out, 2, " - Total   (reference)", num(ref.seconds));
+    key(sink, 2, " - Num SpMVs  (reference)", std::to_string(ref.stats.spmv_calls));
+    key(sink, 2, " - Num MGs    (reference)", std::to_string(ref.stats.mg_calls));
+    key(sink, 2, " - Ortho   (reference)", num(ref.stats.ortho));
+    key(sink, 2, " - SpMV    (reference)", num(ref.stats.spmv));
+    key(sink, 2, " - MG      (reference)", num(ref.stats.mg));
+    key(sink, 2, " - Total   (reference)", num(ref.seconds));
   }
-  key(out, 0, "Floating Point Operations Summary", "");
-  key(out, 2, "Raw Ortho", num(opt.stats.flops_ortho));
-  key(out, 2, "Raw SpMV", num(opt.stats.flops_spmv));
-  key(out, 2, "Raw MG", num(opt.stats.flops_mg));
-  key(out, 2, "Total", num(opt.stats.flops_total()));
+  key(sink, 0, "Floating Point Operations Summary", "");
+  key(sink, 2, "Raw Ortho", num(opt.stats.flops_ortho));
+  key(sink, 2, "Raw SpMV", num(opt.stats.flops_spmv));
+  key(sink, 2, "Raw MG", num(opt.stats.flops_mg));
+  key(sink, 2, "Total", num(opt.stats.flops_total()));
   if (r.has_mixed) {
-    key(out, 2, " - Raw Ortho (reference)", num(ref.stats.flops_ortho));
-    key(out, 2, " - Raw SpMV  (reference)", num(ref.stats.flops_spmv));
-    key(out, 2, " - Raw MG    (reference)", num(ref.stats.flops_mg));
-    key(out, 2, " - Raw Total (reference)", num(ref.stats.flops_total()));
+    key(sink, 2, " - Raw Ortho (reference)", num(ref.stats.flops_ortho));
+    key(sink, 2, " - Raw SpMV  (reference)", num(ref.stats.flops_spmv));
+    key(sink, 2, " - Raw MG    (reference)", num(ref.stats.flops_mg));
+    key(sink, 2, " - Raw Total (reference)", num(ref.stats.flops_total()));
   }
-  key(out, 0, "GB/s Summary", "");
-  key(out, 2, "Raw Total B/W", num(safe_div(opt.stats.bytes_total(), opt.seconds) / 1e9));
-  key(out, 0, "GFLOP/s Summary", "");
-  key(out, 2, "Raw Orho", num(safe_div(opt.stats.flops_ortho, opt.stats.ortho) / 1e9));
-  key(out, 2, "Raw SpMV", num(safe_div(opt.stats.flops_spmv, opt.stats.spmv) / 1e9));
-  key(out, 2, "Raw MG", num(safe_div(opt.stats.flops_mg, opt.stats.mg) / 1e9));
-  key(out, 2, "Raw Total", num(opt.gflops()));
+  key(sink, 0, "GB/s Summary", "");
+  key(sink, 2, "Raw Total B/W", num(safe_div(opt.stats.bytes_total(), opt.seconds) / 1e9));
+  key(sink, 0, "GFLOP/s Summary", "");
+  key(sink, 2, "Raw Orho", num(safe_div(opt.stats.flops_ortho, opt.stats.ortho) / 1e9));
+  key(sink, 2, "Raw SpMV", num(safe_div(opt.stats.flops_spmv, opt.stats.spmv) / 1e9));
+  key(sink, 2, "Raw MG", num(safe_div(opt.stats.flops_mg, opt.stats.mg) / 1e9));
+  key(sink, 2, "Raw Total", num(opt.gflops()));
   if (r.has_mixed) {
-    key(out, 2, " - Raw Orho  (reference)",
+    key(sink, 2, " - Raw Orho  (reference)",
         num(safe_div(ref.stats.flops_ortho, ref.stats.ortho) / 1e9));
-    key(out, 2, " - Raw SpMV  (reference)",
+    key(sink, 2, " - Raw SpMV  (reference)",
         num(safe_div(ref.stats.flops_spmv, ref.stats.spmv) / 1e9));
-    key(out, 2, " - Raw MG    (reference)", num(safe_div(ref.stats.flops_mg, ref.stats.mg) / 1e9));
-    key(out, 2, " - Raw Total (reference)", num(ref.gflops()));
+    key(sink, 2, " - Raw MG    (reference)", num(safe_div(ref.stats.flops_mg, ref.stats.mg) / 1e9));
+    key(sink, 2, " - Raw Total (reference)", num(ref.gflops()));
   }
-  key(out, 2, "Total for benchmark", num(r.rating));
+  key(sink, 2, "Total for benchmark", num(r.rating));
 
   // Per motif: time share, GFLOP/s (model flops / motif time) and GB/s
   // (modelled bytes of all ranks / motif time).
@@ -299,12 +315,12 @@ void print_report(const MxpResult& r, std::FILE* out) {
   if (r.has_mixed) phase_rows(r.mixed);
   phase_rows(r.dbl);
   std::fprintf(out, "\n");
-  key(out, 0, "Final Summary", "");
+  key(sink, 0, "Final Summary", "");
   if (r.valid) {
-    key(out, 2, "HPGMP result is VALID with a GFLOP/s rating of", num(r.rating));
+    key(sink, 2, "HPGMP result is VALID with a GFLOP/s rating of", num(r.rating));
   } else {
-    key(out, 2, "HPGMP result is", "INVALID.");
-    key(out, 2, "Reason",
+    key(sink, 2, "HPGMP result is", "INVALID.");
+    key(sink, 2, "Reason",
         v.double_converged || v.mode == ValidationMode::Fullscale
             ? "the optimized solver did not reach the validation tolerance"
             : "the reference solver did not reach the validation tolerance");

@@ -85,8 +85,9 @@ struct MxpResult {
 MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress);
 
 // The reference's YAML-like report with its keys, then hplx's per-motif
-// table; ends with the verdict line.
-void print_report(const MxpResult& r, std::FILE* out);
+// table; ends with the verdict line. `flat` (may be null) gets the same keys
+// in the reference's report-file form, "Section::Key=value" per line.
+void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat = nullptr);
 
 nlohmann::json to_json(const MxpResult& r);
 
