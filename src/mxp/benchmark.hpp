@@ -1,0 +1,94 @@
+// hplx mxp: the HPG-MxP benchmark driver.
+//
+// Phases, as the benchmark defines them:
+//   1. setup: geometry, the 4-level problem, the float copies;
+//   2. validation (validation.hpp): n_double, n_mixed and the penalty;
+//   3. benchmark: GMRES-IR solves from x = 0 of a fixed number of
+//      iterations (tolerance 0), repeated until the requested time is
+//      filled: one calibration solve, then ceil(time / its time) timed ones;
+//   4. double reference: the same with double-precision GMRES;
+//   5. the flop model (flop_model.hpp) over the timed solves gives raw
+//      GFLOP/s; the rating is the benchmark phase's raw GFLOP/s times the
+//      penalty (with --precision double, the double phase's, penalty 1).
+// The report uses the reference's result keys; the JSON record holds the
+// same data.
+#pragma once
+
+#include <mpi.h>
+
+#include <cstdio>
+#include <nlohmann/json.hpp>
+#include <string>
+#include <vector>
+
+#include "mxp/geometry.hpp"
+#include "mxp/motif_stats.hpp"
+#include "mxp/validation.hpp"
+
+namespace hplx::mxp {
+
+struct MxpConfig {
+  int nx = 64, ny = 64, nz = 64;
+  double time = 60;  // seconds each timed phase fills
+  int restart = 30;
+  long bench_iters = 300;  // inner iterations per benchmark solve
+  ValidationMode validation = ValidationMode::Standard;
+  Precision precision = Precision::Mixed;
+  ProcessShape shape{0, 0, 0};  // all zero: HPCG's choice
+  bool nonsymmetric = false;
+  long validation_max_iters = 10000;
+  double tolerance = 1e-9;
+};
+
+// Throws UsageError for a bad value (before anything is allocated).
+void check_config(const MxpConfig& c, int world_size);
+
+// Bytes one rank needs at most (matrices of all levels in double and float
+// with shared indices, the larger Krylov basis, vectors), an estimate.
+double bytes_per_rank(const MxpConfig& c);
+
+// Throws UsageError naming the sizes if bytes_per_rank exceeds
+// `available_per_rank` (the smallest over the ranks).
+void check_memory(const MxpConfig& c, long long available_per_rank);
+
+struct PhaseResult {
+  Precision precision = Precision::Mixed;
+  long calls = 0;
+  long iterations = 0;       // per call
+  double calibration_s = 0;  // the untimed first solve
+  double seconds = 0;        // the timed solves (slowest rank)
+  double final_relres = 0;   // of the last solve
+  MotifStats stats;          // summed over the timed solves, this rank (bytes: all ranks)
+  double gflops() const { return seconds > 0 ? stats.flops_total() / seconds / 1e9 : 0; }
+};
+
+struct LevelInfo {
+  long long rows = 0, nnz = 0;
+};
+
+struct MxpResult {
+  MxpConfig config;
+  Geometry geom;
+  int threads = 1;
+  std::vector<LevelInfo> levels;
+  long long nnz_mg = 0;
+  double setup_s = 0;
+  ValidationResult validation;
+  bool has_mixed = false;
+  PhaseResult mixed, dbl;
+  double rating = 0;
+  bool valid = false;
+};
+
+// Collective over `world`; `progress` (rank 0 only, may be null) gets a line
+// per phase.
+MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress);
+
+// The reference's YAML-like report with its keys, then hplx's per-motif
+// table; ends with the verdict line. `flat` (may be null) gets the same keys
+// in the reference's report-file form, "Section::Key=value" per line.
+void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat = nullptr);
+
+nlohmann::json to_json(const MxpResult& r);
+
+}  // namespace hplx::mxp

@@ -1,0 +1,62 @@
+#include "mxp/gauss_seidel.hpp"
+
+#include <algorithm>
+
+#include "core/timer.hpp"
+#include "mxp/vector_ops.hpp"
+
+namespace hplx::mxp {
+template <class T>
+void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end) {
+  // The rows of [begin, end) never read each other, so x may be read and
+  // written by the same pass.
+  const T* __restrict inv_diag = a.inv_diag.data();
+  ell_row_sums<true>(
+      a, x, begin, end, [b](long r) { return b[r]; },
+      [x, inv_diag](long r, T acc) { x[r] += acc * inv_diag[r]; });
+}
+
+template <class T>
+void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
+              T* x, bool x_is_zero, MotifStats* stats) {
+  const double t0 = wall_time();
+  double wait = 0;
+  if (x_is_zero) {
+    fill(a.columns() - a.rows(), T(0), x + a.rows());
+    // Color 0 first: its neighbours are all other colors, still zero, so
+    // x = b / a_rr there without reading the matrix.
+    const T* __restrict inv_diag = a.inv_diag.data();
+    const long end0 = order.color_begin[1];
+#pragma omp parallel for simd schedule(static)
+    for (long r = 0; r < end0; ++r) x[r] = b[r] * inv_diag[r];
+    for (int c = 1; c < kColors; ++c)
+      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
+  } else {
+    halo.begin(x);
+    gs_rows(a, b, x, order.color_begin[0], order.boundary_begin[0]);
+    const double tw = wall_time();
+    halo.finish();
+    wait = wall_time() - tw;
+    gs_rows(a, b, x, order.boundary_begin[0], order.color_begin[1]);
+    for (int c = 1; c < kColors; ++c)
+      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
+  }
+  if (stats) {
+    stats->halo_wait += wait;
+    stats->gs += wall_time() - t0;
+    // Matrix, 1/diag, b, x read and x written per row (color 0 of a sweep
+    // from zero: 1/diag, b and x only).
+    const long c0 = order.color_begin[1];
+    stats->bytes_gs += x_is_zero ? (a.rows() - c0) * ell_row_bytes<T>(4) + c0 * 3.0 * sizeof(T)
+                                 : a.rows() * ell_row_bytes<T>(4);
+  }
+}
+
+template void gs_rows<float>(const EllMatrix<float>&, const float*, float*, long, long);
+template void gs_rows<double>(const EllMatrix<double>&, const double*, double*, long, long);
+template void gs_sweep<float>(const EllMatrix<float>&, const ColorOrdering&, HaloExchange<float>&,
+                              const float*, float*, bool, MotifStats*);
+template void gs_sweep<double>(const EllMatrix<double>&, const ColorOrdering&,
+                               HaloExchange<double>&, const double*, double*, bool, MotifStats*);
+
+}  // namespace hplx::mxp

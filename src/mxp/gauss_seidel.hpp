@@ -1,0 +1,28 @@
+// Forward Gauss-Seidel, multicolored, in relaxation form (seed 002 section
+// 3.2.1): one pass over the matrix per sweep,
+//   x_r <- x_r + (b_r - sum_s A[r,s] x_col(r,s)) / a_rr,
+// color after color; the rows of one color never read each other, so they
+// update in parallel, and the sweep equals a sequential Gauss-Seidel over
+// the color ordering. As in the reference, the halo of x is exchanged once
+// per sweep (the neighbours' values from before the sweep): its messages
+// travel while the interior rows of color 0 update.
+#pragma once
+
+#include "mxp/coloring.hpp"
+#include "mxp/ell_matrix.hpp"
+#include "mxp/halo.hpp"
+#include "mxp/motif_stats.hpp"
+
+namespace hplx::mxp {
+
+// Relaxes rows [begin, end) (which must not read each other), OpenMP threads.
+template <class T>
+void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
+
+// One forward sweep. `x_is_zero`: x (owned and halo) is known to be zero on
+// entry, so there is nothing to exchange; the halo part is zeroed here.
+template <class T>
+void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
+              T* x, bool x_is_zero, MotifStats* stats);
+
+}  // namespace hplx::mxp

@@ -1,0 +1,88 @@
+#include "mxp/gmres_ir.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "mxp/vector_ops.hpp"
+
+namespace hplx::mxp {
+
+template <class T>
+GmresIr<T>::GmresIr(const Problem& problem, int restart, MPI_Comm comm)
+    : problem_(&problem),
+      comm_(comm),
+      halo_(&problem.levels[0].halo, problem.rows(), comm),
+      mg_(problem, comm),
+      arnoldi_(problem.rows(), restart, problem.global_rows(), comm),
+      x_col_(problem.levels[0].a.columns()),
+      ax_(problem.rows()),
+      r_(problem.rows()),
+      correction_(problem.rows()),
+      z_(problem.levels[0].a.columns()) {}
+
+template <class T>
+GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>& x,
+                              const GmresOptions& options, MotifStats* stats) {
+  if (options.restart != arnoldi_.restart())
+    throw Error("GmresIr::solve: restart differs from the constructor's");
+  const double start = wall_time();
+  const long n = problem_->rows();
+  const double big_n = static_cast<double>(problem_->global_rows());
+  const Level& fine = problem_->levels[0];
+  GmresResult res;
+  double rho0 = 0;
+  for (;;) {
+    // True residual in double.
+    std::copy(x.begin(), x.end(), x_col_.begin());
+    spmv(fine.a, fine.order, halo_, x_col_.data(), ax_.data(), stats);
+    double t0 = wall_time();
+    waxpby(n, 1.0, b.data(), -1.0, ax_.data(), r_.data());
+    const double rho = global_norm(n, r_.data(), comm_);
+    if (stats) {
+      stats->vector += wall_time() - t0;
+      stats->flops_vector += 4.0 * big_n;
+      stats->bytes_vector += 5.0 * n * sizeof(double);
+    }
+    if (res.restarts == 0) rho0 = res.normr0 = rho;
+    res.normr = rho;
+    if (!std::isfinite(rho)) break;
+    if (rho <= options.tolerance * rho0 || rho == 0) {
+      res.converged = true;
+      break;
+    }
+    if (res.iterations >= options.max_iters) break;
+
+    t0 = wall_time();
+    scale_copy(n, 1.0 / rho, r_.data(), arnoldi_.basis(0));
+    if (stats) {
+      stats->vector += wall_time() - t0;
+      stats->flops_vector += big_n;
+      stats->bytes_vector += n * (sizeof(double) + sizeof(T));
+    }
+    const int steps = arnoldi_.run(
+        mg_, rho, options.tolerance * rho0,
+        static_cast<int>(std::min<long>(options.restart, options.max_iters - res.iterations)),
+        stats);
+    res.iterations += steps;
+    res.restarts += 1;
+
+    arnoldi_.combine(correction_.data(), stats);
+    mg_.apply(correction_.data(), z_.data(), stats);
+    t0 = wall_time();
+    waxpby(n, 1.0, x.data(), 1.0, z_.data(), x.data());  // the update in double
+    if (stats) {
+      stats->vector += wall_time() - t0;
+      stats->flops_vector += 2.0 * big_n;
+      stats->bytes_vector += n * (2.0 * sizeof(double) + sizeof(T));
+    }
+  }
+  if (stats) stats->total += wall_time() - start;
+  return res;
+}
+
+template class GmresIr<float>;
+template class GmresIr<double>;
+
+}  // namespace hplx::mxp

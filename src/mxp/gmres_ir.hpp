@@ -1,0 +1,50 @@
+// Restarted right-preconditioned GMRES with iterative refinement (seed 002
+// Algorithm 3): every restart computes the true residual r = b - A x and
+// its norm in double; the restart cycle (basis, multigrid, SpMV,
+// orthogonalization, ArnoldiCycle) runs in precision T; the correction
+// M^-1 Q y comes back in T and is added to x in double.
+//
+// With T = double this is the reference's double-precision GMRES (which
+// also recomputes the true residual at every restart); with T = float it
+// is the mixed-precision GMRES-IR of the benchmark.
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "mxp/gmres.hpp"
+#include "mxp/motif_stats.hpp"
+#include "mxp/multigrid.hpp"
+#include "mxp/problem.hpp"
+
+namespace hplx::mxp {
+
+template <class T>
+class GmresIr {
+ public:
+  // Keeps pointers into `problem`, which must outlive this object.
+  GmresIr(const Problem& problem, int restart, MPI_Comm comm);
+
+  // Solves A x = b from the x given; convergence when ||b - A x|| <=
+  // tolerance * ||b - A x_0||, or stops after max_iters inner iterations.
+  // options.restart must equal the restart given to the constructor.
+  GmresResult solve(const std::vector<double>& b, std::vector<double>& x,
+                    const GmresOptions& options, MotifStats* stats);
+
+  Multigrid<T>& multigrid() { return mg_; }
+
+ private:
+  const Problem* problem_;
+  MPI_Comm comm_;
+  HaloExchange<double> halo_;
+  Multigrid<T> mg_;
+  ArnoldiCycle<T> arnoldi_;
+  std::vector<double> x_col_, ax_, r_;
+  std::vector<T> correction_, z_;
+};
+
+extern template class GmresIr<float>;
+extern template class GmresIr<double>;
+
+}  // namespace hplx::mxp

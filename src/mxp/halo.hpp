@@ -1,0 +1,68 @@
+// Halo exchange between neighbouring subdomains, non-blocking.
+//
+// A local vector holds the n owned rows (in the color ordering) followed by
+// the halo: the values of the neighbouring ranks' points that the stencil
+// of an owned row reads. The halo is grouped by neighbour (up to 26: faces,
+// edges, corners of the box); inside a group the points are in global
+// lexicographic order (z, then y, then x), which the sender reproduces for
+// its own points, so no index lists travel between ranks.
+//
+// begin() packs the send buffers and posts every receive and send; finish()
+// waits for them. Between the two, a kernel may update rows that read no
+// halo value (ColorOrdering puts them first in every color).
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+#include "mxp/coloring.hpp"
+#include "mxp/geometry.hpp"
+
+namespace hplx::mxp {
+
+struct HaloNeighbor {
+  int rank = -1;
+  int dx = 0, dy = 0, dz = 0;  // where the neighbour is
+  std::vector<int> send_rows;  // my rows (permuted numbering) it needs, in its order
+  long recv_offset = 0;        // its points start at halo position recv_offset
+  long recv_count = 0;
+};
+
+struct HaloPlan {
+  std::vector<HaloNeighbor> neighbors;
+  long halo_size = 0;
+  long send_size = 0;
+  int nx = 0, ny = 0, nz = 0;
+
+  // The halo position (0-based, add n for the vector index) of the
+  // out-of-box point (ix, iy, iz), each in [-1, n*], or -1 if no rank owns it.
+  long position(int ix, int iy, int iz) const;
+};
+
+HaloPlan make_halo_plan(const Geometry& g, const ColorOrdering& order);
+
+template <class T>
+class HaloExchange {
+ public:
+  HaloExchange() = default;
+  HaloExchange(const HaloPlan* plan, long rows, MPI_Comm comm);
+
+  // Packs the owned values of x that neighbours need and posts the messages
+  // that fill x[rows .. rows + halo_size).
+  void begin(T* x);
+  void finish();
+  bool empty() const { return plan_ == nullptr || plan_->neighbors.empty(); }
+
+ private:
+  const HaloPlan* plan_ = nullptr;
+  long rows_ = 0;
+  MPI_Comm comm_ = MPI_COMM_NULL;
+  std::vector<T> send_;
+  std::vector<MPI_Request> requests_;
+};
+
+extern template class HaloExchange<float>;
+extern template class HaloExchange<double>;
+
+}  // namespace hplx::mxp

@@ -1,0 +1,103 @@
+#include "mxp/problem.hpp"
+
+#include "core/error.hpp"
+
+namespace hplx::mxp {
+
+double stencil_value(int sx, int sy, int sz, bool nonsymmetric) {
+  if (sx == 0 && sy == 0 && sz == 0) return 26.0;
+  if (nonsymmetric && sx == 0 && sy == 0) return sz < 0 ? -1.5 : -0.5;
+  return -1.0;
+}
+
+namespace {
+
+Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm comm,
+                     std::vector<double>* b) {
+  Level lv;
+  lv.geom = g;
+  lv.order = make_color_ordering(g);
+  lv.halo = make_halo_plan(g, lv.order);
+  const long n = g.local_rows();
+  auto pattern = std::make_shared<EllPattern>();
+  pattern->rows = n;
+  pattern->halo = lv.halo.halo_size;
+  pattern->cols.assign(EllPattern::storage(n), 0);
+  lv.a.values.assign(EllPattern::storage(n), 0.0);
+  lv.a.inv_diag.assign(n, 0.0);
+  if (b) b->assign(n, 0.0);
+  long long nnz = 0;
+#pragma omp parallel for schedule(static) reduction(+ : nnz)
+  for (long natural = 0; natural < n; ++natural) {
+    const int ix = static_cast<int>(natural % g.nx);
+    const int iy = static_cast<int>((natural / g.nx) % g.ny);
+    const int iz = static_cast<int>(natural / (static_cast<long>(g.nx) * g.ny));
+    const long row = lv.order.to_permuted[natural];
+    double row_sum = 0;
+    int slot = 0;
+    for (int sz = -1; sz <= 1; ++sz) {
+      for (int sy = -1; sy <= 1; ++sy) {
+        for (int sx = -1; sx <= 1; ++sx, ++slot) {
+          const int jx = ix + sx, jy = iy + sy, jz = iz + sz;
+          const long gx = g.gix0 + jx, gy = g.giy0 + jy, gz = g.giz0 + jz;
+          long col = row;
+          double value = 0.0;
+          if (gx >= 0 && gx < g.gnx && gy >= 0 && gy < g.gny && gz >= 0 && gz < g.gnz) {
+            value = stencil_value(sx, sy, sz, options.nonsymmetric);
+            if (jx >= 0 && jx < g.nx && jy >= 0 && jy < g.ny && jz >= 0 && jz < g.nz) {
+              col = lv.order.to_permuted[(static_cast<long>(jz) * g.ny + jy) * g.nx + jx];
+            } else {
+              col = n + lv.halo.position(jx, jy, jz);
+            }
+            ++nnz;
+            row_sum += value;
+          }
+          pattern->cols[EllPattern::index(row, slot)] = static_cast<int>(col);
+          lv.a.values[EllPattern::index(row, slot)] = value;
+        }
+      }
+    }
+    lv.a.inv_diag[row] = 1.0 / stencil_value(0, 0, 0, options.nonsymmetric);
+    if (b) (*b)[row] = row_sum;
+  }
+  long long global = 0;
+  HPLX_MPI_CHECK(MPI_Allreduce(&nnz, &global, 1, MPI_LONG_LONG, MPI_SUM, comm));
+  lv.a.global_nnz = global;
+  lv.a.pattern = std::move(pattern);
+  return lv;
+}
+
+}  // namespace
+
+Problem generate_problem(const Geometry& fine, const ProblemOptions& options, MPI_Comm comm) {
+  check_local_dims(fine.nx, fine.ny, fine.nz);
+  Problem p;
+  p.options = options;
+  p.levels.reserve(kMgLevels);
+  Geometry g = fine;
+  for (int l = 0; l < kMgLevels; ++l) {
+    p.levels.push_back(generate_level(g, options, comm, l == 0 ? &p.b : nullptr));
+    p.nnz_mg += p.levels.back().a.global_nnz;
+    if (l + 1 < kMgLevels) g = g.coarsened();
+  }
+  for (int l = 0; l + 1 < kMgLevels; ++l) {
+    Level& f = p.levels[l];
+    const Level& c = p.levels[l + 1];
+    const long nc = c.geom.local_rows();
+    f.coarse_to_fine.assign(nc, -1);
+    f.fine_to_coarse.assign(f.order.color_begin[1], -1);
+    for (long cn = 0; cn < nc; ++cn) {
+      const long cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
+                 cz = cn / (static_cast<long>(c.geom.nx) * c.geom.ny);
+      const long fn = ((2 * cz) * f.geom.ny + 2 * cy) * f.geom.nx + 2 * cx;
+      const int frow = f.order.to_permuted[fn];
+      const int crow = c.order.to_permuted[cn];
+      f.coarse_to_fine[crow] = frow;
+      f.fine_to_coarse[frow] = crow;
+    }
+  }
+  p.x_exact.assign(p.rows(), 1.0);
+  return p;
+}
+
+}  // namespace hplx::mxp

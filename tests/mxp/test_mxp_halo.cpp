@@ -1,0 +1,105 @@
+// Halo exchange and distributed SpMV on every process-grid shape of the
+// job's rank count: every halo entry must hold the neighbour's value of
+// that global point, and A x must equal the stencil sum over the global grid.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <vector>
+
+#include "mxp/ell_matrix.hpp"
+#include "mxp/problem.hpp"
+
+namespace hplx::mxp {
+namespace {
+
+// A value per global point, exact in float.
+double point_value(long gx, long gy, long gz) {
+  return double((gx * 7 + gy * 13 + gz * 29) % 1000);
+}
+
+std::vector<ProcessShape> shapes_of(int p) {
+  std::vector<ProcessShape> out;
+  for (int x = 1; x <= p; ++x)
+    for (int y = 1; x * y <= p; ++y)
+      if (p % (x * y) == 0) out.push_back({x, y, p / (x * y)});
+  return out;
+}
+
+template <class T>
+class MxpHalo : public ::testing::Test {};
+using Precisions = ::testing::Types<float, double>;
+TYPED_TEST_SUITE(MxpHalo, Precisions);
+
+TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
+  using T = TypeParam;
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const int dims[][3] = {{8, 8, 8}, {16, 8, 24}};
+  for (const ProcessShape& shape : shapes_of(size)) {
+    for (const auto& d : dims) {
+      SCOPED_TRACE(::testing::Message() << shape.npx << "x" << shape.npy << "x" << shape.npz
+                                        << " local " << d[0] << "x" << d[1] << "x" << d[2]);
+      const Geometry g = make_geometry(rank, size, d[0], d[1], d[2], shape);
+      const Problem p = generate_problem(g, {}, MPI_COMM_WORLD);
+      const Level& lv = p.levels[0];
+      const long n = lv.a.rows();
+      EXPECT_EQ(lv.a.global_nnz, [&] {
+        // 27-point stencil on a box: sum over points of the in-domain neighbours.
+        auto line = [](long m) { return 3 * m - 2; };
+        return line(g.gnx) * line(g.gny) * line(g.gnz);
+      }());
+      std::vector<T> x(lv.a.columns(), T(-1)), y(n);
+      for (long r = 0; r < n; ++r) {
+        const int nat = lv.order.to_natural[r];
+        x[r] = static_cast<T>(point_value(g.gix0 + nat % g.nx, g.giy0 + (nat / g.nx) % g.ny,
+                                          g.giz0 + nat / (g.nx * g.ny)));
+      }
+      // Rows before boundary_begin must not read the halo.
+      for (int c = 0; c < kColors; ++c)
+        for (long r = lv.order.color_begin[c]; r < lv.order.boundary_begin[c]; ++r)
+          for (int s = 0; s < kSlots; ++s)
+            ASSERT_LT(lv.a.pattern->cols[EllPattern::index(r, s)], n);
+
+      HaloExchange<T> halo(&lv.halo, n, MPI_COMM_WORLD);
+      halo.begin(x.data());
+      halo.finish();
+      long checked = 0;
+      for (int iz = -1; iz <= g.nz; ++iz)
+        for (int iy = -1; iy <= g.ny; ++iy)
+          for (int ix = -1; ix <= g.nx; ++ix) {
+            if (ix >= 0 && ix < g.nx && iy >= 0 && iy < g.ny && iz >= 0 && iz < g.nz) continue;
+            const long pos = lv.halo.position(ix, iy, iz);
+            const long gx = g.gix0 + ix, gy = g.giy0 + iy, gz = g.giz0 + iz;
+            const bool owned =
+                gx >= 0 && gx < g.gnx && gy >= 0 && gy < g.gny && gz >= 0 && gz < g.gnz;
+            ASSERT_EQ(pos >= 0, owned) << ix << "," << iy << "," << iz;
+            if (!owned) continue;
+            ASSERT_EQ(x[n + pos], static_cast<T>(point_value(gx, gy, gz)));
+            ++checked;
+          }
+      EXPECT_EQ(checked, lv.halo.halo_size);
+
+      for (long r = n; r < lv.a.columns(); ++r) x[r] = T(-1);  // spmv must fill the halo itself
+      const EllMatrix<T> a = convert_matrix<T>(lv.a);
+      spmv(a, lv.order, halo, x.data(), y.data(), nullptr);
+      for (long r = 0; r < n; ++r) {
+        const int nat = lv.order.to_natural[r];
+        const long gx = g.gix0 + nat % g.nx, gy = g.giy0 + (nat / g.nx) % g.ny,
+                   gz = g.giz0 + nat / (g.nx * g.ny);
+        double want = 0;
+        for (int sz = -1; sz <= 1; ++sz)
+          for (int sy = -1; sy <= 1; ++sy)
+            for (int sx = -1; sx <= 1; ++sx) {
+              const long jx = gx + sx, jy = gy + sy, jz = gz + sz;
+              if (jx < 0 || jy < 0 || jz < 0 || jx >= g.gnx || jy >= g.gny || jz >= g.gnz) continue;
+              want += stencil_value(sx, sy, sz, false) * point_value(jx, jy, jz);
+            }
+        ASSERT_EQ(y[r], static_cast<T>(want)) << "row " << r;
+      }
+    }
+  }
+}
+
+}  // namespace
+}  // namespace hplx::mxp
