@@ -83,7 +83,9 @@ nlohmann::json to_json(const TestCase& t) {
             {"split", t.schedule.split},
             {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"},
             {"core_sharing", t.schedule.core_sharing},
-            {"bcast_pipeline", t.schedule.bcast_pipeline}}}};
+            {"bcast_pipeline", t.schedule.bcast_pipeline},
+            {"kind", name_of(t.schedule.kind)},
+            {"dag_priorities", t.schedule.dag_priorities}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };
