@@ -31,6 +31,7 @@ struct PanelWork {
   RowSwapPlan plan;
   std::vector<double> u;
   long u_lc0 = 0, u_nn = 0;
+  std::unique_ptr<PanelBroadcast> bcast;  // from run_post to run_wait
 };
 
 // The bookkeeping of one panel: its tasks' phase seconds and how many of
@@ -77,6 +78,7 @@ class DagLu {
     local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
     blk_.assign(static_cast<std::size_t>(std::max(1L, local_blocks_)), 0);
     pan_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
+    bc_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
     state_.resize(static_cast<std::size_t>(panels_));
     work_.resize(static_cast<std::size_t>(panels_));
   }
@@ -134,6 +136,8 @@ class DagLu {
     return t_.schedule.dag_priorities ? p : 0;
   }
 
+  // The tasks of panel p, after those of panel p - 1 (dependencies only
+  // look at tasks created before).
   void create_tasks(long p) {
     const long k = p * nb_;
     const bool owner = owner_of(k, nb_, q_) == mycol_;
@@ -142,65 +146,104 @@ class DagLu {
     const long nlb = local_blocks_;
     const long updates = std::max(0L, nlb - b0);
     const bool swap = grid_.nprow() > 1 && updates > 0;
-    state_[p].remaining = 1 + (swap ? 1 : 0) + updates;
-    [[maybe_unused]] char* comm = &comm_;  // GCC 12 misses uses in depend clauses
+    state_[p].remaining = 2 + (swap ? 1 : 0) + updates;
+    const long prev = std::max(0L, p - 1);  // p = 0 waits for no broadcast: bc[0] is its own
+    [[maybe_unused]] char* comm = &comm_;   // GCC 12 misses uses in depend clauses
     [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* bc = bc_.data();
     [[maybe_unused]] char* blk = blk_.data();
     const int chain = priority(kDagMaxPriority);
+    const int idle = 0;
+    // clang-format off
     if (owner) {
-#pragma omp task firstprivate(p) depend(inout : comm[0], pan[p], blk[bk]) priority(chain)
-      run_panel(p);
+#pragma omp task firstprivate(p) depend(inout: comm[0], pan[p], blk[bk]) depend(in: bc[prev]) priority(chain)
+      run_post(p);
+#pragma omp task firstprivate(p) depend(in: pan[p]) depend(inout: bc[p]) priority(idle)
+      run_wait(p);
     } else {
-#pragma omp task firstprivate(p) depend(inout : comm[0], pan[p]) priority(chain)
-      run_panel(p);
+#pragma omp task firstprivate(p) depend(inout: comm[0], pan[p]) depend(in: bc[prev]) priority(chain)
+      run_post(p);
+#pragma omp task firstprivate(p) depend(inout: pan[p], bc[p]) priority(idle)
+      run_wait(p);
     }
     if (swap) {
-#pragma omp task firstprivate(p) depend(inout                                      \
-                                        : comm[0], pan[p]) depend(iterator(i = b0  \
-                                                                           : nlb), \
-                                                                  inout            \
-                                                                  : blk[i]) priority(chain)
+#pragma omp task firstprivate(p) depend(inout: comm[0]) depend(in: pan[p]) depend(iterator(i = b0 : nlb), inout: blk[i]) priority(chain)
       run_swap(p);
     }
     for (long b = b0; b < nlb; ++b) {
       const long ahead = global_block(b) - p;  // 1: this block factors the next panel
-      const int prio = priority(ahead == 1 ? 2 : ahead == 2 ? 1 : 0);
-#pragma omp task firstprivate(p, b) depend(in : pan[p]) depend(inout : blk[b]) priority(prio)
+      const int prio = priority(ahead == 1 ? 3 : ahead == 2 ? 2 : 1);
+#pragma omp task firstprivate(p, b) depend(in: pan[p]) depend(inout: blk[b]) priority(prio)
       run_update(p, b);
     }
+    // clang-format on
   }
 
-  // FACT (the panel's process column), then LBCAST.
-  void run_panel(long p) {
+  // The chain's step for panel p: LBCAST posted (receivers), or FACT and
+  // LBCAST's sends posted (the panel's process column, whose panel is then
+  // ready here).
+  void run_post(long p) {
     PhaseTimes tm;
     guarded([&] {
+      std::lock_guard<std::mutex> mpi(mpi_);
       auto w = std::make_unique<PanelWork>();
       w->panel = make_panel(a_, p * nb_, grid_);
       Panel& panel = w->panel;
-      std::unique_ptr<PanelBroadcast> bcast;
       {
         PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
-        bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
+        w->bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
       }
       if (grid_.mycol() == panel.owner_col) {
-        PhaseScope phase(&tm.fact, hooks_.trace, "FACT");
-        PanelBroadcast* send = bcast.get();
-        factor_panel(a_, panel, t_, grid_, 1,
-                     [send](long first, long end) { send->subpanel_done(first, end); });
-      }
-      {
+        {
+          PhaseScope phase(&tm.fact, hooks_.trace, "FACT");
+          PanelBroadcast* send = w->bcast.get();
+          factor_panel(a_, panel, t_, grid_, 1,
+                       [send](long first, long end) { send->subpanel_done(first, end); });
+        }
         PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
-        bcast->send_rest();
-        bcast->finish();
+        w->bcast->send_rest();
+        w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
+        state_[p].info = panel.info;
       }
-      tm.wait += bcast->timing().waited;
-      tm.bcast_hidden += bcast->timing().hidden();
-      bcast.reset();
-      w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
-      state_[p].info = panel.info;
+      in_flight_ = w->bcast.get();
       work_[p] = std::move(w);
     });
     part_done(p, tm);
+  }
+
+  // LBCAST of panel p completes: moved on until this process's part is
+  // done, then finished (receivers unpack the pivots and plan the swaps).
+  // Lowest priority: it only holds a thread when no update is ready.
+  void run_wait(long p) {
+    PhaseTimes tm;
+    guarded([&] {
+      PanelWork& w = *work_[p];
+      PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+      const double t0 = wall_time();
+      for (bool done = false; !done;) {
+        std::lock_guard<std::mutex> mpi(mpi_);
+        done = w.bcast->progress();
+      }
+      std::lock_guard<std::mutex> mpi(mpi_);
+      w.bcast->finish();
+      tm.wait += wall_time() - t0;
+      tm.bcast_hidden += std::max(0.0, w.bcast->timing().hidden() - (wall_time() - t0));
+      in_flight_ = nullptr;
+      w.bcast.reset();
+      if (grid_.mycol() != w.panel.owner_col) {
+        w.plan = plan_row_swaps(w.panel.k, w.panel.jb, w.panel.ipiv);
+        state_[p].info = w.panel.info;
+      }
+    });
+    part_done(p, tm);
+  }
+
+  // Between tasks: the broadcast in flight moves on (forwarding along a
+  // ring, the next piece of a long broadcast) unless a task is in MPI.
+  void poll() {
+    if (!mpi_.try_lock()) return;
+    std::lock_guard<std::mutex> mpi(mpi_, std::adopt_lock);
+    if (in_flight_ && !failed_.load()) in_flight_->progress();
   }
 
   // P > 1: RS of every local trailing column, collective over the process column.
@@ -210,6 +253,7 @@ class DagLu {
       PanelWork& w = *work_[p];
       w.u_lc0 = a_.col_start(first_trailing(p));
       w.u_nn = a_.col_start(n_ + 1) - w.u_lc0;
+      std::lock_guard<std::mutex> mpi(mpi_);
       PhaseScope phase(&tm.swap, hooks_.trace, "RS");
       const SwapForm form{effective_swap(t_, w.u_nn), t_.schedule.modified_long_swap,
                           t_.u_transposed, t_.equilibration, MPI_COMM_NULL};
@@ -218,6 +262,7 @@ class DagLu {
       tm.wait += cost.waited;
     });
     part_done(p, tm);
+    poll();
   }
 
   // RS (P = 1, in place) and UPDATE of local block b with panel p.
@@ -247,6 +292,7 @@ class DagLu {
       }
     });
     part_done(p, tm);
+    poll();
   }
 
   // Runs a task's work unless an earlier task failed; keeps the first failure.
@@ -319,7 +365,11 @@ class DagLu {
   long local_blocks_ = 0;
   // Dependency tokens: the MPI chain, each panel, each local column block.
   char comm_ = 0;
-  std::vector<char> pan_, blk_;
+  std::vector<char> pan_, bc_, blk_;
+  // MPI_THREAD_SERIALIZED: whoever calls MPI holds this (the chain's tasks,
+  // run_wait, poll).
+  std::mutex mpi_;
+  PanelBroadcast* in_flight_ = nullptr;  // at most one LBCAST per process at a time
   std::vector<std::unique_ptr<PanelWork>> work_;
   std::vector<PanelState> state_;
   std::mutex mutex_;  // guards state_, out_, the record and the failure

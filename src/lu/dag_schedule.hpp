@@ -42,7 +42,7 @@
 namespace hplx::lu {
 
 // The priority the dag schedule wants; libgomp clamps to omp_get_max_task_priority().
-constexpr int kDagMaxPriority = 3;
+constexpr int kDagMaxPriority = 4;
 
 // The LU of pdgesv() with the dag schedule. Collective over the grid. Needs
 // MPI_THREAD_SERIALIZED or more when the team has more than one thread
