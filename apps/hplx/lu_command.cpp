@@ -7,11 +7,13 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include "core/error.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "lu/config.hpp"
+#include "lu/dag_schedule.hpp"
 #include "lu/flag_values.hpp"
 #include "lu/hpl_run.hpp"
 #include "lu/problem_size.hpp"
@@ -201,6 +203,13 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.bcast_pipeline = bcast_pipeline_ == "on";
   dat.schedule.kind = schedule_ == "dag" ? lu::ScheduleKind::Dag : lu::ScheduleKind::Bsp;
   dat.schedule.dag_priorities = dag_priorities_ == "on";
+  if (dat.schedule.kind == lu::ScheduleKind::Dag && dat.schedule.dag_priorities &&
+      omp_get_max_task_priority() < lu::kDagMaxPriority) {
+    dat.warnings.push_back(fmt::format(
+        "--schedule dag: OMP_MAX_TASK_PRIORITY is {}, so the OpenMP runtime ignores the task "
+        "priorities; set OMP_MAX_TASK_PRIORITY={} in the environment of hplx",
+        omp_get_max_task_priority(), lu::kDagMaxPriority));
+  }
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

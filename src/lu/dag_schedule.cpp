@@ -7,6 +7,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <thread>
 #include <vector>
 
 #include "core/balance_point.hpp"
@@ -221,8 +222,11 @@ class DagLu {
       PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
       const double t0 = wall_time();
       for (bool done = false; !done;) {
-        std::lock_guard<std::mutex> mpi(mpi_);
-        done = w.bcast->progress();
+        {
+          std::lock_guard<std::mutex> mpi(mpi_);
+          done = w.bcast->progress();
+        }
+        if (!done) std::this_thread::yield();  // other ranks may share this core
       }
       std::lock_guard<std::mutex> mpi(mpi_);
       w.bcast->finish();

@@ -1,9 +1,12 @@
 // The dag schedule (--schedule dag, seed 004): the simple right-looking LU,
 // without hand-written look-ahead, run as a data-driven task graph.
 //
-// Tasks, per panel k (all created up front, in panel order):
-//   PANEL(k)   FACT on the panel's process column, then LBCAST (every
-//              process of the row): the panel and its pivots are here.
+// Tasks, per panel k (all created up front by one thread, in panel order):
+//   POST(k)    the panel's process column: FACT, then LBCAST's sends posted
+//              (the panel is ready here); the other columns: LBCAST's
+//              receives posted.
+//   WAIT(k)    LBCAST moved on until this process's part is done (received,
+//              forwarded), then finished; on receivers the panel is ready.
 //   RS(k)      P > 1 only: the row swap of all local trailing columns
 //              (collective over the process column), gathering U.
 //   UPDATE(k,J) for each local column block J right of the panel: with
@@ -13,22 +16,26 @@
 // block is its own chain of tasks, so a rank holds many "virtual
 // processors" (seed 004's processor virtualization). Data dependencies
 // (OpenMP `depend`) tie UPDATE(k,J) to UPDATE(k-1,J) and to panel k, and
-// FACT(k) to UPDATE(k-1,k). Nothing else orders the tasks: how far the
-// factorization runs ahead of the update is decided at run time.
+// FACT(k) to UPDATE(k-1,k). Nothing else orders the computation: how far
+// the factorization runs ahead of the update is decided at run time.
 //
-// Every task that calls MPI (PANEL, RS) also depends on one token, so they
-// run one at a time, in creation order, which is the same algorithm order
-// on every process: collectives on a communicator start in the same order
-// everywhere, as MPI requires, and the blocking calls cannot deadlock (the
-// chain is the depth-0 program's order of communications). They may run on
-// any thread of the team, one at a time: MPI_THREAD_SERIALIZED.
+// MPI: POST and RS also depend on one token, so they run one at a time in
+// creation order, the same algorithm order on every process: collectives
+// on a communicator start in the same order everywhere, as MPI requires.
+// POST(k+1) waits for WAIT(k), so at most one LBCAST is in flight per
+// process (broadcasts of different panels reuse tags). Between tasks, any
+// thread moves the broadcast in flight on (poll), so a ring forwards while
+// the process updates. MPI calls come from any thread of the team, one at a
+// time under a mutex: MPI_THREAD_SERIALIZED.
 //
-// Priorities (seed 004): the communication chain highest (3); the update of
-// the block that factors the next panel next (2), then that of the block
-// after it (1); the rest 0: a block that has just factored and sent its
-// panel falls back to the lowest priority. `dag_priorities = false` gives
-// every task 0 (the ablation). libgomp honours priorities only up to
-// OMP_MAX_TASK_PRIORITY, read at program start: set it to 3 or more.
+// Priorities (seed 004): POST and RS 4 (they lead to the next panel); the
+// update of the block that factors the next panel 3, of the block after it
+// 2, of the others 1: a block that has just factored and sent its panel
+// falls back to the lowest update priority. WAIT is 0: it spins on the
+// network, so it takes a thread only when no update is ready.
+// `dag_priorities = false` gives every task 0 (the ablation). libgomp
+// honours priorities only up to OMP_MAX_TASK_PRIORITY, read at program
+// start: set it to 4 (kDagMaxPriority) or more.
 //
 // The runtime is OpenMP tasks (libgomp): already a dependency of the
 // project, with depend and priority clauses, no extra package.

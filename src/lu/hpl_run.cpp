@@ -7,6 +7,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <omp.h>
 #include <nlohmann/json.hpp>
 
 #include "core/core_sharing.hpp"
@@ -85,7 +86,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"core_sharing", t.schedule.core_sharing},
             {"bcast_pipeline", t.schedule.bcast_pipeline},
             {"kind", name_of(t.schedule.kind)},
-            {"dag_priorities", t.schedule.dag_priorities}}}};
+            {"dag_priorities", t.schedule.dag_priorities},
+            {"omp_max_task_priority", omp_get_max_task_priority()}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };
