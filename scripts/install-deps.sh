@@ -11,6 +11,7 @@ PACKAGES=(
   libcli11-dev
   nlohmann-json3-dev
   libfmt-dev
+  libtomlplusplus-dev
 )
 
 missing=()

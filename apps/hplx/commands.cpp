@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "lu_command.hpp"
 #include "report_command.hpp"
+#include "model_command.hpp"
 
 namespace hplx::app {
 
@@ -19,6 +20,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   app.require_subcommand(1);
   LuCommand lu(app);
   ReportCommand report(app);
+  ModelCommand model(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -29,12 +31,13 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
     std::ostringstream what;
     what << e.what();
     if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
-      what.str("a subcommand is required; allowed: lu, report (run `hplx --help`)");
+      what.str("a subcommand is required; allowed: lu, model, report (run `hplx --help`)");
     throw UsageError(what.str());
   }
   std::vector<std::string> args(argv, argv + argc);
   if (lu.chosen()) return lu.run(world, args);
   if (report.chosen()) return report.run(world);
+  if (model.chosen()) return model.run(world, args);
   return 2;
 }
 

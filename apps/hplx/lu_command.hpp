@@ -35,6 +35,7 @@ class LuCommand {
   std::string schedule_ = "bsp";
   std::string dag_priorities_ = "on";
   std::string trace_;
+  std::optional<std::string> predict_;  // --predict [FILE]
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;

@@ -1,5 +1,7 @@
 #include "lu/hpl_run.hpp"
 
+#include <omp.h>
+
 #include <cmath>
 #include <cstdio>
 #include <ctime>
@@ -23,6 +25,7 @@
 #include "lu/pdgesv.hpp"
 #include "lu/problem_size.hpp"
 #include "lu/verify.hpp"
+#include "model/prediction.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -178,6 +181,20 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
   return rec;
 }
 
+// What `hplx report` overlays: {"model", "spec", "time_s", "gflops",
+// "iterations": [{"k", "iter_s"}], "detail" (the model's whole prediction)}.
+nlohmann::json prediction_json(const model::Prediction& p, const std::string& spec) {
+  nlohmann::json its = nlohmann::json::array();
+  for (std::size_t k = 0; k < p.iter_s.size(); ++k)
+    its.push_back({{"k", k}, {"iter_s", p.iter_s[k]}});
+  return {{"model", p.model},
+          {"spec", spec},
+          {"time_s", p.time_s},
+          {"gflops", p.gflops},
+          {"iterations", std::move(its)},
+          {"detail", model::to_json(p, false)}};
+}
+
 int node_cpu_count() {
   return static_cast<int>(usable_cpus().size());
 }
@@ -287,6 +304,16 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
         if (root && !options.quiet)
           std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
       }
+      std::optional<model::Prediction> predicted;
+      if (options.predict_spec) {
+        predicted = model::predict_run(*options.predict_spec, t.n, t.nb, t.grid.p, t.grid.q,
+                                       omp_get_max_threads());
+        if (root && !options.quiet)
+          std::fprintf(stderr,
+                       "hplx: %s N=%ld NB=%d: the MCL model of %s predicts %.2f s, %.2f Gflops\n",
+                       variant_code(t).c_str(), t.n, t.nb, options.predict_path.c_str(),
+                       predicted->time_s, predicted->gflops);
+      }
       const TestOutcome o = run_test(run, *grid, dat.threshold, options, trace);
       if (share) restore_binding();
       if (root) {
@@ -306,6 +333,12 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
         }
         std::fflush(out.fp);
         if (!options.quiet) print_balance_point(t, o);
+        if (predicted && !options.quiet && o.seconds > 0)
+          std::fprintf(stderr,
+                       "hplx: %s N=%ld NB=%d: measured %.2f Gflops, %+.1f%% from the "
+                       "predicted %.2f\n",
+                       variant_code(t).c_str(), t.n, t.nb, o.gflops,
+                       100.0 * (o.gflops / predicted->gflops - 1.0), predicted->gflops);
       }
       switch (o.verdict) {
         case Verdict::Unchecked:
@@ -321,6 +354,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
       }
       tests.push_back(to_json(t, o));
       if (share) tests.back()["core_sharing"] = to_json(*share);
+      if (predicted) tests.back()["prediction"] = prediction_json(*predicted, options.predict_path);
     }
     if (root) {
       print_summary(out.fp, counts, dat.threshold);

@@ -4,10 +4,15 @@
 
 #include <mpi.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 #include "lu/config.hpp"
+
+namespace hplx::model {
+struct SystemSpec;
+}
 
 namespace hplx::lu {
 
@@ -17,6 +22,9 @@ struct RunOptions {
   std::vector<std::string> argv;   // for the JSON record
   std::vector<std::string> notes;  // lines for the log (e.g. why N was chosen)
   bool quiet = false;              // only the netlib-format output (no stderr lines)
+  // --predict: the machine spec each test is predicted with (null: none).
+  std::shared_ptr<const model::SystemSpec> predict_spec;
+  std::string predict_path;
 };
 
 // Checks everything that can be checked before a large allocation: grids

@@ -1,0 +1,401 @@
+#include "model_command.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "core/json_record.hpp"
+#include "model/calibrate.hpp"
+#include "model/model.hpp"
+
+namespace hplx::app {
+namespace {
+
+using model::Prediction;
+using model::RunPoint;
+using model::SystemSpec;
+
+std::vector<std::string> split(const std::string& s, char sep) {
+  std::vector<std::string> out;
+  std::stringstream ss(s);
+  std::string item;
+  while (std::getline(ss, item, sep)) out.push_back(item);
+  return out;
+}
+
+long parse_long(const std::string& s, const std::string& what, long min) {
+  char* end = nullptr;
+  errno = 0;
+  long v = std::strtol(s.c_str(), &end, 10);
+  if (s.empty() || *end || errno || v < min)
+    throw UsageError(fmt::format("{} '{}': allowed: an integer >= {}", what, s, min));
+  return v;
+}
+
+// "A:B:S" (A, A+S, ... <= B) or "a,b,c".
+std::vector<long> parse_n_list(const std::string& s) {
+  const std::string what = "--n";
+  std::vector<long> out;
+  if (s.find(':') != std::string::npos) {
+    auto parts = split(s, ':');
+    if (parts.size() != 3)
+      throw UsageError(
+          fmt::format("--n '{}': allowed: A:B:S (from A to B in steps of S) or a list a,b,c", s));
+    const long a = parse_long(parts[0], what, 1), b = parse_long(parts[1], what, 1),
+               st = parse_long(parts[2], what, 1);
+    if (b < a) throw UsageError(fmt::format("--n '{}': B < A; allowed: A:B:S with A <= B", s));
+    if ((b - a) / st > 100000)
+      throw UsageError(fmt::format("--n '{}': more than 100000 points; allowed: fewer", s));
+    for (long n = a; n <= b; n += st) out.push_back(n);
+  } else {
+    for (const auto& x : split(s, ',')) out.push_back(parse_long(x, what, 1));
+  }
+  if (out.empty()) throw UsageError("--n '': allowed: A:B:S or a list a,b,c");
+  return out;
+}
+
+std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
+  std::vector<int> out;
+  for (const auto& x : split(s, ',')) out.push_back(static_cast<int>(parse_long(x, what, 1)));
+  if (out.empty())
+    throw UsageError(fmt::format("{} '': allowed: a list a,b,c of integers >= 1", what));
+  return out;
+}
+
+std::string si_time(double s) {
+  return fmt::format("{:.4g}", s);
+}
+
+std::string eff(const Prediction& p) {
+  return p.rpeak_gflops > 0 ? fmt::format("{:.1f}", 100.0 * p.efficiency) : "n/a";
+}
+
+void print_header(const SystemSpec& spec, int threads) {
+  fmt::print("hplx model: {} ({})\n", spec.name, spec.file);
+  const auto& d = spec.device;
+  std::string dev =
+      d.rpeak_gflops ? fmt::format("Rpeak {:.2f} GFLOPS", *d.rpeak_gflops) : "Rpeak unknown";
+  if (d.cores)
+    dev += fmt::format(" (C {} x F {} x S {} GHz)", *d.cores, *d.flops_per_cycle, *d.clock_ghz);
+  dev += fmt::format(", gamma from {:.2f} GFLOPS", 1e-9 / spec.gamma_s(threads));
+  if (threads > 0) dev += fmt::format(" at {} thread(s)", threads);
+  fmt::print("  device{}: {}\n", d.name.empty() ? "" : " " + d.name, dev);
+  if (spec.memory.present) {
+    if (spec.memory.controllers)
+      fmt::print(
+          "  memory layer: BW_perCore = M W 8 H / C = {:.2f} MB/s, BW_Eq = {:.3f} GB/s, "
+          "alpha = {:.3f} us, beta = {:.4g} s/word\n",
+          spec.memory.bw_per_core_Bps / 1e6, spec.memory.bw_eq_Bps / 1e9, spec.memory.alpha_s * 1e6,
+          spec.memory.beta_s);
+    else
+      fmt::print("  memory layer: {:.3f} GB/s, alpha = {:.3f} us\n", spec.memory.bw_eq_Bps / 1e9,
+                 spec.memory.alpha_s * 1e6);
+  }
+  if (spec.node.devices > 1)
+    fmt::print("  node: {} devices, link {}: {:.3f} GB/s, alpha = {:.3f} us\n", spec.node.devices,
+               spec.node.link.name.empty() ? "(unnamed)" : spec.node.link.name,
+               spec.node.link.bandwidth_Bps / 1e9, spec.node.link.alpha_s * 1e6);
+  if (spec.network.present)
+    fmt::print("  network {}: {:.3f} GB/s shared by {} device(s), alpha = {:.3f} us\n",
+               spec.network.name.empty() ? "(unnamed)" : spec.network.name,
+               spec.network.bandwidth_Bps / 1e9, spec.network.share, spec.network.alpha_s * 1e6);
+}
+
+void print_point(const Prediction& o, const Prediction& op, const Prediction& m) {
+  const auto& l = m.layout;
+  fmt::print(
+      "  run: N = {}{}, NB = {}, netlib P x Q = {}x{}{}, {} node(s), node grid {}x{}, {} panels\n",
+      m.n, m.model_n != m.n ? fmt::format(" (model matrix padded to {})", m.model_n) : "", m.nb,
+      l.p, l.q, l.swapped ? " (given as QxP; larger dimension taken as P)" : "", l.nodes, l.node_p,
+      l.node_q, m.iter_s.size());
+  fmt::print("\n{:<24} {:>12} {:>12} {:>7} {:>11} {:>11} {:>11} {:>11}\n", "model", "time (s)",
+             "Gflops", "eff %", "compute s", "pivot s", "bcast s", "update s");
+  for (const Prediction* p : {&o, &op, &m})
+    fmt::print("{:<24} {:>12} {:>12.2f} {:>7} {:>11} {:>11} {:>11} {:>11}\n", p->model,
+               si_time(p->time_s), p->gflops, eff(*p), si_time(p->compute_s), si_time(p->pivot_s),
+               si_time(p->bcast_s), si_time(p->update_comm_s));
+  fmt::print(
+      "\nMCL communication by layer (pivot and broadcast by row range, update by column range):\n");
+  fmt::print("{:<22} {:>10} {:>10} {:>12} {:>12} {:>8} {:>8} {:>10} {:>10} {:>10}\n", "layer",
+             "alpha us", "GB/s", "rows <", "cols <", "rowpan", "colpan", "pivot s", "bcast s",
+             "update s");
+  for (const auto& x : m.layers)
+    fmt::print("{:<22} {:>10.3f} {:>10.3f} {:>12.0f} {:>12.0f} {:>8} {:>8} {:>10} {:>10} {:>10}\n",
+               x.name, x.alpha_s * 1e6, x.beta_s > 0 ? 8.0 / x.beta_s / 1e9 : 0.0, x.rows_end,
+               x.cols_end, x.row_panels, x.col_panels, si_time(x.pivot_s), si_time(x.bcast_s),
+               si_time(x.update_s));
+}
+
+}  // namespace
+
+ModelCommand::ModelCommand(CLI::App& parent) {
+  sub_ = parent.add_subcommand(
+      "model", "HPL performance model (original and multi-communication-layer) of a machine spec");
+  sub_->add_option("spec", spec_file_, "system spec (TOML), e.g. examples/systems/summit.toml");
+  sub_->add_option("--n", n_, "matrix order(s): N, A:B:S or a,b,c (default: the spec's run)");
+  sub_->add_option("--nb", nb_, "block size(s): NB or a,b,c");
+  sub_->add_option("--grid", grid_, "process grid(s): PxQ or PxQ,PxQ");
+  sub_->add_option("--nodes", nodes_,
+                   "weak scaling over node counts a,b,c: N fills --memory-fraction of memory, "
+                   "grid from the node-local grid");
+  sub_->add_option("--memory-fraction", memory_fraction_,
+                   "fraction of memory N fills (weak scaling, or when the spec's run has no n)")
+      ->check(CLI::Range(1e-6, 1.0));
+  sub_->add_option("--threads", threads_, "threads per rank (picks a calibrated DGEMM rate)")
+      ->check(CLI::NonNegativeNumber);
+  sub_->add_option("--json", json_, "write the predictions as a JSON record");
+  sub_->add_flag("--iterations", iterations_, "with --json: include the per-panel times");
+  calibrate_ = sub_->add_subcommand(
+      "calibrate",
+      "measure DGEMM (gamma) and MPI alpha/beta on this machine and write a spec; alpha/beta need "
+      ">= 2 ranks (mpirun -n 2 hplx model calibrate -o m.toml)");
+  calibrate_->add_option("-o,--output", output_, "spec file to write")->required();
+  calibrate_->add_option("--nb", cal_nb_, "K of the DGEMM, the NB of the runs to predict")
+      ->check(CLI::Range(1, 4096));
+  calibrate_->add_option("--size", cal_size_, "M = N of the DGEMM")->check(CLI::Range(64L, 40000L));
+  calibrate_
+      ->add_option("--max-threads", cal_threads_,
+                   "largest thread count measured (default: usable cpus)")
+      ->check(CLI::NonNegativeNumber);
+}
+
+int ModelCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
+  if (calibrate_->parsed()) return run_calibrate(world, argv);
+  if (spec_file_.empty())
+    throw UsageError(
+        "hplx model: a system spec is required; allowed: hplx model SPEC.toml [options] "
+        "or hplx model calibrate -o FILE");
+  return run_predict(world, argv);
+}
+
+int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& argv) {
+  int rank = 0;
+  MPI_Comm_rank(world, &rank);
+  const SystemSpec spec = model::load_system_spec(spec_file_);
+  const bool quiet_rank = rank != 0;
+
+  std::vector<int> nbs;
+  if (nb_)
+    nbs = parse_int_list(*nb_, "--nb");
+  else if (spec.run.nb > 0)
+    nbs = {spec.run.nb};
+  else
+    throw UsageError(
+        fmt::format("{}: key 'run.nb': missing and no --nb given; allowed: --nb NB or "
+                    "nb = ... in [run]",
+                    spec.file));
+
+  nlohmann::json record = make_record_header("model", argv);
+  record["spec"] = {{"file", spec.file}, {"name", spec.name}, {"source", spec.source}};
+  nlohmann::json points = nlohmann::json::array();
+
+  if (nodes_) {
+    // Weak scaling: N fills a fraction of the memory of the nodes.
+    if (n_ || grid_)
+      throw UsageError(
+          "--nodes sizes N and the grid itself; allowed: --nodes without --n and --grid");
+    const std::vector<int> nodes = parse_int_list(*nodes_, "--nodes");
+    const double frac =
+        memory_fraction_ ? *memory_fraction_ : spec.run.memory_fraction.value_or(0.8);
+    if (!quiet_rank) {
+      print_header(spec, threads_);
+      fmt::print(
+          "\nWeak scaling: N fills {:.0f}% of memory, NB = {}; weak-scaling efficiency = "
+          "(Gflops / nodes) / (1-node Gflops)\n",
+          frac * 100, nbs.front());
+      fmt::print("{:>7} {:>10} {:>11} {:>8} {:>12} {:>14} {:>7} {:>8} {:>14}\n", "nodes", "N",
+                 "PxQ", "panels", "MCL time s", "MCL Gflops", "eff %", "weak %", "orig Gflops");
+    }
+    double base = 0;
+    for (int nn : nodes) {
+      auto [p, q] = model::grid_for_nodes(spec, nn);
+      const long n = model::n_from_memory(spec, nn, frac, nbs.front());
+      RunPoint rp{n, nbs.front(), p, q, threads_};
+      Prediction m = model::predict_mcl(spec, rp);
+      Prediction o = model::predict_original_closed(spec, rp);
+      if (base == 0) base = m.gflops / nn;
+      if (!quiet_rank)
+        fmt::print("{:>7} {:>10} {:>11} {:>8} {:>12} {:>14.1f} {:>7} {:>8.1f} {:>14.1f}\n", nn, n,
+                   fmt::format("{}x{}", p, q), m.iter_s.size(), si_time(m.time_s), m.gflops, eff(m),
+                   100.0 * (m.gflops / nn) / base, o.gflops);
+      points.push_back({{"nodes", nn},
+                        {"mcl", model::to_json(m, false)},
+                        {"original", model::to_json(o, false)}});
+    }
+    record["weak_scaling"] = points;
+  } else {
+    std::vector<long> ns;
+    std::vector<std::pair<int, int>> grids;
+    if (grid_) {
+      for (const auto& g : split(*grid_, ',')) grids.push_back(model::parse_grid(g, "--grid"));
+      if (grids.empty()) throw UsageError("--grid '': allowed: PxQ or a list PxQ,PxQ");
+    } else if (spec.run.p) {
+      grids.push_back({*spec.run.p, *spec.run.q});
+    } else {
+      grids.push_back(model::grid_for_nodes(spec, spec.run.nodes.value_or(1)));
+    }
+    if (n_)
+      ns = parse_n_list(*n_);
+    else if (spec.run.n && !memory_fraction_)
+      ns = {*spec.run.n};
+    else if (memory_fraction_ || spec.run.memory_fraction) {
+      const double frac = memory_fraction_ ? *memory_fraction_ : *spec.run.memory_fraction;
+      // Nodes of the first grid, rounded up.
+      const long dev = static_cast<long>(grids.front().first) * grids.front().second;
+      const int nodes = static_cast<int>((dev + spec.node.devices - 1) / spec.node.devices);
+      ns = {model::n_from_memory(spec, nodes, frac, nbs.front())};
+    } else {
+      throw UsageError(
+          fmt::format("{}: key 'run.n': missing and no --n given; allowed: --n N, or n "
+                      "or memory_fraction in [run]",
+                      spec.file));
+    }
+    const size_t count = ns.size() * nbs.size() * grids.size();
+    // Every grid must fit the nodes before anything is printed.
+    for (const auto& [p, q] : grids) model::plan_layout(spec, p, q);
+    if (!quiet_rank) print_header(spec, threads_);
+    if (count == 1) {
+      RunPoint rp{ns[0], nbs[0], grids[0].first, grids[0].second, threads_};
+      Prediction o = model::predict_original_closed(spec, rp);
+      Prediction op = model::predict_original_panels(spec, rp);
+      Prediction m = model::predict_mcl(spec, rp);
+      if (!quiet_rank) print_point(o, op, m);
+      points.push_back({{"original_closed", model::to_json(o, false)},
+                        {"original_panels", model::to_json(op, false)},
+                        {"mcl", model::to_json(m, iterations_)}});
+    } else {
+      if (!quiet_rank)
+        fmt::print(
+            "\n{:>10} {:>6} {:>9} {:>6} {:>13} {:>12} {:>12} {:>7} {:>10} {:>10} {:>10} {:>10}\n",
+            "N", "NB", "PxQ", "nodes", "orig Gflops", "MCL time s", "MCL Gflops", "eff %",
+            "compute s", "pivot s", "bcast s", "update s");
+      for (const auto& [p, q] : grids)
+        for (int nb : nbs)
+          for (long n : ns) {
+            RunPoint rp{n, nb, p, q, threads_};
+            Prediction o = model::predict_original_closed(spec, rp);
+            Prediction m = model::predict_mcl(spec, rp);
+            if (!quiet_rank)
+              fmt::print(
+                  "{:>10} {:>6} {:>9} {:>6} {:>13.1f} {:>12} {:>12.1f} {:>7} {:>10} {:>10} {:>10} "
+                  "{:>10}\n",
+                  n, nb, fmt::format("{}x{}", p, q), m.layout.nodes, o.gflops, si_time(m.time_s),
+                  m.gflops, eff(m), si_time(m.compute_s), si_time(m.pivot_s), si_time(m.bcast_s),
+                  si_time(m.update_comm_s));
+            points.push_back({{"original_closed", model::to_json(o, false)},
+                              {"mcl", model::to_json(m, iterations_)}});
+          }
+    }
+    record["points"] = points;
+
+    // Published results beside the model, when the spec carries them and
+    // no sweep was asked for.
+    if (!spec.published.empty() && !n_ && !nb_ && !grid_) {
+      nlohmann::json pubs = nlohmann::json::array();
+      if (!quiet_rank) {
+        fmt::print("\nPublished results beside the model (diff = model / published - 1):\n");
+        fmt::print(
+            "{:<14} {:>6} {:>10} {:>5} {:>8} {:>14} {:>7} {:>12} {:>14} {:>7} {:>8} {:>14} {:>8} "
+            "{:>11}\n",
+            "label", "nodes", "N", "NB", "PxQ", "published GF", "eff %", "paper model", "MCL GF",
+            "eff %", "diff %", "original GF", "diff %", "vs paper %");
+        if (spec.published.front().paper_model_gflops)
+          fmt::print(
+              "(paper model: the source's own model estimate; MCL vs paper model in the last "
+              "column)\n");
+      }
+      for (const auto& pub : spec.published) {
+        RunPoint rp{pub.n, pub.nb, pub.p, pub.q, threads_, pub.nodes};
+        Prediction m = model::predict_mcl(spec, rp);
+        Prediction o = model::predict_original_closed(spec, rp);
+        double published = pub.rmax_gflops ? *pub.rmax_gflops : 0.0;
+        const double rpeak = pub.rpeak_gflops ? *pub.rpeak_gflops : m.rpeak_gflops;
+        if (!pub.rmax_gflops && pub.efficiency_pct) published = *pub.efficiency_pct / 100.0 * rpeak;
+        const double pub_eff = rpeak > 0 ? 100.0 * published / rpeak : 0.0;
+        if (!quiet_rank)
+          fmt::print(
+              "{:<14} {:>6} {:>10} {:>5} {:>8} {:>14.1f} {:>7.2f} {:>12} {:>14.1f} {:>7} {:>8.2f} "
+              "{:>14.1f} {:>8.2f} {:>11}\n",
+              pub.label, pub.nodes, pub.n, pub.nb, fmt::format("{}x{}", pub.p, pub.q), published,
+              pub_eff,
+              pub.paper_model_gflops ? fmt::format("{:.1f}", *pub.paper_model_gflops) : "-",
+              m.gflops, eff(m), 100.0 * (m.gflops / published - 1.0), o.gflops,
+              100.0 * (o.gflops / published - 1.0),
+              pub.paper_model_gflops
+                  ? fmt::format("{:.2f}", 100.0 * (m.gflops / *pub.paper_model_gflops - 1.0))
+                  : "-");
+        pubs.push_back(
+            {{"label", pub.label},
+             {"source", pub.source},
+             {"published_gflops", published},
+             {"published_efficiency_pct", pub_eff},
+             {"paper_model_gflops", pub.paper_model_gflops ? *pub.paper_model_gflops : 0.0},
+             {"mcl", model::to_json(m, false)},
+             {"original", model::to_json(o, false)}});
+      }
+      record["published"] = pubs;
+    }
+  }
+  if (!json_.empty() && rank == 0) write_json_atomically(json_, record);
+  return 0;
+}
+
+int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& argv) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  model::CalibrateOptions opt;
+  opt.nb = cal_nb_;
+  opt.size = cal_size_;
+  opt.max_threads = cal_threads_;
+  if (rank == 0) {
+    fmt::print("hplx model calibrate: DGEMM M = N = {}, K = NB = {} on rank 0", opt.size, opt.nb);
+    fmt::print("{}\n",
+               size >= 2 ? fmt::format("; MPI ping-pong between ranks 0 and 1 of {}", size) : "");
+    std::fflush(stdout);
+  }
+  model::Calibration c = model::calibrate(world, opt);
+  if (rank != 0) return 0;
+  for (const auto& [t, g] : c.dgemm_gflops)
+    fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
+  fmt::print("  row swap: {:.3f} ns per word (memory layer beta = a third of it)\n",
+             c.swap_s_per_word * 1e9);
+  if (c.concurrent_threads > 0)
+    fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
+               c.concurrent_threads, c.ranks_per_node);
+  if (c.has_network) {
+    for (const auto& pt : c.pingpong)
+      fmt::print("  ping-pong {:>9.0f} bytes: {:10.3f} us one way\n", pt.bytes, pt.one_way_s * 1e6);
+    fmt::print("  fit: alpha = {:.3f} us, bandwidth = {:.3f} GB/s (worst relative error {:.1f}%)\n",
+               c.alpha_s * 1e6, c.bandwidth_Bps / 1e9, c.fit_max_rel_error * 100);
+  } else {
+    fmt::print(
+        "  network terms need 2 ranks (mpirun -n 2 hplx model calibrate -o {}): no alpha/beta "
+        "measured; the spec has DGEMM rates only (node.devices = 1, 1-rank runs)\n",
+        output_);
+  }
+  std::string cmd;
+  for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
+  if (size >= 2) cmd = fmt::format("mpirun -n {} {}", size, cmd);
+  const std::string text = model::calibration_toml(c, opt, cmd);
+  const std::string tmp = output_ + ".tmp";
+  FILE* f = std::fopen(tmp.c_str(), "w");
+  if (!f)
+    throw UsageError(fmt::format("-o {}: cannot write ({}); allowed: a writable path", output_,
+                                 std::strerror(errno)));
+  std::fputs(text.c_str(), f);
+  std::fclose(f);
+  if (std::rename(tmp.c_str(), output_.c_str()) != 0)
+    throw SystemError(fmt::format("{}: cannot rename {} over it", output_, tmp));
+  // Read back what was written: a calibration that cannot be loaded is a bug.
+  model::load_system_spec(output_);
+  fmt::print("wrote {}\n", output_);
+  return 0;
+}
+
+}  // namespace hplx::app

@@ -1,0 +1,40 @@
+// `hplx model SPEC.toml`: predictions of the original and MCL HPL models,
+// single points, sweeps, weak scaling and published-versus-model tables;
+// `hplx model calibrate -o FILE`: measures this machine into a spec.
+#pragma once
+
+#include <mpi.h>
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hplx::app {
+
+class ModelCommand {
+ public:
+  explicit ModelCommand(CLI::App& parent);
+  bool chosen() const { return sub_->parsed(); }
+  int run(MPI_Comm world, const std::vector<std::string>& argv);
+
+ private:
+  int run_predict(MPI_Comm world, const std::vector<std::string>& argv);
+  int run_calibrate(MPI_Comm world, const std::vector<std::string>& argv);
+
+  CLI::App* sub_;
+  CLI::App* calibrate_;
+  std::string spec_file_;
+  std::optional<std::string> n_, nb_, grid_, nodes_;
+  std::optional<double> memory_fraction_;
+  int threads_ = 0;
+  std::string json_;
+  bool iterations_ = false;
+  // calibrate
+  std::string output_;
+  int cal_nb_ = 192;
+  long cal_size_ = 4000;
+  int cal_threads_ = 0;
+};
+
+}  // namespace hplx::app

@@ -1,0 +1,266 @@
+#include "model/calibrate.hpp"
+
+#include <omp.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/blas.hpp"
+#include "core/error.hpp"
+#include "core/json_record.hpp"
+#include "core/system_info.hpp"
+#include "core/threads.hpp"
+#include "core/timer.hpp"
+
+extern "C" void openblas_set_num_threads(int);
+extern "C" void dlaswp_(const int* n, double* a, const int* lda, const int* k1, const int* k2,
+                        const int* ipiv, const int* incx);
+
+namespace hplx::model {
+namespace {
+
+double dgemm_gflops(long m, int k, int threads, int reps) {
+  openblas_set_num_threads(threads);
+  omp_set_num_threads(threads);
+  std::vector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
+      c(static_cast<size_t>(m) * m);
+  for (size_t i = 0; i < a.size(); ++i)
+    a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
+  for (size_t i = 0; i < b.size(); ++i)
+    b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
+  for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
+  double best = 1e300;
+  for (int r = 0; r < reps + 1; ++r) {  // the first call warms the thread pool
+    const double t0 = wall_time();
+    blas::gemm(blas::Trans::No, blas::Trans::No, m, m, k, -1.0, a.data(), m, b.data(), k, 1.0,
+               c.data(), m);
+    const double t = wall_time() - t0;
+    if (r > 0) best = std::min(best, t);
+  }
+  return 2.0 * m * m * k / best / 1e9;
+}
+
+// HPL's row swap on one rank: NB rows exchanged with rows further down,
+// across all n columns of a column-major m x n matrix, by LAPACK's dlaswp
+// (OpenBLAS; it swaps in column blocks, as hplx's swap copies). Returns
+// seconds per word swapped (b n words), best of reps.
+double swap_seconds_per_word(long m, long n, int b, int reps) {
+  std::vector<double> a(static_cast<size_t>(m) * n, 1.0);
+  std::vector<int> ipiv(b);
+  double best = 1e300;
+  const int ni = static_cast<int>(n), lda = static_cast<int>(m), k1 = 1, k2 = b, inc = 1;
+  for (int r = 0; r < reps + 1; ++r) {
+    for (int k = 0; k < b; ++k)  // 1-based rows below the panel's
+      ipiv[k] = b + 1 + static_cast<int>((static_cast<long>(k) * 7919 + r * 104729) % (m - b));
+    const double t0 = wall_time();
+    dlaswp_(&ni, a.data(), &lda, &k1, &k2, ipiv.data(), &inc);
+    const double t = wall_time() - t0;
+    if (r > 0) best = std::min(best, t);
+  }
+  return best / (static_cast<double>(b) * n);
+}
+
+// A barrier that sleeps instead of spinning, so a rank waiting for rank 0's
+// DGEMM does not take a core from it.
+void quiet_barrier(MPI_Comm comm) {
+  MPI_Request req;
+  MPI_Ibarrier(comm, &req);
+  int done = 0;
+  while (!done) {
+    MPI_Test(&req, &done, MPI_STATUS_IGNORE);
+    if (!done) usleep(2000);
+  }
+}
+
+}  // namespace
+
+std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y,
+                                   const std::vector<double>& w) {
+  const size_t n = x.size();
+  if (n < 2 || y.size() != n || (!w.empty() && w.size() != n))
+    throw Error("fit_line needs at least two points (and one weight per point)");
+  double sw = 0, sx = 0, sy = 0, sxx = 0, sxy = 0;
+  for (size_t i = 0; i < n; ++i) {
+    const double wi = w.empty() ? 1.0 : w[i];
+    sw += wi;
+    sx += wi * x[i];
+    sy += wi * y[i];
+    sxx += wi * x[i] * x[i];
+    sxy += wi * x[i] * y[i];
+  }
+  const double d = sw * sxx - sx * sx;
+  const double b = (sw * sxy - sx * sy) / d;
+  const double a = (sy - b * sx) / sw;
+  return {a, b};
+}
+
+Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  MPI_Comm node;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int local = 1;
+  MPI_Comm_size(node, &local);
+  MPI_Comm_free(&node);
+
+  Calibration c;
+  c.ranks = size;
+  c.ranks_per_node = local;
+  SystemInfo info = probe_system();
+  c.hostname = info.hostname;
+  c.memory_gib = static_cast<double>(info.mem_total_bytes) / (1024.0 * 1024.0 * 1024.0);
+
+  // The ping-pong runs first, with one BLAS thread per rank, so no idle
+  // OpenMP team spins beside it.
+  openblas_set_num_threads(1);
+  omp_set_num_threads(1);
+  if (size >= 2) {
+    c.has_network = true;
+    std::vector<double> buf(1 << 20);  // 8 MiB
+    std::vector<double> xs, ys;
+    for (long words = 1; words <= (1 << 20); words *= 4) {
+      const int reps = words < 1024 ? 200 : words < 65536 ? 50 : 10;
+      std::vector<double> times;
+      for (int r = 0; r < reps + 2; ++r) {
+        MPI_Barrier(world);
+        const double t0 = wall_time();
+        if (rank == 0) {
+          MPI_Send(buf.data(), static_cast<int>(words), MPI_DOUBLE, 1, 7, world);
+          MPI_Recv(buf.data(), static_cast<int>(words), MPI_DOUBLE, 1, 7, world, MPI_STATUS_IGNORE);
+        } else if (rank == 1) {
+          MPI_Recv(buf.data(), static_cast<int>(words), MPI_DOUBLE, 0, 7, world, MPI_STATUS_IGNORE);
+          MPI_Send(buf.data(), static_cast<int>(words), MPI_DOUBLE, 0, 7, world);
+        }
+        if (r >= 2) times.push_back((wall_time() - t0) / 2.0);
+      }
+      std::sort(times.begin(), times.end());
+      const double med = times[times.size() / 2];
+      c.pingpong.push_back({static_cast<double>(words) * 8.0, med});
+    }
+    // HPL sends both small messages (pivot rows, 2 NB + 4 words) and large
+    // ones (panels), so the fit weighs each size by 1/t^2: it minimises the
+    // relative error, and neither end dominates. An unweighted fit would let
+    // the 8 MiB message set the latency.
+    std::vector<double> ws;
+    for (const auto& pt : c.pingpong) {
+      xs.push_back(pt.bytes);
+      ys.push_back(pt.one_way_s);
+      ws.push_back(1.0 / (pt.one_way_s * pt.one_way_s));
+    }
+    auto [a, b] = fit_line(xs, ys, ws);
+    // A noisy fit can put the intercept below zero; the smallest message's
+    // time is then the better latency.
+    c.alpha_s = a > 0 ? a : c.pingpong.front().one_way_s;
+    c.bandwidth_Bps = 1.0 / b;
+    for (const auto& pt : c.pingpong) {
+      const double model = c.alpha_s + pt.bytes / c.bandwidth_Bps;
+      c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
+    }
+  }
+  // The device's own memory layer: the row swap's cost per word, so that
+  // netlib's update term 3 beta u NB equals the measured swap of NB rows
+  // over u columns (beta = t_word / 3); alpha is left at 0.
+  if (rank == 0)
+    c.swap_s_per_word = swap_seconds_per_word(opt.size, opt.size, opt.nb, opt.repetitions);
+  // DGEMM on rank 0 alone, after the ping-pong (whose ranks would compete
+  // for the cores it times); the other ranks sleep meanwhile.
+  if (rank == 0) {
+    int max_t = opt.max_threads > 0 ? opt.max_threads : static_cast<int>(usable_cpus().size());
+    max_t = std::max(1, max_t);
+    for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
+      c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions));
+      if (t < max_t && (t < 4 ? t + 1 : t * 2) > max_t) {
+        c.dgemm_gflops.emplace_back(max_t, dgemm_gflops(opt.size, opt.nb, max_t, opt.repetitions));
+        break;
+      }
+    }
+  }
+  quiet_barrier(world);
+  if (size >= 2) {
+    // A run with every rank of the node computing shares the cores and the
+    // memory bandwidth: measure that case on all ranks at once, with the
+    // threads each rank would get, and let it stand for that thread count.
+    const int cpus = static_cast<int>(usable_cpus().size());
+    const int t = std::max(1, cpus / local);
+    MPI_Barrier(world);
+    const double g = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions);
+    double worst = g;
+    MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    if (rank == 0) {
+      c.concurrent_threads = t;
+      c.concurrent_gflops = worst;
+      for (auto& [th, gf] : c.dgemm_gflops)
+        if (th == t) gf = worst;
+    }
+  }
+  openblas_set_num_threads(1);
+  omp_set_num_threads(1);
+
+  return c;
+}
+
+std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
+                             const std::string& command_line) {
+  std::string s;
+  s += fmt::format("# Written by `{}` on {} at {}.\n", command_line, c.hostname, utc_timestamp());
+  s += "# A device is one MPI rank; gamma is OpenBLAS DGEMM at the trailing-update shape.\n";
+  s += "[system]\n";
+  s += fmt::format("name = \"calibrated: {}\"\n", c.hostname);
+  s += fmt::format("source = \"hplx model calibrate, {} rank(s), DGEMM M = N = {}, K = NB = {}\"\n",
+                   c.ranks, opt.size, opt.nb);
+  s += "# The grid is taken as given: this spec describes real hplx runs.\n";
+  s += "grid_reading = \"as-given\"\n";
+  s += "# N as given: hplx lu does not pad N to a multiple of NB.\nn_reading = \"as-given\"\n\n";
+  s += "[device]\nname = \"MPI rank\"\n";
+  double best = 0;
+  for (const auto& [t, g] : c.dgemm_gflops) best = std::max(best, g);
+  s += fmt::format("dgemm_gflops = {:.3f}\n", best);
+  s += "# Measured DGEMM rate by threads per rank (the run's threads pick one).\n";
+  if (c.concurrent_threads > 0)
+    s += fmt::format(
+        "# {} thread(s): all {} ranks of the node computing at once (slowest rank), as in a\n"
+        "# run with one rank per {} cpu(s); the other counts: rank 0 alone.\n",
+        c.concurrent_threads, c.ranks_per_node, c.concurrent_threads);
+  s += "dgemm_gflops_by_threads = { ";
+  for (size_t i = 0; i < c.dgemm_gflops.size(); ++i)
+    s += fmt::format("{}\"{}\" = {:.3f}", i ? ", " : "", c.dgemm_gflops[i].first,
+                     c.dgemm_gflops[i].second);
+  s += " }\n\n";
+  const int cpus = c.dgemm_gflops.empty() ? 1 : c.dgemm_gflops.back().first;
+  if (c.swap_s_per_word > 0) {
+    s += "[memory]\n";
+    s += fmt::format(
+        "# Row swap on one rank (NB = {} rows over {} columns, OpenBLAS dlaswp, 1 thread):\n"
+        "# {:.3f} ns per word; beta = a third of it, so that netlib's 3 beta u NB is the swap.\n",
+        opt.nb, opt.size, c.swap_s_per_word * 1e9);
+    s += fmt::format("alpha_us = 0\nbandwidth_gbs = {:.4f}\n\n",
+                     8.0 / (c.swap_s_per_word / 3.0) / 1e9);
+  }
+  s += "[node]\n";
+  if (c.has_network) {
+    s += fmt::format("# Ranks a node can run with one thread each.\ndevices = {}\n",
+                     std::max(2, cpus));
+    s += fmt::format("memory_gib = {:.2f}\n\n", c.memory_gib);
+    s += "[node.link]\nname = \"MPI on this node\"\n";
+    s += "# Ping-pong fit, one-way time = alpha + bytes / bandwidth:\n";
+    for (const auto& pt : c.pingpong)
+      s += fmt::format("#   {:>9.0f} bytes  {:10.3f} us\n", pt.bytes, pt.one_way_s * 1e6);
+    s += fmt::format("# worst relative error of the fit: {:.1f}%\n", c.fit_max_rel_error * 100);
+    s += fmt::format("alpha_us = {:.4f}\n", c.alpha_s * 1e6);
+    s += fmt::format("bandwidth_gbs = {:.4f}\n\n", c.bandwidth_Bps / 1e9);
+  } else {
+    s += "# Calibrated with 1 rank: no link measured (`mpirun -n 2 hplx model calibrate`),\n";
+    s += "# so this spec predicts 1-rank runs only.\ndevices = 1\n";
+    s += fmt::format("memory_gib = {:.2f}\n\n", c.memory_gib);
+  }
+  s += fmt::format("[run]\nnb = {}\nmemory_fraction = 0.5\n", opt.nb);
+  return s;
+}
+
+}  // namespace hplx::model

@@ -1,0 +1,62 @@
+// `hplx model calibrate`: measures this machine for the performance model
+// and writes a system spec. Uses MPI and OpenBLAS, so it lives in its own
+// library (hplx_model_calibrate); the models themselves need neither.
+//
+// gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) with
+// each thread count a rank could run (1 .. the CPUs a rank may use), best of
+// several repetitions, on rank 0 alone; with several ranks, also on every
+// rank at once with the threads each would get. The memory layer: HPL's
+// row swap (LAPACK dlaswp), seconds per word. alpha, beta: a ping-pong between ranks 0 and 1 over
+// message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
+// (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
+// weighted by 1/time^2 (relative error).
+#pragma once
+
+#include <mpi.h>
+
+#include <string>
+#include <vector>
+
+namespace hplx::model {
+
+struct CalibrateOptions {
+  int nb = 192;         // K of the DGEMM and the run's NB in the spec
+  long size = 4000;     // M = N of the DGEMM
+  int max_threads = 0;  // 0: the CPUs this process may use
+  int repetitions = 5;
+};
+
+struct PingPongPoint {
+  double bytes = 0;
+  double one_way_s = 0;
+};
+
+struct Calibration {
+  std::vector<std::pair<int, double>> dgemm_gflops;  // threads, GFLOPS
+  bool has_network = false;
+  std::vector<PingPongPoint> pingpong;
+  double alpha_s = 0;
+  double bandwidth_Bps = 0;
+  double fit_max_rel_error = 0;  // worst relative residual of the fit
+  double swap_s_per_word = 0;    // row swap on rank 0, one thread
+  int concurrent_threads = 0;    // > 0: that count was measured on all ranks at once
+  double concurrent_gflops = 0;
+  int ranks = 1;
+  int ranks_per_node = 1;
+  std::string hostname;
+  double memory_gib = 0;
+};
+
+// Collective over `world`. Rank 0's result is the one to write.
+Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt);
+
+// Weighted least-squares line through (x, y): y = a + b x, minimising
+// sum w_i (a + b x_i - y_i)^2 (w empty: all 1). Throws on < 2 points.
+std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y,
+                                   const std::vector<double>& w = {});
+
+// The TOML spec text for a calibration.
+std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
+                             const std::string& command_line);
+
+}  // namespace hplx::model

@@ -1,0 +1,68 @@
+#include "model/panel_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+namespace hplx::model {
+
+double log2p(int p) {
+  return p > 1 ? std::log2(static_cast<double>(p)) : 0.0;
+}
+
+double hpl_flops(long n) {
+  const double x = static_cast<double>(n);
+  return 2.0 / 3.0 * x * x * x + 1.5 * x * x;
+}
+
+PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers) {
+  PanelSum out;
+  for (const auto& l : layers) {
+    LayerTimes t;
+    t.name = l.name;
+    t.alpha_s = l.alpha_s;
+    t.beta_s = l.beta_s;
+    t.rows_end = l.rows_end;
+    t.cols_end = l.cols_end;
+    out.layers.push_back(t);
+  }
+  const long panels = pb.nb > 0 ? (pb.n + pb.nb - 1) / pb.nb : 0;
+  out.iter_s.resize(panels);
+  const double P = pb.p, Q = pb.q, lp = log2p(pb.p);
+  const size_t last = layers.size() - 1;
+  size_t r = 0, c = 0;  // ranges grow with the column, so the layer index only advances
+  for (long k = 0; k < panels; ++k) {
+    const double col = static_cast<double>(k) * pb.nb;
+    const double n = static_cast<double>(pb.n) - col;
+    const double b = std::min<double>(pb.nb, n);
+    const double u = n - b;
+    while (r < last && col >= layers[r].rows_end) ++r;
+    while (c < last && col >= layers[c].cols_end) ++c;
+    const double comp = pb.gamma_s * (std::max(0.0, n / P - b / 3.0) * b * b + u * b * b / Q +
+                                      2.0 * u * u * b / (P * Q));
+    const LayerParams& lr = layers[r];
+    const LayerParams& lc = layers[c];
+    const double piv = b * lp * (lr.alpha_s + lr.beta_s * (2.0 * b + 4.0));
+    const double bc = lr.alpha_s + lr.beta_s * n * b / P;
+    const double up = lc.alpha_s * (lp + P - 1.0) + 3.0 * lc.beta_s * u * b / Q;
+    out.layers[r].pivot_s += piv;
+    out.layers[r].bcast_s += bc;
+    out.layers[r].row_panels += 1;
+    out.layers[c].update_s += up;
+    out.layers[c].col_panels += 1;
+    out.compute_s += comp;
+    out.iter_s[k] = comp + piv + bc + up;
+    out.total_s += out.iter_s[k];
+  }
+  return out;
+}
+
+ClosedForm closed_form(const Problem& pb, double alpha_s, double beta_s) {
+  const double N = static_cast<double>(pb.n), P = pb.p, Q = pb.q, NB = pb.nb;
+  ClosedForm f;
+  f.compute_s = 2.0 * N * N * N * pb.gamma_s / (3.0 * P * Q);
+  f.beta_s = beta_s * N * N * (3.0 * P + Q) / (2.0 * P * Q);
+  f.alpha_s = alpha_s * N * ((NB + 1.0) * log2p(pb.p) + P) / NB;
+  return f;
+}
+
+}  // namespace hplx::model

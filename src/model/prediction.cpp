@@ -1,0 +1,290 @@
+#include "model/prediction.hpp"
+
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace hplx::model {
+namespace {
+
+// The squarest a x b = d with a | P and b | Q, preferring a <= b (the MCL
+// paper's rule for intermediate layers, its section 3.1.4.2).
+bool squarest_local(int d, int p, int q, int& a, int& b) {
+  bool found = false;
+  int best = 0;
+  for (int x = 1; x <= d; ++x) {
+    if (d % x || p % x || q % (d / x)) continue;
+    const int y = d / x;
+    const int score = std::abs(x - y) * 2 + (x > y ? 1 : 0);
+    if (!found || score < best) {
+      found = true;
+      best = score;
+      a = x;
+      b = y;
+    }
+  }
+  return found;
+}
+
+double device_rpeak_gflops(const SystemSpec& spec) {
+  return spec.rpeak_flops() / 1e9;
+}
+
+void finish(Prediction& pr, const SystemSpec& spec) {
+  pr.gflops = pr.time_s > 0 ? hpl_flops(pr.n) / pr.time_s / 1e9 : 0.0;
+  pr.rpeak_gflops = device_rpeak_gflops(spec) * pr.layout.p * pr.layout.q;
+  pr.efficiency = pr.rpeak_gflops > 0 ? pr.gflops / pr.rpeak_gflops : 0.0;
+  pr.pivot_s = pr.bcast_s = pr.update_comm_s = 0;
+  for (const auto& l : pr.layers) {
+    pr.pivot_s += l.pivot_s;
+    pr.bcast_s += l.bcast_s;
+    pr.update_comm_s += l.update_s;
+  }
+}
+
+// The order of the model's matrix: N, or the paper's Nnew (N padded up to
+// a multiple of NB). Gflops always count the real N, as HPL reports.
+long model_n(const SystemSpec& spec, const RunPoint& run) {
+  if (spec.n_reading == NReading::AsGiven) return run.n;
+  return (run.n + run.nb - 1) / run.nb * run.nb;
+}
+
+Prediction from_panels(const std::string& model, const SystemSpec& spec, const RunPoint& run,
+                       const Layout& lay, const std::vector<LayerParams>& layers) {
+  Problem pb{model_n(spec, run), run.nb, lay.p, lay.q, spec.gamma_s(run.threads)};
+  PanelSum s = per_panel_sum(pb, layers);
+  Prediction pr;
+  pr.model = model;
+  pr.n = run.n;
+  pr.model_n = pb.n;
+  pr.nb = run.nb;
+  pr.layout = lay;
+  pr.threads = run.threads;
+  pr.time_s = s.total_s;
+  pr.compute_s = s.compute_s;
+  pr.layers = std::move(s.layers);
+  pr.iter_s = std::move(s.iter_s);
+  finish(pr, spec);
+  return pr;
+}
+
+LayerParams last_layer(const SystemSpec& spec, const RunPoint& run, Layout& lay) {
+  check_run_point(run);
+  lay = plan_layout(spec, run.p, run.q, run.nodes);
+  auto layers = mcl_layers(spec, lay, model_n(spec, run));
+  LayerParams one = layers.back();
+  return one;
+}
+
+}  // namespace
+
+void check_run_point(const RunPoint& run) {
+  if (run.n < 1) throw UsageError(fmt::format("N = {}: allowed: N >= 1", run.n));
+  if (run.nb < 1) throw UsageError(fmt::format("NB = {}: allowed: NB >= 1", run.nb));
+  if (run.p < 1 || run.q < 1)
+    throw UsageError(fmt::format("grid {}x{}: allowed: P, Q >= 1", run.p, run.q));
+  if (run.threads < 0) throw UsageError(fmt::format("threads = {}: allowed: >= 0", run.threads));
+}
+
+Layout plan_layout(const SystemSpec& spec, int p, int q, int nodes) {
+  Layout lay;
+  lay.p = p;
+  lay.q = q;
+  if (spec.reading == GridReading::LargerIsP && q > p) {
+    std::swap(lay.p, lay.q);
+    lay.swapped = true;
+  }
+  const long devices = static_cast<long>(lay.p) * lay.q;
+  int per_node = spec.node.devices;
+  if (nodes > 0) {
+    if (devices % nodes || devices / nodes > spec.node.devices)
+      throw UsageError(fmt::format(
+          "{}: grid {}x{} on {} node(s) is {} devices per node; allowed: a whole number of "
+          "devices per node, at most node.devices = {}",
+          spec.file, p, q, nodes, static_cast<double>(devices) / nodes, spec.node.devices));
+    per_node = static_cast<int>(devices / nodes);
+  }
+  if (devices <= per_node) {
+    lay.nodes = 1;
+    lay.node_p = lay.p;
+    lay.node_q = lay.q;
+    return lay;
+  }
+  if (devices % per_node)
+    throw UsageError(fmt::format(
+        "{}: grid {}x{} has {} devices, not a multiple of node.devices = {}; allowed: a grid "
+        "whose P*Q fills whole nodes",
+        spec.file, p, q, devices, per_node));
+  lay.nodes = static_cast<int>(devices / per_node);
+  if (spec.node.grid_p && *spec.node.grid_p * *spec.node.grid_q == per_node &&
+      lay.p % *spec.node.grid_p == 0 && lay.q % *spec.node.grid_q == 0) {
+    lay.node_p = *spec.node.grid_p;
+    lay.node_q = *spec.node.grid_q;
+  } else if (!squarest_local(per_node, lay.p, lay.q, lay.node_p, lay.node_q)) {
+    throw UsageError(fmt::format(
+        "{}: grid {}x{} cannot be cut into nodes of {} devices (no p x q = {} with p | {} and "
+        "q | {}); allowed: a grid whose P and Q are multiples of a node-local grid",
+        spec.file, p, q, per_node, per_node, lay.p, lay.q));
+  }
+  return lay;
+}
+
+std::vector<LayerParams> mcl_layers(const SystemSpec& spec, const Layout& lay, long n) {
+  const double N = static_cast<double>(n);
+  std::vector<LayerParams> layers;
+  LayerParams dev;
+  if (spec.memory.present) {
+    dev.name = "memory";
+    dev.alpha_s = spec.memory.alpha_s;
+    dev.beta_s = spec.memory.beta_s;
+  } else {
+    // Without a memory layer, traffic inside a device is part of gamma.
+    dev.name = "device";
+  }
+  dev.rows_end = N / lay.p;
+  dev.cols_end = N / lay.q;
+  layers.push_back(dev);
+  const int local = lay.node_p * lay.node_q;
+  if (local > 1) {
+    LayerParams nl;
+    nl.name = spec.node.link.name.empty() ? "node link" : spec.node.link.name;
+    nl.alpha_s = spec.node.link.alpha_s;
+    nl.beta_s = spec.node.link.beta_s();
+    nl.rows_end = N * lay.node_p / lay.p;
+    nl.cols_end = N * lay.node_q / lay.q;
+    layers.push_back(nl);
+  }
+  if (lay.nodes > 1) {
+    if (!spec.network.present)
+      throw UsageError(fmt::format(
+          "{}: key 'network': missing, and the run spans {} nodes; allowed: a [network] table "
+          "with alpha_us and bandwidth_gbs",
+          spec.file, lay.nodes));
+    LayerParams net;
+    net.name = spec.network.name.empty() ? "network" : spec.network.name;
+    net.alpha_s = spec.network.alpha_s;
+    net.beta_s = spec.network.beta_s();
+    layers.push_back(net);
+  }
+  layers.back().rows_end = layers.back().cols_end = N;
+  return layers;
+}
+
+Prediction predict_original_closed(const SystemSpec& spec, const RunPoint& run) {
+  Layout lay;
+  LayerParams one = last_layer(spec, run, lay);
+  Problem pb{model_n(spec, run), run.nb, lay.p, lay.q, spec.gamma_s(run.threads)};
+  ClosedForm f = closed_form(pb, one.alpha_s, one.beta_s);
+  Prediction pr;
+  pr.model = "original (closed form)";
+  pr.n = run.n;
+  pr.model_n = pb.n;
+  pr.nb = run.nb;
+  pr.layout = lay;
+  pr.threads = run.threads;
+  pr.time_s = f.total_s();
+  pr.compute_s = f.compute_s;
+  // The closed form's terms, traced back to the phases they come from:
+  // alpha N log2 P pivoting; alpha N/NB + beta N^2/(2P) broadcast;
+  // alpha N (log2 P + P - 1)/NB + 3 beta N^2/(2Q) update. (The pivoting
+  // beta term and the panel's flops are among the dropped lower orders.)
+  const double N = static_cast<double>(pb.n), NB = pb.nb, lp = log2p(lay.p);
+  LayerTimes t;
+  t.name = one.name;
+  t.alpha_s = one.alpha_s;
+  t.beta_s = one.beta_s;
+  t.rows_end = t.cols_end = N;
+  t.pivot_s = one.alpha_s * N * lp;
+  t.bcast_s = one.alpha_s * N / NB + one.beta_s * N * N / (2.0 * lay.p);
+  t.update_s = one.alpha_s * N * (lp + lay.p - 1.0) / NB + 3.0 * one.beta_s * N * N / (2.0 * lay.q);
+  pr.layers.push_back(t);
+  finish(pr, spec);
+  return pr;
+}
+
+Prediction predict_original_panels(const SystemSpec& spec, const RunPoint& run) {
+  Layout lay;
+  LayerParams one = last_layer(spec, run, lay);
+  return from_panels("original (per panel)", spec, run, lay, {one});
+}
+
+Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run) {
+  check_run_point(run);
+  Layout lay = plan_layout(spec, run.p, run.q, run.nodes);
+  return from_panels("mcl", spec, run, lay, mcl_layers(spec, lay, model_n(spec, run)));
+}
+
+Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads) {
+  return predict_mcl(spec, RunPoint{n, nb, p, q, threads});
+}
+
+long n_from_memory(const SystemSpec& spec, int nodes, double fraction, int nb) {
+  double bytes_per_node = 0;
+  if (spec.device.memory_gib)
+    bytes_per_node = *spec.device.memory_gib * spec.node.devices;
+  else if (spec.node.memory_gib)
+    bytes_per_node = *spec.node.memory_gib;
+  else
+    throw UsageError(fmt::format(
+        "{}: key 'device.memory_gib': missing, and N is to be sized from memory; allowed: "
+        "device.memory_gib or node.memory_gib in GiB, or an explicit N",
+        spec.file));
+  bytes_per_node *= 1024.0 * 1024.0 * 1024.0;
+  const double n = std::sqrt(fraction * bytes_per_node * nodes / 8.0);
+  const long k = static_cast<long>(n / nb);
+  if (k < 1)
+    throw UsageError(fmt::format("{}: memory fraction {} of {} node(s) holds no NB = {} block",
+                                 spec.file, fraction, nodes, nb));
+  return k * nb;
+}
+
+std::pair<int, int> grid_for_nodes(const SystemSpec& spec, int nodes) {
+  // The squarest P x Q of all devices with P >= Q (seed 000 keeps its grids
+  // square or 2:1); plan_layout() then fits the node-local grid into it.
+  const long devices = static_cast<long>(nodes) * spec.node.devices;
+  int p = static_cast<int>(devices), q = 1;
+  for (long x = 1; x * x <= devices; ++x)
+    if (devices % x == 0) q = static_cast<int>(x), p = static_cast<int>(devices / x);
+  return {p, q};
+}
+
+nlohmann::json to_json(const Prediction& p, bool with_iterations) {
+  nlohmann::json j;
+  j["model"] = p.model;
+  j["n"] = p.n;
+  j["model_n"] = p.model_n;
+  j["nb"] = p.nb;
+  j["p"] = p.layout.p;
+  j["q"] = p.layout.q;
+  j["grid_swapped"] = p.layout.swapped;
+  j["nodes"] = p.layout.nodes;
+  j["node_grid"] = fmt::format("{}x{}", p.layout.node_p, p.layout.node_q);
+  j["threads"] = p.threads;
+  j["time_s"] = p.time_s;
+  j["gflops"] = p.gflops;
+  j["rpeak_gflops"] = p.rpeak_gflops;
+  j["efficiency"] = p.efficiency;
+  j["compute_s"] = p.compute_s;
+  j["pivot_s"] = p.pivot_s;
+  j["bcast_s"] = p.bcast_s;
+  j["update_comm_s"] = p.update_comm_s;
+  nlohmann::json layers = nlohmann::json::array();
+  for (const auto& l : p.layers)
+    layers.push_back({{"name", l.name},
+                      {"alpha_s", l.alpha_s},
+                      {"beta_s_per_word", l.beta_s},
+                      {"rows_end", l.rows_end},
+                      {"cols_end", l.cols_end},
+                      {"row_panels", l.row_panels},
+                      {"col_panels", l.col_panels},
+                      {"pivot_s", l.pivot_s},
+                      {"bcast_s", l.bcast_s},
+                      {"update_s", l.update_s}});
+  j["layers"] = layers;
+  if (with_iterations) j["iter_s"] = p.iter_s;
+  return j;
+}
+
+}  // namespace hplx::model

@@ -1,0 +1,405 @@
+#include "model/system_spec.hpp"
+
+#include <cerrno>
+#include <cmath>
+#include <cstring>
+#include <fstream>
+#include <set>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <toml++/toml.h>
+
+#include "core/error.hpp"
+
+namespace hplx::model {
+namespace {
+
+// One TOML table with the keys it may hold. Every getter records its key as
+// allowed, and finish() rejects the rest, so a misspelt key is an error
+// instead of a silently ignored default.
+class Section {
+ public:
+  // `keys`: every key the table may hold, so that a misspelt key is
+  // reported before the "missing" error it causes.
+  Section(const toml::table* table, std::string prefix, std::string file,
+          std::initializer_list<const char*> keys = {})
+      : table_(table), prefix_(std::move(prefix)), file_(std::move(file)) {
+    for (const char* k : keys) allowed_.insert(k);
+  }
+
+  bool exists() const { return table_ != nullptr; }
+
+  [[noreturn]] void fail(const std::string& key, const std::string& what) const {
+    finish();
+    throw UsageError(fmt::format("{}: key '{}': {}", file_, full(key), what));
+  }
+
+  std::optional<double> number(const std::string& key, const std::string& allowed) {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    std::optional<double> v;
+    if (auto i = n->value<int64_t>(); i && n->is_integer()) v = static_cast<double>(*i);
+    if (n->is_floating_point()) v = n->value<double>();
+    if (!v || !std::isfinite(*v))
+      fail(key, fmt::format("'{}' is not a number; allowed: {}", text(*n), allowed));
+    return v;
+  }
+  std::optional<double> positive(const std::string& key, const std::string& unit) {
+    auto v = number(key, "a number > 0" + unit);
+    if (v && *v <= 0) fail(key, fmt::format("{} is not > 0; allowed: a number > 0{}", *v, unit));
+    return v;
+  }
+  std::optional<double> non_negative(const std::string& key, const std::string& unit) {
+    auto v = number(key, "a number >= 0" + unit);
+    if (v && *v < 0) fail(key, fmt::format("{} is negative; allowed: a number >= 0{}", *v, unit));
+    return v;
+  }
+  std::optional<long> integer(const std::string& key, long min) {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (!n->is_integer() || *n->value<int64_t>() < min)
+      fail(key, fmt::format("'{}' is not allowed; allowed: an integer >= {}", text(*n), min));
+    return static_cast<long>(*n->value<int64_t>());
+  }
+  std::optional<std::string> string(const std::string& key) {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (!n->is_string())
+      fail(key, fmt::format("'{}' is not a string; allowed: a quoted string", text(*n)));
+    return *n->value<std::string>();
+  }
+  const toml::table* table(const std::string& key) {
+    const toml::node* n = get(key);
+    if (!n) return nullptr;
+    if (!n->is_table()) fail(key, "is not a table; allowed: a [table] of keys");
+    return n->as_table();
+  }
+  const toml::array* array(const std::string& key) {
+    const toml::node* n = get(key);
+    if (!n) return nullptr;
+    if (!n->is_array_of_tables())
+      fail(key, "is not an array of tables; allowed: [[" + full(key) + "]] entries");
+    return n->as_array();
+  }
+  // Rejects keys nobody asked for.
+  void finish() const {
+    if (!table_) return;
+    for (const auto& [k, v] : *table_) {
+      std::string key(k.str());
+      if (!allowed_.count(key)) {
+        std::string list;
+        for (const auto& a : allowed_) list += (list.empty() ? "" : ", ") + a;
+        throw UsageError(fmt::format("{}: key '{}': unknown key; allowed in [{}]: {}", file_,
+                                     full(key), prefix_.empty() ? "top level" : prefix_, list));
+      }
+    }
+  }
+  std::string full(const std::string& key) const {
+    return prefix_.empty() ? key : prefix_ + "." + key;
+  }
+  const std::string& file() const { return file_; }
+
+ private:
+  const toml::node* get(const std::string& key) {
+    allowed_.insert(key);
+    return table_ ? table_->get(key) : nullptr;
+  }
+  static std::string text(const toml::node& n) {
+    if (n.is_string()) return *n.value<std::string>();
+    std::ostringstream s;
+    n.visit([&](auto&& x) { s << x; });
+    return s.str();
+  }
+  const toml::table* table_;
+  std::string prefix_, file_;
+  std::set<std::string> allowed_;
+};
+
+Link read_link(Section& s, bool with_share) {
+  Link l;
+  l.present = s.exists();
+  if (!s.exists()) return l;
+  l.name = s.string("name").value_or("");
+  auto a = s.non_negative("alpha_us", " (microseconds)");
+  auto bw = s.positive("bandwidth_gbs", " (GB/s, 1e9 bytes per second)");
+  if (!a) s.fail("alpha_us", "missing; allowed: a latency >= 0 in microseconds");
+  if (!bw) s.fail("bandwidth_gbs", "missing; allowed: a bandwidth > 0 in GB/s");
+  l.alpha_s = *a * 1e-6;
+  l.bandwidth_Bps = *bw * 1e9;
+  if (with_share) l.share = static_cast<int>(s.integer("share", 1).value_or(1));
+  return l;
+}
+
+}  // namespace
+
+double bw_per_core_Bps(double controllers, double qwords, double mem_clock_ghz, double cores) {
+  return controllers * qwords * 8.0 * mem_clock_ghz * 1e9 / cores;
+}
+double bw_equivalent_Bps(double controllers, double qwords, double mem_clock_ghz, double cores) {
+  return bw_per_core_Bps(controllers, qwords, mem_clock_ghz, cores) * controllers * qwords;
+}
+double rpeak_flops(double cores, double flops_per_cycle, double clock_ghz) {
+  return cores * flops_per_cycle * clock_ghz * 1e9;
+}
+
+double SystemSpec::rpeak_flops() const {
+  return device.rpeak_gflops ? *device.rpeak_gflops * 1e9 : 0.0;
+}
+
+double SystemSpec::gamma_s(int threads) const {
+  if (threads > 0 && !device.dgemm_gflops_by_threads.empty()) {
+    auto it = device.dgemm_gflops_by_threads.find(threads);
+    if (it != device.dgemm_gflops_by_threads.end()) return 1.0 / (it->second * 1e9);
+    // Not measured at this count: scale the nearest measured count linearly.
+    auto best = device.dgemm_gflops_by_threads.begin();
+    for (auto i = best; i != device.dgemm_gflops_by_threads.end(); ++i)
+      if (std::abs(i->first - threads) < std::abs(best->first - threads)) best = i;
+    return 1.0 / (best->second * threads / best->first * 1e9);
+  }
+  if (device.dgemm_gflops) return 1.0 / (*device.dgemm_gflops * 1e9);
+  if (!device.dgemm_gflops_by_threads.empty()) {
+    const auto& [t, g] = *device.dgemm_gflops_by_threads.rbegin();
+    return 1.0 / (g * 1e9);
+  }
+  return 1.0 / rpeak_flops();
+}
+
+std::pair<int, int> parse_grid(const std::string& text, const std::string& what) {
+  int p = 0, q = 0;
+  char x = 0, extra = 0;
+  if (std::sscanf(text.c_str(), "%d%c%d%c", &p, &x, &q, &extra) != 3 || (x != 'x' && x != 'X') ||
+      p < 1 || q < 1)
+    throw UsageError(fmt::format("{} '{}': allowed: PxQ with P, Q >= 1, e.g. 2x4", what, text));
+  return {p, q};
+}
+
+SystemSpec parse_system_spec(const std::string& toml_text, const std::string& name) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, name);
+  } catch (const toml::parse_error& e) {
+    throw UsageError(
+        fmt::format("{}:{}: not valid TOML ({}); allowed: a TOML system spec, see "
+                    "examples/systems/",
+                    name, e.source().begin.line, e.description()));
+  }
+  SystemSpec spec;
+  spec.file = name;
+  Section top(&root, "", name,
+              {"system", "device", "memory", "node", "network", "run", "published"});
+
+  Section sys(top.table("system"), "system", name, {"name", "source", "grid_reading", "n_reading"});
+  if (!sys.exists()) top.fail("system", "missing; allowed: a [system] table with name = \"...\"");
+  auto sys_name = sys.string("name");
+  if (!sys_name) sys.fail("name", "missing; allowed: a quoted name");
+  spec.name = *sys_name;
+  spec.source = sys.string("source").value_or("");
+  if (auto r = sys.string("grid_reading")) {
+    if (*r == "larger-is-P")
+      spec.reading = GridReading::LargerIsP;
+    else if (*r == "as-given")
+      spec.reading = GridReading::AsGiven;
+    else
+      sys.fail("grid_reading",
+               fmt::format("'{}' is not allowed; allowed: \"larger-is-P\", \"as-given\"", *r));
+  }
+  if (auto r = sys.string("n_reading")) {
+    if (*r == "padded-to-NB")
+      spec.n_reading = NReading::PaddedToNb;
+    else if (*r == "as-given")
+      spec.n_reading = NReading::AsGiven;
+    else
+      sys.fail("n_reading",
+               fmt::format("'{}' is not allowed; allowed: \"padded-to-NB\", \"as-given\"", *r));
+  }
+  sys.finish();
+
+  Section dev(top.table("device"), "device", name,
+              {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
+               "memory_gib", "dgemm_gflops_by_threads"});
+  if (!dev.exists())
+    top.fail("device",
+             "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
+             "clock_ghz)");
+  Device& d = spec.device;
+  d.name = dev.string("name").value_or("");
+  d.cores = dev.positive("cores", "");
+  d.flops_per_cycle = dev.positive("flops_per_cycle", "");
+  d.clock_ghz = dev.positive("clock_ghz", " (GHz)");
+  d.rpeak_gflops = dev.positive("rpeak_gflops", " (GFLOPS)");
+  d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
+  d.memory_gib = dev.positive("memory_gib", " (GiB)");
+  if (const toml::table* by = dev.table("dgemm_gflops_by_threads")) {
+    for (const auto& [k, v] : *by) {
+      const std::string key(k.str());
+      const std::string full = "device.dgemm_gflops_by_threads." + key;
+      char* end = nullptr;
+      const long t = std::strtol(key.c_str(), &end, 10);
+      const std::optional<double> g = v.value<double>();
+      if (key.empty() || *end || t < 1 || !g || *g <= 0)
+        throw UsageError(
+            fmt::format("{}: key '{}': not a thread count with a rate; allowed: "
+                        "\"1\" = 20.5, \"2\" = 40.1, ... (threads = GFLOPS > 0)",
+                        name, full));
+      d.dgemm_gflops_by_threads[static_cast<int>(t)] = *g;
+    }
+  }
+  dev.finish();
+  const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;
+  if (cfs && !(d.cores && d.flops_per_cycle && d.clock_ghz)) {
+    const char* miss = !d.cores ? "cores" : !d.flops_per_cycle ? "flops_per_cycle" : "clock_ghz";
+    dev.fail(miss, "missing; allowed: cores (C), flops_per_cycle (F) and clock_ghz (S) together");
+  }
+  if (cfs && d.rpeak_gflops)
+    dev.fail("rpeak_gflops",
+             "given together with cores/flops_per_cycle/clock_ghz; allowed: one of the two");
+  if (cfs) d.rpeak_gflops = rpeak_flops(*d.cores, *d.flops_per_cycle, *d.clock_ghz) / 1e9;
+  if (!d.rpeak_gflops && !d.dgemm_gflops && d.dgemm_gflops_by_threads.empty())
+    dev.fail(
+        "rpeak_gflops",
+        "missing; allowed: rpeak_gflops, or cores + flops_per_cycle + clock_ghz, or dgemm_gflops");
+
+  Section mem(top.table("memory"), "memory", name,
+              {"controllers", "qwords_per_controller", "clock_ghz", "latency_cycles", "alpha_us",
+               "bandwidth_gbs"});
+  MemoryLayer& m = spec.memory;
+  if (mem.exists()) {
+    m.present = true;
+    m.controllers = mem.positive("controllers", "");
+    m.qwords_per_ctrl = mem.positive("qwords_per_controller", " (64-bit words)");
+    m.clock_ghz = mem.positive("clock_ghz", " (GHz data rate)");
+    m.latency_cycles = mem.non_negative("latency_cycles", " (device clock cycles)");
+    auto a = mem.non_negative("alpha_us", " (microseconds)");
+    auto bw = mem.positive("bandwidth_gbs", " (GB/s)");
+    const bool hw = m.controllers || m.qwords_per_ctrl || m.clock_ghz || m.latency_cycles;
+    if (hw && (a || bw))
+      mem.fail(a ? "alpha_us" : "bandwidth_gbs",
+               "given together with the hardware description; allowed: controllers + "
+               "qwords_per_controller + clock_ghz + latency_cycles, or alpha_us + bandwidth_gbs");
+    if (hw) {
+      for (const char* k :
+           {"controllers", "qwords_per_controller", "clock_ghz", "latency_cycles"}) {
+        const bool have = std::string(k) == "controllers"             ? bool(m.controllers)
+                          : std::string(k) == "qwords_per_controller" ? bool(m.qwords_per_ctrl)
+                          : std::string(k) == "clock_ghz"             ? bool(m.clock_ghz)
+                                                                      : bool(m.latency_cycles);
+        if (!have)
+          mem.fail(k,
+                   "missing; allowed: all four of controllers, qwords_per_controller, clock_ghz, "
+                   "latency_cycles");
+      }
+      if (!d.cores || !d.clock_ghz)
+        mem.fail("controllers",
+                 "the equivalent-GPU memory needs device.cores (C) and device.clock_ghz (S); "
+                 "allowed: give them, or use alpha_us + bandwidth_gbs");
+      m.bw_per_core_Bps =
+          bw_per_core_Bps(*m.controllers, *m.qwords_per_ctrl, *m.clock_ghz, *d.cores);
+      m.bw_eq_Bps = bw_equivalent_Bps(*m.controllers, *m.qwords_per_ctrl, *m.clock_ghz, *d.cores);
+      m.alpha_s = *m.latency_cycles / (*d.clock_ghz * 1e9);
+      m.beta_s = 8.0 / m.bw_eq_Bps;
+    } else {
+      if (!a || !bw)
+        mem.fail(a ? "bandwidth_gbs" : "alpha_us",
+                 "missing; allowed: controllers + qwords_per_controller + clock_ghz + "
+                 "latency_cycles, or alpha_us + bandwidth_gbs");
+      m.alpha_s = *a * 1e-6;
+      m.bw_eq_Bps = *bw * 1e9;
+      m.beta_s = 8.0 / m.bw_eq_Bps;
+    }
+  }
+  mem.finish();
+
+  Section node(top.table("node"), "node", name, {"devices", "memory_gib", "grid", "link"});
+  Node& nd = spec.node;
+  nd.devices = static_cast<int>(node.integer("devices", 1).value_or(1));
+  nd.memory_gib = node.positive("memory_gib", " (GiB)");
+  if (auto g = node.string("grid")) {
+    auto [p, q] = parse_grid(*g, name + ": key 'node.grid'");
+    if (p * q != nd.devices)
+      node.fail(
+          "grid",
+          fmt::format("'{}' has {} devices, node.devices is {}; allowed: p x q = node.devices", *g,
+                      p * q, nd.devices));
+    nd.grid_p = p;
+    nd.grid_q = q;
+  }
+  if (const toml::table* lt = node.table("link")) {
+    Section link(lt, "node.link", name, {"name", "alpha_us", "bandwidth_gbs"});
+    nd.link = read_link(link, false);
+    link.finish();
+  }
+  if (nd.devices > 1 && !nd.link.present)
+    node.fail("link",
+              "missing with devices > 1; allowed: [node.link] with alpha_us and bandwidth_gbs");
+  node.finish();
+
+  Section net(top.table("network"), "network", name,
+              {"name", "alpha_us", "bandwidth_gbs", "share"});
+  spec.network = read_link(net, true);
+  net.finish();
+
+  Section run(top.table("run"), "run", name, {"n", "memory_fraction", "nb", "grid", "nodes"});
+  Run& r = spec.run;
+  r.n = run.integer("n", 1);
+  r.memory_fraction = run.positive("memory_fraction", " and <= 1");
+  if (r.memory_fraction && *r.memory_fraction > 1)
+    run.fail("memory_fraction",
+             fmt::format("{} is above 1; allowed: a fraction in (0, 1]", *r.memory_fraction));
+  if (r.n && r.memory_fraction)
+    run.fail("memory_fraction", "given together with n; allowed: one of the two");
+  r.nb = static_cast<int>(run.integer("nb", 1).value_or(0));
+  if (auto g = run.string("grid")) {
+    auto [p, q] = parse_grid(*g, name + ": key 'run.grid'");
+    r.p = p;
+    r.q = q;
+  }
+  if (auto n = run.integer("nodes", 1)) r.nodes = static_cast<int>(*n);
+  run.finish();
+
+  if (const toml::array* pubs = top.array("published")) {
+    int i = 0;
+    for (const auto& e : *pubs) {
+      Section ps(e.as_table(), fmt::format("published[{}]", i++), name,
+                 {"label", "source", "nodes", "n", "nb", "grid", "rmax_gflops", "efficiency_pct",
+                  "rpeak_gflops", "paper_model_gflops"});
+      Published p;
+      p.label = ps.string("label").value_or("");
+      p.source = ps.string("source").value_or("");
+      p.nodes = static_cast<int>(ps.integer("nodes", 1).value_or(1));
+      auto n = ps.integer("n", 1);
+      auto nb = ps.integer("nb", 1);
+      auto grid = ps.string("grid");
+      if (!n) ps.fail("n", "missing; allowed: the published matrix order N");
+      if (!nb) ps.fail("nb", "missing; allowed: the published block size NB");
+      if (!grid) ps.fail("grid", "missing; allowed: the published grid \"PxQ\"");
+      p.n = *n;
+      p.nb = static_cast<int>(*nb);
+      std::tie(p.p, p.q) = parse_grid(*grid, name + ": key '" + ps.full("grid") + "'");
+      p.rmax_gflops = ps.positive("rmax_gflops", " (GFLOPS)");
+      p.efficiency_pct = ps.positive("efficiency_pct", " (percent of Rpeak)");
+      p.rpeak_gflops = ps.positive("rpeak_gflops", " (GFLOPS)");
+      p.paper_model_gflops = ps.positive("paper_model_gflops", " (GFLOPS)");
+      if (!p.rmax_gflops && !p.efficiency_pct)
+        ps.fail("rmax_gflops", "missing; allowed: rmax_gflops or efficiency_pct");
+      ps.finish();
+      spec.published.push_back(p);
+    }
+  }
+  top.finish();
+  return spec;
+}
+
+SystemSpec load_system_spec(const std::string& path) {
+  std::ifstream in(path);
+  if (!in)
+    throw UsageError(
+        fmt::format("{}: cannot open the system spec ({}); allowed: a readable TOML "
+                    "file, e.g. examples/systems/summit.toml",
+                    path, std::strerror(errno)));
+  std::ostringstream text;
+  text << in.rdbuf();
+  return parse_system_spec(text.str(), path);
+}
+
+}  // namespace hplx::model

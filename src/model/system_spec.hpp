@@ -1,0 +1,125 @@
+// A machine described for the HPL performance models: what one device
+// computes, the communication layers between devices (the device's own
+// memory, the link inside a node, the network between nodes) and the run to
+// predict. Specs are read from TOML files (examples/systems/*.toml,
+// docs/MODEL.md lists every key); every bad, missing or unknown key is a
+// UsageError naming the file, the key and what is allowed.
+#pragma once
+
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace hplx::model {
+
+// How the spec's P x Q maps onto netlib's P (the process-column length that
+// pivots) and Q. The MCL paper reproduces its own Table 5 only when the
+// larger grid dimension plays netlib's P (docs/MODEL.md), so that is the
+// default for specs; calibrated specs describe real hplx runs and use the
+// grid as given.
+enum class GridReading { LargerIsP, AsGiven };
+
+// The equivalent-GPU memory layer of the MCL paper (its section 3.1.1).
+struct MemoryLayer {
+  bool present = false;
+  // From the hardware description (all set) or given directly (alpha/beta only).
+  std::optional<double> controllers;      // M
+  std::optional<double> qwords_per_ctrl;  // W, 64-bit words per controller
+  std::optional<double> clock_ghz;        // H, memory data rate
+  std::optional<double> latency_cycles;   // at the device clock S
+  double bw_per_core_Bps = 0;             // M W 8 H / C
+  double bw_eq_Bps = 0;                   // BW_perCore * (M W)
+  double alpha_s = 0;                     // latency_cycles / S
+  double beta_s = 0;                      // seconds per 8-byte word: 8 / BW_eq
+};
+
+// A link with a latency and a bandwidth (alpha + beta * words).
+struct Link {
+  bool present = false;
+  std::string name;
+  double alpha_s = 0;
+  double bandwidth_Bps = 0;
+  int share = 1;  // devices sharing one port's bandwidth (network only)
+  double beta_s() const { return bandwidth_Bps > 0 ? 8.0 * share / bandwidth_Bps : 0.0; }
+};
+
+struct Device {
+  std::string name;
+  std::optional<double> cores;                    // C
+  std::optional<double> flops_per_cycle;          // F
+  std::optional<double> clock_ghz;                // S
+  std::optional<double> rpeak_gflops;             // C F S, or given
+  std::optional<double> dgemm_gflops;             // sustained update rate (gamma); default Rpeak
+  std::map<int, double> dgemm_gflops_by_threads;  // calibrated: rate per rank by threads
+  std::optional<double> memory_gib;
+};
+
+struct Node {
+  int devices = 1;
+  std::optional<int> grid_p, grid_q;  // node-local grid; default: squarest that divides P x Q
+  Link link;                          // between the devices of a node
+  std::optional<double> memory_gib;   // for sizing N when devices have no own memory
+};
+
+// What to predict when the command line does not say.
+struct Run {
+  std::optional<long> n;
+  std::optional<double> memory_fraction;
+  int nb = 0;
+  std::optional<int> p, q;
+  std::optional<int> nodes;
+};
+
+// A published result the model is compared with.
+struct Published {
+  std::string label;
+  int nodes = 1;
+  long n = 0;
+  int nb = 0;
+  int p = 1, q = 1;
+  std::optional<double> rmax_gflops;
+  std::optional<double> efficiency_pct;
+  std::optional<double> rpeak_gflops;
+  std::optional<double> paper_model_gflops;  // what the source's own model said
+  std::string source;
+};
+
+// Which order the model's matrix has. The MCL paper pads N up to a
+// multiple of NB (its Nnew, equation (17)); a real hplx run does not.
+enum class NReading { PaddedToNb, AsGiven };
+
+struct SystemSpec {
+  std::string file;  // where it was read from (for messages)
+  std::string name;
+  std::string source;
+  GridReading reading = GridReading::LargerIsP;
+  NReading n_reading = NReading::PaddedToNb;
+  Device device;
+  MemoryLayer memory;
+  Node node;
+  Link network;
+  Run run;
+  std::vector<Published> published;
+
+  // Rpeak of one device in flop/s, 0 when unknown.
+  double rpeak_flops() const;
+  // Seconds per flop of the trailing update on one device running `threads`
+  // threads (0: the spec's default rate).
+  double gamma_s(int threads = 0) const;
+};
+
+// Reads and checks a spec file. Throws UsageError ("FILE: key 'x.y': ...").
+SystemSpec load_system_spec(const std::string& path);
+// The same from TOML text; `name` stands in for the file in messages.
+SystemSpec parse_system_spec(const std::string& toml_text, const std::string& name);
+
+// The paper's equivalent-GPU formulas (its equations (6)-(10)).
+double bw_per_core_Bps(double controllers, double qwords, double mem_clock_ghz, double cores);
+double bw_equivalent_Bps(double controllers, double qwords, double mem_clock_ghz, double cores);
+double rpeak_flops(double cores, double flops_per_cycle, double clock_ghz);
+
+// "PxQ" -> {P, Q}; throws UsageError naming `what` on anything else.
+std::pair<int, int> parse_grid(const std::string& text, const std::string& what);
+
+}  // namespace hplx::model
