@@ -8,11 +8,13 @@
 #include <sstream>
 
 #include <fmt/format.h>
+#include <omp.h>
 
 #include "core/error.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "lu/config.hpp"
+#include "lu/dag_schedule.hpp"
 #include "lu/flag_values.hpp"
 #include "lu/hpl_run.hpp"
 #include "lu/problem_size.hpp"
@@ -110,6 +112,14 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "Q > 1: broadcast each finished top-level sub-panel (NDIV part) of FACT while "
                    "the rest is factored, then the last one and the changed rows (seed 003 "
                    "5.1.3.2; default: off)")
+      ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--schedule", schedule_,
+                   "bsp = the look-ahead driver (DEPTH, default); dag = the LU as an OpenMP task "
+                   "graph whose priorities make the look-ahead (seed 004; DEPTH is ignored)")
+      ->check(CLI::IsMember({"bsp", "dag"}));
+  sub_->add_option("--dag-priorities", dag_priorities_,
+                   "dag schedule: task priorities (on, default) or none (off, the ablation); "
+                   "libgomp honours them only with OMP_MAX_TASK_PRIORITY >= 3")
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
@@ -214,6 +224,15 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.modified_long_swap = long_swap_ == "modified";
   dat.schedule.core_sharing = core_sharing_ == "on";
   dat.schedule.bcast_pipeline = bcast_pipeline_ == "on";
+  dat.schedule.kind = schedule_ == "dag" ? lu::ScheduleKind::Dag : lu::ScheduleKind::Bsp;
+  dat.schedule.dag_priorities = dag_priorities_ == "on";
+  if (dat.schedule.kind == lu::ScheduleKind::Dag && dat.schedule.dag_priorities &&
+      omp_get_max_task_priority() < lu::kDagMaxPriority) {
+    dat.warnings.push_back(fmt::format(
+        "--schedule dag: OMP_MAX_TASK_PRIORITY is {}, so the OpenMP runtime ignores the task "
+        "priorities; set OMP_MAX_TASK_PRIORITY={} in the environment of hplx",
+        omp_get_max_task_priority(), lu::kDagMaxPriority));
+  }
 
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);

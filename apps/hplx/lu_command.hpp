@@ -32,6 +32,8 @@ class LuCommand {
   std::string long_swap_ = "modified";
   std::string core_sharing_ = "off";
   std::string bcast_pipeline_ = "off";
+  std::string schedule_ = "bsp";
+  std::string dag_priorities_ = "on";
   std::string trace_;
   std::optional<std::string> predict_;  // --predict [FILE]
   int threads_ = 0;

@@ -585,4 +585,8 @@ const char* name_of(SwapAlgorithm s) {
   return "Spread-roll (long)";
 }
 
+const char* name_of(ScheduleKind s) {
+  return s == ScheduleKind::Dag ? "dag" : "bsp";
+}
+
 }  // namespace hplx::lu

@@ -28,7 +28,15 @@ struct GridShape {
 // hplx's own schedule choices, beyond what HPL.dat can say: each
 // optimization can be switched off to measure what it buys. The same for
 // every test of a run (command-line flags); recorded in the JSON.
+enum class ScheduleKind { Bsp = 0, Dag = 1 };
+
 struct Schedule {
+  // --schedule: bsp = the look-ahead driver of pdgesv.cpp (DEPTH and the
+  // options below); dag = the LU as a task graph (seed 004,
+  // src/lu/dag_schedule.hpp), where look-ahead emerges from the priorities.
+  ScheduleKind kind = ScheduleKind::Bsp;
+  // --dag-priorities: the dag schedule's task priorities (off = ablation).
+  bool dag_priorities = true;
   // DEPTH > 0 with more than one thread per rank: the main thread factors
   // the next panel while the other threads update (--fact-overlap).
   bool fact_overlap = true;
@@ -130,5 +138,6 @@ std::string variant_code(const TestCase& t);
 const char* name_of(Factorization f);
 const char* name_of(Broadcast b);
 const char* name_of(SwapAlgorithm s);
+const char* name_of(ScheduleKind s);  // "bsp", "dag"
 
 }  // namespace hplx::lu

@@ -9,6 +9,7 @@
 #include <optional>
 
 #include <fmt/format.h>
+#include <omp.h>
 #include <nlohmann/json.hpp>
 
 #include "core/core_sharing.hpp"
@@ -86,7 +87,10 @@ nlohmann::json to_json(const TestCase& t) {
             {"split", t.schedule.split},
             {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"},
             {"core_sharing", t.schedule.core_sharing},
-            {"bcast_pipeline", t.schedule.bcast_pipeline}}}};
+            {"bcast_pipeline", t.schedule.bcast_pipeline},
+            {"kind", name_of(t.schedule.kind)},
+            {"dag_priorities", t.schedule.dag_priorities},
+            {"omp_max_task_priority", omp_get_max_task_priority()}}}};
 }
 
 enum class Verdict { Passed, Failed, Unchecked, Skipped };

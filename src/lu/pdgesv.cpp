@@ -11,6 +11,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
+#include "lu/dag_schedule.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
 #include "lu/phase_scope.hpp"
@@ -318,6 +319,7 @@ class LuDriver {
 
 SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
                     const SolveHooks& hooks) {
+  if (t.schedule.kind == ScheduleKind::Dag) return pdgesv_dag(a, t, grid, hooks);
   return LuDriver(a, t, grid, hooks).run();
 }
 

@@ -1,0 +1,394 @@
+#include "lu/dag_schedule.hpp"
+
+#include <omp.h>
+
+#include <algorithm>
+#include <atomic>
+#include <exception>
+#include <memory>
+#include <mutex>
+#include <thread>
+#include <vector>
+
+#include "core/balance_point.hpp"
+#include "core/blas.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "lu/block_cyclic.hpp"
+#include "lu/lbcast.hpp"
+#include "lu/panel.hpp"
+#include "lu/phase_scope.hpp"
+#include "lu/row_swap.hpp"
+#include "lu/solve.hpp"
+#include "lu/update.hpp"
+
+namespace hplx::lu {
+namespace {
+
+// What the tasks of one panel share: the factored panel, its swap plan and
+// (P > 1) U of all local trailing columns, freed by the panel's last task.
+struct PanelWork {
+  Panel panel;
+  RowSwapPlan plan;
+  std::vector<double> u;
+  long u_lc0 = 0, u_nn = 0;
+  std::unique_ptr<PanelBroadcast> bcast;  // from run_post to run_wait
+};
+
+// The bookkeeping of one panel: its tasks' phase seconds and how many of
+// its tasks have still to finish.
+struct PanelState {
+  PhaseTimes times;
+  long remaining = 0;
+  long info = 0;
+};
+
+// Sets OpenBLAS to one thread for the tasks (each task is one thread's
+// work) and restores the count afterwards. OpenBLAS's OpenMP build sets
+// OpenMP's thread count too, hence both are saved and the team is sized
+// explicitly.
+class SingleThreadedBlas {
+ public:
+  SingleThreadedBlas() : saved_(openblas_get_num_threads()), omp_(omp_get_max_threads()) {
+    openblas_set_num_threads(1);
+  }
+  ~SingleThreadedBlas() {
+    openblas_set_num_threads(saved_);
+    omp_set_num_threads(omp_);
+  }
+  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
+  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
+
+ private:
+  int saved_, omp_;
+};
+
+class DagLu {
+ public:
+  DagLu(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid, const SolveHooks& hooks)
+      : a_(a),
+        t_(t),
+        grid_(grid),
+        hooks_(hooks),
+        n_(a.n()),
+        nb_(a.nb()),
+        q_(grid.npcol()),
+        mycol_(grid.mycol()),
+        panels_((a.n() + a.nb() - 1) / a.nb()) {
+    // Column blocks of [A | b]: ceil((n + 1) / nb); this rank's are mycol, mycol + Q, ...
+    local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
+    blk_.assign(static_cast<std::size_t>(std::max(1L, local_blocks_)), 0);
+    pan_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
+    bc_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
+    state_.resize(static_cast<std::size_t>(panels_));
+    work_.resize(static_cast<std::size_t>(panels_));
+  }
+
+  SolveOutcome run() {
+    int level = MPI_THREAD_SINGLE;
+    HPLX_MPI_CHECK(MPI_Query_thread(&level));
+    if (omp_get_max_threads() > 1 && level < MPI_THREAD_SERIALIZED)
+      throw Error(
+          "--schedule dag with more than one thread needs MPI_THREAD_SERIALIZED; the MPI "
+          "library provides less");
+    t_start_ = wall_time();
+    last_elapsed_ = 0;
+    const int team = omp_get_max_threads();
+    {
+      SingleThreadedBlas blas;
+#pragma omp parallel num_threads(team)
+#pragma omp single
+      for (long p = 0; p < panels_; ++p) create_tasks(p);
+    }
+    if (failure_) std::rethrow_exception(failure_);
+    for (const PanelState& s : state_) {
+      if (s.info != 0) {
+        out_.info = s.info;
+        break;
+      }
+    }
+    if (hooks_.progress) hooks_.progress->finish();
+    ScopedTimer timer(out_.phases.solve);
+    out_.x = solve_upper(a_, grid_);
+    return std::move(out_);
+  }
+
+ private:
+  long first_trailing(long p) const {
+    return p * nb_ + std::min<long>(nb_, n_ - p * nb_);
+  }
+  // The global block of local block b, and its local columns from global column g on.
+  long global_block(long b) const {
+    return mycol_ + b * q_;
+  }
+  long block_lc0(long b, long g) const {
+    return a_.col_start(std::max(global_block(b) * nb_, g));
+  }
+  long block_lc1(long b) const {
+    return a_.col_start(std::min((global_block(b) + 1) * nb_, n_ + 1));
+  }
+  // The first local block holding columns at or after global column g.
+  long first_local_block(long g) const {
+    const long j = g / nb_;
+    const long first = j + ((mycol_ - j % q_) % q_ + q_) % q_;
+    return first / q_;
+  }
+  int priority(int p) const {
+    return t_.schedule.dag_priorities ? p : 0;
+  }
+
+  // The tasks of panel p, after those of panel p - 1 (dependencies only
+  // look at tasks created before).
+  void create_tasks(long p) {
+    const long k = p * nb_;
+    const bool owner = owner_of(k, nb_, q_) == mycol_;
+    const long bk = owner ? p / q_ : 0;
+    const long b0 = first_local_block(first_trailing(p));
+    const long nlb = local_blocks_;
+    const long updates = std::max(0L, nlb - b0);
+    const bool swap = grid_.nprow() > 1 && updates > 0;
+    state_[p].remaining = 2 + (swap ? 1 : 0) + updates;
+    const long prev = std::max(0L, p - 1);  // p = 0 waits for no broadcast: bc[0] is its own
+    [[maybe_unused]] char* comm = &comm_;   // GCC 12 misses uses in depend clauses
+    [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* bc = bc_.data();
+    [[maybe_unused]] char* blk = blk_.data();
+    const int chain = priority(kDagMaxPriority);
+    const int idle = 0;
+    // clang-format off
+    if (owner) {
+#pragma omp task firstprivate(p) depend(inout: comm[0], pan[p], blk[bk]) depend(in: bc[prev]) priority(chain)
+      run_post(p);
+#pragma omp task firstprivate(p) depend(in: pan[p]) depend(inout: bc[p]) priority(idle)
+      run_wait(p);
+    } else {
+#pragma omp task firstprivate(p) depend(inout: comm[0], pan[p]) depend(in: bc[prev]) priority(chain)
+      run_post(p);
+#pragma omp task firstprivate(p) depend(inout: pan[p], bc[p]) priority(idle)
+      run_wait(p);
+    }
+    if (swap) {
+#pragma omp task firstprivate(p) depend(inout: comm[0]) depend(in: pan[p]) depend(iterator(i = b0 : nlb), inout: blk[i]) priority(chain)
+      run_swap(p);
+    }
+    for (long b = b0; b < nlb; ++b) {
+      const long ahead = global_block(b) - p;  // 1: this block factors the next panel
+      const int prio = priority(ahead == 1 ? 3 : ahead == 2 ? 2 : 1);
+#pragma omp task firstprivate(p, b) depend(in: pan[p]) depend(inout: blk[b]) priority(prio)
+      run_update(p, b);
+    }
+    // clang-format on
+  }
+
+  // The chain's step for panel p: LBCAST posted (receivers), or FACT and
+  // LBCAST's sends posted (the panel's process column, whose panel is then
+  // ready here).
+  void run_post(long p) {
+    PhaseTimes tm;
+    guarded([&] {
+      std::lock_guard<std::mutex> mpi(mpi_);
+      auto w = std::make_unique<PanelWork>();
+      w->panel = make_panel(a_, p * nb_, grid_);
+      Panel& panel = w->panel;
+      {
+        PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+        w->bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
+      }
+      if (grid_.mycol() == panel.owner_col) {
+        {
+          PhaseScope phase(&tm.fact, hooks_.trace, "FACT");
+          PanelBroadcast* send = w->bcast.get();
+          factor_panel(a_, panel, t_, grid_, 1,
+                       [send](long first, long end) { send->subpanel_done(first, end); });
+        }
+        PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+        w->bcast->send_rest();
+        w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
+        state_[p].info = panel.info;
+      }
+      in_flight_ = w->bcast.get();
+      work_[p] = std::move(w);
+    });
+    part_done(p, tm);
+  }
+
+  // LBCAST of panel p completes: moved on until this process's part is
+  // done, then finished (receivers unpack the pivots and plan the swaps).
+  // Lowest priority: it only holds a thread when no update is ready.
+  void run_wait(long p) {
+    PhaseTimes tm;
+    guarded([&] {
+      PanelWork& w = *work_[p];
+      PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+      const double t0 = wall_time();
+      for (bool done = false; !done;) {
+        {
+          std::lock_guard<std::mutex> mpi(mpi_);
+          done = w.bcast->progress();
+        }
+        if (!done) std::this_thread::yield();  // other ranks may share this core
+      }
+      std::lock_guard<std::mutex> mpi(mpi_);
+      w.bcast->finish();
+      tm.wait += wall_time() - t0;
+      tm.bcast_hidden += std::max(0.0, w.bcast->timing().hidden() - (wall_time() - t0));
+      in_flight_ = nullptr;
+      w.bcast.reset();
+      if (grid_.mycol() != w.panel.owner_col) {
+        w.plan = plan_row_swaps(w.panel.k, w.panel.jb, w.panel.ipiv);
+        state_[p].info = w.panel.info;
+      }
+    });
+    part_done(p, tm);
+  }
+
+  // Between tasks: the broadcast in flight moves on (forwarding along a
+  // ring, the next piece of a long broadcast) unless a task is in MPI.
+  void poll() {
+    if (!mpi_.try_lock()) return;
+    std::lock_guard<std::mutex> mpi(mpi_, std::adopt_lock);
+    if (in_flight_ && !failed_.load()) in_flight_->progress();
+  }
+
+  // P > 1: RS of every local trailing column, collective over the process column.
+  void run_swap(long p) {
+    PhaseTimes tm;
+    guarded([&] {
+      PanelWork& w = *work_[p];
+      w.u_lc0 = a_.col_start(first_trailing(p));
+      w.u_nn = a_.col_start(n_ + 1) - w.u_lc0;
+      std::lock_guard<std::mutex> mpi(mpi_);
+      PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+      const SwapForm form{effective_swap(t_, w.u_nn), t_.schedule.modified_long_swap,
+                          t_.u_transposed, t_.equilibration, MPI_COMM_NULL};
+      const SwapCost cost = swap_rows(a_, w.panel, w.plan, w.u_lc0, w.u_nn, grid_, w.u, form);
+      tm.swap_copy += cost.copy;
+      tm.wait += cost.waited;
+    });
+    part_done(p, tm);
+    poll();
+  }
+
+  // RS (P = 1, in place) and UPDATE of local block b with panel p.
+  void run_update(long p, long b) {
+    PhaseTimes tm;
+    guarded([&] {
+      PanelWork& w = *work_[p];
+      const long lc0 = block_lc0(b, first_trailing(p));
+      const long nn = block_lc1(b) - lc0;
+      if (nn <= 0) return;
+      if (grid_.nprow() == 1) {
+        {
+          PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+          const double t0 = wall_time();
+          swap_rows_in_place(a_, w.panel, lc0, nn);
+          tm.swap_copy += wall_time() - t0;
+        }
+        PhaseScope phase(&tm.update, hooks_.trace, "UPDATE");
+        update_in_place(a_, w.panel, t_.l1_transposed, lc0, nn);
+      } else {
+        PhaseScope phase(&tm.update, hooks_.trace, "UPDATE");
+        const Forms forms{t_.l1_transposed, t_.u_transposed};
+        const int jb = w.panel.jb;
+        update_trailing(a_, w.panel,
+                        u_column(w.u.data(), lc0 - w.u_lc0, w.u_nn, jb, forms.u_transposed),
+                        u_ld(w.u_nn, jb, forms.u_transposed), forms, lc0, nn, grid_);
+      }
+    });
+    part_done(p, tm);
+    poll();
+  }
+
+  // Runs a task's work unless an earlier task failed; keeps the first failure.
+  // After a failure the remaining tasks only count down: the process leaves
+  // the graph, throws, and main() aborts the job (peers may wait in MPI).
+  template <class F>
+  void guarded(F&& f) {
+    if (failed_.load()) return;
+    try {
+      f();
+    } catch (...) {
+      std::lock_guard<std::mutex> lock(mutex_);
+      if (!failure_) failure_ = std::current_exception();
+      failed_ = true;
+    }
+  }
+
+  // One task of panel p is done: its seconds join the panel's, and when the
+  // panel is complete the record moves on over every complete panel.
+  void part_done(long p, const PhaseTimes& tm) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    PanelState& s = state_[p];
+    add(s.times, tm);
+    add(out_.phases, tm);
+    if (--s.remaining > 0) return;
+    work_[p].reset();
+    while (recorded_ < panels_ && state_[recorded_].remaining == 0) record(recorded_++);
+  }
+
+  static void add(PhaseTimes& to, const PhaseTimes& x) {
+    to.fact += x.fact;
+    to.bcast += x.bcast;
+    to.swap += x.swap;
+    to.update += x.update;
+    to.swap_copy += x.swap_copy;
+    to.wait += x.wait;
+    to.bcast_hidden += x.bcast_hidden;
+    to.swap_hidden += x.swap_hidden;
+  }
+
+  // Panel p and every earlier one are complete: its record's iteration ends now.
+  void record(long p) {
+    const long k = p * nb_, next = first_trailing(p);
+    IterationTimes it;
+    it.k = p;
+    it.j = k;
+    it.jb = next - k;
+    it.n_trailing = n_ - next;
+    it.local_cols = a_.col_start(n_ + 1) - a_.col_start(next);
+    set_phases(it, PhaseTimes{}, state_[p].times);
+    it.elapsed = wall_time() - t_start_;
+    it.iter = it.elapsed - last_elapsed_;
+    last_elapsed_ = it.elapsed;
+    it.flops = panel_flops(n_, k, it.jb);
+    flops_done_ += it.flops;
+    out_.iterations.push_back(it);
+    if (hooks_.progress)
+      hooks_.progress->update(flops_done_, p + 1, panels_,
+                              it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
+  }
+
+  LocalMatrix& a_;
+  const TestCase& t_;
+  const ProcessGrid& grid_;
+  SolveHooks hooks_;
+  const long n_;
+  const int nb_;
+  const int q_, mycol_;
+  const long panels_;
+  long local_blocks_ = 0;
+  // Dependency tokens: the MPI chain, each panel, each local column block.
+  char comm_ = 0;
+  std::vector<char> pan_, bc_, blk_;
+  // MPI_THREAD_SERIALIZED: whoever calls MPI holds this (the chain's tasks,
+  // run_wait, poll).
+  std::mutex mpi_;
+  PanelBroadcast* in_flight_ = nullptr;  // at most one LBCAST per process at a time
+  std::vector<std::unique_ptr<PanelWork>> work_;
+  std::vector<PanelState> state_;
+  std::mutex mutex_;  // guards state_, out_, the record and the failure
+  std::atomic<bool> failed_{false};
+  std::exception_ptr failure_;
+  long recorded_ = 0;
+  double t_start_ = 0, last_elapsed_ = 0, flops_done_ = 0;
+  SolveOutcome out_;
+};
+
+}  // namespace
+
+SolveOutcome pdgesv_dag(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                        const SolveHooks& hooks) {
+  return DagLu(a, t, grid, hooks).run();
+}
+
+}  // namespace hplx::lu

@@ -1,0 +1,60 @@
+// The dag schedule (--schedule dag, seed 004): the simple right-looking LU,
+// without hand-written look-ahead, run as a data-driven task graph.
+//
+// Tasks, per panel k (all created up front by one thread, in panel order):
+//   POST(k)    the panel's process column: FACT, then LBCAST's sends posted
+//              (the panel is ready here); the other columns: LBCAST's
+//              receives posted.
+//   WAIT(k)    LBCAST moved on until this process's part is done (received,
+//              forwarded), then finished; on receivers the panel is ready.
+//   RS(k)      P > 1 only: the row swap of all local trailing columns
+//              (collective over the process column), gathering U.
+//   UPDATE(k,J) for each local column block J right of the panel: with
+//              P = 1 the block's row interchanges in place, then DTRSM +
+//              DGEMM of the block with panel k.
+// A column block is NB global columns (the last one holds b); every local
+// block is its own chain of tasks, so a rank holds many "virtual
+// processors" (seed 004's processor virtualization). Data dependencies
+// (OpenMP `depend`) tie UPDATE(k,J) to UPDATE(k-1,J) and to panel k, and
+// FACT(k) to UPDATE(k-1,k). Nothing else orders the computation: how far
+// the factorization runs ahead of the update is decided at run time.
+//
+// MPI: POST and RS also depend on one token, so they run one at a time in
+// creation order, the same algorithm order on every process: collectives
+// on a communicator start in the same order everywhere, as MPI requires.
+// POST(k+1) waits for WAIT(k), so at most one LBCAST is in flight per
+// process (broadcasts of different panels reuse tags). Between tasks, any
+// thread moves the broadcast in flight on (poll), so a ring forwards while
+// the process updates. MPI calls come from any thread of the team, one at a
+// time under a mutex: MPI_THREAD_SERIALIZED.
+//
+// Priorities (seed 004): POST and RS 4 (they lead to the next panel); the
+// update of the block that factors the next panel 3, of the block after it
+// 2, of the others 1: a block that has just factored and sent its panel
+// falls back to the lowest update priority. WAIT is 0: it spins on the
+// network, so it takes a thread only when no update is ready.
+// `dag_priorities = false` gives every task 0 (the ablation). libgomp
+// honours priorities only up to OMP_MAX_TASK_PRIORITY, read at program
+// start: set it to 4 (kDagMaxPriority) or more.
+//
+// The runtime is OpenMP tasks (libgomp): already a dependency of the
+// project, with depend and priority clauses, no extra package.
+#pragma once
+
+#include "core/grid.hpp"
+#include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/pdgesv.hpp"
+
+namespace hplx::lu {
+
+// The priority the dag schedule wants; libgomp clamps to omp_get_max_task_priority().
+constexpr int kDagMaxPriority = 4;
+
+// The LU of pdgesv() with the dag schedule. Collective over the grid. Needs
+// MPI_THREAD_SERIALIZED or more when the team has more than one thread
+// (throws hplx::Error otherwise).
+SolveOutcome pdgesv_dag(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                        const SolveHooks& hooks);
+
+}  // namespace hplx::lu
