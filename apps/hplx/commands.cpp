@@ -7,9 +7,9 @@
 
 #include "core/error.hpp"
 #include "lu_command.hpp"
-#include "report_command.hpp"
 #include "model_command.hpp"
 #include "mxp_command.hpp"
+#include "report_command.hpp"
 
 namespace hplx::app {
 
