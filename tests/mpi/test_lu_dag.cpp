@@ -9,27 +9,16 @@
 #include <omp.h>
 
 #include <random>
-#include <sstream>
 
 #include "core/grid.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
+#include "random_test_case.hpp"
 
 namespace hplx::lu {
 namespace {
-
-std::string describe(const TestCase& t, int threads) {
-  std::ostringstream s;
-  s << "dag " << t.grid.p << "x" << t.grid.q << (t.pmap == GridOrder::RowMajor ? " row" : " col")
-    << " N=" << t.n << " NB=" << t.nb << " " << variant_code(t) << " swap=" << name_of(t.swap)
-    << "/" << t.swap_threshold << " threads=" << threads
-    << " priorities=" << t.schedule.dag_priorities << " L1T=" << t.l1_transposed
-    << " UT=" << t.u_transposed << " equil=" << t.equilibration
-    << " bcast_pipeline=" << t.schedule.bcast_pipeline;
-  return s.str();
-}
 
 struct Result {
   long info = 0;
@@ -58,30 +47,10 @@ TEST(LuDag, EveryDrawnConfigurationPasses) {
   for (int i = 0; i < kConfigs; ++i) {
     TestCase t;
     t.schedule.kind = ScheduleKind::Dag;
-    t.grid.p = pick(1, size);
-    t.grid.q = pick(1, size / t.grid.p);
-    t.pmap = pick(0, 1) ? GridOrder::RowMajor : GridOrder::ColumnMajor;
-    t.n = pick(0, 160);
-    t.nb = pick(1, 40);
-    t.depth = pick(0, 3);  // ignored by the dag schedule
-    t.bcast = static_cast<Broadcast>(pick(0, 5));
-    t.swap = static_cast<SwapAlgorithm>(pick(0, 2));
-    t.swap_threshold = pick(0, 80);
-    t.rfact = static_cast<Factorization>(pick(0, 2));
-    t.pfact = static_cast<Factorization>(pick(0, 2));
-    t.nbmin = pick(1, 8);
-    t.ndiv = pick(2, 4);
-    t.alignment = pick(1, 16);
-    t.schedule.modified_long_swap = pick(0, 1) == 1;
-    t.l1_transposed = pick(0, 1) == 1;
-    t.u_transposed = pick(0, 1) == 1;
-    t.equilibration = pick(0, 1) == 1;
-    t.schedule.bcast_pipeline = pick(0, 1) == 1;
+    draw_common(t, pick, size, 40);  // DEPTH is ignored by the dag schedule
+    draw_forms(t, pick);
     t.schedule.dag_priorities = pick(0, 1) == 1;
-    // Two threads only where the job's threads fit the cores (see
-    // test_lu_random_configs.cpp); the grid test below runs 2 everywhere.
-    const int drawn = pick(1, 2);
-    const int threads = size * drawn <= omp_get_num_procs() ? drawn : 1;
+    const int threads = draw_threads(pick, size);
 
     ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
     if (!grid.in_grid()) continue;

@@ -9,30 +9,16 @@
 #include <omp.h>
 
 #include <random>
-#include <sstream>
 
 #include "core/grid.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
+#include "random_test_case.hpp"
 
 namespace hplx::lu {
 namespace {
-
-std::string describe(const TestCase& t, int threads) {
-  std::ostringstream s;
-  s << t.grid.p << "x" << t.grid.q << (t.pmap == GridOrder::RowMajor ? " row" : " col")
-    << " N=" << t.n << " NB=" << t.nb << " " << variant_code(t) << " swap=" << name_of(t.swap)
-    << "/" << t.swap_threshold << " align=" << t.alignment << " threads=" << threads
-    << " overlap=" << t.schedule.fact_overlap << " fact_threads=" << t.schedule.fact_threads
-    << " pipeline=" << t.schedule.swap_pipeline << "/" << t.schedule.swap_first << "/"
-    << t.schedule.swap_growth << " split=" << t.schedule.split
-    << " long_swap=" << (t.schedule.modified_long_swap ? "modified" : "netlib")
-    << " L1T=" << t.l1_transposed << " UT=" << t.u_transposed << " equil=" << t.equilibration
-    << " bcast_pipeline=" << t.schedule.bcast_pipeline;
-  return s.str();
-}
 
 TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
   int size = 1;
@@ -43,36 +29,15 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
   int ran = 0;
   for (int i = 0; i < kConfigs; ++i) {
     TestCase t;
-    t.grid.p = pick(1, size);
-    t.grid.q = pick(1, size / t.grid.p);
-    t.pmap = pick(0, 1) ? GridOrder::RowMajor : GridOrder::ColumnMajor;
-    t.n = pick(0, 160);
-    t.nb = pick(1, 48);
-    t.depth = pick(0, 3);
-    t.bcast = static_cast<Broadcast>(pick(0, 5));
-    t.swap = static_cast<SwapAlgorithm>(pick(0, 2));
-    t.swap_threshold = pick(0, 80);
-    t.rfact = static_cast<Factorization>(pick(0, 2));
-    t.pfact = static_cast<Factorization>(pick(0, 2));
-    t.nbmin = pick(1, 8);
-    t.ndiv = pick(2, 4);
-    t.alignment = pick(1, 16);
+    draw_common(t, pick, size, 48);
     t.schedule.fact_overlap = pick(0, 1) == 1;
     t.schedule.swap_pipeline = pick(0, 1) == 1;
     t.schedule.fact_threads = pick(0, 2);
     t.schedule.swap_first = pick(1, 8) / 8.0;
     t.schedule.swap_growth = 1.0 + pick(0, 4) * 0.5;
     t.schedule.split = pick(0, 1) == 1 ? pick(1, 9) / 10.0 : 0.0;
-    t.schedule.modified_long_swap = pick(0, 1) == 1;
-    t.l1_transposed = pick(0, 1) == 1;
-    t.u_transposed = pick(0, 1) == 1;
-    t.equilibration = pick(0, 1) == 1;
-    t.schedule.bcast_pipeline = pick(0, 1) == 1;
-    // Two threads per rank only where the job's threads fit the cores: an
-    // oversubscribed MPI rank spinning in a collective waits a time slice per
-    // column (the LU grid test covers 2 threads on every rank count).
-    const int drawn = pick(1, 2);
-    const int threads = size * drawn <= omp_get_num_procs() ? drawn : 1;
+    draw_forms(t, pick);
+    const int threads = draw_threads(pick, size);
 
     ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
     if (!grid.in_grid()) continue;
