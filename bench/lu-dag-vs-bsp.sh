@@ -93,4 +93,23 @@ for grid, n, nb in keys:
     print("%-5s %6d %4d " % (grid, n, nb) + " ".join("%10.2f" % med.get(x, 0) for x in names)
           + " " + ratio(med.get("dag", 0), best) + " " + ratio(med.get("dag", 0), med.get("depth0", 0))
           + " " + ratio(med.get("dag-noprio", 0), best))
+# The goal's comparison: each schedule at its best NB of the sweep.
+print()
+print("best NB of the sweep per schedule (median Gflops/NB)")
+print("%-5s %6s " % ("grid", "N") + " ".join("%11s" % x for x in names)
+      + " %12s %12s %12s" % ("dag/best-la", "dag/depth0", "noprio/best"))
+for grid, n in sorted({(g, n) for g, n, _ in keys}):
+    best = {}
+    for x in names:
+        cands = [(statistics.median(runs[(grid, n, nb, x)]), nb)
+                 for g, nn, nb in keys if (g, nn) == (grid, n) and runs[(grid, n, nb, x)]]
+        if cands:
+            best[x] = max(cands)
+    la = max([best[x] for x in ("depth1", "depth2") if x in best], default=(0, 0))
+    cell = lambda x: "%7.2f/%-3d" % best[x] if x in best else "%11s" % "-"
+    ratio = lambda a, b: "%12.3f" % (a / b) if a and b else "%12s" % "-"
+    g = lambda x: best.get(x, (0, 0))[0]
+    print("%-5s %6d " % (grid, n) + " ".join(cell(x) for x in names)
+          + " " + ratio(g("dag"), la[0]) + " " + ratio(g("dag"), g("depth0"))
+          + " " + ratio(g("dag-noprio"), la[0]))
 PY
