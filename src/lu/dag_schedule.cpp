@@ -119,6 +119,10 @@ class DagLu {
     // Column blocks of [A | b]: ceil((n + 1) / nb); this rank's are mycol, mycol + Q, ...
     local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
     group_ = std::max(1L, (update_group_columns() + nb_ / 2) / nb_);
+    // With one process column and one thread nothing can run beside the
+    // factorization (the column's processes factor together, and there is
+    // no broadcast to hide), so the split would only add a swap per panel.
+    split_swap_ = grid.nprow() > 1 && (q_ > 1 || omp_get_max_threads() > 1);
     blk_.assign(static_cast<std::size_t>(std::max(1L, local_blocks_)), 0);
     pan_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
     bc_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
@@ -189,11 +193,12 @@ class DagLu {
     PanelCut c;
     const long nlb = local_blocks_;
     c.b0 = first_local_block(first_trailing(p));
-    c.has_next = c.b0 < nlb && global_block(c.b0) == p + 1;
+    c.has_next = split_swap_ && c.b0 < nlb && global_block(c.b0) == p + 1;
     c.rest_b0 = c.b0 + (c.has_next ? 1 : 0);
     if (c.has_next) c.head.push_back({c.b0, c.b0 + 1, priority(3)});
     long b = c.rest_b0;
-    for (; b < nlb && global_block(b) - p <= 2; ++b) c.tail.push_back({b, b + 1, priority(2)});
+    for (; b < nlb && global_block(b) - p <= 2; ++b)
+      c.tail.push_back({b, b + 1, priority(global_block(b) - p == 1 ? 3 : 2)});
     while (b < nlb) {
       const long hi = std::min(nlb, (b / group_ + 1) * group_);
       c.tail.push_back({b, hi, priority(1)});
@@ -203,17 +208,18 @@ class DagLu {
   }
 
   // The tasks of every panel, in an order that is the same on every
-  // process of a process column, as the MPI chain needs. With P > 1 the
-  // rest's swap and update of panel p are created after POST(p + 1): the
-  // chain then lets the factorization of panel p + 1 (and the swap of the
-  // block after it) go before the swap of the rest of panel p, which waits
-  // for the whole update of panel p - 1.
+  // process of a process column, as the MPI chain needs. With the swap
+  // split the rest's swap and update of panel p are created after
+  // POST(p + 1): the chain then lets the factorization of panel p + 1 (and
+  // the swap of the block after it) go before the swap of the rest of panel
+  // p, which waits for the whole update of panel p - 1.
   void create_all_tasks() {
-    const bool split = grid_.nprow() > 1;
+    const bool split = split_swap_;
+    const bool swaps = grid_.nprow() > 1;
     for (long p = 0; p < panels_; ++p) {
       const PanelCut c = cut(p);
-      const bool rs_next = split && c.has_next;
-      const bool rs_rest = split && c.rest_b0 < local_blocks_;
+      const bool rs_next = c.has_next;
+      const bool rs_rest = swaps && c.rest_b0 < local_blocks_;
       state_[p].remaining = 2 + (rs_next ? 1 : 0) + (rs_rest ? 1 : 0) +
                             static_cast<long>(c.head.size() + c.tail.size());
       create_post(p);
@@ -506,6 +512,9 @@ class DagLu {
   const long panels_;
   long local_blocks_ = 0;
   long group_ = 1;  // local blocks per non-urgent update task
+  // P > 1: the next panel's block has its own swap, the rest's comes after
+  // the next FACT.
+  bool split_swap_ = false;
   // Dependency tokens: the MPI chain, each panel, each local column block.
   char comm_ = 0;
   std::vector<char> pan_, bc_, blk_;

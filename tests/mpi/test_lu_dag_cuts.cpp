@@ -1,6 +1,6 @@
-// The dag schedule's task cuts: with P > 1 the next panel's block has its
-// own row swap and the rest's swap runs after the next panel's
-// factorization; non-urgent blocks are updated in groups. Every grid of the
+// The dag schedule's task cuts: with P > 1 (and Q > 1 or two threads) the
+// next panel's block has its own row swap and the rest's swap runs after
+// the next panel's factorization; non-urgent blocks are updated in groups. Every grid of the
 // job's ranks with odd N and NB (N a multiple of NB or not), group widths
 // from one block to all of them, priorities on and off: the solution passes
 // netlib's residual check and agrees with the bsp schedule's.
@@ -64,11 +64,15 @@ TEST(LuDagCuts, EveryGridGroupAndSwapPasses) {
           t.bcast = priorities ? Broadcast::OneRingM : Broadcast::LongM;
           ProcessGrid grid(MPI_COMM_WORLD, p, q, t.pmap);
           if (!grid.in_grid()) continue;
-          const int threads = size * 2 <= omp_get_num_procs() ? 2 : 1;
-          const std::string what = std::to_string(p) + "x" + std::to_string(q) +
-                                   " N=" + std::to_string(s.n) + " NB=" + std::to_string(s.nb) +
-                                   " group=" + std::to_string(blocks) +
-                                   " priorities=" + std::to_string(priorities);
+          // One process column splits the swap only with more than one
+          // thread: the first shape runs two threads even where that
+          // oversubscribes the cores, so both cuts are tested on every grid.
+          const bool two = s.nb == 13 || size * 2 <= omp_get_num_procs();
+          const int threads = two ? 2 : 1;
+          const std::string what =
+              std::to_string(p) + "x" + std::to_string(q) + " N=" + std::to_string(s.n) +
+              " NB=" + std::to_string(s.nb) + " group=" + std::to_string(blocks) +
+              " priorities=" + std::to_string(priorities) + " threads=" + std::to_string(threads);
           long info = 0;
           t.depth = 1;
           const double bsp = residual(t, grid, &info);
