@@ -8,8 +8,11 @@
 //   WAIT(k)    LBCAST moved on until this process's part is done (received,
 //              forwarded), then finished; on receivers the panel is ready.
 //   RSN(k)     P > 1, on the process column holding panel k + 1: the row
-//              swap of that block alone (collective over the process column).
-//   RSR(k)     P > 1: the row swap of the other trailing columns.
+//              swap of that block alone (collective over the process
+//              column). Only where something can run beside FACT: Q > 1
+//              or more than one thread per rank ("the swap split").
+//   RSR(k)     P > 1: the row swap of the other trailing columns (all of
+//              them without the split).
 //   UPDATE(k,J) local blocks J with panel k: with P = 1 the blocks' row
 //              interchanges in place, then DTRSM + DGEMM. The blocks of
 //              panels k + 1 and k + 2 are updated alone; the others in
@@ -25,7 +28,8 @@
 // MPI: POST, RSN and RSR also depend on one token, so they run one at a
 // time in creation order, the same on every process of a process column:
 // collectives on a communicator start in the same order everywhere, as MPI
-// requires. That order is POST(k), RSR(k-1), RSN(k), POST(k+1), ...: the
+// requires. With the split that order is POST(k), RSR(k-1), RSN(k),
+// POST(k+1), ... (without it POST(k), RSR(k), POST(k+1), ...): the
 // rest's swap of panel k - 1 comes after the next factorization, so FACT(k)
 // needs the whole update of panel k - 3 only (one swap for all would make
 // it k - 2), and the updates of panels k - 2 and k - 1 can still run. A
