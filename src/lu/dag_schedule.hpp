@@ -38,8 +38,10 @@
 // POST(k+1) waits for WAIT(k), so at most one LBCAST is in flight per
 // process (broadcasts of different panels reuse tags). Between tasks, any
 // thread moves the broadcast in flight on (poll), so a ring forwards while
-// the process updates. MPI calls come from any thread of the team, one at a
-// time under a mutex: MPI_THREAD_SERIALIZED.
+// the process updates. With Q = 1 (no broadcast) a swap blocks in MPI.
+// Waiting loops yield the core only on an oversubscribed node. MPI calls
+// come from any thread of the team, one at a time under a mutex:
+// MPI_THREAD_SERIALIZED.
 //
 // Priorities (seed 004): POST, RSN and RSR 4 (they lead to the next panel); the
 // update of the block that factors the next panel 3, of the block after it
