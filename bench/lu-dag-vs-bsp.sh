@@ -10,6 +10,13 @@
 #   bench/lu-dag-vs-bsp.sh                          # grids 1x2 2x1 2x2, N 2000 5000 10000
 #   GRIDS="1x2" NS="2000" REPS=5 bench/lu-dag-vs-bsp.sh
 #   THREADS=2 bench/lu-dag-vs-bsp.sh                # threads per rank (default: hplx's choice)
+#   NBS="96 128 192" bench/lu-dag-vs-bsp.sh         # an NB sweep (NB=... for one NB)
+#   SCHEDULES="depth1 dag dag-block" bench/lu-dag-vs-bsp.sh  # a subset of the runs
+#
+# dag-block is the dag schedule with one update task per NB-wide block
+# (HPLX_DAG_GROUP_COLUMNS=1), the cut before the grouped update tasks.
+# Long campaigns go in pieces (one grid and N per call) so the shared
+# machine is not held for long: each call prints its own medians.
 #
 # Every run must pass the residual check (a FAILED line stops the script).
 # OMP_MAX_TASK_PRIORITY=4 is set for every run, so both schedules see the
@@ -21,6 +28,8 @@ HPLX=${HPLX:-$ROOT/build/bin/hplx}
 GRIDS=${GRIDS:-"1x2 2x1 2x2"}
 NS=${NS:-"2000 5000 10000"}
 NB=${NB:-128}
+NBS=${NBS:-$NB}
+SCHEDULES=${SCHEDULES:-"depth0 depth1 depth2 dag dag-noprio"}
 REPS=${REPS:-3}
 THREADS=${THREADS:-}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_MAX_TASK_PRIORITY=4
@@ -34,48 +43,73 @@ SETTINGS=(
   "depth2|--depth 2"
   "dag|--schedule dag --dag-priorities on"
   "dag-noprio|--schedule dag --dag-priorities off"
+  "dag-block|--schedule dag --dag-priorities on"
 )
 
 for ((rep = 1; rep <= REPS; ++rep)); do
   for grid in $GRIDS; do
     np=$((${grid%x*} * ${grid#*x}))
     for n in $NS; do
-      for s in "${SETTINGS[@]}"; do
-        IFS='|' read -r name opts <<<"$s"
-        threads=()
-        [[ -n $THREADS ]] && threads=(--threads "$THREADS")
-        # shellcheck disable=SC2086
-        out=$(mpirun --oversubscribe -np "$np" --bind-to none "$HPLX" lu --n "$n" --nb "$NB" \
-          --grid "$grid" "${threads[@]}" $opts --quiet)
-        if grep -q FAILED <<<"$out"; then
-          echo "lu-dag-vs-bsp: $grid N=$n $name FAILED the residual check" >&2
-          exit 1
-        fi
-        gflops=$(awk '/^W/{print $NF}' <<<"$out")
-        echo "$rep $grid $n $name $gflops"
-        echo "$grid $n $name $gflops" >>"$OUT/runs"
+      for nb in $NBS; do
+        for s in "${SETTINGS[@]}"; do
+          IFS='|' read -r name opts <<<"$s"
+          [[ " $SCHEDULES " == *" $name "* ]] || continue
+          threads=()
+          [[ -n $THREADS ]] && threads=(--threads "$THREADS")
+          group=()
+          [[ $name == dag-block ]] && group=(-x HPLX_DAG_GROUP_COLUMNS=1)
+          # shellcheck disable=SC2086
+          out=$(mpirun --oversubscribe -np "$np" --bind-to none "${group[@]}" "$HPLX" lu \
+            --n "$n" --nb "$nb" --grid "$grid" "${threads[@]}" $opts --quiet)
+          if grep -q FAILED <<<"$out"; then
+            echo "lu-dag-vs-bsp: $grid N=$n NB=$nb $name FAILED the residual check" >&2
+            exit 1
+          fi
+          gflops=$(awk '/^W/{print $NF}' <<<"$out")
+          echo "$rep $grid $n $nb $name $gflops"
+          echo "$grid $n $nb $name $gflops" >>"$OUT/runs"
+        done
       done
     done
   done
 done
 
 echo
-echo "median Gflops over $REPS rounds, NB=$NB"
+echo "median Gflops over $REPS rounds"
 python3 - "$OUT/runs" <<'PY'
 import collections, statistics, sys
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
-    grid, n, name, g = line.split()
-    runs[(grid, int(n), name)].append(float(g))
-keys = sorted({(g, n) for g, n, _ in runs}, key=lambda k: (k[0], k[1]))
-names = ["depth0", "depth1", "depth2", "dag", "dag-noprio"]
-print("%-5s %6s " % ("grid", "N") + " ".join("%10s" % x for x in names)
+    grid, n, nb, name, g = line.split()
+    runs[(grid, int(n), int(nb), name)].append(float(g))
+keys = sorted({(g, n, nb) for g, n, nb, _ in runs})
+names = ["depth0", "depth1", "depth2", "dag", "dag-noprio", "dag-block"]
+print("%-5s %6s %4s " % ("grid", "N", "NB") + " ".join("%10s" % x for x in names)
       + " %12s %12s %12s" % ("dag/best-la", "dag/depth0", "noprio/best"))
-for grid, n in keys:
-    med = {x: statistics.median(runs[(grid, n, x)]) for x in names if runs[(grid, n, x)]}
+for grid, n, nb in keys:
+    med = {x: statistics.median(runs[(grid, n, nb, x)]) for x in names if runs[(grid, n, nb, x)]}
     best = max(med.get("depth1", 0), med.get("depth2", 0))
-    ratio = lambda a, b: "%12.3f" % (a / b) if b else "%12s" % "-"
-    print("%-5s %6d " % (grid, n) + " ".join("%10.2f" % med.get(x, 0) for x in names)
+    ratio = lambda a, b: "%12.3f" % (a / b) if a and b else "%12s" % "-"
+    print("%-5s %6d %4d " % (grid, n, nb) + " ".join("%10.2f" % med.get(x, 0) for x in names)
           + " " + ratio(med.get("dag", 0), best) + " " + ratio(med.get("dag", 0), med.get("depth0", 0))
           + " " + ratio(med.get("dag-noprio", 0), best))
+# The goal's comparison: each schedule at its best NB of the sweep.
+print()
+print("best NB of the sweep per schedule (median Gflops/NB)")
+print("%-5s %6s " % ("grid", "N") + " ".join("%11s" % x for x in names)
+      + " %12s %12s %12s" % ("dag/best-la", "dag/depth0", "noprio/best"))
+for grid, n in sorted({(g, n) for g, n, _ in keys}):
+    best = {}
+    for x in names:
+        cands = [(statistics.median(runs[(grid, n, nb, x)]), nb)
+                 for g, nn, nb in keys if (g, nn) == (grid, n) and runs[(grid, n, nb, x)]]
+        if cands:
+            best[x] = max(cands)
+    la = max([best[x] for x in ("depth1", "depth2") if x in best], default=(0, 0))
+    cell = lambda x: "%7.2f/%-3d" % best[x] if x in best else "%11s" % "-"
+    ratio = lambda a, b: "%12.3f" % (a / b) if a and b else "%12s" % "-"
+    g = lambda x: best.get(x, (0, 0))[0]
+    print("%-5s %6d " % (grid, n) + " ".join(cell(x) for x in names)
+          + " " + ratio(g("dag"), la[0]) + " " + ratio(g("dag"), g("depth0"))
+          + " " + ratio(g("dag-noprio"), la[0]))
 PY

@@ -4,11 +4,14 @@
 
 #include <algorithm>
 #include <atomic>
+#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
 #include <thread>
 #include <vector>
+
+#include <fmt/format.h>
 
 #include "core/balance_point.hpp"
 #include "core/blas.hpp"
@@ -25,13 +28,20 @@
 namespace hplx::lu {
 namespace {
 
+// One row swap of a panel over local columns [lc0, lc0 + nn) (P > 1) and
+// the U it gathered.
+struct SwapPart {
+  std::vector<double> u;
+  long lc0 = 0, nn = 0;
+};
+
 // What the tasks of one panel share: the factored panel, its swap plan and
-// (P > 1) U of all local trailing columns, freed by the panel's last task.
+// (P > 1) U of the next panel's block and of the rest, freed by the
+// panel's last task.
 struct PanelWork {
   Panel panel;
   RowSwapPlan plan;
-  std::vector<double> u;
-  long u_lc0 = 0, u_nn = 0;
+  SwapPart next, rest;
   std::unique_ptr<PanelBroadcast> bcast;  // from run_post to run_wait
 };
 
@@ -41,6 +51,24 @@ struct PanelState {
   PhaseTimes times;
   long remaining = 0;
   long info = 0;
+};
+
+// One update task: local blocks [lo, hi) with the panel, at a priority.
+struct UpdateUnit {
+  long lo = 0, hi = 0;
+  int priority = 1;
+};
+
+// How panel p's trailing local blocks are cut into tasks: [b0, nlb) are
+// trailing; the block of the next panel (global block p + 1), when this
+// process column holds it, is `next` (its own swap with P > 1); the other
+// blocks are the rest (one swap from rest_b0 on). `head` holds the next
+// block's update, `tail` the rest's, urgent blocks alone and the others in
+// groups.
+struct PanelCut {
+  long b0 = 0, rest_b0 = 0;
+  bool has_next = false;
+  std::vector<UpdateUnit> head, tail;
 };
 
 // Sets OpenBLAS to one thread for the tasks (each task is one thread's
@@ -63,6 +91,30 @@ class SingleThreadedBlas {
   int saved_, omp_;
 };
 
+// About how many columns a non-urgent update task takes: kDagGroupColumns,
+// or HPLX_DAG_GROUP_COLUMNS when set (for measuring the choice; NB or less
+// gives one task per block).
+long update_group_columns() {
+  const char* env = std::getenv("HPLX_DAG_GROUP_COLUMNS");
+  if (env == nullptr || *env == '\0') return kDagGroupColumns;
+  char* end = nullptr;
+  const long v = std::strtol(env, &end, 10);
+  if (*end != '\0' || v < 1)
+    throw UsageError(fmt::format("HPLX_DAG_GROUP_COLUMNS={}: expected a positive integer", env));
+  return v;
+}
+
+// The threads that the grid's ranks on this node run, each a team of
+// `team` (collective over `all`).
+int node_threads(MPI_Comm all, int team) {
+  MPI_Comm node = MPI_COMM_NULL;
+  HPLX_MPI_CHECK(MPI_Comm_split_type(all, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+  int total = 0;
+  HPLX_MPI_CHECK(MPI_Allreduce(&team, &total, 1, MPI_INT, MPI_SUM, node));
+  HPLX_MPI_CHECK(MPI_Comm_free(&node));
+  return total;
+}
+
 class DagLu {
  public:
   DagLu(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid, const SolveHooks& hooks)
@@ -77,6 +129,11 @@ class DagLu {
         panels_((a.n() + a.nb() - 1) / a.nb()) {
     // Column blocks of [A | b]: ceil((n + 1) / nb); this rank's are mycol, mycol + Q, ...
     local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
+    group_ = std::max(1L, (update_group_columns() + nb_ / 2) / nb_);
+    // With one process column and one thread nothing can run beside the
+    // factorization (the column's processes factor together, and there is
+    // no broadcast to hide), so the split would only add a swap per panel.
+    split_swap_ = grid.nprow() > 1 && (q_ > 1 || omp_get_max_threads() > 1);
     blk_.assign(static_cast<std::size_t>(std::max(1L, local_blocks_)), 0);
     pan_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
     bc_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
@@ -91,14 +148,15 @@ class DagLu {
       throw Error(
           "--schedule dag with more than one thread needs MPI_THREAD_SERIALIZED; the MPI "
           "library provides less");
+    const int team = omp_get_max_threads();
+    oversubscribed_ = node_threads(grid_.all(), team) > omp_get_num_procs();
     t_start_ = wall_time();
     last_elapsed_ = 0;
-    const int team = omp_get_max_threads();
     {
       SingleThreadedBlas blas;
 #pragma omp parallel num_threads(team)
 #pragma omp single
-      for (long p = 0; p < panels_; ++p) create_tasks(p);
+      create_all_tasks();
     }
     if (failure_) std::rethrow_exception(failure_);
     for (const PanelState& s : state_) {
@@ -137,17 +195,57 @@ class DagLu {
     return t_.schedule.dag_priorities ? p : 0;
   }
 
-  // The tasks of panel p, after those of panel p - 1 (dependencies only
-  // look at tasks created before).
-  void create_tasks(long p) {
-    const long k = p * nb_;
-    const bool owner = owner_of(k, nb_, q_) == mycol_;
-    const long bk = owner ? p / q_ : 0;
-    const long b0 = first_local_block(first_trailing(p));
+  // Panel p's update tasks. Blocks one or two panels ahead are urgent and
+  // go alone (priorities 3 and 2: they lead to the next factorizations);
+  // the others go in groups of group_ local blocks with fixed boundaries
+  // (multiples of group_), so a group's task for panel p waits for one
+  // task of panel p - 1, and its DGEMM is wide enough to amortize packing
+  // the panel's L2.
+  PanelCut cut(long p) const {
+    PanelCut c;
     const long nlb = local_blocks_;
-    const long updates = std::max(0L, nlb - b0);
-    const bool swap = grid_.nprow() > 1 && updates > 0;
-    state_[p].remaining = 2 + (swap ? 1 : 0) + updates;
+    c.b0 = first_local_block(first_trailing(p));
+    c.has_next = split_swap_ && c.b0 < nlb && global_block(c.b0) == p + 1;
+    c.rest_b0 = c.b0 + (c.has_next ? 1 : 0);
+    if (c.has_next) c.head.push_back({c.b0, c.b0 + 1, priority(3)});
+    long b = c.rest_b0;
+    for (; b < nlb && global_block(b) - p <= 2; ++b)
+      c.tail.push_back({b, b + 1, priority(global_block(b) - p == 1 ? 3 : 2)});
+    while (b < nlb) {
+      const long hi = std::min(nlb, (b / group_ + 1) * group_);
+      c.tail.push_back({b, hi, priority(1)});
+      b = hi;
+    }
+    return c;
+  }
+
+  // The tasks of every panel, in an order that is the same on every
+  // process of a process column, as the MPI chain needs. With the swap
+  // split the rest's swap and update of panel p are created after
+  // POST(p + 1): the chain then lets the factorization of panel p + 1 (and
+  // the swap of the block after it) go before the swap of the rest of panel
+  // p, which waits for the whole update of panel p - 1.
+  void create_all_tasks() {
+    const bool split = split_swap_;
+    const bool swaps = grid_.nprow() > 1;
+    for (long p = 0; p < panels_; ++p) {
+      const PanelCut c = cut(p);
+      const bool rs_next = c.has_next;
+      const bool rs_rest = swaps && c.rest_b0 < local_blocks_;
+      state_[p].remaining = 2 + (rs_next ? 1 : 0) + (rs_rest ? 1 : 0) +
+                            static_cast<long>(c.head.size() + c.tail.size());
+      create_post(p);
+      if (split && p > 0) create_rest(p - 1, cut(p - 1));
+      create_next(p, c);
+      if (!split) create_rest(p, c);
+    }
+    if (split && panels_ > 0) create_rest(panels_ - 1, cut(panels_ - 1));
+  }
+
+  // POST(p) and WAIT(p). Dependencies only look at tasks created before.
+  void create_post(long p) {
+    const bool owner = owner_of(p * nb_, nb_, q_) == mycol_;
+    const long bk = owner ? p / q_ : 0;
     const long prev = std::max(0L, p - 1);  // p = 0 waits for no broadcast: bc[0] is its own
     [[maybe_unused]] char* comm = &comm_;   // GCC 12 misses uses in depend clauses
     [[maybe_unused]] char* pan = pan_.data();
@@ -167,16 +265,50 @@ class DagLu {
 #pragma omp task firstprivate(p) depend(inout: pan[p], bc[p]) priority(idle)
       run_wait(p);
     }
-    if (swap) {
-#pragma omp task firstprivate(p) depend(inout: comm[0]) depend(in: pan[p]) depend(iterator(i = b0 : nlb), inout: blk[i]) priority(chain)
-      run_swap(p);
+    // clang-format on
+  }
+
+  // P > 1: RS of the next panel's block; then its update.
+  void create_next(long p, const PanelCut& c) {
+    [[maybe_unused]] char* comm = &comm_;
+    [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* blk = blk_.data();
+    const int chain = priority(kDagMaxPriority);
+    const long bn = c.b0;
+    // clang-format off
+    if (grid_.nprow() > 1 && c.has_next) {
+#pragma omp task firstprivate(p) depend(inout: comm[0], blk[bn]) depend(in: pan[p]) priority(chain)
+      run_swap(p, true);
     }
-    for (long b = b0; b < nlb; ++b) {
-      const long ahead = global_block(b) - p;  // 1: this block factors the next panel
-      const int prio = priority(ahead == 1 ? 3 : ahead == 2 ? 2 : 1);
-#pragma omp task firstprivate(p, b) depend(in: pan[p]) depend(inout: blk[b]) priority(prio)
-      run_update(p, b);
+    // clang-format on
+    for (const UpdateUnit& u : c.head) create_update(p, u, true);
+  }
+
+  // P > 1: RS of the rest (every trailing block but the next panel's); then
+  // the rest's updates.
+  void create_rest(long p, const PanelCut& c) {
+    [[maybe_unused]] char* comm = &comm_;
+    [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* blk = blk_.data();
+    const int chain = priority(kDagMaxPriority);
+    const long r0 = c.rest_b0, nlb = local_blocks_;
+    // clang-format off
+    if (grid_.nprow() > 1 && r0 < nlb) {
+#pragma omp task firstprivate(p) depend(inout: comm[0]) depend(in: pan[p]) depend(iterator(i = r0 : nlb), inout: blk[i]) priority(chain)
+      run_swap(p, false);
     }
+    // clang-format on
+    for (const UpdateUnit& u : c.tail) create_update(p, u, false);
+  }
+
+  void create_update(long p, const UpdateUnit& u, bool next) {
+    [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* blk = blk_.data();
+    const long lo = u.lo, hi = u.hi;
+    const int prio = u.priority;
+    // clang-format off
+#pragma omp task firstprivate(p, lo, hi, next) depend(in: pan[p]) depend(iterator(i = lo : hi), inout: blk[i]) priority(prio)
+    run_update(p, lo, hi, next);
     // clang-format on
   }
 
@@ -226,7 +358,7 @@ class DagLu {
           std::lock_guard<std::mutex> mpi(mpi_);
           done = w.bcast->progress();
         }
-        if (!done) std::this_thread::yield();  // other ranks may share this core
+        if (!done) pause();
       }
       std::lock_guard<std::mutex> mpi(mpi_);
       w.bcast->finish();
@@ -242,6 +374,14 @@ class DagLu {
     part_done(p, tm);
   }
 
+  // Between two looks at the network in WAIT and RS: where the node runs
+  // more threads than it has cores a waiting thread yields to the ranks
+  // that have work; otherwise it keeps the core (on 2x1 a swap polled
+  // with yields measured 7-14% slower than one blocking in MPI).
+  void pause() const {
+    if (oversubscribed_) std::this_thread::yield();
+  }
+
   // Between tasks: the broadcast in flight moves on (forwarding along a
   // ring, the next piece of a long broadcast) unless a task is in MPI.
   void poll() {
@@ -250,32 +390,59 @@ class DagLu {
     if (in_flight_ && !failed_.load()) in_flight_->progress();
   }
 
-  // P > 1: RS of every local trailing column, collective over the process column.
-  void run_swap(long p) {
+  // P > 1: RS of the next panel's block (next) or of the rest,
+  // collective over the process column. The swap is posted and then moved
+  // on together with the broadcast in flight: a process in a swap must
+  // still forward the next panel (the rest's swap runs after POST of the
+  // next panel), or a ring could wait on it forever.
+  void run_swap(long p, bool next) {
     PhaseTimes tm;
     guarded([&] {
       PanelWork& w = *work_[p];
-      w.u_lc0 = a_.col_start(first_trailing(p));
-      w.u_nn = a_.col_start(n_ + 1) - w.u_lc0;
-      std::lock_guard<std::mutex> mpi(mpi_);
+      SwapPart& s = next ? w.next : w.rest;
+      const PanelCut c = cut(p);
+      const long b0 = next ? c.b0 : c.rest_b0;
+      const long b1 = next ? c.b0 + 1 : local_blocks_;
+      s.lc0 = block_lc0(b0, first_trailing(p));
+      s.nn = block_lc1(b1 - 1) - s.lc0;
       PhaseScope phase(&tm.swap, hooks_.trace, "RS");
-      const SwapForm form{effective_swap(t_, w.u_nn), t_.schedule.modified_long_swap,
-                          t_.u_transposed, t_.equilibration, MPI_COMM_NULL};
-      const SwapCost cost = swap_rows(a_, w.panel, w.plan, w.u_lc0, w.u_nn, grid_, w.u, form);
-      tm.swap_copy += cost.copy;
-      tm.wait += cost.waited;
+      const SwapForm form{effective_swap(t_, s.nn), t_.schedule.modified_long_swap, t_.u_transposed,
+                          t_.equilibration, MPI_COMM_NULL};
+      std::unique_ptr<RowSwapInFlight> swap;
+      {
+        std::lock_guard<std::mutex> mpi(mpi_);
+        swap =
+            std::make_unique<RowSwapInFlight>(a_, w.panel, w.plan, s.lc0, s.nn, grid_, s.u, form);
+      }
+      const double t0 = wall_time();
+      const double copied0 = swap->copy_seconds();
+      if (q_ == 1) {  // no broadcast to move on: block in MPI
+        std::lock_guard<std::mutex> mpi(mpi_);
+        swap->finish();
+      }
+      for (bool done = false; !done;) {
+        {
+          std::lock_guard<std::mutex> mpi(mpi_);
+          done = swap->progress();
+          if (!done && in_flight_ && !failed_.load()) in_flight_->progress();
+        }
+        if (!done) pause();
+      }
+      tm.swap_copy += swap->copy_seconds();
+      tm.wait += std::max(0.0, wall_time() - t0 - (swap->copy_seconds() - copied0));
     });
     part_done(p, tm);
     poll();
   }
 
-  // RS (P = 1, in place) and UPDATE of local block b with panel p.
-  void run_update(long p, long b) {
+  // RS (P = 1, in place) and UPDATE of local blocks [lo, hi) with panel p;
+  // with P > 1 U comes from the next block's swap or the rest's.
+  void run_update(long p, long lo, long hi, bool next) {
     PhaseTimes tm;
     guarded([&] {
       PanelWork& w = *work_[p];
-      const long lc0 = block_lc0(b, first_trailing(p));
-      const long nn = block_lc1(b) - lc0;
+      const long lc0 = block_lc0(lo, first_trailing(p));
+      const long nn = block_lc1(hi - 1) - lc0;
       if (nn <= 0) return;
       if (grid_.nprow() == 1) {
         {
@@ -288,11 +455,12 @@ class DagLu {
         update_in_place(a_, w.panel, t_.l1_transposed, lc0, nn);
       } else {
         PhaseScope phase(&tm.update, hooks_.trace, "UPDATE");
+        SwapPart& s = next ? w.next : w.rest;
         const Forms forms{t_.l1_transposed, t_.u_transposed};
         const int jb = w.panel.jb;
         update_trailing(a_, w.panel,
-                        u_column(w.u.data(), lc0 - w.u_lc0, w.u_nn, jb, forms.u_transposed),
-                        u_ld(w.u_nn, jb, forms.u_transposed), forms, lc0, nn, grid_);
+                        u_column(s.u.data(), lc0 - s.lc0, s.nn, jb, forms.u_transposed),
+                        u_ld(s.nn, jb, forms.u_transposed), forms, lc0, nn, grid_);
       }
     });
     part_done(p, tm);
@@ -367,6 +535,11 @@ class DagLu {
   const int q_, mycol_;
   const long panels_;
   long local_blocks_ = 0;
+  long group_ = 1;  // local blocks per non-urgent update task
+  // P > 1: the next panel's block has its own swap, the rest's comes after
+  // the next FACT.
+  bool split_swap_ = false;
+  bool oversubscribed_ = false;  // more threads on this node than cores
   // Dependency tokens: the MPI chain, each panel, each local column block.
   char comm_ = 0;
   std::vector<char> pan_, bc_, blk_;

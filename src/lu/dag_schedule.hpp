@@ -1,34 +1,49 @@
 // The dag schedule (--schedule dag, seed 004): the simple right-looking LU,
 // without hand-written look-ahead, run as a data-driven task graph.
 //
-// Tasks, per panel k (all created up front by one thread, in panel order):
+// Tasks, per panel k (all created up front by one thread):
 //   POST(k)    the panel's process column: FACT, then LBCAST's sends posted
 //              (the panel is ready here); the other columns: LBCAST's
 //              receives posted.
 //   WAIT(k)    LBCAST moved on until this process's part is done (received,
 //              forwarded), then finished; on receivers the panel is ready.
-//   RS(k)      P > 1 only: the row swap of all local trailing columns
-//              (collective over the process column), gathering U.
-//   UPDATE(k,J) for each local column block J right of the panel: with
-//              P = 1 the block's row interchanges in place, then DTRSM +
-//              DGEMM of the block with panel k.
+//   RSN(k)     P > 1, on the process column holding panel k + 1: the row
+//              swap of that block alone (collective over the process
+//              column). Only where something can run beside FACT: Q > 1
+//              or more than one thread per rank ("the swap split").
+//   RSR(k)     P > 1: the row swap of the other trailing columns (all of
+//              them without the split).
+//   UPDATE(k,J) local blocks J with panel k: with P = 1 the blocks' row
+//              interchanges in place, then DTRSM + DGEMM. The blocks of
+//              panels k + 1 and k + 2 are updated alone; the others in
+//              groups of about kDagGroupColumns columns (fixed boundaries).
 // A column block is NB global columns (the last one holds b); every local
 // block is its own chain of tasks, so a rank holds many "virtual
 // processors" (seed 004's processor virtualization). Data dependencies
-// (OpenMP `depend`) tie UPDATE(k,J) to UPDATE(k-1,J) and to panel k, and
-// FACT(k) to UPDATE(k-1,k). Nothing else orders the computation: how far
-// the factorization runs ahead of the update is decided at run time.
+// (OpenMP `depend`) tie an UPDATE to the previous panel's updates of the
+// same blocks and to panel k, and FACT(k) to UPDATE(k-1,k). Nothing else
+// orders the computation: how far the factorization runs ahead of the
+// update is decided at run time.
 //
-// MPI: POST and RS also depend on one token, so they run one at a time in
-// creation order, the same algorithm order on every process: collectives
-// on a communicator start in the same order everywhere, as MPI requires.
+// MPI: POST, RSN and RSR also depend on one token, so they run one at a
+// time in creation order, the same on every process of a process column:
+// collectives on a communicator start in the same order everywhere, as MPI
+// requires. With the split that order is POST(k), RSR(k-1), RSN(k),
+// POST(k+1), ... (without it POST(k), RSR(k), POST(k+1), ...): the
+// rest's swap of panel k - 1 comes after the next factorization, so FACT(k)
+// needs the whole update of panel k - 3 only (one swap for all would make
+// it k - 2), and the updates of panels k - 2 and k - 1 can still run. A
+// swap moves the broadcast in flight on while it waits (RSR(k-1) runs while
+// panel k may travel and this process may have to forward it).
 // POST(k+1) waits for WAIT(k), so at most one LBCAST is in flight per
 // process (broadcasts of different panels reuse tags). Between tasks, any
 // thread moves the broadcast in flight on (poll), so a ring forwards while
-// the process updates. MPI calls come from any thread of the team, one at a
-// time under a mutex: MPI_THREAD_SERIALIZED.
+// the process updates. With Q = 1 (no broadcast) a swap blocks in MPI.
+// Waiting loops yield the core only on an oversubscribed node. MPI calls
+// come from any thread of the team, one at a time under a mutex:
+// MPI_THREAD_SERIALIZED.
 //
-// Priorities (seed 004): POST and RS 4 (they lead to the next panel); the
+// Priorities (seed 004): POST, RSN and RSR 4 (they lead to the next panel); the
 // update of the block that factors the next panel 3, of the block after it
 // 2, of the others 1: a block that has just factored and sent its panel
 // falls back to the lowest update priority. WAIT is 0: it spins on the
@@ -50,6 +65,10 @@ namespace hplx::lu {
 
 // The priority the dag schedule wants; libgomp clamps to omp_get_max_task_priority().
 constexpr int kDagMaxPriority = 4;
+
+// About how many columns one non-urgent update task covers (a whole number
+// of blocks, at least one).
+constexpr long kDagGroupColumns = 512;
 
 // The LU of pdgesv() with the dag schedule. Collective over the grid. Needs
 // MPI_THREAD_SERIALIZED or more when the team has more than one thread
