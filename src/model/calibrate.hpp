@@ -10,6 +10,14 @@
 // message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
 // (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
 // weighted by 1/time^2 (relative error).
+//
+// The CPU terms (docs/MODEL.md): hplx's own panel factorization
+// (lu::factor_stacked_panel, one thread, copied in and out of a matrix as
+// FACT does) at M x NB for several M while a second thread runs DGEMM as
+// the update would, fitted to t = NB lambda_f + flops / R_f; DTRSM of an
+// NB x NB unit lower triangle against the columns and the row swap
+// (dlaswp) of NB rows, both in 256-column chunks dealt over T threads, by
+// threads on rank 0 alone and on all ranks at once like the DGEMM.
 #pragma once
 
 #include <mpi.h>
@@ -39,7 +47,14 @@ struct Calibration {
   double bandwidth_Bps = 0;
   double fit_max_rel_error = 0;  // worst relative residual of the fit
   double swap_s_per_word = 0;    // row swap on rank 0, one thread
-  int concurrent_threads = 0;    // > 0: that count was measured on all ranks at once
+  // The CPU terms.
+  std::vector<std::pair<int, double>> trsm_gflops;       // threads, GFLOPS
+  std::vector<std::pair<int, double>> swap_ns_per_word;  // threads, ns per word
+  std::vector<std::pair<long, double>> fact_points;      // M, seconds
+  bool fact_beside_dgemm = false;                        // a DGEMM thread ran beside it
+  double fact_gflops = 0;
+  double fact_column_s = 0;
+  int concurrent_threads = 0;  // > 0: that count was measured on all ranks at once
   double concurrent_gflops = 0;
   int ranks = 1;
   int ranks_per_node = 1;
