@@ -394,6 +394,11 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
                c.fact_beside_dgemm ? " (beside a DGEMM thread)" : "", t * 1e3);
   fmt::print("  FACT fit: {:.2f} GFLOPS + {:.3f} us per column\n", c.fact_gflops,
              c.fact_column_s * 1e6);
+  if (c.disturbed_reps > 0)
+    fmt::print(
+        "  {} timed repetition(s) left out and retried: other processes took the cpus "
+        "meanwhile\n",
+        c.disturbed_reps);
   if (c.concurrent_threads > 0)
     fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
                c.concurrent_threads, c.ranks_per_node);

@@ -18,6 +18,8 @@
 // NB x NB unit lower triangle against the columns and the row swap
 // (dlaswp) of NB rows, both in 256-column chunks dealt over T threads, by
 // threads on rank 0 alone and on all ranks at once like the DGEMM.
+// Every timing keeps only the repetitions during which no other process
+// took this rank's cpus (a shared machine), see disturbed_reps.
 #pragma once
 
 #include <mpi.h>
@@ -54,6 +56,9 @@ struct Calibration {
   bool fact_beside_dgemm = false;                        // a DGEMM thread ran beside it
   double fact_gflops = 0;
   double fact_column_s = 0;
+  // Timed repetitions left out because other processes took this rank's
+  // cpus meanwhile (CPU time below 85% of threads x wall time).
+  int disturbed_reps = 0;
   int concurrent_threads = 0;  // > 0: that count was measured on all ranks at once
   double concurrent_gflops = 0;
   int ranks = 1;
