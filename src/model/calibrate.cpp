@@ -28,6 +28,12 @@ namespace hplx::model {
 namespace {
 
 constexpr long kChunk = 256;  // hplx lu's update chunk (PanelApplier::kChunkColumns)
+// Seconds the DGEMM rate is averaged over (DTRSM: a quarter), see
+// undisturbed_mean; scaled down with the work for a small --size.
+constexpr double kMinSeconds = 4.0;
+double min_seconds(long m) {
+  return kMinSeconds * std::min(1.0, std::pow(static_cast<double>(m) / 4000.0, 3));
+}
 
 double cpu_time() {
   timespec ts{};
@@ -35,36 +41,49 @@ double cpu_time() {
   return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
 }
 
-// Repetitions that other processes on the machine slowed down (shared
-// machine) are not the machine's rate: a repetition counts only when this
-// process got at least 85% of `threads` cpus over its wall time (its CPU
-// time says so). Runs `prepare` untimed and `work` timed after one warm-up,
-// until `reps` undisturbed repetitions or 4 reps tries; median of the
-// undisturbed ones (of all, when none was). `disturbed` counts the rest.
+// Two kinds of noise on a shared machine. Other processes of this machine
+// taking this rank's cpus: a repetition counts only when this process got
+// at least 85% of `threads` cpus over its wall time (its CPU time says
+// so). And the rate itself wanders by +-10% over tens of seconds with no
+// process of this machine to blame (the host's other tenants): a long run
+// sees the average, so the measurement spans at least `min_seconds` of
+// undisturbed repetitions and returns their mean time. Runs `prepare`
+// untimed and `work` timed after one warm-up, until `reps` undisturbed
+// repetitions and `min_seconds`, or 4x as many tries; the mean of all
+// repetitions when none was undisturbed. `disturbed` counts those left out.
 template <class Prepare, class Work>
-double undisturbed_median(int threads, int reps, int& disturbed, Prepare prepare, Work work) {
+double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbed, Prepare prepare,
+                        Work work) {
   prepare();
   work();  // warms the thread pools and the caches
   std::vector<double> good, all;
-  for (int tries = 0; tries < 4 * reps && static_cast<int>(good.size()) < reps; ++tries) {
+  double good_s = 0, all_s = 0;
+  for (int tries = 0;; ++tries) {
+    const bool enough = static_cast<int>(good.size()) >= reps && good_s >= min_seconds;
+    const bool too_long = tries >= 4 * reps && all_s >= 4 * min_seconds;
+    if (enough || too_long) break;
     prepare();
     const double c0 = cpu_time(), t0 = wall_time();
     work();
     const double t = wall_time() - t0, c = cpu_time() - c0;
     all.push_back(t);
-    if (c >= 0.85 * threads * t)
+    all_s += t;
+    if (c >= 0.85 * threads * t) {
       good.push_back(t);
-    else
+      good_s += t;
+    } else {
       ++disturbed;
+    }
   }
-  std::vector<double>& use = good.empty() ? all : good;
-  std::sort(use.begin(), use.end());
-  return use[use.size() / 2];
+  const std::vector<double>& use = good.empty() ? all : good;
+  double sum = 0;
+  for (double t : use) sum += t;
+  return sum / static_cast<double>(use.size());
 }
 
 // The trailing update as hplx lu runs it: C (m x m) -= A (m x k) B (k x m)
 // in column chunks of 256 (PanelApplier's kChunkColumns; each call packs A
-// again), median of the undisturbed reps: what a run sees, not the best case.
+// again), mean of the undisturbed reps: what a run sees, not the best case.
 double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
   openblas_set_num_threads(threads);
   omp_set_num_threads(threads);
@@ -75,8 +94,8 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
   for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
-  const double t = undisturbed_median(
-      threads, reps, disturbed, [] {},
+  const double t = undisturbed_mean(
+      threads, reps, min_seconds(m), disturbed, [] {},
       [&] {
         for (long j = 0; j < m; j += kChunk) {
           const long w = std::min(kChunk, m - j);
@@ -96,8 +115,8 @@ double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed)
   for (int i = 0; i < b; ++i)
     for (int j = 0; j < i; ++j) l[static_cast<size_t>(j) * b + i] = 0.01;
   const long chunks = (n + kChunk - 1) / kChunk;
-  const double t = undisturbed_median(
-      threads, reps, disturbed, [] {},
+  const double t = undisturbed_mean(
+      threads, reps, min_seconds(m) / 4, disturbed, [] {},
       [&] {
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
         for (long c = 0; c < chunks; ++c) {
@@ -120,8 +139,8 @@ double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& distu
   const long chunks = (n + kChunk - 1) / kChunk;
   const int lda = static_cast<int>(m), k1 = 1, k2 = b, inc = 1;
   long r = 0;
-  const double t = undisturbed_median(
-      threads, reps, disturbed,
+  const double t = undisturbed_mean(
+      threads, reps, 0.0, disturbed,
       [&] {
         ++r;
         for (int k = 0; k < b; ++k)  // 1-based rows below the panel's
@@ -151,8 +170,8 @@ double fact_seconds(const std::vector<double>& src, long m_max, long m, int b, i
   p.a2_first = b;
   p.w.resize(static_cast<size_t>(p.ld()) * b + b + 1);
   const lu::PanelRows rows{b, 1, 0, b};
-  return undisturbed_median(
-      threads, reps, disturbed, [&] { a = src; },
+  return undisturbed_mean(
+      threads, reps, 0.0, disturbed, [&] { a = src; },
       [&] {
         for (long j = 0; j < b; ++j) std::copy_n(a.data() + j * m_max, m, p.w.data() + j * p.ld());
         lu::factor_stacked_panel(p, rows, defaults.rfact, defaults.pfact, defaults.nbmin,
