@@ -18,11 +18,11 @@
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
+#include "lu/row_swap.hpp"
 
 extern "C" void openblas_set_num_threads(int);
-extern "C" void dlaswp_(const int* n, double* a, const int* lda, const int* k1, const int* k2,
-                        const int* ipiv, const int* incx);
 
 namespace hplx::model {
 namespace {
@@ -128,30 +128,33 @@ double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed)
   return static_cast<double>(b) * b * n / t / 1e9;
 }
 
-// The local row swap as the update runs it: NB rows exchanged with rows
-// further down (dlaswp) over n columns with leading dimension m, in
+// The local row swap as the update runs it with one process row: hplx lu's
+// own lu::swap_rows_in_place (NB interchanges of rows k .. k+NB-1 with rows
+// further down, column by column) on an m x m matrix, over n columns in
 // 256-column chunks dealt over `threads` threads; nanoseconds per word
-// (NB n words), median of reps.
+// (NB n words), mean of the undisturbed reps.
 double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& disturbed) {
   openblas_set_num_threads(1);
-  std::vector<double> a(static_cast<size_t>(m) * n, 1.0);
-  std::vector<int> ipiv(b);
+  const ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::ColumnMajor);
+  lu::LocalMatrix a(m, b, self);
+  for (long j = 0; j < a.nq(); ++j) std::fill_n(a.at(0, j), a.mp(), 1.0);
+  lu::Panel p;
+  p.k = 0;
+  p.jb = b;
+  p.ipiv.resize(b);
   const long chunks = (n + kChunk - 1) / kChunk;
-  const int lda = static_cast<int>(m), k1 = 1, k2 = b, inc = 1;
   long r = 0;
   const double t = undisturbed_mean(
       threads, reps, 0.0, disturbed,
       [&] {
         ++r;
-        for (int k = 0; k < b; ++k)  // 1-based rows below the panel's
-          ipiv[k] = b + 1 + static_cast<int>((static_cast<long>(k) * 7919 + r * 104729) % (m - b));
+        for (int k = 0; k < b; ++k)  // rows below the panel's
+          p.ipiv[k] = b + (static_cast<long>(k) * 7919 + r * 104729) % (m - b);
       },
       [&] {
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
-        for (long c = 0; c < chunks; ++c) {
-          const int w = static_cast<int>(std::min(kChunk, n - c * kChunk));
-          dlaswp_(&w, a.data() + c * kChunk * m, &lda, &k1, &k2, ipiv.data(), &inc);
-        }
+        for (long c = 0; c < chunks; ++c)
+          lu::swap_rows_in_place(a, p, c * kChunk, std::min(kChunk, n - c * kChunk));
       });
   return t / (static_cast<double>(b) * n) * 1e9;
 }
@@ -444,7 +447,8 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   }
   if (!c.trsm_gflops.empty()) {
     s += fmt::format(
-        "# DTRSM of U (NB x NB unit lower against {} columns) and the local row swap (dlaswp of\n"
+        "# DTRSM of U (NB x NB unit lower against {} columns) and the local row swap (hplx lu's "
+        "swap of\n"
         "# NB rows), 256-column chunks over T threads{}.\n",
         opt.size,
         c.concurrent_threads > 0
