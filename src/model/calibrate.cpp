@@ -42,9 +42,9 @@ double cpu_time() {
 }
 
 // Two kinds of noise on a shared machine. Other processes of this machine
-// taking this rank's cpus: a repetition counts only when this process got
-// at least 85% of `threads` cpus over its wall time (its CPU time says
-// so). And the rate itself wanders by +-10% over tens of seconds with no
+// taking this rank's cpus: a repetition of 20 ms or more counts only when
+// this process got at least 85% of `threads` cpus over its wall time (its
+// CPU time says so). And the rate itself wanders by +-10% over tens of seconds with no
 // process of this machine to blame (the host's other tenants): a long run
 // sees the average, so the measurement spans at least `min_seconds` of
 // undisturbed repetitions and returns their mean time. Runs `prepare`
@@ -68,7 +68,9 @@ double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbe
     const double t = wall_time() - t0, c = cpu_time() - c0;
     all.push_back(t);
     all_s += t;
-    if (c >= 0.85 * threads * t) {
+    // Below 20 ms the CPU clock says little (threads waking up, the last
+    // chunk's imbalance), and a short window is rarely disturbed.
+    if (t < 0.02 || c >= 0.85 * threads * t) {
       good.push_back(t);
       good_s += t;
     } else {
