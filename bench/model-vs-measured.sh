@@ -80,14 +80,17 @@ for n in ns:
         if not runs:
             continue
         runs.sort(key=lambda t: t["gflops"])
-        med = runs[len(runs) // 2]
+        # The median Gflops (of an even count: the mean of the middle two);
+        # the phases below are the run nearest to it.
+        gf = statistics.median(t["gflops"] for t in runs)
+        med = min(runs, key=lambda t: abs(t["gflops"] - gf))
         m = json.load(open(f"{out}/model-{n}-{g}.json"))["points"][0]["mcl"]
-        d = 100 * (m["gflops"] / med["gflops"] - 1)
+        d = 100 * (m["gflops"] / gf - 1)
         who = "1 x 2" if g == "1x1" else "2 x 1"
-        print(f"{n:<7} {g:<5} {who:<16} {m['gflops']:10.2f} {med['gflops']:18.2f} {d:+7.1f}  "
+        print(f"{n:<7} {g:<5} {who:<16} {m['gflops']:10.2f} {gf:18.2f} {d:+7.1f}  "
               + " ".join(f"{t['gflops']:.2f}" for t in runs))
         rows.append((n, g, med, m))
-print("\nmedian run (rank 0), s:  total   fact  bcast   swap  update |"
+print("\nrun nearest the median (rank 0), s:  total   fact  bcast   swap  update |"
       " model, s: total  fact (of)       trsm  dgemm  copy  pivot bcast updcomm")
 for n, g, t, m in rows:
     ph = t["phases_s"]
