@@ -85,6 +85,20 @@ void print_header(const SystemSpec& spec, int threads) {
   dev += fmt::format(", gamma from {:.2f} GFLOPS", 1e-9 / spec.gamma_s(threads));
   if (threads > 0) dev += fmt::format(" at {} thread(s)", threads);
   fmt::print("  device{}: {}\n", d.name.empty() ? "" : " " + d.name, dev);
+  if (d.fact_gflops || d.fact_column_us || !d.trsm_gflops_by_threads.empty() ||
+      !d.swap_ns_per_word_by_threads.empty() || spec.schedule.look_ahead > 0) {
+    std::string cpu;
+    if (d.fact_gflops) cpu += fmt::format(", FACT {:.2f} GFLOPS", *d.fact_gflops);
+    if (d.fact_column_us) cpu += fmt::format(" + {:.2f} us per column", *d.fact_column_us);
+    if (spec.trsm_s_per_flop(threads) > 0)
+      cpu += fmt::format(", DTRSM {:.2f} GFLOPS", 1e-9 / spec.trsm_s_per_flop(threads));
+    if (spec.swap_s_per_word(threads) > 0)
+      cpu += fmt::format(", row swap {:.3f} ns/word", spec.swap_s_per_word(threads) * 1e9);
+    if (spec.schedule.look_ahead > 0)
+      cpu += fmt::format(", look-ahead {}{}", spec.schedule.look_ahead,
+                         spec.schedule.fact_overlap ? " with FACT beside the update" : "");
+    fmt::print("  CPU terms (MCL only){}\n", cpu.empty() ? "" : ":" + cpu.substr(1));
+  }
   if (spec.memory.present) {
     if (spec.memory.controllers)
       fmt::print(
@@ -119,6 +133,13 @@ void print_point(const Prediction& o, const Prediction& op, const Prediction& m)
     fmt::print("{:<24} {:>12} {:>12.2f} {:>7} {:>11} {:>11} {:>11} {:>11}\n", p->model,
                si_time(p->time_s), p->gflops, eff(*p), si_time(p->compute_s), si_time(p->pivot_s),
                si_time(p->bcast_s), si_time(p->update_comm_s));
+  if (m.cpu_terms)
+    fmt::print(
+        "\nMCL CPU terms: FACT {} s charged of {} s (the rest hidden beside the update or "
+        "behind the other process columns), DTRSM {} s, DGEMM {} s, local row swap / U copy {} "
+        "s\n",
+        si_time(m.fact_s), si_time(m.fact_total_s), si_time(m.trsm_s), si_time(m.dgemm_s),
+        si_time(m.swap_copy_s));
   fmt::print(
       "\nMCL communication by layer (pivot and broadcast by row range, update by column range):\n");
   fmt::print("{:<22} {:>10} {:>10} {:>12} {:>12} {:>8} {:>8} {:>10} {:>10} {:>10}\n", "layer",
@@ -357,14 +378,27 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
     fmt::print("hplx model calibrate: DGEMM M = N = {}, K = NB = {} on rank 0", opt.size, opt.nb);
     fmt::print("{}\n",
                size >= 2 ? fmt::format("; MPI ping-pong between ranks 0 and 1 of {}", size) : "");
+    fmt::print("  and the CPU terms: hplx's panel factorization, DTRSM of U, the local row swap\n");
     std::fflush(stdout);
   }
   model::Calibration c = model::calibrate(world, opt);
   if (rank != 0) return 0;
   for (const auto& [t, g] : c.dgemm_gflops)
     fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
-  fmt::print("  row swap: {:.3f} ns per word (memory layer beta = a third of it)\n",
-             c.swap_s_per_word * 1e9);
+  for (const auto& [t, g] : c.trsm_gflops)
+    fmt::print("  DTRSM of U {} thread(s): {:.2f} GFLOPS\n", t, g);
+  for (const auto& [t, ns] : c.swap_ns_per_word)
+    fmt::print("  row swap {} thread(s): {:.3f} ns per word\n", t, ns);
+  for (const auto& [m, t] : c.fact_points)
+    fmt::print("  FACT M = {} x NB = {}{}: {:.3f} ms\n", m, opt.nb,
+               c.fact_beside_dgemm ? " (beside a DGEMM thread)" : "", t * 1e3);
+  fmt::print("  FACT fit: {:.2f} GFLOPS + {:.3f} us per column\n", c.fact_gflops,
+             c.fact_column_s * 1e6);
+  if (c.disturbed_reps > 0)
+    fmt::print(
+        "  {} timed repetition(s) left out and retried: other processes took the cpus "
+        "meanwhile\n",
+        c.disturbed_reps);
   if (c.concurrent_threads > 0)
     fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
                c.concurrent_threads, c.ranks_per_node);

@@ -4,6 +4,7 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <stdexcept>
 #include <vector>
@@ -16,18 +17,76 @@
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
+#include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/panel.hpp"
+#include "lu/row_swap.hpp"
 
 extern "C" void openblas_set_num_threads(int);
-extern "C" void dlaswp_(const int* n, double* a, const int* lda, const int* k1, const int* k2,
-                        const int* ipiv, const int* incx);
 
 namespace hplx::model {
 namespace {
 
+constexpr long kChunk = 256;  // hplx lu's update chunk (PanelApplier::kChunkColumns)
+// Seconds the DGEMM rate is averaged over (DTRSM: a quarter), see
+// undisturbed_mean; scaled down with the work for a small --size.
+constexpr double kMinSeconds = 4.0;
+double min_seconds(long m) {
+  return kMinSeconds * std::min(1.0, std::pow(static_cast<double>(m) / 4000.0, 3));
+}
+
+double cpu_time() {
+  timespec ts{};
+  clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
+  return static_cast<double>(ts.tv_sec) + 1e-9 * static_cast<double>(ts.tv_nsec);
+}
+
+// Two kinds of noise on a shared machine. Other processes of this machine
+// taking this rank's cpus: a repetition of 20 ms or more counts only when
+// this process got at least 85% of `threads` cpus over its wall time (its
+// CPU time says so). And the rate itself wanders by +-10% over tens of seconds with no
+// process of this machine to blame (the host's other tenants): a long run
+// sees the average, so the measurement spans at least `min_seconds` of
+// undisturbed repetitions and returns their mean time. Runs `prepare`
+// untimed and `work` timed after one warm-up, until `reps` undisturbed
+// repetitions and `min_seconds`, or 4x as many tries; the mean of all
+// repetitions when none was undisturbed. `disturbed` counts those left out.
+template <class Prepare, class Work>
+double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbed, Prepare prepare,
+                        Work work) {
+  prepare();
+  work();  // warms the thread pools and the caches
+  std::vector<double> good, all;
+  double good_s = 0, all_s = 0;
+  for (int tries = 0;; ++tries) {
+    const bool enough = static_cast<int>(good.size()) >= reps && good_s >= min_seconds;
+    const bool too_long = tries >= 4 * reps && all_s >= 4 * min_seconds;
+    if (enough || too_long) break;
+    prepare();
+    const double c0 = cpu_time(), t0 = wall_time();
+    work();
+    const double t = wall_time() - t0, c = cpu_time() - c0;
+    all.push_back(t);
+    all_s += t;
+    // Below 20 ms the CPU clock says little (threads waking up, the last
+    // chunk's imbalance), and a short window is rarely disturbed.
+    if (t < 0.02 || c >= 0.85 * threads * t) {
+      good.push_back(t);
+      good_s += t;
+    } else {
+      ++disturbed;
+    }
+  }
+  const std::vector<double>& use = good.empty() ? all : good;
+  double sum = 0;
+  for (double t : use) sum += t;
+  return sum / static_cast<double>(use.size());
+}
+
 // The trailing update as hplx lu runs it: C (m x m) -= A (m x k) B (k x m)
 // in column chunks of 256 (PanelApplier's kChunkColumns; each call packs A
-// again), median of reps: what a run sees, not the best case.
-double dgemm_gflops(long m, int k, int threads, int reps) {
+// again), mean of the undisturbed reps: what a run sees, not the best case.
+double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
   openblas_set_num_threads(threads);
   omp_set_num_threads(threads);
   std::vector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
@@ -37,39 +96,146 @@ double dgemm_gflops(long m, int k, int threads, int reps) {
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
   for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
-  constexpr long kChunk = 256;
-  std::vector<double> times;
-  for (int r = 0; r < reps + 1; ++r) {  // the first pass warms the thread pool
-    const double t0 = wall_time();
-    for (long j = 0; j < m; j += kChunk) {
-      const long w = std::min(kChunk, m - j);
-      blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k, k,
-                 1.0, c.data() + j * m, m);
-    }
-    if (r > 0) times.push_back(wall_time() - t0);
-  }
-  std::sort(times.begin(), times.end());
-  return 2.0 * m * m * k / times[times.size() / 2] / 1e9;
+  const double t = undisturbed_mean(
+      threads, reps, min_seconds(m), disturbed, [] {},
+      [&] {
+        for (long j = 0; j < m; j += kChunk) {
+          const long w = std::min(kChunk, m - j);
+          blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k,
+                     k, 1.0, c.data() + j * m, m);
+        }
+      });
+  return 2.0 * m * m * k / t / 1e9;
 }
 
-// HPL's row swap on one rank: NB rows exchanged with rows further down,
-// across all n columns of a column-major m x n matrix, by LAPACK's dlaswp
-// (OpenBLAS; it swaps in column blocks, as hplx's swap copies). Returns
-// seconds per word swapped (b n words), best of reps.
-double swap_seconds_per_word(long m, long n, int b, int reps) {
-  std::vector<double> a(static_cast<size_t>(m) * n, 1.0);
-  std::vector<int> ipiv(b);
-  double best = 1e300;
-  const int ni = static_cast<int>(n), lda = static_cast<int>(m), k1 = 1, k2 = b, inc = 1;
-  for (int r = 0; r < reps + 1; ++r) {
-    for (int k = 0; k < b; ++k)  // 1-based rows below the panel's
-      ipiv[k] = b + 1 + static_cast<int>((static_cast<long>(k) * 7919 + r * 104729) % (m - b));
-    const double t0 = wall_time();
-    dlaswp_(&ni, a.data(), &lda, &k1, &k2, ipiv.data(), &inc);
-    const double t = wall_time() - t0;
-    if (r > 0) best = std::min(best, t);
+// DTRSM as the update runs it: an NB x NB unit lower triangle (L11)
+// against the NB rows of U over n columns of a column-major matrix with
+// leading dimension m, in 256-column chunks dealt over `threads` threads.
+double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed) {
+  openblas_set_num_threads(1);
+  std::vector<double> l(static_cast<size_t>(b) * b, 0.0), a(static_cast<size_t>(m) * n, 0.25);
+  for (int i = 0; i < b; ++i)
+    for (int j = 0; j < i; ++j) l[static_cast<size_t>(j) * b + i] = 0.01;
+  const long chunks = (n + kChunk - 1) / kChunk;
+  const double t = undisturbed_mean(
+      threads, reps, min_seconds(m) / 4, disturbed, [] {},
+      [&] {
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+        for (long c = 0; c < chunks; ++c) {
+          const long j = c * kChunk, w = std::min(kChunk, n - j);
+          blas::trsm(blas::Side::Left, blas::Uplo::Lower, blas::Trans::No, blas::Diag::Unit, b, w,
+                     1.0, l.data(), b, a.data() + j * m, m);
+        }
+      });
+  return static_cast<double>(b) * b * n / t / 1e9;
+}
+
+// The local row swap as the update runs it with one process row: hplx lu's
+// own lu::swap_rows_in_place (NB interchanges of rows k .. k+NB-1 with rows
+// further down, column by column) on an m x m matrix, over n columns in
+// 256-column chunks dealt over `threads` threads; nanoseconds per word
+// (NB n words), mean of the undisturbed reps.
+double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& disturbed) {
+  openblas_set_num_threads(1);
+  const ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::ColumnMajor);
+  lu::LocalMatrix a(m, b, self);
+  for (long j = 0; j < a.nq(); ++j) std::fill_n(a.at(0, j), a.mp(), 1.0);
+  lu::Panel p;
+  p.k = 0;
+  p.jb = b;
+  p.ipiv.resize(b);
+  const long chunks = (n + kChunk - 1) / kChunk;
+  long r = 0;
+  const double t = undisturbed_mean(
+      threads, reps, 0.0, disturbed,
+      [&] {
+        ++r;
+        for (int k = 0; k < b; ++k)  // rows below the panel's
+          p.ipiv[k] = b + (static_cast<long>(k) * 7919 + r * 104729) % (m - b);
+      },
+      [&] {
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+        for (long c = 0; c < chunks; ++c)
+          lu::swap_rows_in_place(a, p, c * kChunk, std::min(kChunk, n - c * kChunk));
+      });
+  return t / (static_cast<double>(b) * n) * 1e9;
+}
+
+// FACT as hplx lu runs it on one thread: the M x NB panel copied out of a
+// matrix (leading dimension m_max), factored by hplx's own recursive panel
+// factorization (lu::factor_stacked_panel with hplx lu's defaults: RFACT
+// Crout, PFACT Right, NBMIN 4, NDIV 2) and copied back; median seconds.
+double fact_seconds(const std::vector<double>& src, long m_max, long m, int b, int reps,
+                    int threads, int& disturbed) {
+  const lu::TestCase defaults;
+  std::vector<double> a(src.size());
+  lu::Panel p;
+  p.jb = b;
+  p.m2 = m - b;
+  p.a2_first = b;
+  p.w.resize(static_cast<size_t>(p.ld()) * b + b + 1);
+  const lu::PanelRows rows{b, 1, 0, b};
+  return undisturbed_mean(
+      threads, reps, 0.0, disturbed, [&] { a = src; },
+      [&] {
+        for (long j = 0; j < b; ++j) std::copy_n(a.data() + j * m_max, m, p.w.data() + j * p.ld());
+        lu::factor_stacked_panel(p, rows, defaults.rfact, defaults.pfact, defaults.nbmin,
+                                 defaults.ndiv, MPI_COMM_SELF, 1);
+        for (long j = 0; j < b; ++j) std::copy_n(p.w.data() + j * p.ld(), m, a.data() + j * m_max);
+      });
+}
+
+// FACT's time at several M on thread 0 of this rank, with a second thread
+// (when the rank may use two cpus) running 1-thread DGEMM at the update's
+// shape meanwhile: in a run FACT always has a neighbour computing (the
+// other threads of its rank with --fact-overlap, or the other ranks).
+void calibrate_fact(Calibration& c, const CalibrateOptions& opt, int cpus) {
+  std::vector<long> ms;
+  for (long m : {opt.size / 4, opt.size / 2, opt.size, 2 * opt.size})
+    if (m > opt.nb) ms.push_back(m);
+  if (ms.size() < 2) ms = {2L * opt.nb, 4L * opt.nb};
+  const long m_max = ms.back();
+  std::vector<double> src(static_cast<size_t>(m_max) * opt.nb);
+  for (size_t i = 0; i < src.size(); ++i)
+    src[i] = 0.5 - static_cast<double>((i * 7919 + i / 977) % 1000) / 1000.0;
+  const bool neighbour = cpus >= 2;
+  c.fact_beside_dgemm = neighbour;
+  std::atomic<bool> done{false};
+  openblas_set_num_threads(1);
+#pragma omp parallel num_threads(neighbour ? 2 : 1)
+  {
+    if (omp_get_thread_num() == 0) {
+      // The neighbour thread's CPU time counts too: 2 cpus when it runs.
+      for (long m : ms)
+        c.fact_points.emplace_back(m, fact_seconds(src, m_max, m, opt.nb, opt.repetitions,
+                                                   neighbour ? 2 : 1, c.disturbed_reps));
+      done = true;
+    } else {
+      const long m = opt.size, k = opt.nb;
+      std::vector<double> a(static_cast<size_t>(m) * k, 0.1),
+          b(static_cast<size_t>(k) * kChunk, 0.2), cc(static_cast<size_t>(m) * kChunk, 1.0);
+      while (!done)
+        blas::gemm(blas::Trans::No, blas::Trans::No, m, kChunk, k, -1.0, a.data(), m, b.data(), k,
+                   1.0, cc.data(), m);
+    }
   }
-  return best / (static_cast<double>(b) * n);
+  std::vector<double> xs, ys, ws;
+  const double b = opt.nb;
+  for (const auto& [m, t] : c.fact_points) {
+    xs.push_back(static_cast<double>(m) * b * b - b * b * b / 3.0);
+    ys.push_back(t);
+    ws.push_back(1.0 / (t * t));
+  }
+  auto [a0, slope] = fit_line(xs, ys, ws);
+  if (a0 < 0 || slope <= 0) {
+    // No latency to fit: the rate of all the points together.
+    double fx = 0, ft = 0;
+    for (size_t i = 0; i < xs.size(); ++i) fx += xs[i], ft += ys[i];
+    a0 = 0;
+    slope = ft / fx;
+  }
+  c.fact_column_s = a0 / b;
+  c.fact_gflops = 1.0 / slope / 1e9;
 }
 
 // A barrier that sleeps instead of spinning, so a rank waiting for rank 0's
@@ -170,23 +336,27 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
       c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
     }
   }
-  // The device's own memory layer: the row swap's cost per word, so that
-  // netlib's update term 3 beta u NB equals the measured swap of NB rows
-  // over u columns (beta = t_word / 3); alpha is left at 0.
-  if (rank == 0)
-    c.swap_s_per_word = swap_seconds_per_word(opt.size, opt.size, opt.nb, opt.repetitions);
   // DGEMM on rank 0 alone, after the ping-pong (whose ranks would compete
   // for the cores it times); the other ranks sleep meanwhile.
   if (rank == 0) {
     int max_t = opt.max_threads > 0 ? opt.max_threads : static_cast<int>(usable_cpus().size());
     max_t = std::max(1, max_t);
+    std::vector<int> counts;
     for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
-      c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions));
+      counts.push_back(t);
       if (t < max_t && (t < 4 ? t + 1 : t * 2) > max_t) {
-        c.dgemm_gflops.emplace_back(max_t, dgemm_gflops(opt.size, opt.nb, max_t, opt.repetitions));
+        counts.push_back(max_t);
         break;
       }
     }
+    for (int t : counts) {
+      int& d = c.disturbed_reps;
+      c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
+      c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
+      c.swap_ns_per_word.emplace_back(
+          t, swap_ns_per_word(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
+    }
+    calibrate_fact(c, opt, static_cast<int>(usable_cpus().size()));
   }
   quiet_barrier(world);
   if (size >= 2) {
@@ -196,14 +366,30 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
     const int cpus = static_cast<int>(usable_cpus().size());
     const int t = std::max(1, cpus / local);
     MPI_Barrier(world);
-    const double g = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions);
+    int d = 0;
+    const double g = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d);
     double worst = g;
     MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    MPI_Barrier(world);
+    const double tr = trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d);
+    double tr_worst = tr;
+    MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    MPI_Barrier(world);
+    const double sw = swap_ns_per_word(opt.size, opt.size, opt.nb, t, opt.repetitions, d);
+    int d_all = d;
+    MPI_Reduce(&d, &d_all, 1, MPI_INT, MPI_SUM, 0, world);
+    double sw_worst = sw;
+    MPI_Reduce(&sw, &sw_worst, 1, MPI_DOUBLE, MPI_MAX, 0, world);
     if (rank == 0) {
       c.concurrent_threads = t;
       c.concurrent_gflops = worst;
       for (auto& [th, gf] : c.dgemm_gflops)
         if (th == t) gf = worst;
+      for (auto& [th, gf] : c.trsm_gflops)
+        if (th == t) gf = tr_worst;
+      for (auto& [th, ns] : c.swap_ns_per_word)
+        if (th == t) ns = sw_worst;
+      c.disturbed_reps += d_all;
     }
   }
   openblas_set_num_threads(1);
@@ -238,9 +424,47 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   for (size_t i = 0; i < c.dgemm_gflops.size(); ++i)
     s += fmt::format("{}\"{}\" = {:.3f}", i ? ", " : "", c.dgemm_gflops[i].first,
                      c.dgemm_gflops[i].second);
-  s += " }\n\n";
+  s += " }\n";
   const int cpus = c.dgemm_gflops.empty() ? 1 : c.dgemm_gflops.back().first;
-  if (c.swap_s_per_word > 0) {
+  auto table = [](const auto& pairs, const char* fmt_one) {
+    std::string t = "{ ";
+    for (size_t i = 0; i < pairs.size(); ++i)
+      t += fmt::format("{}\"{}\" = ", i ? ", " : "", pairs[i].first) +
+           fmt::format(fmt::runtime(fmt_one), pairs[i].second);
+    return t + " }";
+  };
+  if (c.disturbed_reps > 0)
+    s += fmt::format(
+        "# {} timed repetition(s) left out: other processes took this rank's cpus meanwhile.\n",
+        c.disturbed_reps);
+  if (c.fact_gflops > 0) {
+    s += fmt::format(
+        "# CPU terms (docs/MODEL.md). FACT: hplx's panel factorization, 1 thread, M x {}{},\n"
+        "# median seconds:",
+        opt.nb, c.fact_beside_dgemm ? " beside a 1-thread DGEMM" : "");
+    for (const auto& [m, t] : c.fact_points) s += fmt::format(" M = {}: {:.3f} ms;", m, t * 1e3);
+    s += fmt::format("\n# fit t = NB lambda_f + flops / R_f.\nfact_gflops = {:.3f}\n",
+                     c.fact_gflops);
+    s += fmt::format("fact_column_us = {:.3f}\n", c.fact_column_s * 1e6);
+  }
+  if (!c.trsm_gflops.empty()) {
+    s += fmt::format(
+        "# DTRSM of U (NB x NB unit lower against {} columns) and the local row swap (hplx lu's "
+        "swap of\n"
+        "# NB rows), 256-column chunks over T threads{}.\n",
+        opt.size,
+        c.concurrent_threads > 0
+            ? fmt::format("; {} thread(s): all ranks at once", c.concurrent_threads)
+            : "");
+    s += "trsm_gflops_by_threads = " + table(c.trsm_gflops, "{:.3f}") + "\n";
+  }
+  if (!c.swap_ns_per_word.empty())
+    s += "swap_ns_per_word_by_threads = " + table(c.swap_ns_per_word, "{:.3f}") + "\n";
+  s += "\n";
+  if (c.fact_gflops > 0)
+    s += "[schedule]\n# hplx lu's defaults: --depth 1, --fact-overlap on.\nlook_ahead = 1\n"
+         "fact_overlap = true\n\n";
+  if (c.swap_s_per_word > 0 && c.swap_ns_per_word.empty()) {
     s += "[memory]\n";
     s += fmt::format(
         "# Row swap on one rank (NB = {} rows over {} columns, OpenBLAS dlaswp, 1 thread):\n"

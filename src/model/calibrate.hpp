@@ -2,14 +2,25 @@
 // and writes a system spec. Uses MPI and OpenBLAS, so it lives in its own
 // library (hplx_model_calibrate); the models themselves need neither.
 //
-// gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) with
-// each thread count a rank could run (1 .. the CPUs a rank may use), best of
-// several repetitions, on rank 0 alone; with several ranks, also on every
-// rank at once with the threads each would get. The memory layer: HPL's
-// row swap (LAPACK dlaswp), seconds per word. alpha, beta: a ping-pong between ranks 0 and 1 over
+// gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) in
+// 256-column chunks with each thread count a rank could run (1 .. the CPUs
+// a rank may use), on rank 0 alone; with several ranks, also on every rank
+// at once with the threads each would get. alpha, beta: a ping-pong between ranks 0 and 1 over
 // message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
 // (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
 // weighted by 1/time^2 (relative error).
+//
+// The CPU terms (docs/MODEL.md): hplx's own panel factorization
+// (lu::factor_stacked_panel, one thread, copied in and out of a matrix as
+// FACT does) at M x NB for several M while a second thread runs DGEMM as
+// the update would, fitted to t = NB lambda_f + flops / R_f; DTRSM of an
+// NB x NB unit lower triangle against the columns and hplx lu's own row
+// swap (lu::swap_rows_in_place) of NB rows, both in 256-column chunks
+// dealt over T threads, by
+// threads on rank 0 alone and on all ranks at once like the DGEMM.
+// Every timing keeps only the repetitions during which no other process
+// took this rank's cpus (a shared machine), see disturbed_reps, and DGEMM
+// averages over >= 4 s of them.
 #pragma once
 
 #include <mpi.h>
@@ -38,8 +49,18 @@ struct Calibration {
   double alpha_s = 0;
   double bandwidth_Bps = 0;
   double fit_max_rel_error = 0;  // worst relative residual of the fit
-  double swap_s_per_word = 0;    // row swap on rank 0, one thread
-  int concurrent_threads = 0;    // > 0: that count was measured on all ranks at once
+  double swap_s_per_word = 0;    // legacy: a [memory] layer from a row swap
+  // The CPU terms.
+  std::vector<std::pair<int, double>> trsm_gflops;       // threads, GFLOPS
+  std::vector<std::pair<int, double>> swap_ns_per_word;  // threads, ns per word
+  std::vector<std::pair<long, double>> fact_points;      // M, seconds
+  bool fact_beside_dgemm = false;                        // a DGEMM thread ran beside it
+  double fact_gflops = 0;
+  double fact_column_s = 0;
+  // Timed repetitions left out because other processes took this rank's
+  // cpus meanwhile (CPU time below 85% of threads x wall time).
+  int disturbed_reps = 0;
+  int concurrent_threads = 0;  // > 0: that count was measured on all ranks at once
   double concurrent_gflops = 0;
   int ranks = 1;
   int ranks_per_node = 1;

@@ -28,6 +28,7 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
   const long panels = pb.nb > 0 ? (pb.n + pb.nb - 1) / pb.nb : 0;
   out.iter_s.resize(panels);
   const double P = pb.p, Q = pb.q, lp = log2p(pb.p);
+  const CpuTerms& cpu = pb.cpu;
   const size_t last = layers.size() - 1;
   size_t r = 0, c = 0;  // ranges grow with the column, so the layer index only advances
   for (long k = 0; k < panels; ++k) {
@@ -37,8 +38,36 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
     const double u = n - b;
     while (r < last && col >= layers[r].rows_end) ++r;
     while (c < last && col >= layers[c].cols_end) ++c;
-    const double comp = pb.gamma_s * (std::max(0.0, n / P - b / 3.0) * b * b + u * b * b / Q +
-                                      2.0 * u * u * b / (P * Q));
+    const double fact_flops = std::max(0.0, n / P - b / 3.0) * b * b;
+    const double trsm_flops = u * b * b / Q;
+    const double gemm_flops = 2.0 * u * u * b / (P * Q);
+    double comp = 0, copy = 0;
+    if (!cpu.any()) {
+      comp = pb.gamma_s * (fact_flops + trsm_flops + gemm_flops);
+      out.fact_s += pb.gamma_s * fact_flops;
+      out.fact_total_s += pb.gamma_s * fact_flops;
+      out.trsm_s += pb.gamma_s * trsm_flops;
+      out.dgemm_s += pb.gamma_s * gemm_flops;
+    } else {
+      const double t_fact =
+          b * cpu.fact_column_s +
+          fact_flops * (cpu.fact_s_per_flop > 0 ? cpu.fact_s_per_flop : pb.gamma_s);
+      const double t_trsm =
+          trsm_flops * (cpu.trsm_s_per_flop > 0 ? cpu.trsm_s_per_flop : pb.gamma_s);
+      const double t_gemm = gemm_flops * pb.gamma_s;
+      copy = cpu.swap_s_per_word * b * u / Q;
+      const double t_upd = t_trsm + t_gemm + copy;
+      double exposed = t_fact;
+      if (cpu.overlap_ratio >= 0)
+        exposed = std::max(t_fact * (1.0 - cpu.overlap_ratio), t_fact - t_upd);
+      if (cpu.look_ahead && pb.q > 1 && k > 0) exposed /= Q;
+      comp = exposed + t_trsm + t_gemm;
+      out.fact_s += exposed;
+      out.fact_total_s += t_fact;
+      out.trsm_s += t_trsm;
+      out.dgemm_s += t_gemm;
+      out.swap_copy_s += copy;
+    }
     const LayerParams& lr = layers[r];
     const LayerParams& lc = layers[c];
     const double piv = b * lp * (lr.alpha_s + lr.beta_s * (2.0 * b + 4.0));
@@ -50,7 +79,7 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
     out.layers[c].update_s += up;
     out.layers[c].col_panels += 1;
     out.compute_s += comp;
-    out.iter_s[k] = comp + piv + bc + up;
+    out.iter_s[k] = comp + copy + piv + bc + up;
     out.total_s += out.iter_s[k];
   }
   return out;

@@ -13,6 +13,12 @@
 // first whose column range contains c (the MCL reading, docs/MODEL.md).
 // With one layer covering everything this is netlib's
 // Sum_k [Tpfact(N - kNB, NB) + Tupdate(N - kNB - NB, NB)].
+//
+// CpuTerms refine the compute of a calibrated CPU rank (docs/MODEL.md, "CPU
+// terms"): FACT at its own rate plus a time per column, DTRSM at its own
+// rate, the local row swap / U copy per word, and FACT hidden beside the
+// update (threads) or behind the other process columns (look-ahead). With
+// none of them set, the sum is exactly the one above.
 #pragma once
 
 #include <string>
@@ -31,12 +37,38 @@ struct LayerParams {
   double cols_end = 0;
 };
 
+// Per panel, with f = max(0, n/P - b/3) b^2 FACT flops:
+//   t_fact = b lambda_f + f / R_f                  (R_f unset: f gamma)
+//   t_trsm = u b^2 / Q / R_trsm                    (unset: gamma)
+//   t_gemm = 2 u^2 b / (PQ) gamma
+//   t_copy = t_sw b u / Q                          (local row swap, U copy)
+//   t_upd  = t_trsm + t_gemm + t_copy
+// FACT's exposed share e: with overlap (FACT on one of T threads, the
+// update on the other T - 1 at the fraction r = R(T-1)/R(T) of its rate
+// meanwhile) e = max(t_fact (1 - r), t_fact - t_upd), so that
+// t_upd + e = max(t_fact, t_upd + t_fact (1 - r)); without, e = t_fact.
+// With look-ahead and Q > 1 each process column factors one panel in Q
+// while the others update: e / Q (panel 0 excepted).
+struct CpuTerms {
+  double fact_s_per_flop = 0;  // 1 / R_f; 0: gamma
+  double fact_column_s = 0;    // lambda_f
+  double trsm_s_per_flop = 0;  // 1 / R_trsm; 0: gamma
+  double swap_s_per_word = 0;  // t_sw
+  double overlap_ratio = -1;   // r >= 0: FACT beside the update; < 0: no overlap
+  bool look_ahead = false;
+  bool any() const {
+    return fact_s_per_flop > 0 || fact_column_s > 0 || trsm_s_per_flop > 0 || swap_s_per_word > 0 ||
+           overlap_ratio >= 0 || look_ahead;
+  }
+};
+
 struct Problem {
   long n = 0;
   int nb = 0;
   int p = 1;  // netlib's P (the process column that pivots)
   int q = 1;
   double gamma_s = 0;  // seconds per flop on one device
+  CpuTerms cpu;        // none: netlib's compute term
 };
 
 struct LayerTimes {
@@ -49,9 +81,12 @@ struct LayerTimes {
 
 struct PanelSum {
   double total_s = 0;
-  double compute_s = 0;
+  double compute_s = 0;  // fact_s + trsm_s + dgemm_s
+  // The compute split: FACT as charged (its exposed share), FACT's whole
+  // time, DTRSM, DGEMM; and the local row swap / U copy (not in compute_s).
+  double fact_s = 0, fact_total_s = 0, trsm_s = 0, dgemm_s = 0, swap_copy_s = 0;
   std::vector<LayerTimes> layers;
-  std::vector<double> iter_s;  // per panel: compute + communication
+  std::vector<double> iter_s;  // per panel: compute + copy + communication
 };
 
 // Sums the per-panel costs. Layers must be ordered with growing ranges and

@@ -51,9 +51,28 @@ long model_n(const SystemSpec& spec, const RunPoint& run) {
   return (run.n + run.nb - 1) / run.nb * run.nb;
 }
 
+// The spec's CPU terms at the run's threads (none when the spec has none).
+CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
+  CpuTerms c;
+  const Device& d = spec.device;
+  if (d.fact_gflops) c.fact_s_per_flop = 1.0 / (*d.fact_gflops * 1e9);
+  if (d.fact_column_us) c.fact_column_s = *d.fact_column_us * 1e-6;
+  c.trsm_s_per_flop = spec.trsm_s_per_flop(run.threads);
+  c.swap_s_per_word = spec.swap_s_per_word(run.threads);
+  const bool ahead = spec.schedule.look_ahead > 0;
+  c.look_ahead = ahead;
+  // FACT beside the update needs a second thread; the update keeps the
+  // other T - 1 threads' rate meanwhile.
+  if (ahead && spec.schedule.fact_overlap && run.threads >= 2)
+    c.overlap_ratio = spec.gamma_s(run.threads) / spec.gamma_s(run.threads - 1);
+  return c;
+}
+
 Prediction from_panels(const std::string& model, const SystemSpec& spec, const RunPoint& run,
-                       const Layout& lay, const std::vector<LayerParams>& layers) {
-  Problem pb{model_n(spec, run), run.nb, lay.p, lay.q, spec.gamma_s(run.threads)};
+                       const Layout& lay, const std::vector<LayerParams>& layers,
+                       bool with_cpu_terms) {
+  Problem pb{model_n(spec, run), run.nb, lay.p, lay.q, spec.gamma_s(run.threads), {}};
+  if (with_cpu_terms) pb.cpu = cpu_terms(spec, run);
   PanelSum s = per_panel_sum(pb, layers);
   Prediction pr;
   pr.model = model;
@@ -64,6 +83,12 @@ Prediction from_panels(const std::string& model, const SystemSpec& spec, const R
   pr.threads = run.threads;
   pr.time_s = s.total_s;
   pr.compute_s = s.compute_s;
+  pr.fact_s = s.fact_s;
+  pr.fact_total_s = s.fact_total_s;
+  pr.trsm_s = s.trsm_s;
+  pr.dgemm_s = s.dgemm_s;
+  pr.swap_copy_s = s.swap_copy_s;
+  pr.cpu_terms = with_cpu_terms && pb.cpu.any();
   pr.layers = std::move(s.layers);
   pr.iter_s = std::move(s.iter_s);
   finish(pr, spec);
@@ -175,7 +200,7 @@ std::vector<LayerParams> mcl_layers(const SystemSpec& spec, const Layout& lay, l
 Prediction predict_original_closed(const SystemSpec& spec, const RunPoint& run) {
   Layout lay;
   LayerParams one = last_layer(spec, run, lay);
-  Problem pb{model_n(spec, run), run.nb, lay.p, lay.q, spec.gamma_s(run.threads)};
+  Problem pb{model_n(spec, run), run.nb, lay.p, lay.q, spec.gamma_s(run.threads), {}};
   ClosedForm f = closed_form(pb, one.alpha_s, one.beta_s);
   Prediction pr;
   pr.model = "original (closed form)";
@@ -207,13 +232,13 @@ Prediction predict_original_closed(const SystemSpec& spec, const RunPoint& run) 
 Prediction predict_original_panels(const SystemSpec& spec, const RunPoint& run) {
   Layout lay;
   LayerParams one = last_layer(spec, run, lay);
-  return from_panels("original (per panel)", spec, run, lay, {one});
+  return from_panels("original (per panel)", spec, run, lay, {one}, false);
 }
 
 Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run) {
   check_run_point(run);
   Layout lay = plan_layout(spec, run.p, run.q, run.nodes);
-  return from_panels("mcl", spec, run, lay, mcl_layers(spec, lay, model_n(spec, run)));
+  return from_panels("mcl", spec, run, lay, mcl_layers(spec, lay, model_n(spec, run)), true);
 }
 
 Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads) {
@@ -267,6 +292,14 @@ nlohmann::json to_json(const Prediction& p, bool with_iterations) {
   j["rpeak_gflops"] = p.rpeak_gflops;
   j["efficiency"] = p.efficiency;
   j["compute_s"] = p.compute_s;
+  // compute_s split: FACT as charged (fact_total_s before overlap hid part
+  // of it), DTRSM, DGEMM; the local row swap / U copy is beside compute_s.
+  j["cpu_terms"] = p.cpu_terms;
+  j["fact_s"] = p.fact_s;
+  j["fact_total_s"] = p.fact_total_s;
+  j["trsm_s"] = p.trsm_s;
+  j["dgemm_s"] = p.dgemm_s;
+  j["swap_copy_s"] = p.swap_copy_s;
   j["pivot_s"] = p.pivot_s;
   j["bcast_s"] = p.bcast_s;
   j["update_comm_s"] = p.update_comm_s;

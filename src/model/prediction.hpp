@@ -42,7 +42,11 @@ struct Prediction {
   double gflops = 0;
   double rpeak_gflops = 0;  // of the devices used; 0 when the spec has none
   double efficiency = 0;    // gflops / rpeak_gflops; 0 when unknown
-  double compute_s = 0;
+  double compute_s = 0;     // fact_s + trsm_s + dgemm_s (the closed form: all of it)
+  // The per-panel models' split of compute_s, and the local row swap / U
+  // copy (a CPU term, 0 without it), part of time_s beside compute_s.
+  double fact_s = 0, fact_total_s = 0, trsm_s = 0, dgemm_s = 0, swap_copy_s = 0;
+  bool cpu_terms = false;  // the spec's CPU terms were applied (MCL only)
   double pivot_s = 0, bcast_s = 0, update_comm_s = 0;
   std::vector<LayerTimes> layers;
   std::vector<double> iter_s;  // per panel, empty for the closed form
@@ -60,7 +64,9 @@ struct RunPoint {
 // knows one network): the closed form and its per-panel sum.
 Prediction predict_original_closed(const SystemSpec& spec, const RunPoint& run);
 Prediction predict_original_panels(const SystemSpec& spec, const RunPoint& run);
-// The MCL model: each panel's communication charged to its layer.
+// The MCL model: each panel's communication charged to its layer, with the
+// spec's CPU terms when it has them (the original models never take them:
+// they stay netlib's).
 Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run);
 
 // The prediction API for `hplx lu --predict`: the MCL model for an N, NB,

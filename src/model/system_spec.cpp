@@ -69,6 +69,13 @@ class Section {
       fail(key, fmt::format("'{}' is not a string; allowed: a quoted string", text(*n)));
     return *n->value<std::string>();
   }
+  std::optional<bool> boolean(const std::string& key) {
+    const toml::node* n = get(key);
+    if (!n) return std::nullopt;
+    if (!n->is_boolean())
+      fail(key, fmt::format("'{}' is not a boolean; allowed: true or false", text(*n)));
+    return *n->value<bool>();
+  }
   const toml::table* table(const std::string& key) {
     const toml::node* n = get(key);
     if (!n) return nullptr;
@@ -165,6 +172,39 @@ double SystemSpec::gamma_s(int threads) const {
   return 1.0 / rpeak_flops();
 }
 
+namespace {
+// A rate measured by threads: the entry of `threads`, else the nearest
+// measured count scaled linearly (0 threads: the largest count).
+double rate_by_threads(const std::map<int, double>& by, int threads) {
+  if (by.empty()) return 0;
+  if (threads <= 0) return by.rbegin()->second;
+  if (auto it = by.find(threads); it != by.end()) return it->second;
+  auto best = by.begin();
+  for (auto i = best; i != by.end(); ++i)
+    if (std::abs(i->first - threads) < std::abs(best->first - threads)) best = i;
+  return best->second * threads / best->first;
+}
+// A time per word measured by threads: the entry of `threads`, else the
+// nearest measured count's (memory-bound copies do not scale with threads).
+double time_by_threads(const std::map<int, double>& by, int threads) {
+  if (by.empty()) return 0;
+  if (threads <= 0) return by.rbegin()->second;
+  auto best = by.begin();
+  for (auto i = best; i != by.end(); ++i)
+    if (std::abs(i->first - threads) < std::abs(best->first - threads)) best = i;
+  return best->second;
+}
+}  // namespace
+
+double SystemSpec::trsm_s_per_flop(int threads) const {
+  const double r = rate_by_threads(device.trsm_gflops_by_threads, threads);
+  return r > 0 ? 1.0 / (r * 1e9) : 0.0;
+}
+
+double SystemSpec::swap_s_per_word(int threads) const {
+  return time_by_threads(device.swap_ns_per_word_by_threads, threads) * 1e-9;
+}
+
 std::pair<int, int> parse_grid(const std::string& text, const std::string& what) {
   int p = 0, q = 0;
   char x = 0, extra = 0;
@@ -187,7 +227,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   SystemSpec spec;
   spec.file = name;
   Section top(&root, "", name,
-              {"system", "device", "memory", "node", "network", "run", "published"});
+              {"system", "device", "memory", "node", "network", "schedule", "run", "published"});
 
   Section sys(top.table("system"), "system", name, {"name", "source", "grid_reading", "n_reading"});
   if (!sys.exists()) top.fail("system", "missing; allowed: a [system] table with name = \"...\"");
@@ -217,7 +257,8 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
 
   Section dev(top.table("device"), "device", name,
               {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
-               "memory_gib", "dgemm_gflops_by_threads"});
+               "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
+               "trsm_gflops_by_threads", "swap_ns_per_word_by_threads"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -230,21 +271,33 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   d.rpeak_gflops = dev.positive("rpeak_gflops", " (GFLOPS)");
   d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
   d.memory_gib = dev.positive("memory_gib", " (GiB)");
-  if (const toml::table* by = dev.table("dgemm_gflops_by_threads")) {
+  // { "1" = x, "2" = y }: a positive value per thread count.
+  auto by_threads = [&](const char* key, const char* example) {
+    std::map<int, double> out;
+    const toml::table* by = dev.table(key);
+    if (!by) return out;
     for (const auto& [k, v] : *by) {
-      const std::string key(k.str());
-      const std::string full = "device.dgemm_gflops_by_threads." + key;
+      const std::string tkey(k.str());
+      const std::string full = fmt::format("device.{}.{}", key, tkey);
       char* end = nullptr;
-      const long t = std::strtol(key.c_str(), &end, 10);
+      const long t = std::strtol(tkey.c_str(), &end, 10);
       const std::optional<double> g = v.value<double>();
-      if (key.empty() || *end || t < 1 || !g || *g <= 0)
-        throw UsageError(
-            fmt::format("{}: key '{}': not a thread count with a rate; allowed: "
-                        "\"1\" = 20.5, \"2\" = 40.1, ... (threads = GFLOPS > 0)",
-                        name, full));
-      d.dgemm_gflops_by_threads[static_cast<int>(t)] = *g;
+      if (tkey.empty() || *end || t < 1 || !g || *g <= 0)
+        throw UsageError(fmt::format(
+            "{}: key '{}': not a thread count with a value; allowed: {} (threads = value > 0)",
+            name, full, example));
+      out[static_cast<int>(t)] = *g;
     }
-  }
+    return out;
+  };
+  d.dgemm_gflops_by_threads =
+      by_threads("dgemm_gflops_by_threads", "\"1\" = 20.5, \"2\" = 40.1, ... GFLOPS");
+  d.fact_gflops = dev.positive("fact_gflops", " (GFLOPS)");
+  d.fact_column_us = dev.non_negative("fact_column_us", " (microseconds per column)");
+  d.trsm_gflops_by_threads =
+      by_threads("trsm_gflops_by_threads", "\"1\" = 15.2, \"2\" = 28.0, ... GFLOPS");
+  d.swap_ns_per_word_by_threads =
+      by_threads("swap_ns_per_word_by_threads", "\"1\" = 9.5, \"2\" = 8.7, ... ns per word");
   dev.finish();
   const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;
   if (cfs && !(d.cores && d.flops_per_cycle && d.clock_ghz)) {
@@ -338,6 +391,11 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
               {"name", "alpha_us", "bandwidth_gbs", "share"});
   spec.network = read_link(net, true);
   net.finish();
+
+  Section sch(top.table("schedule"), "schedule", name, {"look_ahead", "fact_overlap"});
+  spec.schedule.look_ahead = static_cast<int>(sch.integer("look_ahead", 0).value_or(0));
+  if (auto fo = sch.boolean("fact_overlap")) spec.schedule.fact_overlap = *fo;
+  sch.finish();
 
   Section run(top.table("run"), "run", name, {"n", "memory_fraction", "nb", "grid", "nodes"});
   Run& r = spec.run;

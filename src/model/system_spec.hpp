@@ -53,6 +53,19 @@ struct Device {
   std::optional<double> dgemm_gflops;             // sustained update rate (gamma); default Rpeak
   std::map<int, double> dgemm_gflops_by_threads;  // calibrated: rate per rank by threads
   std::optional<double> memory_gib;
+  // The CPU terms of a calibrated rank (docs/MODEL.md, "CPU terms"); each
+  // absent key leaves the netlib/MCL model as it was.
+  std::optional<double> fact_gflops;                  // R_f: panel factorization, one thread
+  std::optional<double> fact_column_us;               // lambda_f: its time per column
+  std::map<int, double> trsm_gflops_by_threads;       // R_trsm(T): DTRSM of U
+  std::map<int, double> swap_ns_per_word_by_threads;  // t_sw(T): local row swap / U copy
+};
+
+// How the run overlaps FACT with the update (hplx lu's --depth and
+// --fact-overlap); absent: netlib's model, every term added.
+struct ScheduleSpec {
+  int look_ahead = 0;         // panels factored ahead of the update (DEPTH)
+  bool fact_overlap = false;  // with >= 2 threads, FACT on one thread beside the update
 };
 
 struct Node {
@@ -99,6 +112,7 @@ struct SystemSpec {
   MemoryLayer memory;
   Node node;
   Link network;
+  ScheduleSpec schedule;
   Run run;
   std::vector<Published> published;
 
@@ -107,6 +121,9 @@ struct SystemSpec {
   // Seconds per flop of the trailing update on one device running `threads`
   // threads (0: the spec's default rate).
   double gamma_s(int threads = 0) const;
+  // The CPU terms at `threads` threads per rank; 0 when the spec has none.
+  double trsm_s_per_flop(int threads) const;
+  double swap_s_per_word(int threads) const;
 };
 
 // Reads and checks a spec file. Throws UsageError ("FILE: key 'x.y': ...").

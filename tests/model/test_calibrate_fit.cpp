@@ -2,6 +2,7 @@
 #include <gtest/gtest.h>
 
 #include "model/calibrate.hpp"
+#include "model/prediction.hpp"
 #include "model/system_spec.hpp"
 
 TEST(CalibrateFit, RecoversLatencyAndBandwidthOfALine) {
@@ -45,4 +46,30 @@ TEST(CalibrateFit, SpecTextLoadsBackWithOneRank) {
   EXPECT_NEAR(spec.memory.beta_s, 1e-9, 1e-13);  // a third of the swap's time per word
   EXPECT_DOUBLE_EQ(spec.gamma_s(2), 1.0 / 38e9);
   EXPECT_EQ(spec.n_reading, hplx::model::NReading::AsGiven);
+}
+
+TEST(CalibrateFit, CpuTermsAreWrittenAndLoadBack) {
+  hplx::model::Calibration c;
+  c.dgemm_gflops = {{1, 40.0}, {2, 78.0}};
+  c.trsm_gflops = {{1, 20.0}, {2, 35.5}};
+  c.swap_ns_per_word = {{1, 14.25}, {2, 8.5}};
+  c.fact_points = {{1000, 0.002}, {2000, 0.004}};
+  c.fact_gflops = 17.5;
+  c.fact_column_s = 3e-6;
+  c.fact_beside_dgemm = true;
+  c.hostname = "h";
+  c.memory_gib = 4;
+  const std::string text = hplx::model::calibration_toml(c, {}, "hplx model calibrate -o m.toml");
+  EXPECT_NE(text.find("beside a 1-thread DGEMM"), std::string::npos);
+  EXPECT_EQ(text.find("[memory]"), std::string::npos);  // the copy term replaces it
+  hplx::model::SystemSpec spec = hplx::model::parse_system_spec(text, "m.toml");
+  EXPECT_DOUBLE_EQ(*spec.device.fact_gflops, 17.5);
+  EXPECT_DOUBLE_EQ(*spec.device.fact_column_us, 3.0);
+  EXPECT_DOUBLE_EQ(spec.trsm_s_per_flop(2), 1.0 / 35.5e9);
+  EXPECT_DOUBLE_EQ(spec.swap_s_per_word(1), 14.25e-9);
+  EXPECT_EQ(spec.schedule.look_ahead, 1);
+  EXPECT_TRUE(spec.schedule.fact_overlap);
+  EXPECT_FALSE(spec.memory.present);
+  // And the written spec is what predict_run applies.
+  EXPECT_TRUE(hplx::model::predict_run(spec, 5000, 192, 1, 1, 2).cpu_terms);
 }

@@ -44,7 +44,7 @@ TEST(ClosedForm, IsNetlibsFormulaTermByTerm) {
   for (auto [n, nb, p, q] :
        {std::tuple{10000L, 192, 1, 1}, {123456L, 256, 4, 2}, {5000000L, 384, 64, 32}}) {
     const double g = 1e-11, a = 2e-6, b = 1e-9;
-    Problem pb{n, nb, p, q, g};
+    Problem pb{n, nb, p, q, g, {}};
     ClosedForm f = closed_form(pb, a, b);
     const double N = n, P = p, Q = q, NB = nb, lp = p > 1 ? std::log2(P) : 0.0;
     const double want = 2 * N * N * N * g / (3 * P * Q) + b * N * N * (3 * P + Q) / (2 * P * Q) +
@@ -58,7 +58,7 @@ TEST(OriginalModel, SingleLayerSpecGivesTheClosedFormExactly) {
   SystemSpec spec = one_layer_spec(1.5, 10.0, 8);
   spec.n_reading = NReading::AsGiven;
   Prediction o = predict_original_closed(spec, RunPoint{40000, 200, 4, 2, 0});
-  Problem pb{40000, 200, 4, 2, 1e-12};
+  Problem pb{40000, 200, 4, 2, 1e-12, {}};
   EXPECT_DOUBLE_EQ(o.time_s, closed_form(pb, 1.5e-6, 8.0 / 10e9).total_s());
   EXPECT_DOUBLE_EQ(o.time_s, o.compute_s + o.pivot_s + o.bcast_s + o.update_comm_s);
 }
@@ -67,7 +67,7 @@ TEST(OriginalModel, PerPanelSumDiffersFromClosedFormOnlyByLowerOrderTerms) {
   for (auto [n, nb, p, q] :
        {std::tuple{20000L, 200, 1, 1}, {200000L, 200, 4, 2}, {2000000L, 400, 32, 16}}) {
     const double g = 1e-12, a = 1e-6, b = 8e-10;
-    Problem pb{n, nb, p, q, g};
+    Problem pb{n, nb, p, q, g, {}};
     PanelSum s = per_panel_sum(pb, {{"one", a, b, double(n), double(n)}});
     const double cf = closed_form(pb, a, b).total_s();
     const double N = n, NB = nb, P = p, Q = q, lp = p > 1 ? std::log2(P) : 0.0;
