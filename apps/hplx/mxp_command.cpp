@@ -32,6 +32,10 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--precision", precision_,
                    "mixed: GMRES-IR (float inner solver) against double GMRES; double: double "
                    "GMRES only (default mixed)");
+  sub_->add_option("--smoother", smoother_,
+                   "multicolor: 8-color parallel Gauss-Seidel; lexicographic: the reference's "
+                   "sequential sweep in natural order, for iteration counts comparable with it "
+                   "(default multicolor)");
   sub_->add_option("--npx", npx_, "process grid in x (with --npy, --npz; default HPCG's choice)");
   sub_->add_option("--npy", npy_, "process grid in y");
   sub_->add_option("--npz", npz_, "process grid in z");
@@ -50,6 +54,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   MPI_Comm_size(world, &size);
   config_.validation = mxp::parse_validation_mode(validation_);
   config_.precision = mxp::parse_precision(precision_);
+  config_.smoother = mxp::parse_smoother(smoother_);
   config_.shape = {npx_, npy_, npz_};
   mxp::check_config(config_, size);
 

@@ -105,15 +105,16 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress) {
   if (progress) {
     std::fprintf(progress,
                  "hplx mxp: %d ranks as %d x %d x %d, local %d x %d x %d, global %ld x %ld x %ld, "
-                 "restart %d, %s precision\n",
+                 "restart %d, %s precision, %s Gauss-Seidel\n",
                  size, r.geom.npx, r.geom.npy, r.geom.npz, c.nx, c.ny, c.nz, r.geom.gnx, r.geom.gny,
-                 r.geom.gnz, c.restart, to_string(c.precision));
+                 r.geom.gnz, c.restart, to_string(c.precision), to_string(c.smoother));
     std::fflush(progress);
   }
 
   double t0 = wall_time();
   ProblemOptions po;
   po.nonsymmetric = c.nonsymmetric;
+  po.smoother = c.smoother;
   auto problem = std::make_unique<Problem>(generate_problem(r.geom, po, world));
   for (const Level& lv : problem->levels)
     r.levels.push_back({lv.geom.global_rows(), lv.a.global_nnz});
@@ -213,6 +214,7 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
   key(sink, 2, "Matrix", c.nonsymmetric ? "nonsymmetric" : "symmetric");
   key(sink, 0, "Multigrid Information", "");
   key(sink, 2, "Number of coarse grid levels", std::to_string(r.levels.size() - 1));
+  key(sink, 2, "Smoother", fmt::format("forward Gauss-Seidel, {}", to_string(c.smoother)));
   key(sink, 2, "Coarse Grids", "");
   for (size_t l = 1; l < r.levels.size(); ++l) {
     key(sink, 4, "Grid Level", std::to_string(l));
@@ -382,7 +384,8 @@ nlohmann::json to_json(const MxpResult& r) {
            {"iterations", c.bench_iters},
            {"validation", to_string(c.validation)},
            {"precision", to_string(c.precision)},
-           {"nonsymmetric", c.nonsymmetric}}},
+           {"nonsymmetric", c.nonsymmetric},
+           {"smoother", to_string(c.smoother)}}},
          {"ranks", r.geom.size},
          {"threads_per_rank", r.threads},
          {"process_grid", {r.geom.npx, r.geom.npy, r.geom.npz}},

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "mxp/coloring.hpp"
 #include "mxp/geometry.hpp"
 #include "mxp/motif_stats.hpp"
 #include "mxp/validation.hpp"
@@ -36,6 +37,7 @@ struct MxpConfig {
   Precision precision = Precision::Mixed;
   ProcessShape shape{0, 0, 0};  // all zero: HPCG's choice
   bool nonsymmetric = false;
+  Smoother smoother = Smoother::Multicolor;
   long validation_max_iters = 10000;
   double tolerance = 1e-9;
 };

@@ -17,11 +17,36 @@ void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, lon
 }
 
 template <class T>
+void gs_rows_sequential(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end) {
+  const T* __restrict vals = a.values.data();
+  const int* __restrict cols = a.pattern->cols.data();
+  const T* __restrict inv_diag = a.inv_diag.data();
+  for (long r = begin; r < end; ++r) {
+    const long base = EllPattern::index(r, 0);
+    T acc = b[r];
+    for (int s = 0; s < kSlots; ++s)
+      acc -= vals[base + s * kSliceRows] * x[cols[base + s * kSliceRows]];
+    x[r] += acc * inv_diag[r];
+  }
+}
+
+template <class T>
 void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
               T* x, bool x_is_zero, MotifStats* stats) {
   const double t0 = wall_time();
   double wait = 0;
-  if (x_is_zero) {
+  if (order.sequential) {
+    // No overlap: the first row may already read the halo.
+    if (x_is_zero) {
+      fill(a.columns() - a.rows(), T(0), x + a.rows());
+    } else {
+      halo.begin(x);
+      const double tw = wall_time();
+      halo.finish();
+      wait = wall_time() - tw;
+    }
+    gs_rows_sequential(a, b, x, 0, a.rows());
+  } else if (x_is_zero) {
     fill(a.columns() - a.rows(), T(0), x + a.rows());
     // Color 0 first: its neighbours are all other colors, still zero, so
     // x = b / a_rr there without reading the matrix.
@@ -47,13 +72,17 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
     // Matrix, 1/diag, b, x read and x written per row (color 0 of a sweep
     // from zero: 1/diag, b and x only).
     const long c0 = order.color_begin[1];
-    stats->bytes_gs += x_is_zero ? (a.rows() - c0) * ell_row_bytes<T>(4) + c0 * 3.0 * sizeof(T)
-                                 : a.rows() * ell_row_bytes<T>(4);
+    stats->bytes_gs += x_is_zero && !order.sequential
+                           ? (a.rows() - c0) * ell_row_bytes<T>(4) + c0 * 3.0 * sizeof(T)
+                           : a.rows() * ell_row_bytes<T>(4);
   }
 }
 
 template void gs_rows<float>(const EllMatrix<float>&, const float*, float*, long, long);
 template void gs_rows<double>(const EllMatrix<double>&, const double*, double*, long, long);
+template void gs_rows_sequential<float>(const EllMatrix<float>&, const float*, float*, long, long);
+template void gs_rows_sequential<double>(const EllMatrix<double>&, const double*, double*, long,
+                                         long);
 template void gs_sweep<float>(const EllMatrix<float>&, const ColorOrdering&, HaloExchange<float>&,
                               const float*, float*, bool, MotifStats*);
 template void gs_sweep<double>(const EllMatrix<double>&, const ColorOrdering&,

@@ -19,8 +19,13 @@ namespace hplx::mxp {
 template <class T>
 void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
 
-// One forward sweep. `x_is_zero`: x (owned and halo) is known to be zero on
-// entry, so there is nothing to exchange; the halo part is zeroed here.
+// Relaxes rows begin, begin + 1, ..., end - 1 one after the other (each
+// reads the rows before it already updated): the reference's sweep.
+template <class T>
+void gs_rows_sequential(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
+
+// One forward sweep (sequential over the rows if order.sequential). `x_is_zero`: x (owned and halo)
+// is known to be zero on entry, so there is nothing to exchange; the halo part is zeroed here.
 template <class T>
 void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
               T* x, bool x_is_zero, MotifStats* stats);

@@ -19,6 +19,23 @@ void restrict_residual_rows(const EllMatrix<T>& a, const std::vector<int>& fine_
 }
 
 template <class T>
+void restrict_residual_gather(const EllMatrix<T>& a, const std::vector<int>& coarse_to_fine,
+                              const T* __restrict r, const T* z, T* __restrict rc) {
+  const T* __restrict vals = a.values.data();
+  const int* __restrict cols = a.pattern->cols.data();
+  const long nc = static_cast<long>(coarse_to_fine.size());
+#pragma omp parallel for schedule(static)
+  for (long i = 0; i < nc; ++i) {
+    const long f = coarse_to_fine[i];
+    const long base = EllPattern::index(f, 0);
+    T acc = r[f];
+    for (int s = 0; s < kSlots; ++s)
+      acc -= vals[base + s * kSliceRows] * z[cols[base + s * kSliceRows]];
+    rc[i] = acc;
+  }
+}
+
+template <class T>
 void prolongate(const std::vector<int>& coarse_to_fine, const T* __restrict zc, T* __restrict z) {
   const long nc = static_cast<long>(coarse_to_fine.size());
   const int* __restrict c2f = coarse_to_fine.data();
@@ -77,18 +94,24 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
   T* zc = zc_[l + 1].data();
   double t = wall_time();
   halo_[l].begin(z);
-  restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.color_begin[0],
-                         lv.order.boundary_begin[0]);
+  const int cb = lv.order.coarse_block;
+  if (!lv.order.sequential)
+    restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.color_begin[cb],
+                           lv.order.boundary_begin[cb]);
   const double tw = wall_time();
   halo_[l].finish();
   const double tw1 = wall_time();
-  restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.boundary_begin[0],
-                         lv.order.color_begin[1]);
+  if (lv.order.sequential)
+    restrict_residual_gather(a, lv.coarse_to_fine, r, z, rc);
+  else
+    restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.boundary_begin[cb],
+                           lv.order.color_begin[cb + 1]);
   if (stats) {
     stats->halo_wait += tw1 - tw;
     stats->restriction += wall_time() - t;
     // Coarse rows of the matrix, r read, r_c written, all of z read once.
-    stats->bytes_restriction += lv.order.color_begin[1] * ell_row_bytes<T>(2) + n * sizeof(T);
+    stats->bytes_restriction +=
+        static_cast<double>(lv.coarse_to_fine.size()) * ell_row_bytes<T>(2) + n * sizeof(T);
   }
 
   cycle(l + 1, rc, zc, stats);
@@ -107,6 +130,10 @@ template void restrict_residual_rows<float>(const EllMatrix<float>&, const std::
                                             const float*, const float*, float*, long, long);
 template void restrict_residual_rows<double>(const EllMatrix<double>&, const std::vector<int>&,
                                              const double*, const double*, double*, long, long);
+template void restrict_residual_gather<float>(const EllMatrix<float>&, const std::vector<int>&,
+                                              const float*, const float*, float*);
+template void restrict_residual_gather<double>(const EllMatrix<double>&, const std::vector<int>&,
+                                               const double*, const double*, double*);
 template void prolongate<float>(const std::vector<int>&, const float*, float*);
 template void prolongate<double>(const std::vector<int>&, const double*, double*);
 template class Multigrid<float>;

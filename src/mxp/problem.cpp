@@ -16,7 +16,8 @@ Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm 
                      std::vector<double>* b) {
   Level lv;
   lv.geom = g;
-  lv.order = make_color_ordering(g);
+  lv.order = options.smoother == Smoother::Lexicographic ? make_natural_ordering(g)
+                                                         : make_color_ordering(g, options.colors);
   lv.halo = make_halo_plan(g, lv.order);
   const long n = g.local_rows();
   auto pattern = std::make_shared<EllPattern>();
@@ -85,7 +86,7 @@ Problem generate_problem(const Geometry& fine, const ProblemOptions& options, MP
     const Level& c = p.levels[l + 1];
     const long nc = c.geom.local_rows();
     f.coarse_to_fine.assign(nc, -1);
-    f.fine_to_coarse.assign(f.order.color_begin[1], -1);
+    f.fine_to_coarse.assign(f.geom.local_rows(), -1);
     for (long cn = 0; cn < nc; ++cn) {
       const long cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
                  cz = cn / (static_cast<long>(c.geom.nx) * c.geom.ny);
