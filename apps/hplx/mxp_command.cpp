@@ -7,6 +7,7 @@
 #include "core/json_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
+#include "core/trace.hpp"
 
 namespace hplx::app {
 
@@ -44,6 +45,10 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
+  sub_->add_option("--trace", trace_,
+                   "write a Chrome trace (per rank: phases, and every kernel of the first timed "
+                   "solve of each precision: SpMV, GS, restriction, prolongation, ortho, halo "
+                   "messages) to this file");
   sub_->add_option("--report", report_,
                    "also write the report in the reference's file format (Section::Key=value)");
 }
@@ -66,7 +71,14 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   apply_threads(plan);
   if (rank == 0) std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
 
-  const mxp::MxpResult result = mxp::run_mxp(config_, world, rank == 0 ? stderr : nullptr);
+  TraceRecorder trace(!trace_.empty());
+  const mxp::MxpResult result = mxp::run_mxp(config_, world, rank == 0 ? stderr : nullptr,
+                                             trace.enabled() ? &trace : nullptr);
+  // Collective: every rank sends its spans to rank 0, which writes the file.
+  trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
+  if (rank == 0 && trace.enabled())
+    std::fprintf(stderr, "hplx mxp: trace written to %s (%zu spans on rank 0)\n", trace_.c_str(),
+                 trace.size());
   if (rank == 0) {
     std::FILE* flat = nullptr;
     if (!report_.empty() && !(flat = std::fopen(report_.c_str(), "w")))

@@ -28,6 +28,7 @@ class MxpCommand {
   int threads_ = 0;
   std::string json_;
   std::string report_;
+  std::string trace_;
 };
 
 }  // namespace hplx::app

@@ -83,8 +83,11 @@ struct MxpResult {
 };
 
 // Collective over `world`; `progress` (rank 0 only, may be null) gets a line
-// per phase.
-MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress);
+// per phase. `trace` (may be null) gets a span per phase (setup,
+// validation, calibration and timed solves of each precision) and, for the
+// first timed solve of each phase only, a span per kernel (motif_stats.hpp).
+MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress,
+                  TraceRecorder* trace = nullptr);
 
 // The reference's YAML-like report with its keys, then hplx's per-motif
 // table; ends with the verdict line. `flat` (may be null) gets the same keys

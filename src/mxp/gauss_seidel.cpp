@@ -32,16 +32,16 @@ void gs_rows_sequential(const EllMatrix<T>& a, const T* __restrict b, T* x, long
 
 template <class T>
 void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
-              T* x, bool x_is_zero, MotifStats* stats) {
+              T* x, bool x_is_zero, MotifStats* stats, const char* name) {
   const double t0 = wall_time();
-  double wait = 0;
+  double wait = 0, tw = t0;
   if (order.sequential) {
     // No overlap: the first row may already read the halo.
     if (x_is_zero) {
       fill(a.columns() - a.rows(), T(0), x + a.rows());
     } else {
       halo.begin(x);
-      const double tw = wall_time();
+      tw = wall_time();
       halo.finish();
       wait = wall_time() - tw;
     }
@@ -59,7 +59,7 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
   } else {
     halo.begin(x);
     gs_rows(a, b, x, order.color_begin[0], order.boundary_begin[0]);
-    const double tw = wall_time();
+    tw = wall_time();
     halo.finish();
     wait = wall_time() - tw;
     gs_rows(a, b, x, order.boundary_begin[0], order.color_begin[1]);
@@ -67,8 +67,16 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
       gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
   }
   if (stats) {
+    const double t1 = wall_time();
+    if (wait > 0 || !x_is_zero) {  // a sweep that exchanged the halo
+      if (!order.sequential) stats->span("interior rows", t0, tw);
+      stats->span("halo wait", tw, tw + wait);
+      stats->span(order.sequential ? "rows" : "halo rows and colors 1-7", tw + wait, t1);
+      stats->span("halo exchange", t0, tw + wait, kTraceHalo);
+    }
+    stats->span(name, t0, t1);
     stats->halo_wait += wait;
-    stats->gs += wall_time() - t0;
+    stats->gs += t1 - t0;
     // Matrix, 1/diag, b, x read and x written per row (color 0 of a sweep
     // from zero: 1/diag, b and x only).
     const long c0 = order.color_begin[1];
@@ -84,8 +92,9 @@ template void gs_rows_sequential<float>(const EllMatrix<float>&, const float*, f
 template void gs_rows_sequential<double>(const EllMatrix<double>&, const double*, double*, long,
                                          long);
 template void gs_sweep<float>(const EllMatrix<float>&, const ColorOrdering&, HaloExchange<float>&,
-                              const float*, float*, bool, MotifStats*);
+                              const float*, float*, bool, MotifStats*, const char*);
 template void gs_sweep<double>(const EllMatrix<double>&, const ColorOrdering&,
-                               HaloExchange<double>&, const double*, double*, bool, MotifStats*);
+                               HaloExchange<double>&, const double*, double*, bool, MotifStats*,
+                               const char*);
 
 }  // namespace hplx::mxp

@@ -24,10 +24,12 @@ void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
 template <class T>
 void gs_rows_sequential(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
 
-// One forward sweep (sequential over the rows if order.sequential). `x_is_zero`: x (owned and halo)
-// is known to be zero on entry, so there is nothing to exchange; the halo part is zeroed here.
+// One forward sweep (sequential over the rows if order.sequential).
+// `x_is_zero`: x (owned and halo) is known to be zero on entry, so there is
+// nothing to exchange; the halo part is zeroed here. `name`: the sweep's
+// span in a trace (stats->trace).
 template <class T>
 void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
-              T* x, bool x_is_zero, MotifStats* stats);
+              T* x, bool x_is_zero, MotifStats* stats, const char* name = "GS");
 
 }  // namespace hplx::mxp

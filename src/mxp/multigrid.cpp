@@ -71,13 +71,27 @@ void Multigrid<T>::apply(const T* r, T* z, MotifStats* stats) {
   const double t0 = wall_time();
   cycle(0, r, z, stats);
   if (stats) {
-    stats->mg += wall_time() - t0;
+    const double t1 = wall_time();
+    stats->span("MG", t0, t1);
+    stats->mg += t1 - t0;
     stats->mg_calls += 1;
     // The reference's model: 1 pre-, 1 post-smoothing and 1 residual per
     // level, each counted as an SpMV over that level's nonzeros.
     stats->flops_mg += 2.0 * 3.0 * static_cast<double>(problem_->nnz_mg);
   }
 }
+
+namespace {
+// Span names per level (a trace copies them).
+const char* const kPreSmooth[] = {"GS pre L0", "GS pre L1", "GS pre L2", "GS pre L3"};
+const char* const kPostSmooth[] = {"GS post L0", "GS post L1", "GS post L2", "GS post L3"};
+const char* const kCoarsest[] = {"GS L0", "GS L1", "GS L2", "GS L3"};
+const char* const kRestriction[] = {"Restriction L0", "Restriction L1", "Restriction L2",
+                                    "Restriction L3"};
+const char* const kProlongation[] = {"Prolongation L0", "Prolongation L1", "Prolongation L2",
+                                     "Prolongation L3"};
+static_assert(kMgLevels <= 4, "name the spans of the extra levels");
+}  // namespace
 
 template <class T>
 void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
@@ -86,8 +100,10 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
   const long n = a.rows();
   // z = 0 on entry (owned rows; the sweep zeroes the halo).
   fill(n, T(0), z);
-  gs_sweep(a, lv.order, halo_[l], r, z, /*x_is_zero=*/true, stats);
-  if (l + 1 == levels()) return;
+  const bool coarsest = l + 1 == levels();
+  gs_sweep(a, lv.order, halo_[l], r, z, /*x_is_zero=*/true, stats,
+           coarsest ? kCoarsest[l] : kPreSmooth[l]);
+  if (coarsest) return;
 
   // Fused residual + restriction at the coarse points (fine color 0).
   T* rc = rc_[l + 1].data();
@@ -107,8 +123,14 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
     restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.boundary_begin[cb],
                            lv.order.color_begin[cb + 1]);
   if (stats) {
+    const double t1 = wall_time();
+    if (!lv.order.sequential) stats->span("interior rows", t, tw);
+    stats->span("halo wait", tw, tw1);
+    stats->span("halo rows", tw1, t1);
+    stats->span(kRestriction[l], t, t1);
+    stats->span("halo exchange", t, tw1, kTraceHalo);
     stats->halo_wait += tw1 - tw;
-    stats->restriction += wall_time() - t;
+    stats->restriction += t1 - t;
     // Coarse rows of the matrix, r read, r_c written, all of z read once.
     stats->bytes_restriction +=
         static_cast<double>(lv.coarse_to_fine.size()) * ell_row_bytes<T>(2) + n * sizeof(T);
@@ -119,11 +141,13 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
   t = wall_time();
   prolongate(lv.coarse_to_fine, zc, z);
   if (stats) {
-    stats->prolongation += wall_time() - t;
+    const double t1 = wall_time();
+    stats->span(kProlongation[l], t, t1);
+    stats->prolongation += t1 - t;
     // z_c and the indices read, z read and written at the coarse points.
     stats->bytes_prolongation += lv.coarse_to_fine.size() * (3.0 * sizeof(T) + sizeof(int));
   }
-  gs_sweep(a, lv.order, halo_[l], r, z, /*x_is_zero=*/false, stats);
+  gs_sweep(a, lv.order, halo_[l], r, z, /*x_is_zero=*/false, stats, kPostSmooth[l]);
 }
 
 template void restrict_residual_rows<float>(const EllMatrix<float>&, const std::vector<int>&,
