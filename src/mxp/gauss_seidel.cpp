@@ -7,13 +7,15 @@
 
 namespace hplx::mxp {
 template <class T>
-void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end) {
+void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end,
+             bool earlier_only) {
   // The rows of [begin, end) never read each other, so x may be read and
   // written by the same pass.
   const T* __restrict inv_diag = a.inv_diag.data();
   ell_row_sums<true>(
       a, x, begin, end, [b](long r) { return b[r]; },
-      [x, inv_diag](long r, T acc) { x[r] += acc * inv_diag[r]; });
+      [x, inv_diag](long r, T acc) { x[r] += acc * inv_diag[r]; },
+      earlier_only ? a.pattern->earlier_slots.data() : nullptr);
 }
 
 template <class T>
@@ -55,7 +57,7 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
 #pragma omp parallel for simd schedule(static)
     for (long r = 0; r < end0; ++r) x[r] = b[r] * inv_diag[r];
     for (int c = 1; c < kColors; ++c)
-      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
+      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1], /*earlier_only=*/true);
   } else {
     halo.begin(x);
     gs_rows(a, b, x, order.color_begin[0], order.boundary_begin[0]);
@@ -77,17 +79,19 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
     stats->span(name, t0, t1);
     stats->halo_wait += wait;
     stats->gs += t1 - t0;
-    // Matrix, 1/diag, b, x read and x written per row (color 0 of a sweep
-    // from zero: 1/diag, b and x only).
+    // Matrix, 1/diag, b, x read and x written per row (a sweep from zero:
+    // only the slots of earlier blocks, none in block 0).
     const long c0 = order.color_begin[1];
-    stats->bytes_gs += x_is_zero && !order.sequential
-                           ? (a.rows() - c0) * ell_row_bytes<T>(4) + c0 * 3.0 * sizeof(T)
-                           : a.rows() * ell_row_bytes<T>(4);
+    stats->bytes_gs +=
+        x_is_zero && !order.sequential
+            ? static_cast<double>(a.pattern->earlier_entries) * (sizeof(T) + sizeof(int)) +
+                  (a.rows() - c0) * 4.0 * sizeof(T) + c0 * 3.0 * sizeof(T)
+            : a.rows() * ell_row_bytes<T>(4);
   }
 }
 
-template void gs_rows<float>(const EllMatrix<float>&, const float*, float*, long, long);
-template void gs_rows<double>(const EllMatrix<double>&, const double*, double*, long, long);
+template void gs_rows<float>(const EllMatrix<float>&, const float*, float*, long, long, bool);
+template void gs_rows<double>(const EllMatrix<double>&, const double*, double*, long, long, bool);
 template void gs_rows_sequential<float>(const EllMatrix<float>&, const float*, float*, long, long);
 template void gs_rows_sequential<double>(const EllMatrix<double>&, const double*, double*, long,
                                          long);

@@ -16,8 +16,11 @@
 namespace hplx::mxp {
 
 // Relaxes rows [begin, end) (which must not read each other), OpenMP threads.
+// `earlier_only`: x is still zero in the rows' own block, the later blocks
+// and the halo, so only the slots of earlier blocks are read (EllPattern).
 template <class T>
-void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
+void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end,
+             bool earlier_only = false);
 
 // Relaxes rows begin, begin + 1, ..., end - 1 one after the other (each
 // reads the rows before it already updated): the reference's sweep.
