@@ -7,6 +7,7 @@
 #include "core/json_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
+#include "core/trace.hpp"
 
 namespace hplx::app {
 
@@ -32,6 +33,10 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--precision", precision_,
                    "mixed: GMRES-IR (float inner solver) against double GMRES; double: double "
                    "GMRES only (default mixed)");
+  sub_->add_option("--smoother", smoother_,
+                   "multicolor: 8-color parallel Gauss-Seidel; lexicographic: the reference's "
+                   "sequential sweep in natural order, for iteration counts comparable with it "
+                   "(default multicolor)");
   sub_->add_option("--npx", npx_, "process grid in x (with --npy, --npz; default HPCG's choice)");
   sub_->add_option("--npy", npy_, "process grid in y");
   sub_->add_option("--npz", npz_, "process grid in z");
@@ -40,6 +45,10 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
+  sub_->add_option("--trace", trace_,
+                   "write a Chrome trace (per rank: phases, and every kernel of the first timed "
+                   "solve of each precision: SpMV, GS, restriction, prolongation, ortho, halo "
+                   "messages) to this file");
   sub_->add_option("--report", report_,
                    "also write the report in the reference's file format (Section::Key=value)");
 }
@@ -50,6 +59,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   MPI_Comm_size(world, &size);
   config_.validation = mxp::parse_validation_mode(validation_);
   config_.precision = mxp::parse_precision(precision_);
+  config_.smoother = mxp::parse_smoother(smoother_);
   config_.shape = {npx_, npy_, npz_};
   mxp::check_config(config_, size);
 
@@ -61,7 +71,14 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   apply_threads(plan);
   if (rank == 0) std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
 
-  const mxp::MxpResult result = mxp::run_mxp(config_, world, rank == 0 ? stderr : nullptr);
+  TraceRecorder trace(!trace_.empty());
+  const mxp::MxpResult result = mxp::run_mxp(config_, world, rank == 0 ? stderr : nullptr,
+                                             trace.enabled() ? &trace : nullptr);
+  // Collective: every rank sends its spans to rank 0, which writes the file.
+  trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
+  if (rank == 0 && trace.enabled())
+    std::fprintf(stderr, "hplx mxp: trace written to %s (%zu spans on rank 0)\n", trace_.c_str(),
+                 trace.size());
   if (rank == 0) {
     std::FILE* flat = nullptr;
     if (!report_.empty() && !(flat = std::fopen(report_.c_str(), "w")))

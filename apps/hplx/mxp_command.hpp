@@ -23,10 +23,12 @@ class MxpCommand {
   mxp::MxpConfig config_;
   std::string validation_ = "standard";
   std::string precision_ = "mixed";
+  std::string smoother_ = "multicolor";
   int npx_ = 0, npy_ = 0, npz_ = 0;
   int threads_ = 0;
   std::string json_;
   std::string report_;
+  std::string trace_;
 };
 
 }  // namespace hplx::app

@@ -48,7 +48,8 @@ void check_memory(const MxpConfig& c, long long available_per_rank) {
 namespace {
 
 template <class T>
-PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::FILE* progress) {
+PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::FILE* progress,
+                      TraceRecorder* trace) {
   PhaseResult ph;
   ph.precision = std::is_same_v<T, float> ? Precision::Mixed : Precision::Double;
   ph.iterations = c.bench_iters;
@@ -62,6 +63,8 @@ PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::
   double t0 = wall_time();
   solver.solve(p.b, x, go, nullptr);
   double cal = wall_time() - t0;
+  const char* name = std::is_same_v<T, float> ? "mixed" : "double";
+  if (trace) trace->span(fmt::format("calibration solve ({})", name).c_str(), 0, t0, t0 + cal);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &cal, 1, MPI_DOUBLE, MPI_MAX, comm));
   ph.calibration_s = cal;
   ph.calls = std::max(1L, static_cast<long>(std::ceil(c.time / cal)));
@@ -77,9 +80,12 @@ PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::
   GmresResult last;
   for (long k = 0; k < ph.calls; ++k) {
     std::fill(x.begin(), x.end(), 0.0);
+    ph.stats.trace = k == 0 ? trace : nullptr;  // every kernel of the first solve only
     last = solver.solve(p.b, x, go, &ph.stats);
   }
+  ph.stats.trace = nullptr;
   double dt = wall_time() - t0;
+  if (trace) trace->span(fmt::format("timed solves ({})", name).c_str(), 0, t0, t0 + dt);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &dt, 1, MPI_DOUBLE, MPI_MAX, comm));
   ph.seconds = dt;
   ph.final_relres = last.normr0 > 0 ? last.normr / last.normr0 : 0;
@@ -93,7 +99,7 @@ PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::
 
 }  // namespace
 
-MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress) {
+MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress, TraceRecorder* trace) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
@@ -105,20 +111,26 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress) {
   if (progress) {
     std::fprintf(progress,
                  "hplx mxp: %d ranks as %d x %d x %d, local %d x %d x %d, global %ld x %ld x %ld, "
-                 "restart %d, %s precision\n",
+                 "restart %d, %s precision, %s Gauss-Seidel\n",
                  size, r.geom.npx, r.geom.npy, r.geom.npz, c.nx, c.ny, c.nz, r.geom.gnx, r.geom.gny,
-                 r.geom.gnz, c.restart, to_string(c.precision));
+                 r.geom.gnz, c.restart, to_string(c.precision), to_string(c.smoother));
     std::fflush(progress);
   }
 
   double t0 = wall_time();
   ProblemOptions po;
   po.nonsymmetric = c.nonsymmetric;
+  po.smoother = c.smoother;
   auto problem = std::make_unique<Problem>(generate_problem(r.geom, po, world));
   for (const Level& lv : problem->levels)
     r.levels.push_back({lv.geom.global_rows(), lv.a.global_nnz});
   r.nnz_mg = problem->nnz_mg;
   r.setup_s = wall_time() - t0;
+  if (trace) {
+    trace->set_track_name(kTraceKernels, "kernels");
+    trace->set_track_name(kTraceHalo, "halo messages");
+    trace->span("setup", kTraceKernels, t0, t0 + r.setup_s);
+  }
 
   ValidationOptions vo;
   vo.mode = c.validation;
@@ -127,7 +139,9 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress) {
   vo.max_iters = c.validation_max_iters;
   vo.restart = c.restart;
   vo.problem = po;
+  t0 = wall_time();
   r.validation = run_validation(vo, r.geom, problem.get(), world);
+  if (trace) trace->span("validation", kTraceKernels, t0, wall_time());
   if (progress) {
     const auto& v = r.validation;
     std::fprintf(progress,
@@ -142,9 +156,9 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress) {
 
   if (c.precision == Precision::Mixed) {
     r.has_mixed = true;
-    r.mixed = run_phase<float>(c, *problem, world, progress);
+    r.mixed = run_phase<float>(c, *problem, world, progress, trace);
   }
-  r.dbl = run_phase<double>(c, *problem, world, progress);
+  r.dbl = run_phase<double>(c, *problem, world, progress, trace);
   r.valid = r.validation.valid;
   const double raw = r.has_mixed ? r.mixed.gflops() : r.dbl.gflops();
   r.rating = r.valid ? raw * r.validation.penalty : 0.0;
@@ -213,6 +227,7 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
   key(sink, 2, "Matrix", c.nonsymmetric ? "nonsymmetric" : "symmetric");
   key(sink, 0, "Multigrid Information", "");
   key(sink, 2, "Number of coarse grid levels", std::to_string(r.levels.size() - 1));
+  key(sink, 2, "Smoother", fmt::format("forward Gauss-Seidel, {}", to_string(c.smoother)));
   key(sink, 2, "Coarse Grids", "");
   for (size_t l = 1; l < r.levels.size(); ++l) {
     key(sink, 4, "Grid Level", std::to_string(l));
@@ -382,7 +397,8 @@ nlohmann::json to_json(const MxpResult& r) {
            {"iterations", c.bench_iters},
            {"validation", to_string(c.validation)},
            {"precision", to_string(c.precision)},
-           {"nonsymmetric", c.nonsymmetric}}},
+           {"nonsymmetric", c.nonsymmetric},
+           {"smoother", to_string(c.smoother)}}},
          {"ranks", r.geom.size},
          {"threads_per_rank", r.threads},
          {"process_grid", {r.geom.npx, r.geom.npy, r.geom.npz}},

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "mxp/coloring.hpp"
 #include "mxp/geometry.hpp"
 #include "mxp/motif_stats.hpp"
 #include "mxp/validation.hpp"
@@ -36,6 +37,7 @@ struct MxpConfig {
   Precision precision = Precision::Mixed;
   ProcessShape shape{0, 0, 0};  // all zero: HPCG's choice
   bool nonsymmetric = false;
+  Smoother smoother = Smoother::Multicolor;
   long validation_max_iters = 10000;
   double tolerance = 1e-9;
 };
@@ -81,8 +83,11 @@ struct MxpResult {
 };
 
 // Collective over `world`; `progress` (rank 0 only, may be null) gets a line
-// per phase.
-MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress);
+// per phase. `trace` (may be null) gets a span per phase (setup,
+// validation, calibration and timed solves of each precision) and, for the
+// first timed solve of each phase only, a span per kernel (motif_stats.hpp).
+MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress,
+                  TraceRecorder* trace = nullptr);
 
 // The reference's YAML-like report with its keys, then hplx's per-motif
 // table; ends with the verdict line. `flat` (may be null) gets the same keys

@@ -16,6 +16,7 @@
 #pragma once
 
 #include <array>
+#include <string>
 #include <vector>
 
 #include "mxp/geometry.hpp"
@@ -24,15 +25,35 @@ namespace hplx::mxp {
 
 inline constexpr int kColors = 8;
 
+// multicolor: the 8-color parallel sweep (default); lexicographic: the
+// reference's sequential forward sweep in natural order on every rank.
+enum class Smoother { Multicolor, Lexicographic };
+// "multicolor" / "lexicographic"; throws UsageError naming the value otherwise.
+Smoother parse_smoother(const std::string& s);
+const char* to_string(Smoother s);
+
 inline int point_color(int ix, int iy, int iz) {
   return (ix & 1) | ((iy & 1) << 1) | ((iz & 1) << 2);
 }
+
+// The parity class of every block of rows, in sweep order (a permutation
+// of 0..7). Which class goes first matters for multigrid: see MXP.md.
+using ColorSequence = std::array<int, kColors>;
+inline constexpr ColorSequence kParityFirstSequence = {0, 1, 2, 3, 4, 5, 6, 7};
 
 struct ColorOrdering {
   std::vector<int> to_natural;                  // permuted row -> natural row iz*nx*ny + iy*nx + ix
   std::vector<int> to_permuted;                 // natural row -> permuted row
   std::array<long, kColors + 1> color_begin{};  // color c owns [color_begin[c], color_begin[c+1])
   std::array<long, kColors> boundary_begin{};   // rows of color c from here on read the halo
+  ColorSequence sequence = kParityFirstSequence;  // parity class of block c
+  int coarse_block = 0;                           // the block of parity class 0 (even points)
+  // The reference's smoother instead (make_natural_ordering): one block in
+  // natural (lexicographic) order that Gauss-Seidel sweeps row after row.
+  bool sequential = false;
+
+  long coarse_begin() const { return color_begin[coarse_block]; }
+  long coarse_end() const { return color_begin[coarse_block + 1]; }
 
   long rows() const { return static_cast<long>(to_natural.size()); }
 };
@@ -41,6 +62,12 @@ struct ColorOrdering {
 // has a neighbouring rank).
 bool touches_halo(const Geometry& g, int ix, int iy, int iz);
 
-ColorOrdering make_color_ordering(const Geometry& g);
+ColorOrdering make_color_ordering(const Geometry& g,
+                                  const ColorSequence& sequence = kParityFirstSequence);
+
+// The identity ordering for the reference's lexicographic Gauss-Seidel:
+// all rows in block 0, every row counted as reading the halo (a sequential
+// sweep cannot overlap the exchange), blocks 1..7 empty.
+ColorOrdering make_natural_ordering(const Geometry& g);
 
 }  // namespace hplx::mxp

@@ -39,8 +39,14 @@ void spmv(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& ha
   for (int c = 0; c < kColors; ++c)
     spmv_rows(a, x, y, order.boundary_begin[c], order.color_begin[c + 1]);
   if (stats) {
+    const double t1 = wall_time();
+    stats->span("interior rows", t0, tw);
+    stats->span("halo wait", tw, tw1);
+    stats->span("halo rows", tw1, t1);
+    stats->span("SpMV", t0, t1);
+    stats->span("halo exchange", t0, tw1, kTraceHalo);
     stats->halo_wait += tw1 - tw;
-    stats->spmv += wall_time() - t0;
+    stats->spmv += t1 - t0;
     stats->spmv_calls += 1;
     stats->flops_spmv += 2.0 * static_cast<double>(a.global_nnz);
     stats->bytes_spmv += a.rows() * ell_row_bytes<T>(2);

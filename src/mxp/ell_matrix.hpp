@@ -29,6 +29,14 @@ struct EllPattern {
   long rows = 0;
   long halo = 0;          // halo entries a vector needs after the owned rows
   std::vector<int> cols;  // storage(rows) entries
+  // Each row's entries are sorted by column (owned rows, then the halo, then
+  // the padding), so the entries in the blocks of earlier colors come
+  // first. earlier_slots[sl]: over the rows of slice sl, the most entries
+  // whose column lies in a block before the row's own (see sort_rows); a
+  // Gauss-Seidel sweep from x = 0 reads only those slots (the rest multiply
+  // zeros: the row's own block, later blocks and the halo are still zero).
+  std::vector<unsigned char> earlier_slots;
+  long long earlier_entries = 0;  // sum over slices of earlier_slots x its rows
 
   // Where slot s of row r is stored in cols and values.
   static long index(long r, int s) {
@@ -55,9 +63,11 @@ struct EllMatrix {
 // from acc = init(r), subtracts (Subtract) or adds every A[r,s] x[col(r,s)],
 // and hands the result to store(r, acc). The kernels of SpMV, Gauss-Seidel
 // and the fused restriction are this loop with different ends.
+// `slot_limit` (may be null): read only the first slot_limit[sl] slots of
+// slice sl (the others must multiply zeros).
 template <bool Subtract, class T, class Init, class Store>
 inline void ell_row_sums(const EllMatrix<T>& a, const T* x, long begin, long end, Init init,
-                         Store store) {
+                         Store store, const unsigned char* slot_limit = nullptr) {
   // x is not __restrict: Gauss-Seidel writes it through `store`.
   if (begin >= end) return;
   const T* __restrict vals = a.values.data();
@@ -72,7 +82,8 @@ inline void ell_row_sums(const EllMatrix<T>& a, const T* x, long begin, long end
     const long base = sl * kSlots * kSliceRows + (r0 - sl * kSliceRows);
     T acc[kSliceRows];
     for (long i = 0; i < len; ++i) acc[i] = init(r0 + i);
-    for (int s = 0; s < kSlots; ++s) {
+    const int slots = slot_limit ? slot_limit[sl] : kSlots;
+    for (int s = 0; s < slots; ++s) {
       const T* __restrict v = vals + base + s * kSliceRows;
       const int* __restrict c = cols + base + s * kSliceRows;
       // The same slot of the next slice: the hardware prefetchers alone

@@ -16,13 +16,23 @@
 namespace hplx::mxp {
 
 // Relaxes rows [begin, end) (which must not read each other), OpenMP threads.
+// `earlier_only`: x is still zero in the rows' own block, the later blocks
+// and the halo, so only the slots of earlier blocks are read (EllPattern).
 template <class T>
-void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
+void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end,
+             bool earlier_only = false);
 
-// One forward sweep. `x_is_zero`: x (owned and halo) is known to be zero on
-// entry, so there is nothing to exchange; the halo part is zeroed here.
+// Relaxes rows begin, begin + 1, ..., end - 1 one after the other (each
+// reads the rows before it already updated): the reference's sweep.
+template <class T>
+void gs_rows_sequential(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
+
+// One forward sweep (sequential over the rows if order.sequential).
+// `x_is_zero`: x (owned and halo) is known to be zero on entry, so there is
+// nothing to exchange; the halo part is zeroed here. `name`: the sweep's
+// span in a trace (stats->trace).
 template <class T>
 void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
-              T* x, bool x_is_zero, MotifStats* stats);
+              T* x, bool x_is_zero, MotifStats* stats, const char* name = "GS");
 
 }  // namespace hplx::mxp

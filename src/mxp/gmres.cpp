@@ -64,7 +64,9 @@ int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_s
     for (int pass = 0; pass < 2; ++pass) {
       gemv(true, n, j, 1.0, q_.data(), w, 0.0, h_t_.data());
       for (int i = 0; i < j; ++i) h_[i] = h_t_[i];
+      const double ta = stats && stats->trace ? wall_time() : 0;
       HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, h_.data(), j, MPI_DOUBLE, MPI_SUM, comm_));
+      if (stats) stats->span("Allreduce", ta, wall_time());
       for (int i = 0; i < j; ++i) {
         h_t_[i] = static_cast<T>(h_[i]);
         hcol[i] += h_[i];
@@ -75,7 +77,9 @@ int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_s
     if (beta > 0) scale(n, 1.0 / beta, w);
     hcol[j] = beta;
     if (stats) {
-      stats->ortho += wall_time() - t0;
+      const double t1 = wall_time();
+      stats->span("Ortho (CGS2)", t0, t1);
+      stats->ortho += t1 - t0;
       stats->flops_ortho += (2.0 * 4.0 * j + 3.0) * big_n_;
       stats->bytes_ortho += (2.0 * (2.0 * j + 3.0) + 3.0) * n * sizeof(T);
     }
@@ -121,7 +125,9 @@ void ArnoldiCycle<T>::combine(T* out, MotifStats* stats) {
     fill(n_, T(0), out);
   }
   if (stats) {
-    stats->vector += wall_time() - t0;
+    const double t1 = wall_time();
+    stats->span("VecUpdate (Q y)", t0, t1);
+    stats->vector += t1 - t0;
     stats->flops_vector += 2.0 * k * big_n_;
     stats->bytes_vector += (k + 1.0) * n_ * sizeof(T);
   }

@@ -1,5 +1,7 @@
 #include "mxp/gmres_ir.hpp"
 
+#include <type_traits>
+
 #include <algorithm>
 #include <cmath>
 
@@ -41,7 +43,9 @@ GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>&
     waxpby(n, 1.0, b.data(), -1.0, ax_.data(), r_.data());
     const double rho = global_norm(n, r_.data(), comm_);
     if (stats) {
-      stats->vector += wall_time() - t0;
+      const double t1 = wall_time();
+      stats->span("VecUpdate (residual, norm)", t0, t1);
+      stats->vector += t1 - t0;
       stats->flops_vector += 4.0 * big_n;
       stats->bytes_vector += 5.0 * n * sizeof(double);
     }
@@ -57,7 +61,9 @@ GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>&
     t0 = wall_time();
     scale_copy(n, 1.0 / rho, r_.data(), arnoldi_.basis(0));
     if (stats) {
-      stats->vector += wall_time() - t0;
+      const double t1 = wall_time();
+      stats->span("VecUpdate (scale)", t0, t1);
+      stats->vector += t1 - t0;
       stats->flops_vector += big_n;
       stats->bytes_vector += n * (sizeof(double) + sizeof(T));
     }
@@ -73,12 +79,19 @@ GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>&
     t0 = wall_time();
     waxpby(n, 1.0, x.data(), 1.0, z_.data(), x.data());  // the update in double
     if (stats) {
-      stats->vector += wall_time() - t0;
+      const double t1 = wall_time();
+      stats->span("VecUpdate (x += z)", t0, t1);
+      stats->vector += t1 - t0;
       stats->flops_vector += 2.0 * big_n;
       stats->bytes_vector += n * (2.0 * sizeof(double) + sizeof(T));
     }
   }
-  if (stats) stats->total += wall_time() - start;
+  if (stats) {
+    const double t1 = wall_time();
+    stats->span(std::is_same_v<T, float> ? "GMRES-IR solve (float)" : "GMRES solve (double)", start,
+                t1);
+    stats->total += t1 - start;
+  }
   return res;
 }
 

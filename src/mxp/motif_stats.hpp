@@ -3,9 +3,19 @@
 // prolongation parts, orthogonalization, vector updates). Flops follow the
 // reference's model with global row and nonzero counts (flop_model.hpp);
 // bytes follow the per-row model of docs/MXP.md and are this rank's.
+//
+// `trace`, when set, also records every kernel as a span (`--trace FILE`):
+// track 0 the rank's kernels, nested (solve > SpMV / MG > level > interior
+// rows, halo wait, halo rows), track 1 the halo messages from posting to
+// completion, so they show beside the interior kernels they overlap.
 #pragma once
 
+#include "core/trace.hpp"
+
 namespace hplx::mxp {
+
+inline constexpr int kTraceKernels = 0;  // track of the kernels
+inline constexpr int kTraceHalo = 1;     // track of the halo messages
 
 struct MotifStats {
   // Seconds.
@@ -18,6 +28,12 @@ struct MotifStats {
   // Bytes moved by this rank (model).
   double bytes_spmv = 0, bytes_gs = 0, bytes_restriction = 0, bytes_prolongation = 0,
          bytes_ortho = 0, bytes_vector = 0;
+
+  TraceRecorder* trace = nullptr;  // not summed by +=
+
+  void span(const char* name, double t0, double t1, int track = kTraceKernels) const {
+    if (trace) trace->span(name, track, t0, t1);
+  }
 
   double flops_total() const { return flops_spmv + flops_mg + flops_ortho + flops_vector; }
   double bytes_mg() const { return bytes_gs + bytes_restriction + bytes_prolongation; }

@@ -47,10 +47,16 @@ class Multigrid {
 };
 
 // r_c[fine_to_coarse[i]] = r[i] - (A z)[i] for the fine rows i in [begin, end)
-// (rows of color 0, the coarse points).
+// (rows of the coarse block, the coarse points).
 template <class T>
 void restrict_residual_rows(const EllMatrix<T>& a, const std::vector<int>& fine_to_coarse,
                             const T* r, const T* z, T* rc, long begin, long end);
+
+// The same for every coarse row i (r_c[i] from fine row coarse_to_fine[i]),
+// for an ordering whose coarse points are not one block (lexicographic).
+template <class T>
+void restrict_residual_gather(const EllMatrix<T>& a, const std::vector<int>& coarse_to_fine,
+                              const T* r, const T* z, T* rc);
 
 // z[coarse_to_fine[i]] += z_c[i] for every coarse row i.
 template <class T>

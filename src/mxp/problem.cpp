@@ -1,5 +1,10 @@
 #include "mxp/problem.hpp"
 
+#include <algorithm>
+#include <array>
+#include <limits>
+#include <utility>
+
 #include "core/error.hpp"
 
 namespace hplx::mxp {
@@ -12,11 +17,53 @@ double stencil_value(int sx, int sy, int sz, bool nonsymmetric) {
 
 namespace {
 
+// Sorts every row's entries by column (padding, value 0, last) and records
+// per slice the most entries in blocks before the row's own (EllPattern).
+// A property of the matrix and the ordering only, as for any sparse matrix.
+void sort_rows(const ColorOrdering& order, EllPattern& pattern, std::vector<double>& values) {
+  const long n = pattern.rows;
+  const long slices = (n + kSliceRows - 1) / kSliceRows;
+  pattern.earlier_slots.assign(slices, 0);
+  std::vector<int> block_of(n);
+  for (int c = 0; c < kColors; ++c)
+    for (long r = order.color_begin[c]; r < order.color_begin[c + 1]; ++r) block_of[r] = c;
+#pragma omp parallel for schedule(static)
+  for (long sl = 0; sl < slices; ++sl) {
+    int most = 0;
+    for (long r = sl * kSliceRows; r < std::min(n, (sl + 1) * kSliceRows); ++r) {
+      std::array<std::pair<long, double>, kSlots> e;
+      for (int s = 0; s < kSlots; ++s) {
+        const long i = EllPattern::index(r, s);
+        const double v = values[i];
+        e[s] = {v == 0.0 ? std::numeric_limits<long>::max() : pattern.cols[i], v};
+      }
+      std::stable_sort(e.begin(), e.end(),
+                       [](const auto& a, const auto& b) { return a.first < b.first; });
+      int earlier = 0;
+      for (int s = 0; s < kSlots; ++s) {
+        const long i = EllPattern::index(r, s);
+        const bool pad = e[s].first == std::numeric_limits<long>::max();
+        pattern.cols[i] = static_cast<int>(pad ? r : e[s].first);
+        values[i] = e[s].second;
+        if (!pad && e[s].first < order.color_begin[block_of[r]]) ++earlier;
+      }
+      // Sequential (lexicographic) sweeps have one block: nothing is earlier.
+      most = std::max(most, order.sequential ? kSlots : earlier);
+    }
+    pattern.earlier_slots[sl] = static_cast<unsigned char>(most);
+  }
+  pattern.earlier_entries = 0;
+  for (long sl = 0; sl < slices; ++sl)
+    pattern.earlier_entries += static_cast<long long>(pattern.earlier_slots[sl]) *
+                               (std::min(n, (sl + 1) * kSliceRows) - sl * kSliceRows);
+}
+
 Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm comm,
                      std::vector<double>* b) {
   Level lv;
   lv.geom = g;
-  lv.order = make_color_ordering(g);
+  lv.order = options.smoother == Smoother::Lexicographic ? make_natural_ordering(g)
+                                                         : make_color_ordering(g, options.colors);
   lv.halo = make_halo_plan(g, lv.order);
   const long n = g.local_rows();
   auto pattern = std::make_shared<EllPattern>();
@@ -60,6 +107,7 @@ Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm 
     lv.a.inv_diag[row] = 1.0 / stencil_value(0, 0, 0, options.nonsymmetric);
     if (b) (*b)[row] = row_sum;
   }
+  sort_rows(lv.order, *pattern, lv.a.values);
   long long global = 0;
   HPLX_MPI_CHECK(MPI_Allreduce(&nnz, &global, 1, MPI_LONG_LONG, MPI_SUM, comm));
   lv.a.global_nnz = global;
@@ -85,7 +133,7 @@ Problem generate_problem(const Geometry& fine, const ProblemOptions& options, MP
     const Level& c = p.levels[l + 1];
     const long nc = c.geom.local_rows();
     f.coarse_to_fine.assign(nc, -1);
-    f.fine_to_coarse.assign(f.order.color_begin[1], -1);
+    f.fine_to_coarse.assign(f.geom.local_rows(), -1);
     for (long cn = 0; cn < nc; ++cn) {
       const long cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
                  cz = cn / (static_cast<long>(c.geom.nx) * c.geom.ny);

@@ -20,6 +20,8 @@ namespace hplx::mxp {
 
 struct ProblemOptions {
   bool nonsymmetric = false;
+  Smoother smoother = Smoother::Multicolor;
+  ColorSequence colors = kParityFirstSequence;  // multicolor: sweep order of the parity classes
 };
 
 // The value of the stencil entry at offset (sx, sy, sz), each in {-1, 0, 1}.
@@ -32,8 +34,8 @@ struct Level {
   EllMatrix<double> a;
   // Every level but the coarsest: where the next coarser level's points
   // (coordinates 2i) sit among this level's rows, both ways.
-  std::vector<int> coarse_to_fine;  // coarse row -> fine row (always color 0)
-  std::vector<int> fine_to_coarse;  // fine row r < order.color_begin[1] -> coarse row
+  std::vector<int> coarse_to_fine;  // coarse row -> fine row (always in order.coarse_block)
+  std::vector<int> fine_to_coarse;  // fine row -> coarse row (-1 if not a coarse point)
 };
 
 struct Problem {

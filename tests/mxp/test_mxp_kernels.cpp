@@ -1,7 +1,8 @@
 // hplx mxp kernels on one rank against straightforward loops over the grid
 // in natural (lexicographic) order: SpMV, the multicolor Gauss-Seidel sweep
 // against a sequential Gauss-Seidel over the color ordering, the fused
-// residual + restriction, prolongation, the V-cycle's linearity, and the
+// residual + restriction, prolongation, the V-cycle's linearity (in the
+// default ordering, another color order and the lexicographic one), and the
 // mixed-precision vector kernels; float and double.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -22,8 +23,21 @@ struct Grid {
   Geometry g;
   Problem p;
   explicit Grid(bool nonsym = false, int nx = 16, int ny = 8, int nz = 8)
-      : g(make_geometry(0, 1, nx, ny, nz)), p(generate_problem(g, {nonsym}, MPI_COMM_SELF)) {}
+      : Grid(ProblemOptions{nonsym}, nx, ny, nz) {}
+  explicit Grid(const ProblemOptions& o, int nx = 16, int ny = 8, int nz = 8)
+      : g(make_geometry(0, 1, nx, ny, nz)), p(generate_problem(g, o, MPI_COMM_SELF)) {}
 };
+
+// The orderings the smoother can run in: the default parity colors
+// (coarse points first), the coarse points in the middle of the sweep, and
+// the reference's lexicographic sweep.
+std::vector<ProblemOptions> orderings() {
+  ProblemOptions coarse_middle;
+  coarse_middle.colors = {3, 5, 6, 0, 7, 1, 2, 4};
+  ProblemOptions lexicographic;
+  lexicographic.smoother = Smoother::Lexicographic;
+  return {ProblemOptions{}, coarse_middle, lexicographic};
+}
 
 // y = A x in natural order, from the stencil definition.
 std::vector<double> natural_apply(const Geometry& g, bool nonsym, const std::vector<double>& x) {
@@ -109,102 +123,111 @@ TYPED_TEST(MxpKernels, NoTwoNeighboursShareAColor) {
 
 TYPED_TEST(MxpKernels, ColoredSweepEqualsSequentialGaussSeidelInColorOrder) {
   using T = TypeParam;
-  for (bool from_zero : {false, true}) {
-    Grid grid;
-    const auto& lv = grid.p.levels[0];
-    const EllMatrix<T> a = convert_matrix<T>(lv.a);
-    const long n = a.rows();
-    const auto b_nat = random_vector(n, 3);
-    auto x_nat = from_zero ? std::vector<double>(n, 0.0) : random_vector(n, 4);
-    std::vector<T> b(n), x(a.columns());
-    for (long r = 0; r < n; ++r) {
-      b[r] = static_cast<T>(b_nat[lv.order.to_natural[r]]);
-      x[r] = static_cast<T>(x_nat[lv.order.to_natural[r]]);
+  for (const ProblemOptions& o : orderings())
+    for (bool from_zero : {false, true}) {
+      Grid grid(o);
+      const auto& lv = grid.p.levels[0];
+      const EllMatrix<T> a = convert_matrix<T>(lv.a);
+      const long n = a.rows();
+      const auto b_nat = random_vector(n, 3);
+      auto x_nat = from_zero ? std::vector<double>(n, 0.0) : random_vector(n, 4);
+      std::vector<T> b(n), x(a.columns());
+      for (long r = 0; r < n; ++r) {
+        b[r] = static_cast<T>(b_nat[lv.order.to_natural[r]]);
+        x[r] = static_cast<T>(x_nat[lv.order.to_natural[r]]);
+      }
+      HaloExchange<T> halo(&lv.halo, n, MPI_COMM_SELF);
+      gs_sweep(a, lv.order, halo, b.data(), x.data(), from_zero, nullptr);
+      // Sequential Gauss-Seidel visiting the rows in the color ordering.
+      const Geometry& g = grid.g;
+      for (long r = 0; r < n; ++r) {
+        const int i = lv.order.to_natural[r];
+        const int ix = i % g.nx, iy = (i / g.nx) % g.ny, iz = i / (g.nx * g.ny);
+        double s = b_nat[i];
+        for (int sz = -1; sz <= 1; ++sz)
+          for (int sy = -1; sy <= 1; ++sy)
+            for (int sx = -1; sx <= 1; ++sx) {
+              const int jx = ix + sx, jy = iy + sy, jz = iz + sz;
+              if ((sx | sy | sz) == 0 || jx < 0 || jy < 0 || jz < 0 || jx >= g.nx || jy >= g.ny ||
+                  jz >= g.nz)
+                continue;
+              s += 1.0 * x_nat[(jz * g.ny + jy) * g.nx + jx];
+            }
+        x_nat[i] = s / 26.0;
+      }
+      for (long r = 0; r < n; ++r)
+        ASSERT_NEAR(x[r], x_nat[lv.order.to_natural[r]], 10 * tolerance<T>())
+            << "row " << r << (lv.order.sequential ? " (lexicographic)" : "");
     }
-    HaloExchange<T> halo(&lv.halo, n, MPI_COMM_SELF);
-    gs_sweep(a, lv.order, halo, b.data(), x.data(), from_zero, nullptr);
-    // Sequential Gauss-Seidel visiting the rows in the color ordering.
-    const Geometry& g = grid.g;
-    for (long r = 0; r < n; ++r) {
-      const int i = lv.order.to_natural[r];
-      const int ix = i % g.nx, iy = (i / g.nx) % g.ny, iz = i / (g.nx * g.ny);
-      double s = b_nat[i];
-      for (int sz = -1; sz <= 1; ++sz)
-        for (int sy = -1; sy <= 1; ++sy)
-          for (int sx = -1; sx <= 1; ++sx) {
-            const int jx = ix + sx, jy = iy + sy, jz = iz + sz;
-            if ((sx | sy | sz) == 0 || jx < 0 || jy < 0 || jz < 0 || jx >= g.nx || jy >= g.ny ||
-                jz >= g.nz)
-              continue;
-            s += 1.0 * x_nat[(jz * g.ny + jy) * g.nx + jx];
-          }
-      x_nat[i] = s / 26.0;
-    }
-    for (long r = 0; r < n; ++r)
-      ASSERT_NEAR(x[r], x_nat[lv.order.to_natural[r]], 10 * tolerance<T>()) << "row " << r;
-  }
 }
 
 TYPED_TEST(MxpKernels, FusedRestrictionIsTheResidualInjectedAtEvenPoints) {
   using T = TypeParam;
-  Grid grid;
-  const Level& f = grid.p.levels[0];
-  const Level& c = grid.p.levels[1];
-  const EllMatrix<T> a = convert_matrix<T>(f.a);
-  const long n = a.rows();
-  const auto r_d = random_vector(n, 5), z_d = random_vector(n, 6);
-  std::vector<T> r(n), z(a.columns()), az(n), rc(c.a.rows(), T(-99));
-  for (long i = 0; i < n; ++i) {
-    r[i] = static_cast<T>(r_d[i]);
-    z[i] = static_cast<T>(z_d[i]);
+  for (const ProblemOptions& o : orderings()) {
+    Grid grid(o);
+    const Level& f = grid.p.levels[0];
+    const Level& c = grid.p.levels[1];
+    const EllMatrix<T> a = convert_matrix<T>(f.a);
+    const long n = a.rows();
+    const auto r_d = random_vector(n, 5), z_d = random_vector(n, 6);
+    std::vector<T> r(n), z(a.columns()), az(n), rc(c.a.rows(), T(-99));
+    for (long i = 0; i < n; ++i) {
+      r[i] = static_cast<T>(r_d[i]);
+      z[i] = static_cast<T>(z_d[i]);
+    }
+    if (f.order.sequential)
+      restrict_residual_gather(a, f.coarse_to_fine, r.data(), z.data(), rc.data());
+    else
+      restrict_residual_rows(a, f.fine_to_coarse, r.data(), z.data(), rc.data(),
+                             f.order.coarse_begin(), f.order.coarse_end());
+    spmv_rows(a, z.data(), az.data(), 0, n);
+    for (long ic = 0; ic < c.a.rows(); ++ic) {
+      const int cn = c.order.to_natural[ic];
+      const int cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
+                cz = cn / (c.geom.nx * c.geom.ny);
+      const long fr = f.coarse_to_fine[ic];
+      ASSERT_EQ(f.order.to_natural[fr], (2 * cz * f.geom.ny + 2 * cy) * f.geom.nx + 2 * cx);
+      ASSERT_NEAR(rc[ic], r[fr] - az[fr], 30 * tolerance<T>());
+    }
+    // Prolongation adds the coarse values at the same points, nowhere else.
+    std::vector<T> zc(c.a.rows());
+    for (long ic = 0; ic < c.a.rows(); ++ic) zc[ic] = static_cast<T>(ic + 1);
+    std::vector<T> zf(n, T(1));
+    prolongate(f.coarse_to_fine, zc.data(), zf.data());
+    long touched = 0;
+    for (long i = 0; i < n; ++i) touched += zf[i] != T(1);
+    EXPECT_EQ(touched, c.a.rows());
+    for (long ic = 0; ic < c.a.rows(); ++ic) EXPECT_EQ(zf[f.coarse_to_fine[ic]], T(1) + zc[ic]);
   }
-  restrict_residual_rows(a, f.fine_to_coarse, r.data(), z.data(), rc.data(), 0,
-                         f.order.color_begin[1]);
-  spmv_rows(a, z.data(), az.data(), 0, n);
-  for (long ic = 0; ic < c.a.rows(); ++ic) {
-    const int cn = c.order.to_natural[ic];
-    const int cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
-              cz = cn / (c.geom.nx * c.geom.ny);
-    const long fr = f.coarse_to_fine[ic];
-    ASSERT_EQ(f.order.to_natural[fr], (2 * cz * f.geom.ny + 2 * cy) * f.geom.nx + 2 * cx);
-    ASSERT_NEAR(rc[ic], r[fr] - az[fr], 30 * tolerance<T>());
-  }
-  // Prolongation adds the coarse values at the same points, nowhere else.
-  std::vector<T> zc(c.a.rows());
-  for (long ic = 0; ic < c.a.rows(); ++ic) zc[ic] = static_cast<T>(ic + 1);
-  std::vector<T> zf(n, T(1));
-  prolongate(f.coarse_to_fine, zc.data(), zf.data());
-  long touched = 0;
-  for (long i = 0; i < n; ++i) touched += zf[i] != T(1);
-  EXPECT_EQ(touched, c.a.rows());
-  for (long ic = 0; ic < c.a.rows(); ++ic) EXPECT_EQ(zf[f.coarse_to_fine[ic]], T(1) + zc[ic]);
 }
 
 TYPED_TEST(MxpKernels, VCycleIsLinearAndReducesTheError) {
   using T = TypeParam;
-  Grid grid;
-  Multigrid<T> mg(grid.p, MPI_COMM_SELF);
-  const long n = grid.p.rows();
-  const auto r1d = random_vector(n, 8), r2d = random_vector(n, 9);
-  std::vector<T> r1(n), r2(n), r12(n), z1(mg.matrix(0).columns()), z2(z1.size()), z12(z1.size());
-  for (long i = 0; i < n; ++i) {
-    r1[i] = static_cast<T>(r1d[i]);
-    r2[i] = static_cast<T>(r2d[i]);
-    r12[i] = r1[i] + r2[i];
+  for (const ProblemOptions& o : orderings()) {
+    Grid grid(o);
+    Multigrid<T> mg(grid.p, MPI_COMM_SELF);
+    const long n = grid.p.rows();
+    const auto r1d = random_vector(n, 8), r2d = random_vector(n, 9);
+    std::vector<T> r1(n), r2(n), r12(n), z1(mg.matrix(0).columns()), z2(z1.size()), z12(z1.size());
+    for (long i = 0; i < n; ++i) {
+      r1[i] = static_cast<T>(r1d[i]);
+      r2[i] = static_cast<T>(r2d[i]);
+      r12[i] = r1[i] + r2[i];
+    }
+    mg.apply(r1.data(), z1.data(), nullptr);
+    mg.apply(r2.data(), z2.data(), nullptr);
+    mg.apply(r12.data(), z12.data(), nullptr);
+    for (long i = 0; i < n; ++i) ASSERT_NEAR(z12[i], z1[i] + z2[i], 100 * tolerance<T>());
+    // As a preconditioner for A e = r: ||r - A M r|| < ||r||.
+    std::vector<T> az(n);
+    spmv_rows(mg.matrix(0), z1.data(), az.data(), 0, n);
+    double res = 0, nr = 0;
+    for (long i = 0; i < n; ++i) {
+      res += double(r1[i] - az[i]) * double(r1[i] - az[i]);
+      nr += double(r1[i]) * r1[i];
+    }
+    EXPECT_LT(std::sqrt(res), 0.5 * std::sqrt(nr)) << to_string(o.smoother);
   }
-  mg.apply(r1.data(), z1.data(), nullptr);
-  mg.apply(r2.data(), z2.data(), nullptr);
-  mg.apply(r12.data(), z12.data(), nullptr);
-  for (long i = 0; i < n; ++i) ASSERT_NEAR(z12[i], z1[i] + z2[i], 100 * tolerance<T>());
-  // As a preconditioner for A e = r: ||r - A M r|| < ||r||.
-  std::vector<T> az(n);
-  spmv_rows(mg.matrix(0), z1.data(), az.data(), 0, n);
-  double res = 0, nr = 0;
-  for (long i = 0; i < n; ++i) {
-    res += double(r1[i] - az[i]) * double(r1[i] - az[i]);
-    nr += double(r1[i]) * r1[i];
-  }
-  EXPECT_LT(std::sqrt(res), 0.5 * std::sqrt(nr));
 }
 
 TEST(MxpVectorKernels, MixedPrecisionWaxpbyAndDotMatchLoops) {
