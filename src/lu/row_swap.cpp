@@ -38,11 +38,15 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns) {
 
 namespace {
 
-// Row copies between the column-major matrix and row-contiguous buffers,
-// column by column: each column is read top to bottom once, so the matrix
-// streams through the cache in memory order (a row-at-a-time loop touches
-// one cache line, and often one TLB page, per element). The buffer side,
-// jb rows of one column, stays in L1 across consecutive columns.
+// Row copies between the column-major matrix and row-contiguous buffers.
+// Pivot rows are scattered down a column, so every element copied is a
+// cache miss of its own. The loops take the columns eight at a time and
+// each row across those eight columns: eight independent misses in flight
+// instead of one dependent chain, and the buffer side (eight consecutive
+// doubles of a row) one cache line. Measured on the project's 2-core VM
+// (N = 10000, 192 or 96 rows, column blocks of 1, 4, 8, 16): 1.4 to 1.8x
+// faster than one column at a time; 8 was the best or level with the best.
+constexpr long kColumnBlock = 8;
 
 // Below this many elements a copy is not worth waking the thread team.
 constexpr long kParallelMin = 1L << 14;
@@ -52,9 +56,14 @@ void gather_rows(const LocalMatrix& a, const std::vector<long>& rows, long lc0, 
                  double* dst) {
   const long m = static_cast<long>(rows.size());
 #pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
-  for (long c = 0; c < nn; ++c) {
-    const double* col = a.at(0, lc0 + c);
-    for (long i = 0; i < m; ++i) dst[i * nn + c] = col[rows[i]];
+  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
+    const long c1 = std::min(nn, c0 + kColumnBlock);
+    const double* col = a.at(0, lc0);
+    const long lda = a.lda();
+    for (long i = 0; i < m; ++i) {
+      const long r = rows[i];
+      for (long c = c0; c < c1; ++c) dst[i * nn + c] = col[r + c * lda];
+    }
   }
 }
 
@@ -63,9 +72,14 @@ void scatter_rows(LocalMatrix& a, const std::vector<long>& rows, long lc0, long 
                   const double* src) {
   const long m = static_cast<long>(rows.size());
 #pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
-  for (long c = 0; c < nn; ++c) {
-    double* col = a.at(0, lc0 + c);
-    for (long i = 0; i < m; ++i) col[rows[i]] = src[i * nn + c];
+  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
+    const long c1 = std::min(nn, c0 + kColumnBlock);
+    double* col = a.at(0, lc0);
+    const long lda = a.lda();
+    for (long i = 0; i < m; ++i) {
+      const long r = rows[i];
+      for (long c = c0; c < c1; ++c) col[r + c * lda] = src[i * nn + c];
+    }
   }
 }
 
@@ -241,16 +255,25 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
 void RowSwapInFlight::unpack_u() {
   const int jb = p_.jb;
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
+  std::vector<const double*> rows(jb);
   for (int r = 0; r < jb; ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), grid_.nprow());
-    const double* row = equil_ ? gathered_.data() + static_cast<std::size_t>(r) * nn_
-                               : gathered_.data() + cursor[o];
-    if (u_transposed_) {
-      std::copy_n(row, nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
-    } else {
-      for (long c = 0; c < nn_; ++c) ut_[static_cast<std::size_t>(c) * jb + r] = row[c];
-    }
+    rows[r] = equil_ ? gathered_.data() + static_cast<std::size_t>(r) * nn_
+                     : gathered_.data() + cursor[o];
     cursor[o] += nn_;
+  }
+  if (u_transposed_) {
+    for (int r = 0; r < jb; ++r) std::copy_n(rows[r], nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
+    return;
+  }
+  // U is jb x nn column-major: a transpose of the rows, done eight rows at a
+  // time so that each column of U is written a cache line at once.
+  for (int r0 = 0; r0 < jb; r0 += kColumnBlock) {
+    const int r1 = std::min<int>(jb, r0 + kColumnBlock);
+    for (long c = 0; c < nn_; ++c) {
+      double* dst = &ut_[static_cast<std::size_t>(c) * jb];
+      for (int r = r0; r < r1; ++r) dst[r] = rows[r][c];
+    }
   }
 }
 
@@ -326,12 +349,17 @@ SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long
 }
 
 void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {
+  // The interchanges in order (a row may be swapped twice), each across a
+  // block of columns at once, as the copies above.
 #pragma omp parallel for schedule(static) if (p.jb * nn > kParallelMin)
-  for (long c = 0; c < nn; ++c) {
-    double* col = a.at(0, lc0 + c);
+  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
+    const long c1 = std::min(nn, c0 + kColumnBlock);
+    double* col = a.at(0, lc0);
+    const long lda = a.lda();
     for (int i = 0; i < p.jb; ++i) {
-      const long r = p.ipiv[i];
-      if (r != p.k + i) std::swap(col[p.k + i], col[r]);
+      const long r = p.ipiv[i], d = p.k + i;
+      if (r == d) continue;
+      for (long c = c0; c < c1; ++c) std::swap(col[d + c * lda], col[r + c * lda]);
     }
   }
 }
