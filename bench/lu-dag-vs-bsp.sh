@@ -21,6 +21,10 @@
 # Long campaigns go in pieces (one grid and N per call) so the shared
 # machine is not held for long: each call prints its own medians.
 #
+# RUNS=FILE also appends every run's line to FILE, and the medians are
+# taken over all of FILE: a campaign split into pieces (REPS=1 each) gets
+# the medians of all its rounds; REPS=0 only prints them.
+#
 # Every run must pass the residual check (a FAILED line stops the script).
 # OMP_MAX_TASK_PRIORITY=4 is set for every run, so both schedules see the
 # same environment and the dag schedule's priorities are honoured.
@@ -39,6 +43,8 @@ export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_MAX_TASK_PR
 [[ -x $HPLX ]] || { echo "lu-dag-vs-bsp: $HPLX not built (make build)" >&2; exit 2; }
 OUT=$(mktemp -d)
 trap 'rm -rf "$OUT"' EXIT
+RUNS=${RUNS:-$OUT/runs}
+touch "$RUNS"
 
 SETTINGS=(
   "depth0|--depth 0"
@@ -73,7 +79,7 @@ for ((rep = 1; rep <= REPS; ++rep)); do
           fi
           gflops=$(awk '/^W/{print $NF}' <<<"$out")
           echo "$rep $grid $n $nb $name $gflops"
-          echo "$grid $n $nb $name $gflops" >>"$OUT/runs"
+          echo "$grid $n $nb $name $gflops" >>"$RUNS"
         done
       done
     done
@@ -81,8 +87,8 @@ for ((rep = 1; rep <= REPS; ++rep)); do
 done
 
 echo
-echo "median Gflops over $REPS rounds"
-python3 - "$OUT/runs" <<'PY'
+echo "median Gflops over the rounds in $RUNS"
+python3 - "$RUNS" <<'PY'
 import collections, statistics, sys
 runs = collections.defaultdict(list)
 for line in open(sys.argv[1]):
