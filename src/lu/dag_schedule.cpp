@@ -8,6 +8,7 @@
 #include <exception>
 #include <memory>
 #include <mutex>
+#include <string>
 #include <thread>
 #include <vector>
 
@@ -42,7 +43,8 @@ struct PanelWork {
   Panel panel;
   RowSwapPlan plan;
   SwapPart next, rest;
-  std::unique_ptr<PanelBroadcast> bcast;  // from run_post to run_wait
+  std::unique_ptr<PanelBroadcast> bcast;       // from run_post to run_wait
+  std::unique_ptr<RowSwapInFlight> rest_swap;  // early rest swap: from RSR post to its finish
 };
 
 // The bookkeeping of one panel: its tasks' phase seconds and how many of
@@ -104,6 +106,17 @@ long update_group_columns() {
   return v;
 }
 
+// Whether the early rest swap may be used (HPLX_DAG_EARLY_SWAP=0 turns it
+// off, for measuring it; anything but 0 or 1 is refused).
+bool early_swap_allowed() {
+  const char* env = std::getenv("HPLX_DAG_EARLY_SWAP");
+  if (env == nullptr || *env == '\0') return true;
+  const std::string v = env;
+  if (v != "0" && v != "1")
+    throw UsageError(fmt::format("HPLX_DAG_EARLY_SWAP={}: expected 0 or 1", v));
+  return v == "1";
+}
+
 // The threads that the grid's ranks on this node run, each a team of
 // `team` (collective over `all`).
 int node_threads(MPI_Comm all, int team) {
@@ -133,7 +146,13 @@ class DagLu {
     // With one process column and one thread nothing can run beside the
     // factorization (the column's processes factor together, and there is
     // no broadcast to hide), so the split would only add a swap per panel.
-    split_swap_ = grid.nprow() > 1 && (q_ > 1 || omp_get_max_threads() > 1);
+    // With one process column (and P > 1) the rest's swap is instead
+    // posted before the next factorization and completed after it (the
+    // early rest swap): its messages travel while this process updates the
+    // next panel's block and factors, and FACT's own MPI calls move it on.
+    const bool early_allowed = early_swap_allowed();  // checked on every grid
+    early_rest_ = early_allowed && grid.nprow() > 1 && q_ == 1;
+    split_swap_ = grid.nprow() > 1 && (q_ > 1 || omp_get_max_threads() > 1 || early_rest_);
     blk_.assign(static_cast<std::size_t>(std::max(1L, local_blocks_)), 0);
     pan_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
     bc_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);
@@ -150,6 +169,15 @@ class DagLu {
           "library provides less");
     const int team = omp_get_max_threads();
     oversubscribed_ = node_threads(grid_.all(), team) > omp_get_num_procs();
+    // The early rest swap's second stage (binary exchange's U broadcast, the
+    // long swap's roll) is posted whenever its first stage is seen done,
+    // which differs between processes: on a communicator of its own it
+    // cannot cross FACT's collectives. One rest swap is in flight at a time.
+    if (early_rest_) {
+      MPI_Comm dup = MPI_COMM_NULL;
+      HPLX_MPI_CHECK(MPI_Comm_dup(grid_.col(), &dup));
+      rest_second_ = Communicator(dup);
+    }
     t_start_ = wall_time();
     last_elapsed_ = 0;
     {
@@ -225,21 +253,64 @@ class DagLu {
   // POST(p + 1): the chain then lets the factorization of panel p + 1 (and
   // the swap of the block after it) go before the swap of the rest of panel
   // p, which waits for the whole update of panel p - 1.
+  //
+  // With the early rest swap (one process column) the chain reads POST(p),
+  // RSN(p), RSR-post(p), POST(p + 1), ...: the rest's swap of panel p is
+  // posted before FACT(p + 1) and completed by RSR-finish(p), which is not
+  // in the chain and waits for POST(p + 1), so it never holds a process
+  // out of a factorization its column peers are in.
   void create_all_tasks() {
-    const bool split = split_swap_;
+    const bool split = split_swap_ && !early_rest_;
     const bool swaps = grid_.nprow() > 1;
     for (long p = 0; p < panels_; ++p) {
       const PanelCut c = cut(p);
       const bool rs_next = c.has_next;
       const bool rs_rest = swaps && c.rest_b0 < local_blocks_;
-      state_[p].remaining = 2 + (rs_next ? 1 : 0) + (rs_rest ? 1 : 0) +
+      state_[p].remaining = 2 + (rs_next ? 1 : 0) + (rs_rest ? (early_rest_ ? 2 : 1) : 0) +
                             static_cast<long>(c.head.size() + c.tail.size());
       create_post(p);
+      if (early_rest_ && p > 0) create_rest_finish(p - 1, cut(p - 1));
       if (split && p > 0) create_rest(p - 1, cut(p - 1));
       create_next(p, c);
-      if (!split) create_rest(p, c);
+      if (early_rest_)
+        create_rest_post(p, c);
+      else if (!split)
+        create_rest(p, c);
     }
+    if (early_rest_ && panels_ > 0) create_rest_finish(panels_ - 1, cut(panels_ - 1));
     if (split && panels_ > 0) create_rest(panels_ - 1, cut(panels_ - 1));
+  }
+
+  // Early rest swap: RSR-post(p), in the MPI chain, waits for the previous
+  // panel's update of the rest and posts the swap.
+  void create_rest_post(long p, const PanelCut& c) {
+    [[maybe_unused]] char* comm = &comm_;
+    [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* blk = blk_.data();
+    const int chain = priority(kDagMaxPriority);
+    const long r0 = c.rest_b0, nlb = local_blocks_;
+    if (r0 >= nlb) return;
+      // clang-format off
+#pragma omp task firstprivate(p) depend(inout: comm[0]) depend(in: pan[p]) depend(iterator(i = r0 : nlb), inout: blk[i]) priority(chain)
+    run_rest_post(p);
+    // clang-format on
+  }
+
+  // RSR-finish(p) after POST(p + 1) (FACT(p + 1) done here), then the
+  // rest's updates.
+  void create_rest_finish(long p, const PanelCut& c) {
+    [[maybe_unused]] char* pan = pan_.data();
+    [[maybe_unused]] char* blk = blk_.data();
+    const int chain = priority(kDagMaxPriority);
+    const long r0 = c.rest_b0, nlb = local_blocks_;
+    const long after = std::min(p + 1, panels_ - 1);
+    if (r0 < nlb) {
+      // clang-format off
+#pragma omp task firstprivate(p) depend(in: pan[p], pan[after]) depend(iterator(i = r0 : nlb), inout: blk[i]) priority(chain)
+      run_rest_finish(p);
+      // clang-format on
+    }
+    for (const UpdateUnit& u : c.tail) create_update(p, u, false);
   }
 
   // POST(p) and WAIT(p). Dependencies only look at tasks created before.
@@ -330,8 +401,11 @@ class DagLu {
         {
           PhaseScope phase(&tm.fact, hooks_.trace, "FACT");
           PanelBroadcast* send = w->bcast.get();
-          factor_panel(a_, panel, t_, grid_, 1,
-                       [send](long first, long end) { send->subpanel_done(first, end); });
+          RowSwapInFlight* rest = rest_in_flight_;  // the early rest swap (mpi_ is held)
+          factor_panel(a_, panel, t_, grid_, 1, [send, rest](long first, long end) {
+            send->subpanel_done(first, end);
+            if (rest) rest->progress();
+          });
         }
         PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
         w->bcast->send_rest();
@@ -387,7 +461,9 @@ class DagLu {
   void poll() {
     if (!mpi_.try_lock()) return;
     std::lock_guard<std::mutex> mpi(mpi_, std::adopt_lock);
-    if (in_flight_ && !failed_.load()) in_flight_->progress();
+    if (failed_.load()) return;
+    if (in_flight_) in_flight_->progress();
+    if (rest_in_flight_) rest_in_flight_->progress();
   }
 
   // P > 1: RS of the next panel's block (next) or of the rest,
@@ -430,6 +506,58 @@ class DagLu {
       }
       tm.swap_copy += swap->copy_seconds();
       tm.wait += std::max(0.0, wall_time() - t0 - (swap->copy_seconds() - copied0));
+    });
+    part_done(p, tm);
+    poll();
+  }
+
+  // Early rest swap, RSR-post(p): packs and posts the swap of the rest of
+  // panel p (collective over the process column); it travels until
+  // run_rest_finish(p), moved on between tasks and during FACT.
+  void run_rest_post(long p) {
+    PhaseTimes tm;
+    guarded([&] {
+      PanelWork& w = *work_[p];
+      const PanelCut c = cut(p);
+      SwapPart& s = w.rest;
+      s.lc0 = block_lc0(c.rest_b0, first_trailing(p));
+      s.nn = block_lc1(local_blocks_ - 1) - s.lc0;
+      PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+      const SwapForm form{effective_swap(t_, s.nn), t_.schedule.modified_long_swap, t_.u_transposed,
+                          t_.equilibration, rest_second_.get()};
+      std::lock_guard<std::mutex> mpi(mpi_);
+      w.rest_swap =
+          std::make_unique<RowSwapInFlight>(a_, w.panel, w.plan, s.lc0, s.nn, grid_, s.u, form);
+      rest_in_flight_ = w.rest_swap.get();
+    });
+    part_done(p, tm);
+  }
+
+  // Early rest swap, RSR-finish(p): moves the swap on until it is done,
+  // letting go of MPI between looks (a peer may need this process's
+  // broadcast or swap to move on first).
+  void run_rest_finish(long p) {
+    PhaseTimes tm;
+    guarded([&] {
+      PanelWork& w = *work_[p];
+      RowSwapInFlight& swap = *w.rest_swap;
+      PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+      const double t0 = wall_time();
+      const double copied0 = swap.copy_seconds();
+      for (bool done = false; !done;) {
+        {
+          std::lock_guard<std::mutex> mpi(mpi_);
+          done = swap.progress();
+          if (!done && in_flight_ && !failed_.load()) in_flight_->progress();
+        }
+        if (!done) pause();
+      }
+      tm.swap_copy += swap.copy_seconds();
+      tm.wait += std::max(0.0, wall_time() - t0 - (swap.copy_seconds() - copied0));
+      tm.swap_hidden += std::max(0.0, swap.timing().hidden() - (wall_time() - t0));
+      std::lock_guard<std::mutex> mpi(mpi_);
+      rest_in_flight_ = nullptr;
+      w.rest_swap.reset();
     });
     part_done(p, tm);
     poll();
@@ -539,7 +667,10 @@ class DagLu {
   // P > 1: the next panel's block has its own swap, the rest's comes after
   // the next FACT.
   bool split_swap_ = false;
-  bool oversubscribed_ = false;  // more threads on this node than cores
+  bool early_rest_ = false;                    // one process column: the early rest swap
+  Communicator rest_second_;                   // its second stage's communicator
+  RowSwapInFlight* rest_in_flight_ = nullptr;  // at most one early rest swap at a time
+  bool oversubscribed_ = false;                // more threads on this node than cores
   // Dependency tokens: the MPI chain, each panel, each local column block.
   char comm_ = 0;
   std::vector<char> pan_, bc_, blk_;

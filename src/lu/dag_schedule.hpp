@@ -9,10 +9,14 @@
 //              forwarded), then finished; on receivers the panel is ready.
 //   RSN(k)     P > 1, on the process column holding panel k + 1: the row
 //              swap of that block alone (collective over the process
-//              column). Only where something can run beside FACT: Q > 1
-//              or more than one thread per rank ("the swap split").
+//              column): "the swap split", with Q > 1, or Q = 1 with the
+//              early rest swap (HPLX_DAG_EARLY_SWAP=0 turns that off; the
+//              split then needs more than one thread per rank).
 //   RSR(k)     P > 1: the row swap of the other trailing columns (all of
-//              them without the split).
+//              them without the split). With Q = 1 (the early rest swap)
+//              two tasks: RSR-post(k) in the MPI chain before POST(k + 1)
+//              posts it, RSR-finish(k) after POST(k + 1) completes it, so
+//              it travels during the next factorization.
 //   UPDATE(k,J) local blocks J with panel k: with P = 1 the blocks' row
 //              interchanges in place, then DTRSM + DGEMM. The blocks of
 //              panels k + 1 and k + 2 are updated alone; the others in
@@ -32,7 +36,10 @@
 // POST(k+1), ... (without it POST(k), RSR(k), POST(k+1), ...): the
 // rest's swap of panel k - 1 comes after the next factorization, so FACT(k)
 // needs the whole update of panel k - 3 only (one swap for all would make
-// it k - 2), and the updates of panels k - 2 and k - 1 can still run. A
+// it k - 2), and the updates of panels k - 2 and k - 1 can still run.
+// With the early rest swap (Q = 1) the chain is POST(k), RSN(k),
+// RSR-post(k), POST(k+1), ...; the swap's second stage goes on a
+// communicator of its own and one rest swap is in flight at a time. A
 // swap moves the broadcast in flight on while it waits (RSR(k-1) runs while
 // panel k may travel and this process may have to forward it).
 // POST(k+1) waits for WAIT(k), so at most one LBCAST is in flight per

@@ -1,6 +1,8 @@
-// The dag schedule's task cuts: with P > 1 (and Q > 1 or two threads) the
-// next panel's block has its own row swap and the rest's swap runs after
-// the next panel's factorization; non-urgent blocks are updated in groups. Every grid of the
+// The dag schedule's task cuts: with P > 1 the next panel's block has its
+// own row swap; with Q > 1 the rest's swap runs after the next panel's
+// factorization, with Q = 1 it is posted before it and completed after it
+// (the early rest swap; HPLX_DAG_EARLY_SWAP=0 gives the blocking swap, split
+// only with two threads); non-urgent blocks are updated in groups. Every grid of the
 // job's ranks with odd N and NB (N a multiple of NB or not), group widths
 // from one block to all of them, priorities on and off: the solution passes
 // netlib's residual check and agrees with the bsp schedule's.
@@ -64,9 +66,8 @@ TEST(LuDagCuts, EveryGridGroupAndSwapPasses) {
           t.bcast = priorities ? Broadcast::OneRingM : Broadcast::LongM;
           ProcessGrid grid(MPI_COMM_WORLD, p, q, t.pmap);
           if (!grid.in_grid()) continue;
-          // One process column splits the swap only with more than one
-          // thread: the first shape runs two threads even where that
-          // oversubscribes the cores, so both cuts are tested on every grid.
+          // The first shape runs two threads even where that oversubscribes
+          // the cores, so one and two threads are tested on every grid.
           const bool two = s.nb == 13 || size * 2 <= omp_get_num_procs();
           const int threads = two ? 2 : 1;
           const std::string what =
@@ -108,6 +109,71 @@ TEST(LuDagCuts, BadGroupColumnsIsAUsageError) {
   long info = 0;
   EXPECT_THROW(residual(t, grid, &info), UsageError);
   unsetenv("HPLX_DAG_GROUP_COLUMNS");
+}
+
+// Sets HPLX_DAG_EARLY_SWAP for one solve (the same on every rank).
+class EarlySwap {
+ public:
+  explicit EarlySwap(const char* value) { setenv("HPLX_DAG_EARLY_SWAP", value, 1); }
+  ~EarlySwap() { unsetenv("HPLX_DAG_EARLY_SWAP"); }
+  EarlySwap(const EarlySwap&) = delete;
+  EarlySwap& operator=(const EarlySwap&) = delete;
+};
+
+// One process column (P = ranks, the grid where the early rest swap is
+// used): on and off, one and two threads, both swap algorithms (binary
+// exchange's two stages and the long swap's), priorities on and off.
+TEST(LuDagCuts, OneColumnEarlySwapOnAndOffPasses) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  for (const char* early : {"1", "0"}) {
+    for (const int threads : {1, 2}) {
+      for (const bool priorities : {true, false}) {
+        for (const bool long_swap : {false, true}) {
+          TestCase t;
+          t.grid = {size, 1};
+          t.n = 157;
+          t.nb = 11;
+          t.swap = long_swap ? SwapAlgorithm::Long : SwapAlgorithm::BinaryExchange;
+          t.equilibration = priorities;  // the long swap with and without its second stage
+          ProcessGrid grid(MPI_COMM_WORLD, size, 1, t.pmap);
+          const std::string what =
+              std::string("early=") + early + " threads=" + std::to_string(threads) +
+              " priorities=" + std::to_string(priorities) + " long=" + std::to_string(long_swap);
+          long info = 0;
+          t.depth = 1;
+          const double bsp = residual(t, grid, &info);
+          t.schedule.kind = ScheduleKind::Dag;
+          t.schedule.dag_priorities = priorities;
+          double dag = 0;
+          {
+            EarlySwap env(early);
+            omp_set_num_threads(threads);
+            dag = residual(t, grid, &info);
+            omp_set_num_threads(1);
+          }
+          EXPECT_EQ(info, 0) << what;
+          EXPECT_LT(dag, 16.0) << what;
+          EXPECT_NEAR(dag, bsp, 0.5) << what;
+        }
+      }
+    }
+  }
+}
+
+// HPLX_DAG_EARLY_SWAP other than 0 or 1 is refused with a usage error.
+TEST(LuDagCuts, BadEarlySwapIsAUsageError) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  TestCase t;
+  t.schedule.kind = ScheduleKind::Dag;
+  t.grid = {1, size};
+  t.n = 40;
+  t.nb = 8;
+  ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
+  EarlySwap env("yes");
+  long info = 0;
+  EXPECT_THROW(residual(t, grid, &info), UsageError);
 }
 
 }  // namespace
