@@ -83,11 +83,15 @@ double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbe
   return sum / static_cast<double>(use.size());
 }
 
-// The trailing update as hplx lu runs it: C (m x m) -= A (m x k) B (k x m)
-// in column chunks of 256 (PanelApplier's kChunkColumns; each call packs A
-// again), mean of the undisturbed reps: what a run sees, not the best case.
-double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
-  openblas_set_num_threads(threads);
+// DGEMM C (m x m) -= A (m x k) B (k x m) in column chunks of 256
+// (PanelApplier's kChunkColumns; each call packs A again), mean of the
+// undisturbed reps: what a run sees, not the best case. `dealt` false: each
+// chunk is one DGEMM call on `threads` BLAS threads (a threaded BLAS's own
+// split, netlib HPL's way). `dealt` true: hplx lu's update, the chunks dealt
+// over `threads` OpenMP threads, one-thread BLAS each (PanelApplier beside
+// FACT; the narrow update splits rows the same way).
+double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool dealt = false) {
+  openblas_set_num_threads(dealt ? 1 : threads);
   omp_set_num_threads(threads);
   std::vector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
       c(static_cast<size_t>(m) * m);
@@ -96,15 +100,23 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
   for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
+  const long chunks = (m + kChunk - 1) / kChunk;
+  auto chunk = [&](long i) {
+    const long j = i * kChunk, w = std::min(kChunk, m - j);
+    blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k, k,
+               1.0, c.data() + j * m, m);
+  };
   const double t = undisturbed_mean(
       threads, reps, min_seconds(m), disturbed, [] {},
       [&] {
-        for (long j = 0; j < m; j += kChunk) {
-          const long w = std::min(kChunk, m - j);
-          blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k,
-                     k, 1.0, c.data() + j * m, m);
+        if (dealt) {
+#pragma omp parallel for num_threads(threads) schedule(dynamic)
+          for (long i = 0; i < chunks; ++i) chunk(i);
+        } else {
+          for (long i = 0; i < chunks; ++i) chunk(i);
         }
       });
+  openblas_set_num_threads(threads);
   return 2.0 * m * m * k / t / 1e9;
 }
 
@@ -352,6 +364,10 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
     for (int t : counts) {
       int& d = c.disturbed_reps;
       c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
+      // One thread deals nothing: the same DGEMM as above.
+      c.update_gflops.emplace_back(
+          t, t == 1 ? c.dgemm_gflops.back().second
+                    : dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
       c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
       c.swap_ns_per_word.emplace_back(
           t, swap_ns_per_word(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
@@ -371,6 +387,10 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
     double worst = g;
     MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
+    const double gu = t > 1 ? dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true) : g;
+    double upd_worst = gu;
+    MPI_Reduce(&gu, &upd_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    MPI_Barrier(world);
     const double tr = trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d);
     double tr_worst = tr;
     MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
@@ -385,6 +405,8 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
       c.concurrent_gflops = worst;
       for (auto& [th, gf] : c.dgemm_gflops)
         if (th == t) gf = worst;
+      for (auto& [th, gf] : c.update_gflops)
+        if (th == t) gf = upd_worst;
       for (auto& [th, gf] : c.trsm_gflops)
         if (th == t) gf = tr_worst;
       for (auto& [th, ns] : c.swap_ns_per_word)
@@ -458,12 +480,20 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
             : "");
     s += "trsm_gflops_by_threads = " + table(c.trsm_gflops, "{:.3f}") + "\n";
   }
+  if (!c.update_gflops.empty()) {
+    s += "# The update's DGEMM as hplx lu deals it: 256-column chunks over T OpenMP threads,\n"
+         "# 1-thread BLAS each (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
+    s += "update_gflops_by_threads = " + table(c.update_gflops, "{:.3f}") + "\n";
+  }
   if (!c.swap_ns_per_word.empty())
     s += "swap_ns_per_word_by_threads = " + table(c.swap_ns_per_word, "{:.3f}") + "\n";
   s += "\n";
   if (c.fact_gflops > 0)
-    s += "[schedule]\n# hplx lu's defaults: --depth 1, --fact-overlap on.\nlook_ahead = 1\n"
-         "fact_overlap = true\n\n";
+    s += fmt::format(
+        "[schedule]\n# hplx lu's defaults: --depth 1, --fact-overlap on; beside FACT the update\n"
+        "# runs in {}-column chunks taken by the threads as they come.\nlook_ahead = 1\n"
+        "fact_overlap = true\nchunk_columns = {}\n\n",
+        kChunk, kChunk);
   if (c.swap_s_per_word > 0 && c.swap_ns_per_word.empty()) {
     s += "[memory]\n";
     s += fmt::format(

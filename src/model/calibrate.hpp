@@ -4,11 +4,12 @@
 //
 // gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) in
 // 256-column chunks with each thread count a rank could run (1 .. the CPUs
-// a rank may use), on rank 0 alone; with several ranks, also on every rank
-// at once with the threads each would get. alpha, beta: a ping-pong between ranks 0 and 1 over
-// message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
-// (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
-// weighted by 1/time^2 (relative error).
+// a rank may use), on rank 0 alone, once as one BLAS call on T threads per
+// chunk and once with the chunks dealt over T threads (hplx lu's update); with several ranks, also
+// on every rank at once with the threads each would get. alpha, beta: a ping-pong between ranks 0
+// and 1 over message sizes from 8 bytes to 8 MiB, one-way time = half the round trip (median of
+// repetitions), least-squares fit of time = alpha + bytes/bandwidth weighted by 1/time^2 (relative
+// error).
 //
 // The CPU terms (docs/MODEL.md): hplx's own panel factorization
 // (lu::factor_stacked_panel, one thread, copied in and out of a matrix as
@@ -51,7 +52,9 @@ struct Calibration {
   double fit_max_rel_error = 0;  // worst relative residual of the fit
   double swap_s_per_word = 0;    // legacy: a [memory] layer from a row swap
   // The CPU terms.
-  std::vector<std::pair<int, double>> trsm_gflops;       // threads, GFLOPS
+  std::vector<std::pair<int, double>> trsm_gflops;  // threads, GFLOPS
+  // DGEMM in chunks dealt over the threads, 1-thread BLAS each (hplx lu's update)
+  std::vector<std::pair<int, double>> update_gflops;     // threads, GFLOPS
   std::vector<std::pair<int, double>> swap_ns_per_word;  // threads, ns per word
   std::vector<std::pair<long, double>> fact_points;      // M, seconds
   bool fact_beside_dgemm = false;                        // a DGEMM thread ran beside it
