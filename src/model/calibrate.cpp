@@ -469,6 +469,11 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
                      c.fact_gflops);
     s += fmt::format("fact_column_us = {:.3f}\n", c.fact_column_s * 1e6);
   }
+  if (!c.update_gflops.empty()) {
+    s += "# The update's DGEMM as hplx lu deals it: 256-column chunks over T OpenMP threads,\n"
+         "# 1-thread BLAS each (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
+    s += "update_gflops_by_threads = " + table(c.update_gflops, "{:.3f}") + "\n";
+  }
   if (!c.trsm_gflops.empty()) {
     s += fmt::format(
         "# DTRSM of U (NB x NB unit lower against {} columns) and the local row swap (hplx lu's "
@@ -479,11 +484,6 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
             ? fmt::format("; {} thread(s): all ranks at once", c.concurrent_threads)
             : "");
     s += "trsm_gflops_by_threads = " + table(c.trsm_gflops, "{:.3f}") + "\n";
-  }
-  if (!c.update_gflops.empty()) {
-    s += "# The update's DGEMM as hplx lu deals it: 256-column chunks over T OpenMP threads,\n"
-         "# 1-thread BLAS each (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
-    s += "update_gflops_by_threads = " + table(c.update_gflops, "{:.3f}") + "\n";
   }
   if (!c.swap_ns_per_word.empty())
     s += "swap_ns_per_word_by_threads = " + table(c.swap_ns_per_word, "{:.3f}") + "\n";
