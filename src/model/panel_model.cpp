@@ -35,7 +35,7 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
   // (hplx lu's iteration k), so that update is what it hides behind, and
   // iter_s[k] holds it; panel 0's FACT has nothing beside it.
   const bool shifted = cpu.any() && cpu.look_ahead;
-  double prev_work = 0;  // panel k - 1's t_upd
+  double prev_work = 0, prev_cols = 0;  // panel k - 1's t_upd and its local columns
   for (long k = 0; k < panels; ++k) {
     const double col = static_cast<double>(k) * pb.nb;
     const double n = static_cast<double>(pb.n) - col;
@@ -62,25 +62,24 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
       const double t_gemm =
           gemm_flops * (cpu.gemm_s_per_flop > 0 ? cpu.gemm_s_per_flop : pb.gamma_s);
       copy = cpu.swap_s_per_word * b * u / Q;
-      double t_upd = t_trsm + t_gemm + copy;
-      double tail = 0;
-      if (cpu.overlap_ratio >= 0) tail = chunk_tail_s(t_upd, u / Q, cpu.chunk_columns, cpu.threads);
-      t_upd += tail;
+      const double t_upd = t_trsm + t_gemm + copy;
       // What FACT hides behind: this panel's update, or with look-ahead the
       // previous panel's (none for panel 0).
       const double beside = shifted ? prev_work : t_upd;
-      double exposed = t_fact;
+      const double beside_cols = shifted ? prev_cols : u / Q;
+      Overlap o{t_fact, 0};
       if (cpu.overlap_ratio >= 0 && !(shifted && k == 0))
-        exposed = std::max(t_fact * (1.0 - cpu.overlap_ratio), t_fact - beside);
-      if (cpu.look_ahead && pb.q > 1 && k > 0) exposed /= Q;
-      comp = exposed + t_trsm + t_gemm + tail;
+        o = fact_beside_update(t_fact, beside, beside_cols, cpu.overlap_ratio, cpu.chunk_columns,
+                               cpu.threads);
+      if (cpu.look_ahead && pb.q > 1 && k > 0) o.exposed /= Q;
+      comp = o.exposed + o.tail + t_trsm + t_gemm;
       work = t_upd;
-      out.fact_s += exposed;
+      out.fact_s += o.exposed;
       out.fact_total_s += t_fact;
       out.trsm_s += t_trsm;
       out.dgemm_s += t_gemm;
       out.swap_copy_s += copy;
-      out.tail_s += tail;
+      out.tail_s += o.tail;
     }
     const LayerParams& lr = layers[r];
     const LayerParams& lc = layers[c];
@@ -100,12 +99,39 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
       out.iter_s[k] = (comp - work + copy) + prev_work + comm;
       if (k == panels - 1) out.iter_s[k] += work;
       prev_work = work;
+      prev_cols = u / Q;
     } else {
       out.iter_s[k] = comp + copy + comm;
     }
     out.total_s += comp + copy + comm;
   }
   return out;
+}
+
+Overlap fact_beside_update(double t_fact, double t_upd, double columns, double r,
+                           long chunk_columns, int threads) {
+  // The fluid part: FACT and the update on T - 1 threads at the fraction r
+  // of the update's rate, then the update on all T.
+  Overlap o;
+  const double fluid = std::max(t_fact, t_upd + t_fact * (1.0 - r));
+  o.exposed = fluid - t_upd;
+  if (threads < 2 || chunk_columns <= 0 || columns <= 0 || t_upd <= 0 || r <= 0) return o;
+  const double T = threads;
+  const double chunks = std::ceil(columns / static_cast<double>(chunk_columns));
+  const double c = t_upd * std::min<double>(chunk_columns, columns) / columns * T;
+  const double c_beside = c * (T - 1.0) / (r * T);  // one chunk on a thread beside FACT
+  // The T - 1 threads have started (T - 1) ceil(t_fact / c_beside) chunks
+  // when FACT ends; if that is all of them, the FACT thread finds none and
+  // the wall is theirs (whole chunks at the beside rate), else it joins
+  // and the last chunks' imbalance follows.
+  const double started = (T - 1.0) * std::ceil(t_fact / c_beside);
+  if (t_fact > 0 && chunks <= started) {
+    const double wall = std::max(t_fact, std::ceil(chunks / (T - 1.0)) * c_beside);
+    o.tail = std::max(0.0, wall - fluid);
+  } else {
+    o.tail = chunk_tail_s(t_upd, columns, chunk_columns, threads);
+  }
+  return o;
 }
 
 double chunk_tail_s(double t_upd, double columns, long chunk_columns, int threads) {

@@ -42,9 +42,9 @@ struct LayerParams {
 //   t_trsm = u b^2 / Q / R_trsm                    (unset: gamma)
 //   t_gemm = 2 u^2 b / (PQ) / R_upd                (unset: gamma)
 //   t_copy = t_sw b u / Q                          (local row swap, U copy)
-//   t_tail = the last chunk's imbalance (FACT beside the update only,
-//            chunk_tail_s; chunk_columns unset: 0)
-//   t_upd  = t_trsm + t_gemm + t_copy + t_tail
+//   t_upd  = t_trsm + t_gemm + t_copy
+//   t_tail = the last chunks' imbalance beside FACT (fact_beside_update;
+//            chunk_columns unset: 0), charged with FACT's exposed share
 // FACT's exposed share e: with overlap (FACT on one of T threads, the
 // update on the other T - 1 at the fraction r = R(T-1)/R(T) of its rate
 // meanwhile) e = max(t_fact (1 - r), t_fact - t_upd'), so that
@@ -81,6 +81,21 @@ struct CpuTerms {
 // threads the wall is one chunk, c (1 - chunks / T) more than t_upd.
 // 0 for T < 2 or no chunks.
 double chunk_tail_s(double t_upd, double columns, long chunk_columns, int threads);
+
+// FACT (t_fact, one thread) beside an update (t_upd on all T threads, over
+// `columns` local columns): its exposed share e, from the fluid picture
+// t_upd + e = max(t_fact, t_upd + t_fact (1 - r)), and the chunks' tail
+// (chunk_columns > 0, T >= 2): when the other T - 1 threads have started
+// every chunk by the time FACT ends (one chunk on such a thread takes
+// c (T - 1) / (r T)), the wall is theirs, max(t_fact, ceil(chunks / (T - 1))
+// whole chunks), and the tail what that adds to the fluid time; else the
+// FACT thread joins and the tail is chunk_tail_s.
+struct Overlap {
+  double exposed = 0;
+  double tail = 0;
+};
+Overlap fact_beside_update(double t_fact, double t_upd, double columns, double r,
+                           long chunk_columns, int threads);
 
 struct Problem {
   long n = 0;

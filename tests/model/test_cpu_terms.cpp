@@ -299,3 +299,26 @@ TEST(CpuTerms, NewScheduleAndDeviceKeysAreChecked) {
                 .find("key 'device.update_gflops_by_threads.2': not a thread count"),
             std::string::npos);
 }
+
+TEST(CpuTerms, FactBesideAFewChunksTakesTheChunksWholeTime) {
+  // Without chunks: the fluid picture, t_upd + e = max(t_fact, t_upd + t_fact (1 - r)).
+  Overlap f = fact_beside_update(1.0, 3.0, 1000, 0.5, 0, 2);
+  EXPECT_NEAR(f.exposed, 0.5, 1e-15);
+  EXPECT_EQ(f.tail, 0.0);
+  f = fact_beside_update(5.0, 1.0, 1000, 0.5, 0, 2);
+  EXPECT_NEAR(f.exposed, 4.0, 1e-15);
+  // One chunk (100 columns) that takes 1 s on both threads, 2 s on one: the
+  // other thread runs it whole while FACT (0.5 s) runs, and the wall is
+  // 2 s, not the fluid 1.25 s.
+  f = fact_beside_update(0.5, 1.0, 100, 0.5, 256, 2);
+  EXPECT_NEAR(1.0 + f.exposed + f.tail, 2.0, 1e-15);
+  EXPECT_NEAR(f.exposed, 0.25, 1e-15);
+  // FACT longer than it: FACT's time.
+  f = fact_beside_update(3.0, 1.0, 100, 0.5, 256, 2);
+  EXPECT_NEAR(1.0 + f.exposed + f.tail, 3.0, 1e-15);
+  // Many chunks: FACT ends while chunks wait, the FACT thread joins and the
+  // tail is the last chunk's imbalance.
+  f = fact_beside_update(0.5, 8.0, 4096, 0.5, 256, 2);
+  EXPECT_NEAR(f.exposed, 0.25, 1e-15);
+  EXPECT_NEAR(f.tail, chunk_tail_s(8.0, 4096, 256, 2), 1e-15);
+}
