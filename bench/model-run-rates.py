@@ -9,6 +9,8 @@ of all calibrations: model-N-GRID.json):
   own      the prediction of its own calibration, and its diff
   R_cal    the calibrated rate of the update's DGEMM at the run's threads
            (update_gflops_by_threads, else dgemm_gflops_by_threads), per rank
+  R_next   the same rate in the next calibration (the next step's, which
+           follows the run with at most other sessions' lock holds between)
   R_run    the DGEMM rate the run itself saw, per rank: the run's DGEMM flops
            over the time its update phase (rank 0's record) left after the
            model's other terms of that phase (DTRSM; 1x1 also the row copies,
@@ -64,10 +66,21 @@ def run_rates(run, model, n, nb, grid, threads, r_cal):
     return r_run, hpl_flops(n) / t / 1e9
 
 
+def next_calibrations(out):
+    """For each step (N, grid, rep), the calibration of the step after it in time."""
+    steps = []
+    for w in glob.glob(f"{out}/lu-*-r*.when"):
+        key = w[len(out) + 4:-5]  # N-GRID-rR
+        steps.append((open(w).read().strip(), key))
+    steps.sort()
+    return {a[1]: f"{out}/machine-{b[1]}.toml" for a, b in zip(steps, steps[1:])}
+
+
 def main():
     out, ns = sys.argv[1], [int(x) for x in sys.argv[2:]]
+    nxt = next_calibrations(out)
     print(f"{'N':<6} {'grid':<5} {'run':<4} {'measured':>9} {'own pred':>9} {'diff':>7}"
-          f" {'R_cal':>7} {'R_run':>7} {'drift':>7} {'at R_run':>9} {'diff':>7}")
+          f" {'R_cal':>7} {'R_next':>7} {'R_run':>7} {'drift':>7} {'at R_run':>9} {'diff':>7}")
     summary = []
     for n in ns:
         for grid in ("1x1", "1x2"):
@@ -87,13 +100,19 @@ def main():
                     r_cal = spec_rate(cal_f, threads)
                     r_run, at = run_rates(t, m, n, t["nb"], grid, threads, r_cal)
                     row.update(own=m["gflops"], r_cal=r_cal, r_run=r_run, at=at)
+                    nf = nxt.get(f"{n}-{grid}-r{rep}")
+                    try:
+                        row["r_next"] = spec_rate(nf, threads) if nf else float("nan")
+                    except FileNotFoundError:  # the next step is still calibrating
+                        row["r_next"] = float("nan")
                 except FileNotFoundError:
                     pass
                 runs.append(row)
                 if "own" in row:
                     print(f"{n:<6} {grid:<5} r{rep:<3} {row['gflops']:9.2f} {row['own']:9.2f}"
                           f" {100 * (row['own'] / row['gflops'] - 1):+6.1f}%"
-                          f" {r_cal:7.2f} {r_run:7.2f} {100 * (r_cal / r_run - 1):+6.1f}%"
+                          f" {r_cal:7.2f} {row['r_next']:7.2f} {r_run:7.2f}"
+                          f" {100 * (r_cal / r_run - 1):+6.1f}%"
                           f" {at:9.2f} {100 * (at / row['gflops'] - 1):+6.1f}%")
                 else:
                     print(f"{n:<6} {grid:<5} r{rep:<3} {row['gflops']:9.2f}")
