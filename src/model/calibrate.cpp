@@ -159,7 +159,9 @@ double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& distu
   const long chunks = (n + kChunk - 1) / kChunk;
   long r = 0;
   const double t = undisturbed_mean(
-      threads, reps, 0.0, disturbed,
+      // A quarter second (at --size 4000) of 5 ms repetitions: five of them
+      // gave 5.3 to 7.8 ns per word in run 5's calibrations.
+      threads, reps, min_seconds(m) / 16, disturbed,
       [&] {
         ++r;
         for (int k = 0; k < b; ++k)  // rows below the panel's
