@@ -20,8 +20,10 @@
 // dealt over T threads, by
 // threads on rank 0 alone and on all ranks at once like the DGEMM.
 // Every timing keeps only the repetitions during which no other process
-// took this rank's cpus (a shared machine), see disturbed_reps, and DGEMM
-// averages over >= 4 s of them.
+// took this rank's cpus (a shared machine), see disturbed_reps; DGEMM
+// averages over >= 4 s of them, FACT and the row swap over >= 0.25 s per
+// size (at --size 4000; less for smaller sizes). The dealt DGEMM's rate is
+// taken from the threads' busy time, without its own last-chunk imbalance.
 #pragma once
 
 #include <mpi.h>
