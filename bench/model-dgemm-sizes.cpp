@@ -24,8 +24,7 @@ void openblas_set_num_threads(int);
 namespace {
 
 double now() {
-  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch())
-      .count();
+  return std::chrono::duration<double>(std::chrono::steady_clock::now().time_since_epoch()).count();
 }
 
 // GFLOPS of the dealt update over at least `min_s` seconds.
@@ -38,8 +37,8 @@ double rate(int m, int w, int k, int threads, double min_s) {
     for (int i = 0; i < chunks; ++i) {
       const int j = i * chunk, n = std::min(chunk, w - j);
       const double minus = -1.0, one = 1.0;
-      dgemm_("N", "N", &m, &n, &k, &minus, a.data(), &m, b.data() + static_cast<size_t>(j) * k,
-             &k, &one, c.data() + static_cast<size_t>(j) * m, &m);
+      dgemm_("N", "N", &m, &n, &k, &minus, a.data(), &m, b.data() + static_cast<size_t>(j) * k, &k,
+             &one, c.data() + static_cast<size_t>(j) * m, &m);
     }
   };
   once();
