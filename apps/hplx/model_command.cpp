@@ -385,6 +385,12 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   if (rank != 0) return 0;
   for (const auto& [t, g] : c.dgemm_gflops)
     fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
+  for (const auto& [t, g] : c.update_gflops)
+    if (t > 1)
+      fmt::print(
+          "  DGEMM {} thread(s), chunks dealt over the threads (hplx lu's update): {:.2f} "
+          "GFLOPS\n",
+          t, g);
   for (const auto& [t, g] : c.trsm_gflops)
     fmt::print("  DTRSM of U {} thread(s): {:.2f} GFLOPS\n", t, g);
   for (const auto& [t, ns] : c.swap_ns_per_word)

@@ -83,11 +83,15 @@ double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbe
   return sum / static_cast<double>(use.size());
 }
 
-// The trailing update as hplx lu runs it: C (m x m) -= A (m x k) B (k x m)
-// in column chunks of 256 (PanelApplier's kChunkColumns; each call packs A
-// again), mean of the undisturbed reps: what a run sees, not the best case.
-double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
-  openblas_set_num_threads(threads);
+// DGEMM C (m x m) -= A (m x k) B (k x m) in column chunks of 256
+// (PanelApplier's kChunkColumns; each call packs A again), mean of the
+// undisturbed reps: what a run sees, not the best case. `dealt` false: each
+// chunk is one DGEMM call on `threads` BLAS threads (a threaded BLAS's own
+// split, netlib HPL's way). `dealt` true: hplx lu's update, the chunks dealt
+// over `threads` OpenMP threads, one-thread BLAS each (PanelApplier beside
+// FACT; the narrow update splits rows the same way).
+double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool dealt = false) {
+  openblas_set_num_threads(dealt ? 1 : threads);
   omp_set_num_threads(threads);
   std::vector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
       c(static_cast<size_t>(m) * m);
@@ -96,16 +100,37 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed) {
   for (size_t i = 0; i < b.size(); ++i)
     b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
   for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
+  const long chunks = (m + kChunk - 1) / kChunk;
+  auto chunk = [&](long i) {
+    const long j = i * kChunk, w = std::min(kChunk, m - j);
+    blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k, k,
+               1.0, c.data() + j * m, m);
+  };
+  // Dealt, the threads' busy time (their chunks only) over the wall time of
+  // all repetitions: the model charges the last chunks' imbalance apart
+  // (t_tail), so the rate leaves out this measurement's own tail (16 chunks
+  // on 2 threads at M = 4000: about 3% of the wall) and the fork/join.
+  double busy = 0, wall = 0;
   const double t = undisturbed_mean(
       threads, reps, min_seconds(m), disturbed, [] {},
       [&] {
-        for (long j = 0; j < m; j += kChunk) {
-          const long w = std::min(kChunk, m - j);
-          blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k,
-                     k, 1.0, c.data() + j * m, m);
+        if (dealt) {
+          const double w0 = wall_time();
+#pragma omp parallel num_threads(threads) reduction(+ : busy)
+          {
+            const double b0 = wall_time();
+#pragma omp for schedule(dynamic) nowait
+            for (long i = 0; i < chunks; ++i) chunk(i);
+            busy += wall_time() - b0;
+          }
+          wall += wall_time() - w0;
+        } else {
+          for (long i = 0; i < chunks; ++i) chunk(i);
         }
       });
-  return 2.0 * m * m * k / t / 1e9;
+  openblas_set_num_threads(threads);
+  const double busy_share = dealt && wall > 0 ? std::min(1.0, busy / threads / wall) : 1.0;
+  return 2.0 * m * m * k / (t * busy_share) / 1e9;
 }
 
 // DTRSM as the update runs it: an NB x NB unit lower triangle (L11)
@@ -147,7 +172,9 @@ double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& distu
   const long chunks = (n + kChunk - 1) / kChunk;
   long r = 0;
   const double t = undisturbed_mean(
-      threads, reps, 0.0, disturbed,
+      // A quarter second (at --size 4000) of 5 ms repetitions: five of them
+      // gave 5.3 to 7.8 ns per word in run 5's calibrations.
+      threads, reps, min_seconds(m) / 16, disturbed,
       [&] {
         ++r;
         for (int k = 0; k < b; ++k)  // rows below the panel's
@@ -164,9 +191,10 @@ double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& distu
 // FACT as hplx lu runs it on one thread: the M x NB panel copied out of a
 // matrix (leading dimension m_max), factored by hplx's own recursive panel
 // factorization (lu::factor_stacked_panel with hplx lu's defaults: RFACT
-// Crout, PFACT Right, NBMIN 4, NDIV 2) and copied back; median seconds.
+// Crout, PFACT Right, NBMIN 4, NDIV 2) and copied back; the mean seconds of
+// the undisturbed repetitions over at least min_s.
 double fact_seconds(const std::vector<double>& src, long m_max, long m, int b, int reps,
-                    int threads, int& disturbed) {
+                    int threads, double min_s, int& disturbed) {
   const lu::TestCase defaults;
   std::vector<double> a(src.size());
   lu::Panel p;
@@ -176,7 +204,7 @@ double fact_seconds(const std::vector<double>& src, long m_max, long m, int b, i
   p.w.resize(static_cast<size_t>(p.ld()) * b + b + 1);
   const lu::PanelRows rows{b, 1, 0, b};
   return undisturbed_mean(
-      threads, reps, 0.0, disturbed, [&] { a = src; },
+      threads, reps, min_s, disturbed, [&] { a = src; },
       [&] {
         for (long j = 0; j < b; ++j) std::copy_n(a.data() + j * m_max, m, p.w.data() + j * p.ld());
         lu::factor_stacked_panel(p, rows, defaults.rfact, defaults.pfact, defaults.nbmin,
@@ -200,6 +228,10 @@ void calibrate_fact(Calibration& c, const CalibrateOptions& opt, int cpus) {
     src[i] = 0.5 - static_cast<double>((i * 7919 + i / 977) % 1000) / 1000.0;
   const bool neighbour = cpus >= 2;
   c.fact_beside_dgemm = neighbour;
+  // Each size averaged over a quarter second (at --size 4000): five
+  // repetitions of 1.5-20 ms gave rates from 11 to 21 GFLOPS in run 5's
+  // calibrations, while the runs' FACT kept one rate within 10%.
+  const double fact_min_s = min_seconds(opt.size) / 16;
   std::atomic<bool> done{false};
   openblas_set_num_threads(1);
 #pragma omp parallel num_threads(neighbour ? 2 : 1)
@@ -207,8 +239,9 @@ void calibrate_fact(Calibration& c, const CalibrateOptions& opt, int cpus) {
     if (omp_get_thread_num() == 0) {
       // The neighbour thread's CPU time counts too: 2 cpus when it runs.
       for (long m : ms)
-        c.fact_points.emplace_back(m, fact_seconds(src, m_max, m, opt.nb, opt.repetitions,
-                                                   neighbour ? 2 : 1, c.disturbed_reps));
+        c.fact_points.emplace_back(
+            m, fact_seconds(src, m_max, m, opt.nb, opt.repetitions, neighbour ? 2 : 1, fact_min_s,
+                            c.disturbed_reps));
       done = true;
     } else {
       const long m = opt.size, k = opt.nb;
@@ -352,6 +385,10 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
     for (int t : counts) {
       int& d = c.disturbed_reps;
       c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
+      // One thread deals nothing: the same DGEMM as above.
+      c.update_gflops.emplace_back(
+          t, t == 1 ? c.dgemm_gflops.back().second
+                    : dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
       c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
       c.swap_ns_per_word.emplace_back(
           t, swap_ns_per_word(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
@@ -371,6 +408,10 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
     double worst = g;
     MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
+    const double gu = t > 1 ? dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true) : g;
+    double upd_worst = gu;
+    MPI_Reduce(&gu, &upd_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    MPI_Barrier(world);
     const double tr = trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d);
     double tr_worst = tr;
     MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
@@ -385,6 +426,8 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
       c.concurrent_gflops = worst;
       for (auto& [th, gf] : c.dgemm_gflops)
         if (th == t) gf = worst;
+      for (auto& [th, gf] : c.update_gflops)
+        if (th == t) gf = upd_worst;
       for (auto& [th, gf] : c.trsm_gflops)
         if (th == t) gf = tr_worst;
       for (auto& [th, ns] : c.swap_ns_per_word)
@@ -447,6 +490,11 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
                      c.fact_gflops);
     s += fmt::format("fact_column_us = {:.3f}\n", c.fact_column_s * 1e6);
   }
+  if (!c.update_gflops.empty()) {
+    s += "# The update's DGEMM as hplx lu deals it: 256-column chunks over T OpenMP threads,\n"
+         "# 1-thread BLAS each (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
+    s += "update_gflops_by_threads = " + table(c.update_gflops, "{:.3f}") + "\n";
+  }
   if (!c.trsm_gflops.empty()) {
     s += fmt::format(
         "# DTRSM of U (NB x NB unit lower against {} columns) and the local row swap (hplx lu's "
@@ -462,8 +510,11 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     s += "swap_ns_per_word_by_threads = " + table(c.swap_ns_per_word, "{:.3f}") + "\n";
   s += "\n";
   if (c.fact_gflops > 0)
-    s += "[schedule]\n# hplx lu's defaults: --depth 1, --fact-overlap on.\nlook_ahead = 1\n"
-         "fact_overlap = true\n\n";
+    s += fmt::format(
+        "[schedule]\n# hplx lu's defaults: --depth 1, --fact-overlap on; beside FACT the update\n"
+        "# runs in {}-column chunks taken by the threads as they come.\nlook_ahead = 1\n"
+        "fact_overlap = true\nchunk_columns = {}\n\n",
+        kChunk, kChunk);
   if (c.swap_s_per_word > 0 && c.swap_ns_per_word.empty()) {
     s += "[memory]\n";
     s += fmt::format(

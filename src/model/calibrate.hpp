@@ -4,11 +4,12 @@
 //
 // gamma: DGEMM C -= A B at the trailing-update shape (M x N x K = NB) in
 // 256-column chunks with each thread count a rank could run (1 .. the CPUs
-// a rank may use), on rank 0 alone; with several ranks, also on every rank
-// at once with the threads each would get. alpha, beta: a ping-pong between ranks 0 and 1 over
-// message sizes from 8 bytes to 8 MiB, one-way time = half the round trip
-// (median of repetitions), least-squares fit of time = alpha + bytes/bandwidth
-// weighted by 1/time^2 (relative error).
+// a rank may use), on rank 0 alone, once as one BLAS call on T threads per
+// chunk and once with the chunks dealt over T threads (hplx lu's update); with several ranks, also
+// on every rank at once with the threads each would get. alpha, beta: a ping-pong between ranks 0
+// and 1 over message sizes from 8 bytes to 8 MiB, one-way time = half the round trip (median of
+// repetitions), least-squares fit of time = alpha + bytes/bandwidth weighted by 1/time^2 (relative
+// error).
 //
 // The CPU terms (docs/MODEL.md): hplx's own panel factorization
 // (lu::factor_stacked_panel, one thread, copied in and out of a matrix as
@@ -19,8 +20,10 @@
 // dealt over T threads, by
 // threads on rank 0 alone and on all ranks at once like the DGEMM.
 // Every timing keeps only the repetitions during which no other process
-// took this rank's cpus (a shared machine), see disturbed_reps, and DGEMM
-// averages over >= 4 s of them.
+// took this rank's cpus (a shared machine), see disturbed_reps; DGEMM
+// averages over >= 4 s of them, FACT and the row swap over >= 0.25 s per
+// size (at --size 4000; less for smaller sizes). The dealt DGEMM's rate is
+// taken from the threads' busy time, without its own last-chunk imbalance.
 #pragma once
 
 #include <mpi.h>
@@ -51,7 +54,9 @@ struct Calibration {
   double fit_max_rel_error = 0;  // worst relative residual of the fit
   double swap_s_per_word = 0;    // legacy: a [memory] layer from a row swap
   // The CPU terms.
-  std::vector<std::pair<int, double>> trsm_gflops;       // threads, GFLOPS
+  std::vector<std::pair<int, double>> trsm_gflops;  // threads, GFLOPS
+  // DGEMM in chunks dealt over the threads, 1-thread BLAS each (hplx lu's update)
+  std::vector<std::pair<int, double>> update_gflops;     // threads, GFLOPS
   std::vector<std::pair<int, double>> swap_ns_per_word;  // threads, ns per word
   std::vector<std::pair<long, double>> fact_points;      // M, seconds
   bool fact_beside_dgemm = false;                        // a DGEMM thread ran beside it

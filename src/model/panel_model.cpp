@@ -31,6 +31,11 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
   const CpuTerms& cpu = pb.cpu;
   const size_t last = layers.size() - 1;
   size_t r = 0, c = 0;  // ranges grow with the column, so the layer index only advances
+  // With look-ahead, panel k's FACT runs beside the update of panel k - 1
+  // (hplx lu's iteration k), so that update is what it hides behind, and
+  // iter_s[k] holds it; panel 0's FACT has nothing beside it.
+  const bool shifted = cpu.any() && cpu.look_ahead;
+  double prev_work = 0, prev_cols = 0;  // panel k - 1's t_upd and its local columns
   for (long k = 0; k < panels; ++k) {
     const double col = static_cast<double>(k) * pb.nb;
     const double n = static_cast<double>(pb.n) - col;
@@ -41,7 +46,7 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
     const double fact_flops = std::max(0.0, n / P - b / 3.0) * b * b;
     const double trsm_flops = u * b * b / Q;
     const double gemm_flops = 2.0 * u * u * b / (P * Q);
-    double comp = 0, copy = 0;
+    double comp = 0, copy = 0, work = 0;
     if (!cpu.any()) {
       comp = pb.gamma_s * (fact_flops + trsm_flops + gemm_flops);
       out.fact_s += pb.gamma_s * fact_flops;
@@ -54,19 +59,27 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
           fact_flops * (cpu.fact_s_per_flop > 0 ? cpu.fact_s_per_flop : pb.gamma_s);
       const double t_trsm =
           trsm_flops * (cpu.trsm_s_per_flop > 0 ? cpu.trsm_s_per_flop : pb.gamma_s);
-      const double t_gemm = gemm_flops * pb.gamma_s;
+      const double t_gemm =
+          gemm_flops * (cpu.gemm_s_per_flop > 0 ? cpu.gemm_s_per_flop : pb.gamma_s);
       copy = cpu.swap_s_per_word * b * u / Q;
       const double t_upd = t_trsm + t_gemm + copy;
-      double exposed = t_fact;
-      if (cpu.overlap_ratio >= 0)
-        exposed = std::max(t_fact * (1.0 - cpu.overlap_ratio), t_fact - t_upd);
-      if (cpu.look_ahead && pb.q > 1 && k > 0) exposed /= Q;
-      comp = exposed + t_trsm + t_gemm;
-      out.fact_s += exposed;
+      // What FACT hides behind: this panel's update, or with look-ahead the
+      // previous panel's (none for panel 0).
+      const double beside = shifted ? prev_work : t_upd;
+      const double beside_cols = shifted ? prev_cols : u / Q;
+      Overlap o{t_fact, 0};
+      if (cpu.overlap_ratio >= 0 && !(shifted && k == 0))
+        o = fact_beside_update(t_fact, beside, beside_cols, cpu.overlap_ratio, cpu.chunk_columns,
+                               cpu.threads);
+      if (cpu.look_ahead && pb.q > 1 && k > 0) o.exposed /= Q;
+      comp = o.exposed + o.tail + t_trsm + t_gemm;
+      work = t_upd;
+      out.fact_s += o.exposed;
       out.fact_total_s += t_fact;
       out.trsm_s += t_trsm;
       out.dgemm_s += t_gemm;
       out.swap_copy_s += copy;
+      out.tail_s += o.tail;
     }
     const LayerParams& lr = layers[r];
     const LayerParams& lc = layers[c];
@@ -79,10 +92,55 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
     out.layers[c].update_s += up;
     out.layers[c].col_panels += 1;
     out.compute_s += comp;
-    out.iter_s[k] = comp + copy + piv + bc + up;
-    out.total_s += out.iter_s[k];
+    const double comm = piv + bc + up;
+    if (shifted) {
+      // Iteration k: panel k's exposed FACT and communication, panel k - 1's
+      // update; the last iteration also finishes its own panel's update.
+      out.iter_s[k] = (comp - work + copy) + prev_work + comm;
+      if (k == panels - 1) out.iter_s[k] += work;
+      prev_work = work;
+      prev_cols = u / Q;
+    } else {
+      out.iter_s[k] = comp + copy + comm;
+    }
+    out.total_s += comp + copy + comm;
   }
   return out;
+}
+
+Overlap fact_beside_update(double t_fact, double t_upd, double columns, double r,
+                           long chunk_columns, int threads) {
+  // The fluid part: FACT and the update on T - 1 threads at the fraction r
+  // of the update's rate, then the update on all T.
+  Overlap o;
+  const double fluid = std::max(t_fact, t_upd + t_fact * (1.0 - r));
+  o.exposed = fluid - t_upd;
+  if (threads < 2 || chunk_columns <= 0 || columns <= 0 || t_upd <= 0 || r <= 0) return o;
+  const double T = threads;
+  const double chunks = std::ceil(columns / static_cast<double>(chunk_columns));
+  const double c = t_upd * std::min<double>(chunk_columns, columns) / columns * T;
+  const double c_beside = c * (T - 1.0) / (r * T);  // one chunk on a thread beside FACT
+  // The T - 1 threads have started (T - 1) ceil(t_fact / c_beside) chunks
+  // when FACT ends; if that is all of them, the FACT thread finds none and
+  // the wall is theirs (whole chunks at the beside rate), else it joins
+  // and the last chunks' imbalance follows.
+  const double started = (T - 1.0) * std::ceil(t_fact / c_beside);
+  if (t_fact > 0 && chunks <= started) {
+    const double wall = std::max(t_fact, std::ceil(chunks / (T - 1.0)) * c_beside);
+    o.tail = std::max(0.0, wall - fluid);
+  } else {
+    o.tail = chunk_tail_s(t_upd, columns, chunk_columns, threads);
+  }
+  return o;
+}
+
+double chunk_tail_s(double t_upd, double columns, long chunk_columns, int threads) {
+  if (threads < 2 || chunk_columns <= 0 || columns <= 0 || t_upd <= 0) return 0;
+  const double chunks = std::ceil(columns / static_cast<double>(chunk_columns));
+  // One chunk on one thread: T times the update's time per column at T threads.
+  const double chunk_s = t_upd * std::min<double>(chunk_columns, columns) / columns * threads;
+  const double T = threads;
+  return chunk_s * std::max((T - 1.0) / (2.0 * T), 1.0 - chunks / T);
 }
 
 ClosedForm closed_form(const Problem& pb, double alpha_s, double beta_s) {

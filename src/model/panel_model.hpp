@@ -40,27 +40,62 @@ struct LayerParams {
 // Per panel, with f = max(0, n/P - b/3) b^2 FACT flops:
 //   t_fact = b lambda_f + f / R_f                  (R_f unset: f gamma)
 //   t_trsm = u b^2 / Q / R_trsm                    (unset: gamma)
-//   t_gemm = 2 u^2 b / (PQ) gamma
+//   t_gemm = 2 u^2 b / (PQ) / R_upd                (unset: gamma)
 //   t_copy = t_sw b u / Q                          (local row swap, U copy)
 //   t_upd  = t_trsm + t_gemm + t_copy
+//   t_tail = the last chunks' imbalance beside FACT (fact_beside_update;
+//            chunk_columns unset: 0), charged with FACT's exposed share
 // FACT's exposed share e: with overlap (FACT on one of T threads, the
 // update on the other T - 1 at the fraction r = R(T-1)/R(T) of its rate
-// meanwhile) e = max(t_fact (1 - r), t_fact - t_upd), so that
-// t_upd + e = max(t_fact, t_upd + t_fact (1 - r)); without, e = t_fact.
-// With look-ahead and Q > 1 each process column factors one panel in Q
-// while the others update: e / Q (panel 0 excepted).
+// meanwhile) e = max(t_fact (1 - r), t_fact - t_upd'), so that
+// t_upd' + e = max(t_fact, t_upd' + t_fact (1 - r)); without, e = t_fact.
+// t_upd' is the update FACT runs beside: with look-ahead the previous
+// panel's (hplx lu's iteration k factors panel k while panel k - 1's update
+// runs; panel 0 has none, e = t_fact), else the panel's own. With
+// look-ahead iter_s[k] follows the run's iterations: e_k, panel k - 1's
+// update and panel k's communication. With look-ahead and Q > 1 each
+// process column factors one panel in Q while the others update: e / Q
+// (panel 0 excepted).
 struct CpuTerms {
   double fact_s_per_flop = 0;  // 1 / R_f; 0: gamma
   double fact_column_s = 0;    // lambda_f
   double trsm_s_per_flop = 0;  // 1 / R_trsm; 0: gamma
+  double gemm_s_per_flop = 0;  // 1 / R_upd, the update's DGEMM as dealt; 0: gamma
   double swap_s_per_word = 0;  // t_sw
   double overlap_ratio = -1;   // r >= 0: FACT beside the update; < 0: no overlap
   bool look_ahead = false;
+  long chunk_columns = 0;  // the update's chunk beside FACT; 0: no tail term
+  int threads = 1;         // T, threads per rank
   bool any() const {
-    return fact_s_per_flop > 0 || fact_column_s > 0 || trsm_s_per_flop > 0 || swap_s_per_word > 0 ||
-           overlap_ratio >= 0 || look_ahead;
+    return fact_s_per_flop > 0 || fact_column_s > 0 || trsm_s_per_flop > 0 || gemm_s_per_flop > 0 ||
+           swap_s_per_word > 0 || overlap_ratio >= 0 || look_ahead;
   }
 };
+
+// The wall time the update loses to its last chunk when T threads take
+// `chunk_columns`-wide chunks of `columns` columns dynamically and the
+// update alone would take t_upd on T threads: one chunk on one thread is
+// c = T t_upd min(chunk, columns) / columns; with many chunks the threads
+// finish at a uniformly spread phase, so the others idle (T - 1) c / 2 on
+// average and the wall grows by (T - 1) c / (2T); with fewer chunks than
+// threads the wall is one chunk, c (1 - chunks / T) more than t_upd.
+// 0 for T < 2 or no chunks.
+double chunk_tail_s(double t_upd, double columns, long chunk_columns, int threads);
+
+// FACT (t_fact, one thread) beside an update (t_upd on all T threads, over
+// `columns` local columns): its exposed share e, from the fluid picture
+// t_upd + e = max(t_fact, t_upd + t_fact (1 - r)), and the chunks' tail
+// (chunk_columns > 0, T >= 2): when the other T - 1 threads have started
+// every chunk by the time FACT ends (one chunk on such a thread takes
+// c (T - 1) / (r T)), the wall is theirs, max(t_fact, ceil(chunks / (T - 1))
+// whole chunks), and the tail what that adds to the fluid time; else the
+// FACT thread joins and the tail is chunk_tail_s.
+struct Overlap {
+  double exposed = 0;
+  double tail = 0;
+};
+Overlap fact_beside_update(double t_fact, double t_upd, double columns, double r,
+                           long chunk_columns, int threads);
 
 struct Problem {
   long n = 0;
@@ -81,10 +116,11 @@ struct LayerTimes {
 
 struct PanelSum {
   double total_s = 0;
-  double compute_s = 0;  // fact_s + trsm_s + dgemm_s
+  double compute_s = 0;  // fact_s + trsm_s + dgemm_s + tail_s
   // The compute split: FACT as charged (its exposed share), FACT's whole
   // time, DTRSM, DGEMM; and the local row swap / U copy (not in compute_s).
   double fact_s = 0, fact_total_s = 0, trsm_s = 0, dgemm_s = 0, swap_copy_s = 0;
+  double tail_s = 0;  // the last chunks' imbalance beside FACT (in compute_s)
   std::vector<LayerTimes> layers;
   std::vector<double> iter_s;  // per panel: compute + copy + communication
 };

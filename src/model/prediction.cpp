@@ -59,12 +59,18 @@ CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
   if (d.fact_column_us) c.fact_column_s = *d.fact_column_us * 1e-6;
   c.trsm_s_per_flop = spec.trsm_s_per_flop(run.threads);
   c.swap_s_per_word = spec.swap_s_per_word(run.threads);
+  c.gemm_s_per_flop = spec.update_s_per_flop(run.threads);
+  c.threads = std::max(1, run.threads);
   const bool ahead = spec.schedule.look_ahead > 0;
   c.look_ahead = ahead;
   // FACT beside the update needs a second thread; the update keeps the
-  // other T - 1 threads' rate meanwhile.
-  if (ahead && spec.schedule.fact_overlap && run.threads >= 2)
-    c.overlap_ratio = spec.gamma_s(run.threads) / spec.gamma_s(run.threads - 1);
+  // other T - 1 threads' rate meanwhile (of the dealt update when measured).
+  if (ahead && spec.schedule.fact_overlap && run.threads >= 2) {
+    c.overlap_ratio = c.gemm_s_per_flop > 0
+                          ? c.gemm_s_per_flop / spec.update_s_per_flop(run.threads - 1)
+                          : spec.gamma_s(run.threads) / spec.gamma_s(run.threads - 1);
+    c.chunk_columns = spec.schedule.chunk_columns;
+  }
   return c;
 }
 
@@ -88,6 +94,7 @@ Prediction from_panels(const std::string& model, const SystemSpec& spec, const R
   pr.trsm_s = s.trsm_s;
   pr.dgemm_s = s.dgemm_s;
   pr.swap_copy_s = s.swap_copy_s;
+  pr.tail_s = s.tail_s;
   pr.cpu_terms = with_cpu_terms && pb.cpu.any();
   pr.layers = std::move(s.layers);
   pr.iter_s = std::move(s.iter_s);
@@ -300,6 +307,7 @@ nlohmann::json to_json(const Prediction& p, bool with_iterations) {
   j["trsm_s"] = p.trsm_s;
   j["dgemm_s"] = p.dgemm_s;
   j["swap_copy_s"] = p.swap_copy_s;
+  j["tail_s"] = p.tail_s;
   j["pivot_s"] = p.pivot_s;
   j["bcast_s"] = p.bcast_s;
   j["update_comm_s"] = p.update_comm_s;

@@ -42,10 +42,11 @@ struct Prediction {
   double gflops = 0;
   double rpeak_gflops = 0;  // of the devices used; 0 when the spec has none
   double efficiency = 0;    // gflops / rpeak_gflops; 0 when unknown
-  double compute_s = 0;     // fact_s + trsm_s + dgemm_s (the closed form: all of it)
+  double compute_s = 0;     // fact_s + trsm_s + dgemm_s + tail_s (closed form: all of it)
   // The per-panel models' split of compute_s, and the local row swap / U
   // copy (a CPU term, 0 without it), part of time_s beside compute_s.
   double fact_s = 0, fact_total_s = 0, trsm_s = 0, dgemm_s = 0, swap_copy_s = 0;
+  double tail_s = 0;       // the update's last-chunk imbalance beside FACT (in compute_s)
   bool cpu_terms = false;  // the spec's CPU terms were applied (MCL only)
   double pivot_s = 0, bcast_s = 0, update_comm_s = 0;
   std::vector<LayerTimes> layers;

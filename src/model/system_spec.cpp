@@ -201,6 +201,11 @@ double SystemSpec::trsm_s_per_flop(int threads) const {
   return r > 0 ? 1.0 / (r * 1e9) : 0.0;
 }
 
+double SystemSpec::update_s_per_flop(int threads) const {
+  const double r = rate_by_threads(device.update_gflops_by_threads, threads);
+  return r > 0 ? 1.0 / (r * 1e9) : 0.0;
+}
+
 double SystemSpec::swap_s_per_word(int threads) const {
   return time_by_threads(device.swap_ns_per_word_by_threads, threads) * 1e-9;
 }
@@ -255,10 +260,11 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   sys.finish();
 
-  Section dev(top.table("device"), "device", name,
-              {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
-               "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
-               "trsm_gflops_by_threads", "swap_ns_per_word_by_threads"});
+  Section dev(
+      top.table("device"), "device", name,
+      {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
+       "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
+       "trsm_gflops_by_threads", "swap_ns_per_word_by_threads", "update_gflops_by_threads"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -298,6 +304,8 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       by_threads("trsm_gflops_by_threads", "\"1\" = 15.2, \"2\" = 28.0, ... GFLOPS");
   d.swap_ns_per_word_by_threads =
       by_threads("swap_ns_per_word_by_threads", "\"1\" = 9.5, \"2\" = 8.7, ... ns per word");
+  d.update_gflops_by_threads =
+      by_threads("update_gflops_by_threads", "\"1\" = 20.5, \"2\" = 42.3, ... GFLOPS");
   dev.finish();
   const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;
   if (cfs && !(d.cores && d.flops_per_cycle && d.clock_ghz)) {
@@ -392,8 +400,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   spec.network = read_link(net, true);
   net.finish();
 
-  Section sch(top.table("schedule"), "schedule", name, {"look_ahead", "fact_overlap"});
+  Section sch(top.table("schedule"), "schedule", name,
+              {"look_ahead", "fact_overlap", "chunk_columns"});
   spec.schedule.look_ahead = static_cast<int>(sch.integer("look_ahead", 0).value_or(0));
+  spec.schedule.chunk_columns = sch.integer("chunk_columns", 1).value_or(0);
   if (auto fo = sch.boolean("fact_overlap")) spec.schedule.fact_overlap = *fo;
   sch.finish();
 

@@ -59,6 +59,9 @@ struct Device {
   std::optional<double> fact_column_us;               // lambda_f: its time per column
   std::map<int, double> trsm_gflops_by_threads;       // R_trsm(T): DTRSM of U
   std::map<int, double> swap_ns_per_word_by_threads;  // t_sw(T): local row swap / U copy
+  // R_upd(T): the update's DGEMM as hplx lu runs it, 256-column chunks dealt
+  // over T threads with 1-thread BLAS each (absent: gamma(T))
+  std::map<int, double> update_gflops_by_threads;
 };
 
 // How the run overlaps FACT with the update (hplx lu's --depth and
@@ -66,6 +69,7 @@ struct Device {
 struct ScheduleSpec {
   int look_ahead = 0;         // panels factored ahead of the update (DEPTH)
   bool fact_overlap = false;  // with >= 2 threads, FACT on one thread beside the update
+  long chunk_columns = 0;     // the update's chunk beside FACT (its tail imbalance); 0: none
 };
 
 struct Node {
@@ -124,6 +128,7 @@ struct SystemSpec {
   // The CPU terms at `threads` threads per rank; 0 when the spec has none.
   double trsm_s_per_flop(int threads) const;
   double swap_s_per_word(int threads) const;
+  double update_s_per_flop(int threads) const;
 };
 
 // Reads and checks a spec file. Throws UsageError ("FILE: key 'x.y': ...").

@@ -186,3 +186,139 @@ TEST(CpuTerms, NoExampleSystemCarriesThem) {
     EXPECT_FALSE(m.cpu_terms) << f;
   }
 }
+
+// hplx lu's update deals 256-column chunks over its threads, 1-thread BLAS
+// each: the spec's update_gflops_by_threads is that rate, and it replaces
+// gamma(T) in the DGEMM term and in FACT's overlap ratio.
+TEST(CpuTerms, TheDealtUpdateRateReplacesGammaInTheDgemmTerm) {
+  const std::string base = std::string(kCalibrated) + R"(fact_gflops = 15
+[schedule]
+look_ahead = 1
+fact_overlap = true
+)";
+  SystemSpec plain = parse_system_spec(base, "cal.toml");
+  SystemSpec dealt = parse_system_spec(
+      std::string(kCalibrated) + "update_gflops_by_threads = { \"1\" = 40, \"2\" = 88 }\n" +
+          base.substr(std::string(kCalibrated).size()),
+      "cal.toml");
+  EXPECT_DOUBLE_EQ(dealt.update_s_per_flop(2), 1.0 / 88e9);
+  EXPECT_DOUBLE_EQ(plain.update_s_per_flop(2), 0.0);
+  const long n = 8000;
+  const int nb = 200;
+  double gemm = 0;
+  for (long c = 0; c < n; c += nb) gemm += 2.0 * (n - c - nb) * (n - c - nb) * nb;
+  Prediction a = predict_run(plain, n, nb, 1, 1, 2);
+  Prediction b = predict_run(dealt, n, nb, 1, 1, 2);
+  EXPECT_NEAR(a.dgemm_s, gemm / 80e9, 1e-9 * a.dgemm_s);  // gamma(2)
+  EXPECT_NEAR(b.dgemm_s, gemm / 88e9, 1e-9 * b.dgemm_s);  // the dealt rate
+  EXPECT_GT(b.gflops, a.gflops * 1.05);
+  // The original model keeps gamma: the new key is a CPU term.
+  Prediction orig = predict_original_panels(dealt, RunPoint{n, nb, 1, 1, 2});
+  EXPECT_NEAR(orig.dgemm_s, gemm / 80e9, 1e-9 * orig.dgemm_s);
+}
+
+TEST(CpuTerms, ChunkTailIsTheLastChunksImbalance) {
+  // One thread, no chunks or no time: nothing.
+  EXPECT_EQ(chunk_tail_s(1.0, 4096, 256, 1), 0.0);
+  EXPECT_EQ(chunk_tail_s(1.0, 4096, 0, 2), 0.0);
+  EXPECT_EQ(chunk_tail_s(0.0, 4096, 256, 2), 0.0);
+  // 2 threads, 16 chunks of an update taking 1 s on both: a chunk takes
+  // 2/16 s on one thread, the wall grows by a quarter of it.
+  EXPECT_NEAR(chunk_tail_s(1.0, 4096, 256, 2), 2.0 / 16 / 4, 1e-15);
+  // One chunk on two threads: it runs on one, twice the balanced time.
+  EXPECT_NEAR(chunk_tail_s(1.0, 100, 256, 2), 1.0, 1e-15);
+  // 4 threads, 2 chunks: a chunk takes 4 * 1 s / 2 = 2 s on one thread and
+  // the wall is that chunk, 1 s more than the balanced 1 s.
+  EXPECT_NEAR(chunk_tail_s(1.0, 512, 256, 4), 1.0, 1e-15);
+  // The average of a simulation: thread 1 starts the chunks, thread 0
+  // joins at a uniformly spread time (after FACT), both take the next chunk
+  // when free; the wall minus the balanced (work + join) / 2.
+  const int chunks = 40;
+  const double c = 1.0;
+  double sum = 0;
+  const int trials = 4000;
+  for (int i = 0; i < trials; ++i) {
+    const double join = 3.0 + c * (i + 0.5) / trials;  // phase spread over one chunk
+    double free[2] = {join, 0.0};
+    for (int k = 0; k < chunks; ++k) {
+      const int who = free[0] <= free[1] ? 0 : 1;
+      free[who] += c;
+    }
+    const double wall = std::max(free[0], free[1]);
+    sum += wall - (chunks * c + join) / 2.0;
+  }
+  const double t_upd = chunks * c / 2.0;  // the update on both threads
+  EXPECT_NEAR(sum / trials, chunk_tail_s(t_upd, chunks * 256.0, 256, 2), 0.01 * c);
+}
+
+TEST(CpuTerms, WithLookAheadFactHidesBehindThePreviousPanelsUpdate) {
+  // Three panels of NB = 100 (N = 300, 1 x 1, 2 threads), no communication.
+  const double g = 1e-9;
+  Problem pb{300, 100, 1, 1, g, {}};
+  pb.cpu.fact_s_per_flop = 10 * g;
+  pb.cpu.overlap_ratio = 0.5;
+  pb.cpu.look_ahead = true;
+  pb.cpu.threads = 2;
+  LayerParams none{"device", 0, 0, 300, 300};
+  PanelSum s = per_panel_sum(pb, {none});
+  auto fact = [&](double n) { return (n - 100.0 / 3) * 1e4 * 10 * g; };
+  auto upd = [&](double u) { return g * (u * 1e4 + 2.0 * u * u * 100); };
+  const double f0 = fact(300), f1 = fact(200), f2 = fact(100);
+  const double u0 = upd(200), u1 = upd(100);
+  // Iteration 0: panel 0's FACT alone. Iteration 1: panel 1's FACT beside
+  // panel 0's update. Iteration 2: panel 2's FACT beside panel 1's update.
+  const double e1 = std::max(0.5 * f1, f1 - u0), e2 = std::max(0.5 * f2, f2 - u1);
+  ASSERT_EQ(s.iter_s.size(), 3u);
+  EXPECT_NEAR(s.iter_s[0], f0, 1e-15);
+  EXPECT_NEAR(s.iter_s[1], e1 + u0, 1e-15);
+  EXPECT_NEAR(s.iter_s[2], e2 + u1, 1e-15);
+  EXPECT_NEAR(s.total_s, f0 + e1 + e2 + u0 + u1, 1e-15);
+  EXPECT_NEAR(s.fact_s, f0 + e1 + e2, 1e-15);
+  // chunk_columns adds the tail of each update beside a FACT shorter than
+  // it (beside a longer one the tail is hidden too).
+  pb.cpu.fact_s_per_flop = 0.1 * g;
+  s = per_panel_sum(pb, {none});
+  pb.cpu.chunk_columns = 64;
+  PanelSum t = per_panel_sum(pb, {none});
+  EXPECT_NEAR(t.tail_s, chunk_tail_s(u0, 200, 64, 2) + chunk_tail_s(u1, 100, 64, 2), 1e-15);
+  EXPECT_NEAR(t.total_s - s.total_s, t.tail_s, 1e-12);
+}
+
+TEST(CpuTerms, NewScheduleAndDeviceKeysAreChecked) {
+  SystemSpec spec = parse_system_spec(std::string(kCalibrated) +
+                                          "update_gflops_by_threads = { \"2\" = 84 }\n"
+                                          "[schedule]\nlook_ahead = 1\nfact_overlap = true\n"
+                                          "chunk_columns = 256\n",
+                                      "cal.toml");
+  EXPECT_EQ(spec.schedule.chunk_columns, 256);
+  EXPECT_NEAR(spec.update_s_per_flop(1), 1.0 / 42e9, 1e-20);  // nearest count, scaled
+  EXPECT_NE(error_of(std::string(kCalibrated) + "[schedule]\nchunk_columns = 0\n")
+                .find("key 'schedule.chunk_columns'"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kCalibrated) + "update_gflops_by_threads = { \"2\" = -1 }\n")
+                .find("key 'device.update_gflops_by_threads.2': not a thread count"),
+            std::string::npos);
+}
+
+TEST(CpuTerms, FactBesideAFewChunksTakesTheChunksWholeTime) {
+  // Without chunks: the fluid picture, t_upd + e = max(t_fact, t_upd + t_fact (1 - r)).
+  Overlap f = fact_beside_update(1.0, 3.0, 1000, 0.5, 0, 2);
+  EXPECT_NEAR(f.exposed, 0.5, 1e-15);
+  EXPECT_EQ(f.tail, 0.0);
+  f = fact_beside_update(5.0, 1.0, 1000, 0.5, 0, 2);
+  EXPECT_NEAR(f.exposed, 4.0, 1e-15);
+  // One chunk (100 columns) that takes 1 s on both threads, 2 s on one: the
+  // other thread runs it whole while FACT (0.5 s) runs, and the wall is
+  // 2 s, not the fluid 1.25 s.
+  f = fact_beside_update(0.5, 1.0, 100, 0.5, 256, 2);
+  EXPECT_NEAR(1.0 + f.exposed + f.tail, 2.0, 1e-15);
+  EXPECT_NEAR(f.exposed, 0.25, 1e-15);
+  // FACT longer than it: FACT's time.
+  f = fact_beside_update(3.0, 1.0, 100, 0.5, 256, 2);
+  EXPECT_NEAR(1.0 + f.exposed + f.tail, 3.0, 1e-15);
+  // Many chunks: FACT ends while chunks wait, the FACT thread joins and the
+  // tail is the last chunk's imbalance.
+  f = fact_beside_update(0.5, 8.0, 4096, 0.5, 256, 2);
+  EXPECT_NEAR(f.exposed, 0.25, 1e-15);
+  EXPECT_NEAR(f.tail, chunk_tail_s(8.0, 4096, 256, 2), 1e-15);
+}
