@@ -4,8 +4,8 @@
 // (T = 1: one thread). The sizes are measured in interleaved rounds, so
 // that the machine's drift over minutes spreads over all of them instead
 // of biasing one (docs/MODEL.md, run 5).
-//   g++ -O2 -fopenmp bench/model-dgemm-sizes.cpp -o /tmp/model-dgemm-sizes -lopenblas
-//   flock -x /tmp/hplx-cpu.lock /tmp/model-dgemm-sizes [rounds]
+//   built with the project as build/bin/hplx_model_dgemm_sizes
+//   flock -x /tmp/hplx-cpu.lock build/bin/hplx_model_dgemm_sizes [rounds]
 #include <omp.h>
 
 #include <algorithm>
