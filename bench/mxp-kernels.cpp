@@ -35,12 +35,22 @@ double median_seconds(int reps, F f) {
   return t[t.size() / 2];
 }
 
+// The level's double matrix itself, or its copy in T.
+template <class T>
+const EllMatrix<T>& matrix_in(const EllMatrix<double>& a, EllMatrix<T>& owned) {
+  if constexpr (std::is_same_v<T, double>) {
+    return a;
+  } else {
+    owned = convert_matrix<T>(a);
+    return owned;
+  }
+}
+
 template <class T>
 void run(const Problem& p, int reps) {
   const Level& lv = p.levels[0];
-  const EllMatrix<T> owned = std::is_same_v<T, double> ? EllMatrix<T>{} : convert_matrix<T>(lv.a);
-  const EllMatrix<T>& a =
-      std::is_same_v<T, double> ? reinterpret_cast<const EllMatrix<T>&>(lv.a) : owned;
+  EllMatrix<T> owned;
+  const EllMatrix<T>& a = matrix_in(lv.a, owned);
   const long n = a.rows();
   std::vector<T> x(a.columns(), T(1)), y(n), b(n, T(1)), rc(p.levels[1].a.rows());
   HaloExchange<T> halo(&lv.halo, n, MPI_COMM_SELF);

@@ -64,12 +64,6 @@ struct EllMatrix {
   long columns() const { return pattern->rows + pattern->halo; }
 };
 
-// For the rows r in [begin, end) (OpenMP threads, static schedule): starts
-// from acc = init(r), subtracts (Subtract) or adds every A[r,s] x[col(r,s)],
-// and hands the result to store(r, acc). The kernels of SpMV, Gauss-Seidel
-// and the fused restriction are this loop with different ends.
-// `slot_limit` (may be null): read only the first slot_limit[sl] slots of
-// slice sl (the others must multiply zeros).
 // acc[i] -= (Subtract) or += v[i] * x[c[i]] for i < len: one slot of a
 // slice. With AVX2, every group of 8 (float) or 4 (double) rows checks
 // whether its column indices are consecutive (c[i + k] == c[i] + k) and then
@@ -129,6 +123,12 @@ inline void slot_fma(const T* __restrict v, const int* __restrict c, const T* x,
   }
 }
 
+// For the rows r in [begin, end) (OpenMP threads, static schedule): starts
+// from acc = init(r), subtracts (Subtract) or adds every A[r,s] x[col(r,s)],
+// and hands the result to store(r, acc). The kernels of SpMV, Gauss-Seidel
+// and the fused restriction are this loop with different ends.
+// `slot_limit` (may be null): read only the first slot_limit[sl] slots of
+// slice sl (the others must multiply zeros).
 template <bool Subtract, class T, class Init, class Store>
 inline void ell_row_sums(const EllMatrix<T>& a, const T* x, long begin, long end, Init init,
                          Store store, const unsigned char* slot_limit = nullptr) {
