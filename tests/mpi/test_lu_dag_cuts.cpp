@@ -44,6 +44,29 @@ class GroupColumns {
   GroupColumns& operator=(const GroupColumns&) = delete;
 };
 
+// Solves t with bsp (DEPTH 1), then with the dag (priorities as given) on
+// `threads` threads while the guard make_guard() returns is alive; the dag's
+// solution must pass the residual check and agree with bsp's.
+template <class MakeGuard>
+void expect_dag_like_bsp(TestCase t, const ProcessGrid& grid, bool priorities, int threads,
+                         MakeGuard make_guard, const std::string& what) {
+  long info = 0;
+  t.depth = 1;
+  const double bsp = residual(t, grid, &info);
+  t.schedule.kind = ScheduleKind::Dag;
+  t.schedule.dag_priorities = priorities;
+  double dag = 0;
+  {
+    const auto guard = make_guard();
+    omp_set_num_threads(threads);
+    dag = residual(t, grid, &info);
+    omp_set_num_threads(1);
+  }
+  EXPECT_EQ(info, 0) << what;
+  EXPECT_LT(dag, 16.0) << what;
+  EXPECT_NEAR(dag, bsp, 0.5) << what;
+}
+
 TEST(LuDagCuts, EveryGridGroupAndSwapPasses) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -74,21 +97,8 @@ TEST(LuDagCuts, EveryGridGroupAndSwapPasses) {
               std::to_string(p) + "x" + std::to_string(q) + " N=" + std::to_string(s.n) +
               " NB=" + std::to_string(s.nb) + " group=" + std::to_string(blocks) +
               " priorities=" + std::to_string(priorities) + " threads=" + std::to_string(threads);
-          long info = 0;
-          t.depth = 1;
-          const double bsp = residual(t, grid, &info);
-          t.schedule.kind = ScheduleKind::Dag;
-          t.schedule.dag_priorities = priorities;
-          double dag = 0;
-          {
-            GroupColumns group(blocks * s.nb);
-            omp_set_num_threads(threads);
-            dag = residual(t, grid, &info);
-            omp_set_num_threads(1);
-          }
-          EXPECT_EQ(info, 0) << what;
-          EXPECT_LT(dag, 16.0) << what;
-          EXPECT_NEAR(dag, bsp, 0.5) << what;
+          expect_dag_like_bsp(
+              t, grid, priorities, threads, [&] { return GroupColumns(blocks * s.nb); }, what);
         }
       }
     }
@@ -140,21 +150,8 @@ TEST(LuDagCuts, OneColumnEarlySwapOnAndOffPasses) {
           const std::string what =
               std::string("early=") + early + " threads=" + std::to_string(threads) +
               " priorities=" + std::to_string(priorities) + " long=" + std::to_string(long_swap);
-          long info = 0;
-          t.depth = 1;
-          const double bsp = residual(t, grid, &info);
-          t.schedule.kind = ScheduleKind::Dag;
-          t.schedule.dag_priorities = priorities;
-          double dag = 0;
-          {
-            EarlySwap env(early);
-            omp_set_num_threads(threads);
-            dag = residual(t, grid, &info);
-            omp_set_num_threads(1);
-          }
-          EXPECT_EQ(info, 0) << what;
-          EXPECT_LT(dag, 16.0) << what;
-          EXPECT_NEAR(dag, bsp, 0.5) << what;
+          expect_dag_like_bsp(
+              t, grid, priorities, threads, [&] { return EarlySwap(early); }, what);
         }
       }
     }
