@@ -106,7 +106,9 @@ TEST(LuDagCuts, EveryGridGroupAndSwapPasses) {
 }
 
 // A group width that is not a number is refused with a usage error.
-TEST(LuDagCuts, BadGroupColumnsIsAUsageError) {
+// A small dag solve on one process row, which must refuse what the caller
+// set in the environment with a usage error.
+void expect_dag_usage_error() {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   TestCase t;
@@ -115,9 +117,13 @@ TEST(LuDagCuts, BadGroupColumnsIsAUsageError) {
   t.n = 40;
   t.nb = 8;
   ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
-  setenv("HPLX_DAG_GROUP_COLUMNS", "wide", 1);
   long info = 0;
   EXPECT_THROW(residual(t, grid, &info), UsageError);
+}
+
+TEST(LuDagCuts, BadGroupColumnsIsAUsageError) {
+  setenv("HPLX_DAG_GROUP_COLUMNS", "wide", 1);
+  expect_dag_usage_error();
   unsetenv("HPLX_DAG_GROUP_COLUMNS");
 }
 
@@ -160,17 +166,8 @@ TEST(LuDagCuts, OneColumnEarlySwapOnAndOffPasses) {
 
 // HPLX_DAG_EARLY_SWAP other than 0 or 1 is refused with a usage error.
 TEST(LuDagCuts, BadEarlySwapIsAUsageError) {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  TestCase t;
-  t.schedule.kind = ScheduleKind::Dag;
-  t.grid = {1, size};
-  t.n = 40;
-  t.nb = 8;
-  ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
   EarlySwap env("yes");
-  long info = 0;
-  EXPECT_THROW(residual(t, grid, &info), UsageError);
+  expect_dag_usage_error();
 }
 
 }  // namespace
