@@ -274,6 +274,17 @@ void apply_threads(const ThreadPlan& plan) {
   openblas_set_num_threads(n);
 }
 
+ScopedThreads::ScopedThreads(int omp_threads, int blas_threads)
+    : omp_(omp_get_max_threads()), blas_(openblas_get_num_threads()) {
+  openblas_set_num_threads(std::max(1, blas_threads));
+  omp_set_num_threads(std::max(1, omp_threads));
+}
+
+ScopedThreads::~ScopedThreads() {
+  openblas_set_num_threads(blas_);
+  omp_set_num_threads(omp_);
+}
+
 std::string describe(const ThreadPlan& plan, int world_size) {
   std::string line = fmt::format(
       "hplx: {} x {}{} on {} per node ({} per node), binding: {}", plural(world_size, "rank"),

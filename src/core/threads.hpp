@@ -48,6 +48,23 @@ ThreadPlan plan_threads(MPI_Comm world, int requested);
 // before the first BLAS call, so the thread pool starts with the new affinity.
 void apply_threads(const ThreadPlan& plan);
 
+// Sets this process's OpenMP and BLAS thread counts for a scope and
+// restores both after it: the only other place besides apply_threads()
+// that changes them. OpenBLAS's OpenMP build also changes OpenMP's count
+// when its own is set, hence both are saved. Used where a schedule runs
+// single-threaded BLAS calls on its own threads (the dag's tasks) and by
+// calibration's timings.
+class ScopedThreads {
+ public:
+  ScopedThreads(int omp_threads, int blas_threads);
+  ~ScopedThreads();
+  ScopedThreads(const ScopedThreads&) = delete;
+  ScopedThreads& operator=(const ScopedThreads&) = delete;
+
+ private:
+  int omp_, blas_;
+};
+
 // One line for the run log, e.g. "hplx: 4 ranks x 1 thread on 2 cpus per
 // node (2 ranks per node), binding: none (ranks share cpus 0-1)".
 std::string describe(const ThreadPlan& plan, int world_size);

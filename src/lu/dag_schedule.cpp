@@ -15,9 +15,9 @@
 #include <fmt/format.h>
 
 #include "core/balance_point.hpp"
-#include "core/blas.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
@@ -27,6 +27,7 @@
 #include "lu/update.hpp"
 
 namespace hplx::lu {
+namespace host_blas = device::host_blas;
 namespace {
 
 // One row swap of a panel over local columns [lc0, lc0 + nn) (P > 1) and

@@ -27,18 +27,19 @@
 #include <limits>
 #include <vector>
 
-#include "core/blas.hpp"
 #include "core/error.hpp"
+#include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel.hpp"
 
 namespace hplx::lu {
+namespace host_blas = device::host_blas;
 namespace {
 
-using blas::Diag;
-using blas::Side;
-using blas::Trans;
-using blas::Uplo;
+using host_blas::Diag;
+using host_blas::Side;
+using host_blas::Trans;
+using host_blas::Uplo;
 
 // A pivot candidate travels as [|value|, global row, row data (jb values)].
 void pick_pivot(void* in, void* inout, int* len, MPI_Datatype* type) {
@@ -278,12 +279,12 @@ class PanelThread {
         case Factorization::Left:
           if (a > c0) {
             on_main([&] {
-              blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, a - c0, w, 1.0, at(c0, c0),
-                         ld_, at(c0, a), ld_);
+              host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, a - c0, w, 1.0,
+                              at(c0, c0), ld_, at(c0, a), ld_);
             });
             below(a, [&](long r, long m) {
-              blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a), ld_,
-                         1.0, at(r, a), ld_);
+              host_blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a),
+                              ld_, 1.0, at(r, a), ld_);
             });
           }
           recursive(a, w);
@@ -291,17 +292,17 @@ class PanelThread {
         case Factorization::Crout:
           if (a > c0) {
             below(a, [&](long r, long m) {
-              blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a), ld_,
-                         1.0, at(r, a), ld_);
+              host_blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a),
+                              ld_, 1.0, at(r, a), ld_);
             });
           }
           recursive(a, w);
           if (a + w < end) {
             on_main([&] {
-              blas::gemm(Trans::No, Trans::No, w, end - a - w, a - c0, -1.0, at(a, c0), ld_,
-                         at(c0, a + w), ld_, 1.0, at(a, a + w), ld_);
-              blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
-                         at(a, a), ld_, at(a, a + w), ld_);
+              host_blas::gemm(Trans::No, Trans::No, w, end - a - w, a - c0, -1.0, at(a, c0), ld_,
+                              at(c0, a + w), ld_, 1.0, at(a, a + w), ld_);
+              host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
+                              at(a, a), ld_, at(a, a + w), ld_);
             });
           }
           break;
@@ -309,12 +310,12 @@ class PanelThread {
           recursive(a, w);
           if (a + w < end) {
             on_main([&] {
-              blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
-                         at(a, a), ld_, at(a, a + w), ld_);
+              host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
+                              at(a, a), ld_, at(a, a + w), ld_);
             });
             below(a + w, [&](long r, long m) {
-              blas::gemm(Trans::No, Trans::No, m, end - a - w, w, -1.0, at(r, a), ld_, at(a, a + w),
-                         ld_, 1.0, at(r, a + w), ld_);
+              host_blas::gemm(Trans::No, Trans::No, m, end - a - w, w, -1.0, at(r, a), ld_,
+                              at(a, a + w), ld_, 1.0, at(r, a + w), ld_);
             });
           }
           break;
@@ -336,11 +337,13 @@ class PanelThread {
         if (prm_.pfact == Factorization::Left) {
           // U part of column c from the columns already factored.
           on_main([&] {
-            blas::trsv(Uplo::Lower, Trans::No, Diag::Unit, c - c0, at(c0, c0), ld_, at(c0, c), 1);
+            host_blas::trsv(Uplo::Lower, Trans::No, Diag::Unit, c - c0, at(c0, c0), ld_, at(c0, c),
+                            1);
           });
         }
         below(c, [&](long r, long m) {
-          blas::gemv(Trans::No, m, c - c0, -1.0, at(r, c0), ld_, at(c0, c), 1, 1.0, at(r, c), 1);
+          host_blas::gemv(Trans::No, m, c - c0, -1.0, at(r, c0), ld_, at(c0, c), 1, 1.0, at(r, c),
+                          1);
         });
       }
       pivot_and_swap(c);
@@ -348,13 +351,13 @@ class PanelThread {
       if (c + 1 < end) {
         if (prm_.pfact == Factorization::Right) {
           below(c + 1, [&](long r, long m) {
-            blas::ger(m, end - c - 1, -1.0, at(r, c), 1, at(c, c + 1), ld_, at(r, c + 1), ld_);
+            host_blas::ger(m, end - c - 1, -1.0, at(r, c), 1, at(c, c + 1), ld_, at(r, c + 1), ld_);
           });
         } else if (prm_.pfact == Factorization::Crout && c > c0) {
           // Row c of U right of the diagonal.
           on_main([&] {
-            blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0), ld_,
-                       1.0, at(c, c + 1), ld_);
+            host_blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0),
+                            ld_, 1.0, at(c, c + 1), ld_);
           });
         }
       }
@@ -365,7 +368,7 @@ class PanelThread {
     const double pivot = *at(c, c);
     if (pivot == 0.0) return;  // singular: recorded in info, left as is
     const double inv = 1.0 / pivot;
-    below(c + 1, [&](long r, long m) { blas::scal(m, inv, at(r, c), 1); });
+    below(c + 1, [&](long r, long m) { host_blas::scal(m, inv, at(r, c), 1); });
   }
 
   // Best candidate among this thread's rows of column c, the first one of

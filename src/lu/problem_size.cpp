@@ -1,8 +1,8 @@
 #include "lu/problem_size.hpp"
 
-#include "core/blas.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
 
 #include <omp.h>
@@ -14,6 +14,7 @@
 #include <vector>
 
 namespace hplx::lu {
+namespace host_blas = device::host_blas;
 
 namespace {
 
@@ -106,8 +107,8 @@ double probe_dgemm_gflops(int threads) {
     b[i] = 0.25 - static_cast<double>(i % 5) / 64.0;
   }
   auto call = [&] {
-    blas::gemm(blas::Trans::No, blas::Trans::No, n, n, n, -1.0, a.data(), n, b.data(), n, 1.0,
-               c.data(), n);
+    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, n, n, n, -1.0, a.data(), n,
+                    b.data(), n, 1.0, c.data(), n);
   };
   call();  // warm-up: thread pool start, page faults, caches
   double t0 = wall_time();

@@ -2,10 +2,11 @@
 
 #include <algorithm>
 
-#include "core/blas.hpp"
 #include "core/error.hpp"
+#include "device/host_blas.hpp"
 
 namespace hplx::lu {
+namespace host_blas = device::host_blas;
 
 std::vector<double> solve_upper(const LocalMatrix& a, const ProcessGrid& grid) {
   const long n = a.n();
@@ -33,16 +34,16 @@ std::vector<double> solve_upper(const LocalMatrix& a, const ProcessGrid& grid) {
       }
       if (mycol == pc) {
         for (int i = 0; i < w; ++i) y[i] = -contrib[i];
-        blas::trsv(blas::Uplo::Upper, blas::Trans::No, blas::Diag::NonUnit, w, a.at(lr, lc),
-                   a.lda(), y.data(), 1);
+        host_blas::trsv(host_blas::Uplo::Upper, host_blas::Trans::No, host_blas::Diag::NonUnit, w,
+                        a.at(lr, lc), a.lda(), y.data(), 1);
       }
     }
     if (mycol == pc) {
       if (nprow > 1) HPLX_MPI_CHECK(MPI_Bcast(y.data(), w, MPI_DOUBLE, pr, grid.col()));
       std::copy_n(y.data(), w, x.begin() + lc);
       const long above = local_start(kk, nb, myrow, nprow);
-      blas::gemv(blas::Trans::No, above, w, 1.0, a.at(0, lc), a.lda(), y.data(), 1, 1.0, t.data(),
-                 1);
+      host_blas::gemv(host_blas::Trans::No, above, w, 1.0, a.at(0, lc), a.lda(), y.data(), 1, 1.0,
+                      t.data(), 1);
     }
   }
   return x;

@@ -5,9 +5,10 @@
 #include <algorithm>
 #include <utility>
 
-#include "core/blas.hpp"
+#include "device/host_blas.hpp"
 
 namespace hplx::lu {
+namespace host_blas = device::host_blas;
 namespace {
 
 // C -= A B for a narrow B (the look-ahead's next panel, jb columns): BLAS
@@ -16,7 +17,7 @@ namespace {
 // calling single-threaded DGEMM on its slice.
 void gemm_minus(long m, long n, long k, const double* a, long lda, const double* b, long ldb,
                 bool b_transposed, double* c, long ldc) {
-  const auto tb = b_transposed ? blas::Trans::Yes : blas::Trans::No;
+  const auto tb = b_transposed ? host_blas::Trans::Yes : host_blas::Trans::No;
   const int threads = omp_in_parallel() ? 1 : omp_get_max_threads();
   constexpr long kMinRowsPerThread = 256;
   if (threads > 1 && n <= 2 * k && m >= threads * kMinRowsPerThread) {
@@ -24,19 +25,20 @@ void gemm_minus(long m, long n, long k, const double* a, long lda, const double*
     {
       const long t = omp_get_thread_num();
       const long r0 = m * t / threads, r1 = m * (t + 1) / threads;
-      blas::gemm(blas::Trans::No, tb, r1 - r0, n, k, -1.0, a + r0, lda, b, ldb, 1.0, c + r0, ldc);
+      host_blas::gemm(host_blas::Trans::No, tb, r1 - r0, n, k, -1.0, a + r0, lda, b, ldb, 1.0,
+                      c + r0, ldc);
     }
     return;
   }
-  blas::gemm(blas::Trans::No, tb, m, n, k, -1.0, a, lda, b, ldb, 1.0, c, ldc);
+  host_blas::gemm(host_blas::Trans::No, tb, m, n, k, -1.0, a, lda, b, ldb, 1.0, c, ldc);
 }
 
 }  // namespace
 
-using blas::Diag;
-using blas::Side;
-using blas::Trans;
-using blas::Uplo;
+using host_blas::Diag;
+using host_blas::Side;
+using host_blas::Trans;
+using host_blas::Uplo;
 
 void update_trailing(LocalMatrix& a, const Panel& p, double* u, long ldu, Forms forms, long lc0,
                      long nn, const ProcessGrid& grid) {
@@ -46,11 +48,11 @@ void update_trailing(LocalMatrix& a, const Panel& p, double* u, long ldu, Forms 
   const Uplo l1_uplo = forms.l1_transposed ? Uplo::Upper : Uplo::Lower;
   if (forms.u_transposed) {
     // U^T := U^T L11^-T, the transposed form of U := L11^-1 U.
-    blas::trsm(Side::Right, l1_uplo, forms.l1_transposed ? Trans::No : Trans::Yes, Diag::Unit, nn,
-               jb, 1.0, p.a1(), ld, u, ldu);
+    host_blas::trsm(Side::Right, l1_uplo, forms.l1_transposed ? Trans::No : Trans::Yes, Diag::Unit,
+                    nn, jb, 1.0, p.a1(), ld, u, ldu);
   } else {
-    blas::trsm(Side::Left, l1_uplo, forms.l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb,
-               nn, 1.0, p.a1(), ld, u, ldu);
+    host_blas::trsm(Side::Left, l1_uplo, forms.l1_transposed ? Trans::Yes : Trans::No, Diag::Unit,
+                    jb, nn, 1.0, p.a1(), ld, u, ldu);
   }
   gemm_minus(p.m2, nn, jb, p.a2(), ld, u, ldu, forms.u_transposed, a.at(p.a2_first, lc0), a.lda());
   if (grid.myrow() == p.owner_row) {
@@ -70,9 +72,9 @@ void update_in_place(LocalMatrix& a, const Panel& p, bool l1_transposed, long lc
   const long jb = p.jb, ld = p.ld();
   if (jb == 0 || nn == 0) return;
   double* u = a.at(a.row_start(p.k), lc0);
-  blas::trsm(Side::Left, l1_transposed ? Uplo::Upper : Uplo::Lower,
-             l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u,
-             a.lda());
+  host_blas::trsm(Side::Left, l1_transposed ? Uplo::Upper : Uplo::Lower,
+                  l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u,
+                  a.lda());
   gemm_minus(p.m2, nn, jb, p.a2(), ld, u, a.lda(), false, a.at(p.a2_first, lc0), a.lda());
 }
 

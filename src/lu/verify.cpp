@@ -3,11 +3,12 @@
 #include <cmath>
 #include <limits>
 
-#include "core/blas.hpp"
 #include "core/error.hpp"
+#include "device/host_blas.hpp"
 #include "lu/matgen.hpp"
 
 namespace hplx::lu {
+namespace host_blas = device::host_blas;
 namespace {
 
 double all_max(double v, MPI_Comm comm) {
@@ -67,7 +68,8 @@ ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, cons
   if (has_b)
     for (long i = 0; i < mp; ++i) bmax = std::max(bmax, std::fabs(*a.at(i, lb)));
   r.b_norm_inf = all_max(bmax, grid.all());
-  blas::gemv(blas::Trans::No, mp, nqa, 1.0, a.data(), a.lda(), x.data(), 1, 0.0, ax.data(), 1);
+  host_blas::gemv(host_blas::Trans::No, mp, nqa, 1.0, a.data(), a.lda(), x.data(), 1, 0.0,
+                  ax.data(), 1);
   if (mp > 0) {
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, ax.data(), static_cast<int>(mp), MPI_DOUBLE, MPI_SUM,
                                  grid.row()));

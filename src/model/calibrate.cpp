@@ -11,12 +11,12 @@
 
 #include <fmt/format.h>
 
-#include "core/blas.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
+#include "device/host_blas.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
@@ -25,6 +25,7 @@
 extern "C" void openblas_set_num_threads(int);
 
 namespace hplx::model {
+namespace host_blas = device::host_blas;
 namespace {
 
 constexpr long kChunk = 256;  // hplx lu's update chunk (PanelApplier::kChunkColumns)
@@ -103,8 +104,8 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
   const long chunks = (m + kChunk - 1) / kChunk;
   auto chunk = [&](long i) {
     const long j = i * kChunk, w = std::min(kChunk, m - j);
-    blas::gemm(blas::Trans::No, blas::Trans::No, m, w, k, -1.0, a.data(), m, b.data() + j * k, k,
-               1.0, c.data() + j * m, m);
+    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, m, w, k, -1.0, a.data(), m,
+                    b.data() + j * k, k, 1.0, c.data() + j * m, m);
   };
   // Dealt, the threads' busy time (their chunks only) over the wall time of
   // all repetitions: the model charges the last chunks' imbalance apart
@@ -148,8 +149,8 @@ double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed)
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
         for (long c = 0; c < chunks; ++c) {
           const long j = c * kChunk, w = std::min(kChunk, n - j);
-          blas::trsm(blas::Side::Left, blas::Uplo::Lower, blas::Trans::No, blas::Diag::Unit, b, w,
-                     1.0, l.data(), b, a.data() + j * m, m);
+          host_blas::trsm(host_blas::Side::Left, host_blas::Uplo::Lower, host_blas::Trans::No,
+                          host_blas::Diag::Unit, b, w, 1.0, l.data(), b, a.data() + j * m, m);
         }
       });
   return static_cast<double>(b) * b * n / t / 1e9;
@@ -248,8 +249,8 @@ void calibrate_fact(Calibration& c, const CalibrateOptions& opt, int cpus) {
       std::vector<double> a(static_cast<size_t>(m) * k, 0.1),
           b(static_cast<size_t>(k) * kChunk, 0.2), cc(static_cast<size_t>(m) * kChunk, 1.0);
       while (!done)
-        blas::gemm(blas::Trans::No, blas::Trans::No, m, kChunk, k, -1.0, a.data(), m, b.data(), k,
-                   1.0, cc.data(), m);
+        host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, m, kChunk, k, -1.0, a.data(), m,
+                        b.data(), k, 1.0, cc.data(), m);
     }
   }
   std::vector<double> xs, ys, ws;

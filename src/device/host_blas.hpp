@@ -1,15 +1,19 @@
-// Typed, column-major wrappers over the CPU BLAS (OpenBLAS). Sizes are
-// `long` so callers never narrow; zero-sized calls return without calling BLAS.
+// The CPU BLAS (OpenBLAS), typed and column-major, for work that runs on
+// the host whatever the backend: FACT on a panel copied to the host, the
+// small triangular solves of the back substitution, the host queue's BLAS.
+// Sizes are `long` so callers never narrow; empty calls return at once.
 #pragma once
 
 #include <cblas.h>
 
-namespace hplx::blas {
+#include "device/types.hpp"
 
-enum class Trans { No, Yes };
-enum class Side { Left, Right };
-enum class Uplo { Lower, Upper };
-enum class Diag { Unit, NonUnit };
+namespace hplx::device::host_blas {
+
+using device::Diag;
+using device::Side;
+using device::Trans;
+using device::Uplo;
 
 namespace detail {
 inline CBLAS_TRANSPOSE t(Trans x) {
@@ -33,12 +37,24 @@ inline void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const
   cblas_dgemm(CblasColMajor, detail::t(ta), detail::t(tb), m, n, k, alpha, a, lda, b, ldb, beta, c,
               ldc);
 }
+inline void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
+                 const float* b, long ldb, float beta, float* c, long ldc) {
+  if (m <= 0 || n <= 0) return;
+  cblas_sgemm(CblasColMajor, detail::t(ta), detail::t(tb), m, n, k, alpha, a, lda, b, ldb, beta, c,
+              ldc);
+}
 
 // B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right); B is m x n.
 inline void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
                  const double* a, long lda, double* b, long ldb) {
   if (m <= 0 || n <= 0) return;
   cblas_dtrsm(CblasColMajor, detail::s(side), detail::u(uplo), detail::t(ta), detail::d(diag), m, n,
+              alpha, a, lda, b, ldb);
+}
+inline void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha,
+                 const float* a, long lda, float* b, long ldb) {
+  if (m <= 0 || n <= 0) return;
+  cblas_strsm(CblasColMajor, detail::s(side), detail::u(uplo), detail::t(ta), detail::d(diag), m, n,
               alpha, a, lda, b, ldb);
 }
 
@@ -49,16 +65,20 @@ inline void trsv(Uplo uplo, Trans ta, Diag diag, long n, const double* a, long l
   cblas_dtrsv(CblasColMajor, detail::u(uplo), detail::t(ta), detail::d(diag), n, a, lda, x, incx);
 }
 
-// y = alpha op(A) x + beta y, A m x n.
-inline void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
-                 long incx, double beta, double* y, long incy) {
+// y = alpha op(A) x + beta y, A m x n. An empty product still scales y by
+// beta, as BLAS does.
+template <class T>
+inline void gemv(Trans ta, long m, long n, T alpha, const T* a, long lda, const T* x, long incx,
+                 T beta, T* y, long incy) {
   if (m <= 0 || n <= 0) {
-    // BLAS would still scale y by beta; keep that meaning for empty products.
     const long len = (ta == Trans::No) ? m : n;
-    for (long i = 0; i < len; ++i) y[i * incy] = (beta == 0.0) ? 0.0 : beta * y[i * incy];
+    for (long i = 0; i < len; ++i) y[i * incy] = (beta == T(0)) ? T(0) : beta * y[i * incy];
     return;
   }
-  cblas_dgemv(CblasColMajor, detail::t(ta), m, n, alpha, a, lda, x, incx, beta, y, incy);
+  if constexpr (sizeof(T) == sizeof(double))
+    cblas_dgemv(CblasColMajor, detail::t(ta), m, n, alpha, a, lda, x, incx, beta, y, incy);
+  else
+    cblas_sgemv(CblasColMajor, detail::t(ta), m, n, alpha, a, lda, x, incx, beta, y, incy);
 }
 
 // A += alpha x y^T, A m x n.
@@ -77,4 +97,4 @@ inline long iamax(long n, const double* x, long incx) {
   return n > 0 ? static_cast<long>(cblas_idamax(n, x, incx)) : -1;
 }
 
-}  // namespace hplx::blas
+}  // namespace hplx::device::host_blas

@@ -1,0 +1,40 @@
+// One implementation of the device layer: allocates memory in its spaces,
+// makes queues, says what it is. Made by make_backend(); see
+// docs/ARCHITECTURE.md "How to add a backend".
+#pragma once
+
+#include <cstddef>
+#include <memory>
+#include <string>
+
+#include "device/backend_kind.hpp"
+#include "device/queue.hpp"
+#include "device/types.hpp"
+
+namespace hplx::device {
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual BackendKind kind() const = 0;
+  // One line for the run log, e.g. "host: OpenBLAS 0.3.21 (OpenMP), 2 threads".
+  virtual std::string describe() const = 0;
+  // Whether host code may read and write memory of `space` directly.
+  virtual bool host_accessible(MemorySpace space) const = 0;
+  // Raw allocation; throws SystemError naming the size when it fails.
+  // Aligned to at least 64 bytes.
+  virtual void* allocate(std::size_t bytes, MemorySpace space) = 0;
+  virtual void deallocate(void* p, std::size_t bytes, MemorySpace space) noexcept = 0;
+  // Bytes of Device memory still free (for the memory preflight).
+  virtual std::size_t free_device_bytes() const = 0;
+  virtual std::unique_ptr<Queue> make_queue() = 0;
+};
+
+// Makes the implementation `kind` (it must be compiled in: parse_backend).
+std::unique_ptr<Backend> make_backend(BackendKind kind);
+
+// The best implementation compiled in and usable on this machine: a GPU's
+// where one is present, else the host.
+BackendKind default_backend();
+
+}  // namespace hplx::device

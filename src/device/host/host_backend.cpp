@@ -1,0 +1,117 @@
+#include "device/host/host_backend.hpp"
+
+#include <sys/mman.h>
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "device/host_blas.hpp"
+
+extern "C" char* openblas_get_config(void);
+extern "C" int openblas_get_num_threads(void);
+
+namespace hplx::device {
+
+void* allocate_host(std::size_t bytes) {
+  constexpr std::size_t kHugePage = std::size_t{2} << 20;
+  const bool huge = bytes >= 2 * kHugePage;
+  const std::size_t base = huge ? kHugePage : 64;
+  const std::size_t rounded = (std::max<std::size_t>(bytes, 1) + base - 1) / base * base;
+  void* p = std::aligned_alloc(base, rounded);
+  if (p == nullptr)
+    throw SystemError(fmt::format("cannot allocate {} bytes of host memory", bytes));
+  if (huge) madvise(p, rounded, MADV_HUGEPAGE);  // advice only: failure is harmless
+  return p;
+}
+
+void free_host(void* p) noexcept {
+  std::free(p);
+}
+
+namespace {
+
+class DoneEvent final : public Event {
+ public:
+  bool done() const override { return true; }
+  void synchronize() override {}
+};
+
+class HostQueue final : public Queue {
+ public:
+  explicit HostQueue(Backend& b) : backend_(b) {}
+  Backend& backend() const override { return backend_; }
+  bool runs_inline() const override { return true; }
+  bool executes_on_host() const override { return true; }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
+    if (bytes > 0 && dst != src) std::memmove(dst, src, bytes);
+  }
+  void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                    std::size_t col_bytes, long cols) override {
+    auto* d = static_cast<char*>(dst);
+    const auto* s = static_cast<const char*>(src);
+    for (long j = 0; j < cols; ++j) copy_bytes(d + j * dst_pitch, s + j * src_pitch, col_bytes);
+  }
+  void execute(std::function<void()> work) override { work(); }
+  void host_callback(std::function<void()> fn) override { fn(); }
+  EventPtr record() override { return std::make_shared<DoneEvent>(); }
+  void wait(const EventPtr&) override {}
+  void synchronize() override {}
+
+  void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
+            const double* b, long ldb, double beta, double* c, long ldc) override {
+    host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
+            const float* b, long ldb, float beta, float* c, long ldc) override {
+    host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
+            const double* a, long lda, double* b, long ldb) override {
+    host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
+  }
+  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
+            long lda, float* b, long ldb) override {
+    host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
+  }
+  void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
+            long incx, double beta, double* y, long incy) override {
+    host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
+  }
+  void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
+            long incx, float beta, float* y, long incy) override {
+    host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
+  }
+
+ private:
+  Backend& backend_;
+};
+
+class HostBackend final : public Backend {
+ public:
+  BackendKind kind() const override { return BackendKind::Host; }
+  std::string describe() const override {
+    return fmt::format("host: {}, {} BLAS threads", openblas_get_config(),
+                       openblas_get_num_threads());
+  }
+  bool host_accessible(MemorySpace) const override { return true; }
+  void* allocate(std::size_t bytes, MemorySpace) override { return allocate_host(bytes); }
+  void deallocate(void* p, std::size_t, MemorySpace) noexcept override { free_host(p); }
+  std::size_t free_device_bytes() const override {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? static_cast<std::size_t>(pages) * size : 0;
+  }
+  std::unique_ptr<Queue> make_queue() override { return std::make_unique<HostQueue>(*this); }
+};
+
+}  // namespace
+
+std::unique_ptr<Backend> make_host_backend() {
+  return std::make_unique<HostBackend>();
+}
+
+}  // namespace hplx::device

@@ -1,0 +1,62 @@
+// Launching kernel bodies (kernel_body.hpp) on a queue.
+//
+// launch(q, n, body) runs body(i) for every i in [0, n), in q's order.
+// Queues that execute on the host (host, emulated) run it as a host loop,
+// over OpenMP threads when there is enough work and no parallel region is
+// active (a body called from a worker thread runs on that thread alone).
+// A device queue runs the same body compiled for the device: that backend
+// supplies launch_on_device() for the bodies it was compiled with (the
+// CUDA issue adds it); without it the launch throws.
+#pragma once
+
+#include <omp.h>
+
+#include <utility>
+
+#include "device/kernel_body.hpp"
+#include "device/queue.hpp"
+
+namespace hplx::device {
+
+[[noreturn]] void throw_no_device_kernel(const Queue& q);
+
+// body(i) for i in [0, n) on the calling thread, split over the OpenMP
+// team when n >= 2 * grain and no parallel region is active.
+template <class Body>
+void host_for(long n, const Body& body, long grain) {
+  if (n >= 2 * grain && !omp_in_parallel()) {
+#pragma omp parallel for schedule(static)
+    for (long i = 0; i < n; ++i) body(i);
+  } else {
+    for (long i = 0; i < n; ++i) body(i);
+  }
+}
+
+// `grain`: indices below which threads are not worth waking.
+template <class Body>
+void launch(Queue& q, long n, Body body, long grain = 4096) {
+  if (n <= 0) return;
+  if (!q.executes_on_host()) throw_no_device_kernel(q);
+  q.execute([n, body = std::move(body), grain] { host_for(n, body, grain); });
+}
+
+// The sum over i in [0, n) of body(i) (a double), in q's order; the host
+// waits for it (a reduction ends where its value is needed).
+template <class Body>
+double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
+  double s = 0;
+  if (n <= 0) return s;
+  if (!q.executes_on_host()) throw_no_device_kernel(q);
+  q.execute([&s, n, &body, grain] {
+    if (n >= 2 * grain && !omp_in_parallel()) {
+#pragma omp parallel for schedule(static) reduction(+ : s)
+      for (long i = 0; i < n; ++i) s += body(i);
+    } else {
+      for (long i = 0; i < n; ++i) s += body(i);
+    }
+  });
+  q.synchronize();
+  return s;
+}
+
+}  // namespace hplx::device

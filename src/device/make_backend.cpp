@@ -1,0 +1,33 @@
+// The one switch from a backend's name to its implementation. Each
+// implementation folder registers here; one that is not built gives the
+// "not compiled in" error of parse_backend().
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "device/backend.hpp"
+#include "device/host/host_backend.hpp"
+#include "device/launch.hpp"
+
+namespace hplx::device {
+
+std::unique_ptr<Backend> make_backend(BackendKind kind) {
+  switch (kind) {
+    case BackendKind::Host:
+      return make_host_backend();
+    default:
+      break;
+  }
+  throw UsageError(fmt::format("--backend {}: not compiled in; rebuild with {}", name_of(kind),
+                               cmake_switch(kind)));
+}
+
+BackendKind default_backend() {
+  return BackendKind::Host;
+}
+
+void throw_no_device_kernel(const Queue& q) {
+  throw Error(
+      fmt::format("this kernel is not compiled for the {} backend", name_of(q.backend().kind())));
+}
+
+}  // namespace hplx::device

@@ -1,0 +1,95 @@
+// An ordered queue of work on a backend (a CUDA stream, a worker thread of
+// the emulated device, or the calling thread for the host), and the events
+// that order one queue after another.
+//
+// Everything enqueued runs in order. The host waits for a queue only in
+// synchronize() or an event's synchronize(); a queue waits for another with
+// wait(event). Pointers given to a queue's operations must stay valid, and
+// must not be touched by the host, until the queue has passed them.
+#pragma once
+
+#include <cstddef>
+#include <functional>
+#include <memory>
+
+#include "device/types.hpp"
+
+namespace hplx::device {
+
+class Backend;
+
+// A point in a queue's order. done() polls; synchronize() blocks the host.
+class Event {
+ public:
+  virtual ~Event() = default;
+  virtual bool done() const = 0;
+  virtual void synchronize() = 0;
+};
+using EventPtr = std::shared_ptr<Event>;
+
+class Queue {
+ public:
+  virtual ~Queue() = default;
+  virtual Backend& backend() const = 0;
+
+  // True when every operation has finished when its call returns (the host
+  // backend). A schedule that overlaps host work with queued work uses
+  // worker threads for a queue that runs inline (see overlap.hpp).
+  virtual bool runs_inline() const = 0;
+  // True when the queue's work runs on the host's cores (host, emulated):
+  // kernel bodies then run as host loops (launch.hpp).
+  virtual bool executes_on_host() const = 0;
+
+  // Copies `bytes` from src to dst, any memory spaces.
+  virtual void copy_bytes(void* dst, const void* src, std::size_t bytes) = 0;
+  // Copies `cols` columns of `col_bytes` bytes each; column j starts at
+  // src + j * src_pitch and goes to dst + j * dst_pitch (pitches in bytes).
+  virtual void copy_columns(void* dst, std::size_t dst_pitch, const void* src,
+                            std::size_t src_pitch, std::size_t col_bytes, long cols) = 0;
+
+  // Host-executing queues: runs `work` in the queue's order on the host's
+  // cores. Kernel bodies reach the queue this way (launch.hpp); device
+  // queues throw (their kernels are compiled for the device).
+  virtual void execute(std::function<void()> work) = 0;
+  // Runs `fn` on the host when the queue reaches this point (a host
+  // callback, as cudaLaunchHostFunc): for work that must be ordered with
+  // the queue but runs on the host on any backend.
+  virtual void host_callback(std::function<void()> fn) = 0;
+
+  virtual EventPtr record() = 0;
+  virtual void wait(const EventPtr& e) = 0;  // later work waits for e
+  virtual void synchronize() = 0;            // the host waits for all work so far
+
+  // BLAS on the queue (column-major, operands in the queue's memory).
+  // C = alpha op(A) op(B) + beta C, C m x n.
+  virtual void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a,
+                    long lda, const double* b, long ldb, double beta, double* c, long ldc) = 0;
+  virtual void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a,
+                    long lda, const float* b, long ldb, float beta, float* c, long ldc) = 0;
+  // B = alpha op(A)^-1 B (Left) or alpha B op(A)^-1 (Right), B m x n.
+  virtual void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
+                    const double* a, long lda, double* b, long ldb) = 0;
+  virtual void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha,
+                    const float* a, long lda, float* b, long ldb) = 0;
+  // y = alpha op(A) x + beta y, A m x n.
+  virtual void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda,
+                    const double* x, long incx, double beta, double* y, long incy) = 0;
+  virtual void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
+                    long incx, float beta, float* y, long incy) = 0;
+};
+
+// Typed copies.
+template <class T>
+void copy(Queue& q, T* dst, const T* src, long count) {
+  if (count > 0) q.copy_bytes(dst, src, sizeof(T) * static_cast<std::size_t>(count));
+}
+// The m x n column-major block at src (leading dimension lds) to dst (ldd).
+template <class T>
+void copy_matrix(Queue& q, long m, long n, const T* src, long lds, T* dst, long ldd) {
+  if (m <= 0 || n <= 0) return;
+  q.copy_columns(dst, sizeof(T) * static_cast<std::size_t>(ldd), src,
+                 sizeof(T) * static_cast<std::size_t>(lds), sizeof(T) * static_cast<std::size_t>(m),
+                 n);
+}
+
+}  // namespace hplx::device

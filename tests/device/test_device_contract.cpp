@@ -1,0 +1,228 @@
+// The device layer's contract, checked on every implementation compiled in:
+// what a driver relies on when it moves data and orders work.
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <numeric>
+#include <random>
+#include <vector>
+
+#include "core/error.hpp"
+#include "device/device.hpp"
+#include "device/launch.hpp"
+#include "tests/device/backends.hpp"
+
+namespace hplx::device {
+namespace {
+
+class DeviceContract : public testing::TestWithParam<BackendKind> {
+ protected:
+  void SetUp() override { dev_ = make_device(GetParam()); }
+  Queue& q() { return dev_->compute(); }
+
+  // Host vector -> device buffer.
+  template <class T>
+  Buffer<T> upload(const std::vector<T>& v) {
+    Buffer<T> b = dev_->alloc<T>(static_cast<long>(v.size()));
+    copy(q(), b.data(), v.data(), static_cast<long>(v.size()));
+    return b;
+  }
+  template <class T>
+  std::vector<T> download(const Buffer<T>& b) {
+    std::vector<T> v(b.size());
+    copy(q(), v.data(), b.data(), b.size());
+    q().synchronize();
+    return v;
+  }
+
+ public:
+  Device& dev() { return *dev_; }
+
+ protected:
+  std::shared_ptr<Device> dev_;
+};
+
+std::vector<double> random_values(long n, unsigned seed) {
+  std::mt19937 gen(seed);
+  std::uniform_real_distribution<double> u(-1, 1);
+  std::vector<double> v(n);
+  for (double& x : v) x = u(gen);
+  return v;
+}
+
+TEST_P(DeviceContract, CopiesRoundTripThroughDeviceMemory) {
+  const std::vector<double> host = random_values(1000, 1);
+  Buffer<double> d = upload(host);
+  EXPECT_EQ(d.size(), 1000);
+  EXPECT_EQ(download(d), host);
+}
+
+TEST_P(DeviceContract, CopyMatrixMovesOnlyTheBlock) {
+  // A 5 x 3 block out of a 7 x 4 matrix into a 6 x 3 one.
+  std::vector<double> a = random_values(28, 2), out(18, -9.0);
+  Buffer<double> da = upload(a), dout = upload(out);
+  copy_matrix(q(), 5, 3, da.data() + 1 + 7, 7, dout.data(), 6);
+  const std::vector<double> got = download(dout);
+  for (int j = 0; j < 3; ++j) {
+    for (int i = 0; i < 5; ++i) EXPECT_EQ(got[i + j * 6], a[1 + i + (j + 1) * 7]);
+    EXPECT_EQ(got[5 + j * 6], -9.0) << "the row past the block was written";
+  }
+}
+
+struct AxpyBody {
+  double alpha;
+  const double* x;
+  double* y;
+  HPLX_HD void operator()(long i) const { y[i] += alpha * x[i]; }
+};
+
+struct SquareBody {
+  const double* x;
+  HPLX_HD double operator()(long i) const { return x[i] * x[i]; }
+};
+
+TEST_P(DeviceContract, LaunchRunsTheBodyOnceForEveryIndex) {
+  const long n = 100000;  // above the grain: threads share it on the host
+  const std::vector<double> x = random_values(n, 3), y0 = random_values(n, 4);
+  Buffer<double> dx = upload(x), dy = upload(y0);
+  launch(q(), n, AxpyBody{2.0, dx.data(), dy.data()});
+  const std::vector<double> y = download(dy);
+  for (long i = 0; i < n; ++i) ASSERT_EQ(y[i], y0[i] + 2.0 * x[i]) << i;
+}
+
+TEST_P(DeviceContract, ReduceSumAddsEveryTerm) {
+  const long n = 50001;
+  const std::vector<double> x = random_values(n, 5);
+  Buffer<double> dx = upload(x);
+  double want = 0;
+  for (double v : x) want += v * v;
+  EXPECT_NEAR(reduce_sum(q(), n, SquareBody{dx.data()}), want, 1e-9 * want);
+}
+
+TEST_P(DeviceContract, EventOrdersOneQueueAfterAnother) {
+  // transfer fills, compute waits for its event, then doubles: the result
+  // must see the fill whatever the queues' timing.
+  const long n = 4096;
+  std::vector<double> ones(n, 1.0);
+  Buffer<double> d = dev_->alloc<double>(n);
+  for (int round = 0; round < 20; ++round) {
+    copy(dev_->transfer(), d.data(), ones.data(), n);
+    EventPtr filled = dev_->transfer().record();
+    q().wait(filled);
+    launch(q(), n, AxpyBody{1.0, d.data(), d.data()});
+    std::vector<double> got(n);
+    copy(q(), got.data(), d.data(), n);
+    q().synchronize();
+    EventPtr done = q().record();
+    done->synchronize();
+    EXPECT_TRUE(done->done());
+    ASSERT_EQ(got[0], 2.0);
+    ASSERT_EQ(got[n - 1], 2.0);
+  }
+}
+
+template <class T>
+std::vector<T> naive_gemm(long m, long n, long k, const std::vector<T>& a, const std::vector<T>& b,
+                          const std::vector<T>& c, T alpha, T beta, bool tb) {
+  std::vector<T> r(c);
+  for (long j = 0; j < n; ++j)
+    for (long i = 0; i < m; ++i) {
+      double s = 0;
+      for (long l = 0; l < k; ++l)
+        s += double(a[i + l * m]) * double(tb ? b[j + l * n] : b[l + j * k]);
+      r[i + j * m] = static_cast<T>(alpha * s + beta * double(c[i + j * m]));
+    }
+  return r;
+}
+
+template <class T>
+void check_gemm(DeviceContract& t, Queue& q, double tol) {
+  const long m = 37, n = 29, k = 17;
+  auto conv = [](const std::vector<double>& v) { return std::vector<T>(v.begin(), v.end()); };
+  const auto a = conv(random_values(m * k, 6)), b = conv(random_values(k * n, 7)),
+             c = conv(random_values(m * n, 8));
+  for (bool tb : {false, true}) {
+    Buffer<T> da = t.dev().template alloc<T>(m * k), db = t.dev().template alloc<T>(k * n),
+              dc = t.dev().template alloc<T>(m * n);
+    copy(q, da.data(), a.data(), m * k);
+    copy(q, db.data(), b.data(), k * n);
+    copy(q, dc.data(), c.data(), m * n);
+    q.gemm(Trans::No, tb ? Trans::Yes : Trans::No, m, n, k, T(-1), da.data(), m, db.data(),
+           tb ? n : k, T(1), dc.data(), m);
+    std::vector<T> got(m * n);
+    copy(q, got.data(), dc.data(), m * n);
+    q.synchronize();
+    const auto want = naive_gemm<T>(m, n, k, a, b, c, T(-1), T(1), tb);
+    for (long i = 0; i < m * n; ++i) ASSERT_NEAR(got[i], want[i], tol) << i;
+  }
+}
+
+TEST_P(DeviceContract, GemmMatchesTheLoopsInDoubleAndFloat) {
+  check_gemm<double>(*this, q(), 1e-12);
+  check_gemm<float>(*this, q(), 1e-4);
+}
+
+TEST_P(DeviceContract, TrsmSolvesAndGemvMultiplies) {
+  // L unit lower 4 x 4, B 4 x 3: L X = B, then check L X by gemv per column.
+  const long m = 4, n = 3;
+  std::vector<double> l = random_values(m * m, 9), b = random_values(m * n, 10);
+  Buffer<double> dl = upload(l), dx = upload(b);
+  q().trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, m, n, 1.0, dl.data(), m, dx.data(), m);
+  std::vector<double> unit = l;
+  for (long j = 0; j < m; ++j) {
+    for (long i = 0; i < j; ++i) unit[i + j * m] = 0;
+    unit[j + j * m] = 1;
+  }
+  Buffer<double> du = upload(unit), dy = dev_->alloc<double>(m);
+  for (long j = 0; j < n; ++j) {
+    q().gemv(Trans::No, m, m, 1.0, du.data(), m, dx.data() + j * m, 1, 0.0, dy.data(), 1);
+    const std::vector<double> y = download(dy);
+    for (long i = 0; i < m; ++i) EXPECT_NEAR(y[i], b[i + j * m], 1e-12);
+  }
+}
+
+TEST_P(DeviceContract, HostCallbackRunsInQueueOrder) {
+  std::vector<int> seen;
+  Buffer<double> d = dev_->alloc<double>(1);
+  const double one = 1;
+  copy(q(), d.data(), &one, 1);
+  q().host_callback([&] { seen.push_back(1); });
+  q().host_callback([&] { seen.push_back(2); });
+  q().synchronize();
+  EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+}
+
+HPLX_INSTANTIATE_OVER_BACKENDS(DeviceContract);
+
+TEST(BackendChoice, UnknownNameIsAOneLineUsageError) {
+  try {
+    parse_backend("gpu");
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find("'gpu'"), std::string::npos) << what;
+    EXPECT_NE(what.find("allowed: host"), std::string::npos) << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos);
+  }
+}
+
+TEST(BackendChoice, AKnownBackendNotBuiltSaysHowToRebuild) {
+  for (BackendKind k : all_backend_kinds()) {
+    if (compiled_in(k)) {
+      EXPECT_EQ(parse_backend(name_of(k)), k);
+      continue;
+    }
+    try {
+      parse_backend(name_of(k));
+      FAIL() << name_of(k);
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("not compiled in; rebuild with -DHPLX_"),
+                std::string::npos)
+          << e.what();
+    }
+  }
+  EXPECT_NE(compiled_backends().find("host"), std::string::npos);
+}
+
+}  // namespace
+}  // namespace hplx::device
