@@ -10,9 +10,11 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
+#include "device/device.hpp"
 #include "lu/config.hpp"
 #include "lu/dag_schedule.hpp"
 #include "lu/flag_values.hpp"
@@ -121,6 +123,9 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "dag schedule: task priorities (on, default) or none (off, the ablation); "
                    "libgomp honours them only with OMP_MAX_TASK_PRIORITY >= 3")
       ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--backend", backend_,
+                   "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
+                   "others when compiled in (default: the best one compiled in and present)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (FACT, LBCAST, RS, UPDATE spans per rank and thread) to "
@@ -154,6 +159,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     spec = std::make_shared<model::SystemSpec>(model::load_system_spec(spec_path));
   }
 
+  const device::BackendKind backend =
+      backend_.empty() ? device::default_backend() : device::parse_backend(backend_);
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   lu::RunOptions options;
@@ -243,7 +250,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     for (const auto& w : dat.warnings) std::fprintf(stderr, "hplx: warning: %s\n", w.c_str());
     for (const auto& note : options.notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
-  return lu::run_hpl(dat, options, world);
+  const Context ctx(world, plan, device::make_device(backend));
+  if (rank == 0 && !quiet_)
+    std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
+  return lu::run_hpl(ctx, dat, options);
 }
 
 }  // namespace hplx::app

@@ -39,6 +39,7 @@ class LuCommand {
   int threads_ = 0;
   double seconds_ = 60.0;
   std::string json_;
+  std::string backend_;
   bool quiet_ = false;
 };
 

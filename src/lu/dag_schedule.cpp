@@ -131,11 +131,12 @@ int node_threads(MPI_Comm all, int team) {
 
 class DagLu {
  public:
-  DagLu(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid, const SolveHooks& hooks)
-      : a_(a),
+  DagLu(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+      : ctx_(ctx),
+        a_(a),
         t_(t),
         grid_(grid),
-        hooks_(hooks),
+        hooks_{ctx.trace(), ctx.progress()},
         n_(a.n()),
         nb_(a.nb()),
         q_(grid.npcol()),
@@ -655,10 +656,14 @@ class DagLu {
                               it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
   }
 
+  const Context& ctx_;
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;
-  SolveHooks hooks_;
+  struct {
+    TraceRecorder* trace;
+    ProgressMeter* progress;
+  } hooks_;
   const long n_;
   const int nb_;
   const int q_, mycol_;
@@ -691,9 +696,9 @@ class DagLu {
 
 }  // namespace
 
-SolveOutcome pdgesv_dag(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                        const SolveHooks& hooks) {
-  return DagLu(a, t, grid, hooks).run();
+SolveOutcome pdgesv_dag(const Context& ctx, LocalMatrix& a, const TestCase& t,
+                        const ProcessGrid& grid) {
+  return DagLu(ctx, a, t, grid).run();
 }
 
 }  // namespace hplx::lu

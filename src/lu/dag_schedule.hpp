@@ -80,7 +80,7 @@ constexpr long kDagGroupColumns = 512;
 // The LU of pdgesv() with the dag schedule. Collective over the grid. Needs
 // MPI_THREAD_SERIALIZED or more when the team has more than one thread
 // (throws hplx::Error otherwise).
-SolveOutcome pdgesv_dag(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                        const SolveHooks& hooks);
+SolveOutcome pdgesv_dag(const Context& ctx, LocalMatrix& a, const TestCase& t,
+                        const ProcessGrid& grid);
 
 }  // namespace hplx::lu

@@ -121,10 +121,10 @@ struct TestOutcome {
 };
 
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
-TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshold,
-                     const RunOptions& options, TraceRecorder& trace) {
+TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGrid& grid,
+                     double threshold, const RunOptions& options, TraceRecorder& trace) {
   TestOutcome o;
-  LocalMatrix a(t.n, t.nb, grid, t.alignment);
+  LocalMatrix a(run_ctx.device(), t.n, t.nb, grid, t.alignment);
   generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
                  a.lda());
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
@@ -139,7 +139,10 @@ TestOutcome run_test(const TestCase& t, const ProcessGrid& grid, double threshol
   const double dn = static_cast<double>(t.n);
   ProgressMeter progress(fmt::format("hplx lu N={} NB={}", t.n, t.nb),
                          ((2.0 / 3.0) * dn + 1.5) * dn * dn, shown);
-  const SolveOutcome solved = pdgesv(a, t, grid, {&trace, &progress});
+  Context ctx = run_ctx;
+  ctx.set_trace(&trace);
+  ctx.set_progress(&progress);
+  const SolveOutcome solved = pdgesv(ctx, a, t, grid);
   o.seconds = wall_time() - t0;
   o.end = std::time(nullptr);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
@@ -256,7 +259,8 @@ void preflight(const HplDat& dat, int world_size, long long available_per_rank) 
   }
 }
 
-int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
+int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
+  MPI_Comm world = ctx.world();
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
@@ -314,7 +318,7 @@ int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world) {
                        variant_code(t).c_str(), t.n, t.nb, options.predict_path.c_str(),
                        predicted->time_s, predicted->gflops);
       }
-      const TestOutcome o = run_test(run, *grid, dat.threshold, options, trace);
+      const TestOutcome o = run_test(ctx, run, *grid, dat.threshold, options, trace);
       if (share) restore_binding();
       if (root) {
         // netlib repeats the header before every checked test, and prints it

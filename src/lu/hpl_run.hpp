@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "core/context.hpp"
 #include "lu/config.hpp"
 
 namespace hplx::model {
@@ -35,6 +36,7 @@ void preflight(const HplDat& dat, int world_size, long long available_bytes_per_
 // Runs every test. Collective over `world`. Returns the exit status for
 // every rank: 0 when every checked test passed, 1 when any failed or was
 // skipped because the solve reported a zero pivot.
-int run_hpl(const HplDat& dat, const RunOptions& options, MPI_Comm world);
+// Runs every test on ctx's device. Collective over ctx.world().
+int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options);
 
 }  // namespace hplx::lu

@@ -1,37 +1,33 @@
 // The local piece of the block-cyclic N x (N+1) matrix [A | b] held by one
-// process of the grid, column-major with leading dimension lda. Large
-// matrices sit on 2 MiB boundaries and ask the kernel for transparent huge
-// pages: the row swaps touch one element per column, and with 4 KiB pages
-// that is one TLB miss per element.
+// process of the grid, column-major with leading dimension lda, in the
+// device's memory (device/buffer.hpp): host memory for the host backend,
+// the GPU's for a GPU backend. Pointers from data() and at() are the
+// device's: host code reaches them only through the queues' copies,
+// unless the backend says the memory is host accessible.
 #pragma once
 
-#include <cstddef>
-#include <memory>
-
 #include "core/grid.hpp"
+#include "device/device.hpp"
 #include "lu/block_cyclic.hpp"
 
 namespace hplx::lu {
-
-struct FreeDeleter {
-  void operator()(double* p) const noexcept;
-};
 
 class LocalMatrix {
  public:
   // `alignment` (HPL.dat line 31, in doubles): the leading dimension is
   // rounded up to a multiple of it, as netlib does.
-  LocalMatrix(long n, int nb, const ProcessGrid& grid, int alignment = 8);
+  LocalMatrix(device::Device& dev, long n, int nb, const ProcessGrid& grid, int alignment = 8);
 
   long n() const { return n_; }
   int nb() const { return nb_; }
   long mp() const { return mp_; }  // local rows
   long nq() const { return nq_; }  // local columns of [A | b]
   long lda() const { return lda_; }
-  double* data() { return data_.get(); }
-  const double* data() const { return data_.get(); }
-  double* at(long li, long lj) { return data_.get() + li + lj * lda_; }
-  const double* at(long li, long lj) const { return data_.get() + li + lj * lda_; }
+  bool host_accessible() const { return data_.host_accessible(); }
+  double* data() { return data_.data(); }
+  const double* data() const { return data_.data(); }
+  double* at(long li, long lj) { return data_.data() + li + lj * lda_; }
+  const double* at(long li, long lj) const { return data_.data() + li + lj * lda_; }
 
   // First local row / column whose global index is >= g.
   long row_start(long g) const { return local_start(g, nb_, myrow_, nprow_); }
@@ -44,7 +40,7 @@ class LocalMatrix {
   int nb_;
   int nprow_, npcol_, myrow_, mycol_;
   long mp_, nq_, lda_;
-  std::unique_ptr<double, FreeDeleter> data_;
+  device::Buffer<double> data_;
 };
 
 }  // namespace hplx::lu

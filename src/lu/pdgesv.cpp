@@ -63,8 +63,9 @@ long split_column(long n, int nb, double fraction) {
 // updated. When the left section is empty the iterations are plain again.
 class LuDriver {
  public:
-  LuDriver(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid, const SolveHooks& hooks)
-      : a_(a),
+  LuDriver(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+      : ctx_(ctx),
+        a_(a),
         t_(t),
         grid_(grid),
         applier_(a, t, grid),
@@ -74,8 +75,8 @@ class LuDriver {
         concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
-        hooks_(hooks) {
-    applier_.set_trace(hooks.trace);
+        hooks_{ctx.trace(), ctx.progress()} {
+    applier_.set_trace(hooks_.trace);
   }
 
   SolveOutcome run() {
@@ -296,6 +297,7 @@ class LuDriver {
     }
   }
 
+  const Context& ctx_;
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;
@@ -312,15 +314,18 @@ class LuDriver {
   double t_start_ = 0;
   double finished_flops_ = 0;  // of the panels whose update completed this iteration
   double flops_done_ = 0;
-  SolveHooks hooks_;
+  struct {
+    TraceRecorder* trace;
+    ProgressMeter* progress;
+  } hooks_;
 };
 
 }  // namespace
 
-SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                    const SolveHooks& hooks) {
-  if (t.schedule.kind == ScheduleKind::Dag) return pdgesv_dag(a, t, grid, hooks);
-  return LuDriver(a, t, grid, hooks).run();
+SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t,
+                    const ProcessGrid& grid) {
+  if (t.schedule.kind == ScheduleKind::Dag) return pdgesv_dag(ctx, a, t, grid);
+  return LuDriver(ctx, a, t, grid).run();
 }
 
 }  // namespace hplx::lu

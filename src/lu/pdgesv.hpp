@@ -6,6 +6,7 @@
 
 #include <vector>
 
+#include "core/context.hpp"
 #include "core/grid.hpp"
 #include "core/progress.hpp"
 #include "core/trace.hpp"
@@ -22,15 +23,10 @@ struct SolveOutcome {
   std::vector<IterationTimes> iterations;  // this rank's record, one per panel
 };
 
-// What watches a solve: a trace recording FACT, LBCAST, RS and UPDATE spans,
-// and a progress meter updated after every iteration (give it to one rank).
-struct SolveHooks {
-  TraceRecorder* trace = nullptr;
-  ProgressMeter* progress = nullptr;
-};
-
-// Collective over the grid (only ranks inside it may call).
-SolveOutcome pdgesv(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                    const SolveHooks& hooks = {});
+// Collective over the grid (only ranks inside it may call). The context
+// gives the device the matrix lives on, the trace that records FACT,
+// LBCAST, RS and UPDATE spans and the progress meter updated after every
+// iteration (give it to one rank).
+SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
 
 }  // namespace hplx::lu

@@ -16,6 +16,7 @@
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
+#include "device/device.hpp"
 #include "device/host_blas.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
@@ -164,7 +165,8 @@ double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed)
 double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& disturbed) {
   openblas_set_num_threads(1);
   const ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::ColumnMajor);
-  lu::LocalMatrix a(m, b, self);
+  const auto host = device::make_device(device::BackendKind::Host);
+  lu::LocalMatrix a(*host, m, b, self);
   for (long j = 0; j < a.nq(); ++j) std::fill_n(a.at(0, j), a.mp(), 1.0);
   lu::Panel p;
   p.k = 0;

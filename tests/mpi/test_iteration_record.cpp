@@ -9,6 +9,7 @@
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -28,9 +29,9 @@ TEST(IterationRecordRun, OneEntryPerPanelConsistentOnEveryRank) {
         t.depth = depth;
         t.schedule.swap_pipeline = depth == 2;
         omp_set_num_threads(depth == 1 ? 2 : 1);
-        LocalMatrix a(t.n, t.nb, grid);
+        LocalMatrix a(test::test_context().device(), t.n, t.nb, grid);
         generate_local(t.n, t.nb, p, q, grid.myrow(), grid.mycol(), a.data(), a.lda());
-        const SolveOutcome out = pdgesv(a, t, grid);
+        const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
         const auto record = max_over_ranks(out.iterations, grid.all());
         const std::string where = "grid " + std::to_string(p) + "x" + std::to_string(q) +
                                   " depth " + std::to_string(depth);

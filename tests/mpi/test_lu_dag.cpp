@@ -16,6 +16,7 @@
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
 #include "random_test_case.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -27,11 +28,11 @@ struct Result {
 };
 
 Result solve(const TestCase& t, const ProcessGrid& grid) {
-  LocalMatrix a(t.n, t.nb, grid, t.alignment);
+  LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
   generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
                  a.lda());
   Result r;
-  r.out = pdgesv(a, t, grid);
+  r.out = pdgesv(test::test_context(), a, t, grid);
   r.info = r.out.info;
   r.residual = check_solution(a, r.out.x, grid, 16.0).scaled_residual;
   return r;
@@ -113,12 +114,12 @@ TEST(LuDag, ZeroMatrixReportsInfo) {
   t.n = 40;
   t.nb = 8;
   ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
-  LocalMatrix a(t.n, t.nb, grid, t.alignment);
+  LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
   std::fill_n(a.data(), a.lda() * a.nq(), 0.0);
-  const SolveOutcome dag = pdgesv(a, t, grid);
+  const SolveOutcome dag = pdgesv(test::test_context(), a, t, grid);
   std::fill_n(a.data(), a.lda() * a.nq(), 0.0);
   t.schedule.kind = ScheduleKind::Bsp;
-  const SolveOutcome bsp = pdgesv(a, t, grid);
+  const SolveOutcome bsp = pdgesv(test::test_context(), a, t, grid);
   EXPECT_GT(dag.info, 0);
   EXPECT_EQ(dag.info, bsp.info);
 }

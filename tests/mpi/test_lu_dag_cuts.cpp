@@ -20,15 +20,16 @@
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
 #include "random_test_case.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
 
 double residual(const TestCase& t, const ProcessGrid& grid, long* info) {
-  LocalMatrix a(t.n, t.nb, grid, t.alignment);
+  LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
   generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
                  a.lda());
-  const SolveOutcome out = pdgesv(a, t, grid);
+  const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
   *info = out.info;
   return check_solution(a, out.x, grid, 16.0).scaled_residual;
 }

@@ -15,6 +15,7 @@
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -27,10 +28,10 @@ std::vector<GridShape> shapes_that_fit(int size) {
 }
 
 double solve_and_check(const TestCase& t, const ProcessGrid& grid) {
-  LocalMatrix a(t.n, t.nb, grid);
+  LocalMatrix a(test::test_context().device(), t.n, t.nb, grid);
   generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
                  a.lda());
-  SolveOutcome out = pdgesv(a, t, grid);
+  SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
   EXPECT_EQ(out.info, 0);
   return check_solution(a, out.x, grid, 16.0).scaled_residual;
 }

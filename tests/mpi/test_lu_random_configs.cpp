@@ -16,6 +16,7 @@
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
 #include "random_test_case.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -42,10 +43,10 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     ProcessGrid grid(MPI_COMM_WORLD, t.grid.p, t.grid.q, t.pmap);
     if (!grid.in_grid()) continue;
     omp_set_num_threads(threads);
-    LocalMatrix a(t.n, t.nb, grid, t.alignment);
+    LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
     generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
                    a.lda());
-    const SolveOutcome out = pdgesv(a, t, grid);
+    const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
     const double r = check_solution(a, out.x, grid, 16.0).scaled_residual;
     EXPECT_EQ(out.info, 0) << describe(t, threads);
     EXPECT_LT(r, 16.0) << describe(t, threads);

@@ -11,6 +11,7 @@
 #include "core/grid.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/pdgesv.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv,
                        double* b, const int* ldb, int* info);
@@ -22,14 +23,14 @@ namespace {
 std::vector<double> hplx_solve(const std::vector<double>& ab, long n, int nb,
                                Factorization rfact = Factorization::Crout) {
   ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
-  LocalMatrix a(n, nb, grid);
+  LocalMatrix a(test::test_context().device(), n, nb, grid);
   for (long j = 0; j <= n; ++j)
     for (long i = 0; i < n; ++i) *a.at(i, j) = ab[i + j * n];
   TestCase t;
   t.n = n;
   t.nb = nb;
   t.rfact = rfact;
-  return pdgesv(a, t, grid).x;
+  return pdgesv(test::test_context(), a, t, grid).x;
 }
 
 std::vector<double> lapack_solve(std::vector<double> ab, long n) {
@@ -110,13 +111,13 @@ TEST(LuVsLapack, SingularMatrixIsReportedNotCrashed) {
   for (long i = 0; i < n; ++i) ab[i + 4 * n] = ab[i + 3 * n];  // column 4 == column 3
   for (long i = 0; i < n; ++i) ab[i + 4 * n] = 0.0;            // and then zero
   ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
-  LocalMatrix a(n, 8, grid);
+  LocalMatrix a(test::test_context().device(), n, 8, grid);
   for (long j = 0; j <= n; ++j)
     for (long i = 0; i < n; ++i) *a.at(i, j) = ab[i + j * n];
   TestCase t;
   t.n = n;
   t.nb = 8;
-  EXPECT_EQ(pdgesv(a, t, grid).info, 5);
+  EXPECT_EQ(pdgesv(test::test_context(), a, t, grid).info, 5);
 }
 
 }  // namespace
