@@ -6,7 +6,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/phase_scope.hpp"
-#include "lu/update.hpp"
+#include "lu/swap_update.hpp"
 
 namespace hplx::lu {
 
@@ -16,8 +16,9 @@ namespace hplx::lu {
 // before DGEMM reads them, are still in cache.
 constexpr long kChunkColumns = 256;
 
-PanelApplier::PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
-    : a_(a), t_(t), grid_(grid) {
+PanelApplier::PanelApplier(device::Queue& q, LocalMatrix& a, const TestCase& t,
+                           const ProcessGrid& grid)
+    : q_(q), a_(a), t_(t), grid_(grid), forms_{t.l1_transposed, t.u_transposed} {
   auto duplicate = [&] {
     MPI_Comm dup = MPI_COMM_NULL;
     HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
@@ -41,7 +42,7 @@ void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& p
   sec.nn = std::max(0L, a_.col_start(g1) - sec.lc0);
   if (grid_.nprow() == 1 || sec.nn == 0 || p.jb == 0) return;
   PhaseScope phase(&times.swap, trace_, "RS");
-  sec.swap = std::make_unique<RowSwapInFlight>(a_, p, plan, sec.lc0, sec.nn, grid_, sec.ut,
+  sec.swap = std::make_unique<RowSwapInFlight>(q_, a_, p, plan, sec.lc0, sec.nn, grid_, sec.ut,
                                                swap_form(sec.nn, sec.second.get()));
 }
 
@@ -94,7 +95,7 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
     PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
-    const SwapCost cost = swap_rows(a_, p, plan, lc0_, nn_, grid_, ut_, swap_form(nn_));
+    const SwapCost cost = swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, ut_, swap_form(nn_));
     u_ = ut_.data();
     if (times) {
       times->swap_copy += cost.copy;
@@ -107,21 +108,8 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
 void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   const long c = i * chunk_;
   const long w = std::min(chunk_, nn_ - c);
-  if (in_place_) {
-    {
-      const double t0 = wall_time();
-      PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
-      swap_rows_in_place(a_, *p_, lc0_ + c, w);
-      if (times) times->swap_copy += wall_time() - t0;
-    }
-    PhaseScope phase(times ? &times->update : nullptr, trace_, "UPDATE");
-    update_in_place(a_, *p_, t_.l1_transposed, lc0_ + c, w);
-  } else {
-    PhaseScope phase(times ? &times->update : nullptr, trace_, "UPDATE");
-    const Forms forms{t_.l1_transposed, t_.u_transposed};
-    update_trailing(a_, *p_, u_column(u_, c, nn_, p_->jb, forms.u_transposed),
-                    u_ld(nn_, p_->jb, forms.u_transposed), forms, lc0_ + c, w, grid_);
-  }
+  const GatheredU u = in_place_ ? GatheredU{} : GatheredU{u_, lc0_, nn_};
+  swap_and_update(q_, a_, *p_, u, forms_, lc0_ + c, w, grid_, times, trace_);
 }
 
 namespace {
@@ -154,8 +142,9 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   std::unique_ptr<RowSwapInFlight> swaps[2];
   auto start = [&](std::size_t k, long c) {
     PhaseScope phase(&times.swap, trace_, "RS");
-    swaps[k % 2] = std::make_unique<RowSwapInFlight>(
-        a_, p, plan, lc0 + c, widths[k], grid_, u[k % 2], swap_form(widths[k], second_col_.get()));
+    swaps[k % 2] =
+        std::make_unique<RowSwapInFlight>(q_, a_, p, plan, lc0 + c, widths[k], grid_, u[k % 2],
+                                          swap_form(widths[k], second_col_.get()));
   };
   long c = 0;
   start(0, 0);
@@ -170,14 +159,12 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
       times.swap_hidden += swaps[k % 2]->timing().hidden();
       swaps[k % 2].reset();
     }
-    PhaseScope phase(&times.update, trace_, "UPDATE");
+    const GatheredU gathered{u[k % 2].data(), lc0 + c, w};
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();
-      const Forms forms{t_.l1_transposed, t_.u_transposed};
-      update_trailing(a_, p, u_column(u[k % 2].data(), d, w, p.jb, forms.u_transposed),
-                      u_ld(w, p.jb, forms.u_transposed), forms, lc0 + c + d,
-                      std::min(kChunkColumns, w - d), grid_);
+      swap_and_update(q_, a_, p, gathered, forms_, lc0 + c + d, std::min(kChunkColumns, w - d),
+                      grid_, &times, trace_);
     }
     c += w;
   }

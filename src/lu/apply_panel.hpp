@@ -20,13 +20,14 @@
 #include "lu/panel.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/row_swap.hpp"
+#include "lu/update.hpp"
 
 namespace hplx::lu {
 
 class PanelApplier {
  public:
   // Collective over grid.col() (duplicates it for the row-swap pipeline).
-  PanelApplier(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
+  PanelApplier(device::Queue& q, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
 
   // Swaps the panel's pivot rows into the global columns [g0, g1) and
   // updates them. Collective over grid.col() (every process of a column has
@@ -70,9 +71,11 @@ class PanelApplier {
   void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
                        PanelBroadcast* in_flight);
 
+  device::Queue& q_;
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;
+  const Forms forms_;
   Communicator second_col_;  // the pipeline's second swap stage (see RowSwapInFlight)
   struct SectionState {
     const Panel* p = nullptr;

@@ -16,6 +16,7 @@
 
 #include "core/balance_point.hpp"
 #include "core/error.hpp"
+#include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
@@ -24,7 +25,7 @@
 #include "lu/phase_scope.hpp"
 #include "lu/row_swap.hpp"
 #include "lu/solve.hpp"
-#include "lu/update.hpp"
+#include "lu/swap_update.hpp"
 
 namespace hplx::lu {
 namespace host_blas = device::host_blas;
@@ -74,26 +75,6 @@ struct PanelCut {
   std::vector<UpdateUnit> head, tail;
 };
 
-// Sets OpenBLAS to one thread for the tasks (each task is one thread's
-// work) and restores the count afterwards. OpenBLAS's OpenMP build sets
-// OpenMP's thread count too, hence both are saved and the team is sized
-// explicitly.
-class SingleThreadedBlas {
- public:
-  SingleThreadedBlas() : saved_(openblas_get_num_threads()), omp_(omp_get_max_threads()) {
-    openblas_set_num_threads(1);
-  }
-  ~SingleThreadedBlas() {
-    openblas_set_num_threads(saved_);
-    omp_set_num_threads(omp_);
-  }
-  SingleThreadedBlas(const SingleThreadedBlas&) = delete;
-  SingleThreadedBlas& operator=(const SingleThreadedBlas&) = delete;
-
- private:
-  int saved_, omp_;
-};
-
 // About how many columns a non-urgent update task takes: kDagGroupColumns,
 // or HPLX_DAG_GROUP_COLUMNS when set (for measuring the choice; NB or less
 // gives one task per block).
@@ -133,6 +114,7 @@ class DagLu {
  public:
   DagLu(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
       : ctx_(ctx),
+        queue_(ctx.device().compute()),
         a_(a),
         t_(t),
         grid_(grid),
@@ -183,7 +165,8 @@ class DagLu {
     t_start_ = wall_time();
     last_elapsed_ = 0;
     {
-      SingleThreadedBlas blas;
+      // Each task is one thread's work: BLAS single-threaded inside them.
+      ScopedThreads single_threaded_blas(team, 1);
 #pragma omp parallel num_threads(team)
 #pragma omp single
       create_all_tasks();
@@ -404,10 +387,11 @@ class DagLu {
           PhaseScope phase(&tm.fact, hooks_.trace, "FACT");
           PanelBroadcast* send = w->bcast.get();
           RowSwapInFlight* rest = rest_in_flight_;  // the early rest swap (mpi_ is held)
-          factor_panel(a_, panel, t_, grid_, 1, [send, rest](long first, long end) {
-            send->subpanel_done(first, end);
-            if (rest) rest->progress();
-          });
+          factor_panel(queue_, a_, panel, fact_params(t_), grid_, 1,
+                       [send, rest](long first, long end) {
+                         send->subpanel_done(first, end);
+                         if (rest) rest->progress();
+                       });
         }
         PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
         w->bcast->send_rest();
@@ -489,8 +473,8 @@ class DagLu {
       std::unique_ptr<RowSwapInFlight> swap;
       {
         std::lock_guard<std::mutex> mpi(mpi_);
-        swap =
-            std::make_unique<RowSwapInFlight>(a_, w.panel, w.plan, s.lc0, s.nn, grid_, s.u, form);
+        swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn, grid_,
+                                                 s.u, form);
       }
       const double t0 = wall_time();
       const double copied0 = swap->copy_seconds();
@@ -528,8 +512,8 @@ class DagLu {
       const SwapForm form{effective_swap(t_, s.nn), t_.schedule.modified_long_swap, t_.u_transposed,
                           t_.equilibration, rest_second_.get()};
       std::lock_guard<std::mutex> mpi(mpi_);
-      w.rest_swap =
-          std::make_unique<RowSwapInFlight>(a_, w.panel, w.plan, s.lc0, s.nn, grid_, s.u, form);
+      w.rest_swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn,
+                                                      grid_, s.u, form);
       rest_in_flight_ = w.rest_swap.get();
     });
     part_done(p, tm);
@@ -574,24 +558,10 @@ class DagLu {
       const long lc0 = block_lc0(lo, first_trailing(p));
       const long nn = block_lc1(hi - 1) - lc0;
       if (nn <= 0) return;
-      if (grid_.nprow() == 1) {
-        {
-          PhaseScope phase(&tm.swap, hooks_.trace, "RS");
-          const double t0 = wall_time();
-          swap_rows_in_place(a_, w.panel, lc0, nn);
-          tm.swap_copy += wall_time() - t0;
-        }
-        PhaseScope phase(&tm.update, hooks_.trace, "UPDATE");
-        update_in_place(a_, w.panel, t_.l1_transposed, lc0, nn);
-      } else {
-        PhaseScope phase(&tm.update, hooks_.trace, "UPDATE");
-        SwapPart& s = next ? w.next : w.rest;
-        const Forms forms{t_.l1_transposed, t_.u_transposed};
-        const int jb = w.panel.jb;
-        update_trailing(a_, w.panel,
-                        u_column(s.u.data(), lc0 - s.lc0, s.nn, jb, forms.u_transposed),
-                        u_ld(s.nn, jb, forms.u_transposed), forms, lc0, nn, grid_);
-      }
+      SwapPart& s = next ? w.next : w.rest;
+      const GatheredU u = grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.u.data(), s.lc0, s.nn};
+      swap_and_update(queue_, a_, w.panel, u, {t_.l1_transposed, t_.u_transposed}, lc0, nn, grid_,
+                      &tm, hooks_.trace);
     });
     part_done(p, tm);
     poll();
@@ -657,6 +627,7 @@ class DagLu {
   }
 
   const Context& ctx_;
+  device::Queue& queue_;  // the device's compute queue: every task's row copies and BLAS
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;

@@ -20,15 +20,19 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
   return p;
 }
 
-void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessGrid& grid,
-                  int threads, const SubpanelDone& done) {
+FactParams fact_params(const TestCase& t) {
+  return {t.rfact, t.pfact, t.nbmin, t.ndiv, t.l1_transposed};
+}
+
+void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& algo,
+                  const ProcessGrid& grid, int threads, const SubpanelDone& done) {
   const long jb = p.jb, ld = p.ld();
   const long lc0 = a.col_start(p.k);
   const long lr0 = a.row_start(p.k);
   const bool top = grid.myrow() == p.owner_row;
-  if (top) {
-    for (long j = 0; j < jb; ++j) std::copy_n(a.at(lr0, lc0 + j), jb, p.a1() + j * ld);
-  }
+  if (top) device::copy_matrix(q, jb, jb, a.at(lr0, lc0), a.lda(), p.a1(), ld);
+  device::copy_matrix(q, p.m2, jb, a.at(p.a2_first, lc0), a.lda(), p.a2(), ld);
+  q.synchronize();
   if (grid.nprow() > 1) {
     // A1 is replicated down the column; send it as a jb x jb block.
     std::vector<double> block(jb * jb);
@@ -39,16 +43,14 @@ void factor_panel(LocalMatrix& a, Panel& p, const TestCase& algo, const ProcessG
     if (!top)
       for (long j = 0; j < jb; ++j) std::copy_n(block.data() + j * jb, jb, p.a1() + j * ld);
   }
-  for (long j = 0; j < jb; ++j) std::copy_n(a.at(p.a2_first, lc0 + j), p.m2, p.a2() + j * ld);
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
   factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads,
                        done);
 
-  if (top) {
-    for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, a.at(lr0, lc0 + j));
-  }
-  for (long j = 0; j < jb; ++j) std::copy_n(p.a2() + j * ld, p.m2, a.at(p.a2_first, lc0 + j));
+  if (top) device::copy_matrix(q, jb, jb, p.a1(), ld, a.at(lr0, lc0), a.lda());
+  device::copy_matrix(q, p.m2, jb, p.a2(), ld, a.at(p.a2_first, lc0), a.lda());
+  q.synchronize();  // the panel's buffer changes next (L1 transposed, then LBCAST)
   if (algo.l1_transposed) transpose_l1(p);
 }
 

@@ -19,6 +19,7 @@
 #include <functional>
 #include <vector>
 
+#include "device/queue.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
 
@@ -57,8 +58,21 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid);
 // its values are final except for the row interchanges of later pivots.
 using SubpanelDone = std::function<void(long first, long end)>;
 
-void factor_panel(LocalMatrix& a, Panel& panel, const TestCase& algo, const ProcessGrid& grid,
-                  int threads = 1, const SubpanelDone& done = {});
+// What FACT needs of a test: HPL.dat's RFACT, PFACT, NBMIN, NDIV and
+// whether L1 is stored transposed afterwards (line 28).
+struct FactParams {
+  Factorization rfact = Factorization::Crout;
+  Factorization pfact = Factorization::Right;
+  int nbmin = 4;
+  int ndiv = 2;
+  bool l1_transposed = true;
+};
+FactParams fact_params(const TestCase& t);
+
+// The panel's columns come out of the matrix and go back through `q`'s
+// copies (FACT runs on the host whatever the backend: rocHPL's design).
+void factor_panel(device::Queue& q, LocalMatrix& a, Panel& panel, const FactParams& f,
+                  const ProcessGrid& grid, int threads = 1, const SubpanelDone& done = {});
 
 // The factorization kernels, exposed for tests: factor columns [0, jb) of a
 // stacked panel whose A2 rows have the given global indices. `col` is the

@@ -68,7 +68,7 @@ class LuDriver {
         a_(a),
         t_(t),
         grid_(grid),
-        applier_(a, t, grid),
+        applier_(ctx.device().compute(), a, t, grid),
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
@@ -152,7 +152,8 @@ class LuDriver {
     if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, hooks_.trace, "FACT");
       PanelBroadcast* send = bcast.get();
-      factor_panel(a_, panel, t_, grid_, omp_in_parallel() ? 1 : fact_team_,
+      factor_panel(ctx_.device().compute(), a_, panel, fact_params(t_), grid_,
+                   omp_in_parallel() ? 1 : fact_team_,
                    [send](long first, long end) { send->subpanel_done(first, end); });
     }
     PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");

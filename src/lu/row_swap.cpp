@@ -4,6 +4,8 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "device/launch.hpp"
+#include "lu/kernels/row_kernels.hpp"
 
 namespace hplx::lu {
 
@@ -38,49 +40,39 @@ SwapAlgorithm effective_swap(const TestCase& t, long local_columns) {
 
 namespace {
 
-// Row copies between the column-major matrix and row-contiguous buffers.
-// Pivot rows are scattered down a column, so every element copied is a
-// cache miss of its own. The loops take the columns eight at a time and
-// each row across those eight columns: eight independent misses in flight
-// instead of one dependent chain, and the buffer side (eight consecutive
-// doubles of a row) one cache line. Measured on the project's 2-core VM
-// (N = 10000, 192 or 96 rows, column blocks of 1, 4, 8, 16): 1.4 to 1.8x
-// faster than one column at a time; 8 was the best or level with the best.
-constexpr long kColumnBlock = 8;
-
 // Below this many elements a copy is not worth waking the thread team.
 constexpr long kParallelMin = 1L << 14;
 
+// Column blocks per launch index range below which the copy of m rows runs
+// on one thread.
+long grain(long m) {
+  return std::max(1L, kParallelMin / (2 * kernels::kColumnBlock * std::max(1L, m)));
+}
+
+// Pointers into the matrix reach kernels only; the host touches them in
+// no other way (the row lists are host vectors, which is why the swap needs
+// host-accessible matrix memory until a device backend stages them).
+void require_host_access(const LocalMatrix& a) {
+  if (!a.host_accessible())
+    throw Error(
+        "the row swap's row lists and message buffers are host memory: a backend whose "
+        "matrix is not host accessible must stage them (not written yet)");
+}
+
 // dst[i * nn + c] = a(rows[i], lc0 + c)
-void gather_rows(const LocalMatrix& a, const std::vector<long>& rows, long lc0, long nn,
-                 double* dst) {
+void gather_rows(device::Queue& q, const LocalMatrix& a, const std::vector<long>& rows, long lc0,
+                 long nn, double* dst) {
   const long m = static_cast<long>(rows.size());
-#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
-  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
-    const long c1 = std::min(nn, c0 + kColumnBlock);
-    const double* col = a.at(0, lc0);
-    const long lda = a.lda();
-    for (long i = 0; i < m; ++i) {
-      const long r = rows[i];
-      for (long c = c0; c < c1; ++c) dst[i * nn + c] = col[r + c * lda];
-    }
-  }
+  device::launch(q, kernels::column_blocks(nn),
+                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.data(), m, nn, dst}, grain(m));
 }
 
 // a(rows[i], lc0 + c) = src[i * nn + c]
-void scatter_rows(LocalMatrix& a, const std::vector<long>& rows, long lc0, long nn,
-                  const double* src) {
+void scatter_rows(device::Queue& q, LocalMatrix& a, const std::vector<long>& rows, long lc0,
+                  long nn, const double* src) {
   const long m = static_cast<long>(rows.size());
-#pragma omp parallel for schedule(static) if (m * nn > kParallelMin)
-  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
-    const long c1 = std::min(nn, c0 + kColumnBlock);
-    double* col = a.at(0, lc0);
-    const long lda = a.lda();
-    for (long i = 0; i < m; ++i) {
-      const long r = rows[i];
-      for (long c = c0; c < c1; ++c) col[r + c * lda] = src[i * nn + c];
-    }
-  }
+  device::launch(q, kernels::column_blocks(nn),
+                 kernels::ScatterRows{a.at(0, lc0), a.lda(), rows.data(), m, nn, src}, grain(m));
 }
 
 std::vector<int> displacements(const std::vector<int>& counts) {
@@ -91,10 +83,12 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 }  // namespace
 
-RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0,
-                                 long nn, const ProcessGrid& grid, std::vector<double>& u,
+RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& p,
+                                 const RowSwapPlan& plan, long lc0, long nn,
+                                 const ProcessGrid& grid, std::vector<double>& u,
                                  const SwapForm& form)
-    : a_(a),
+    : q_(q),
+      a_(a),
       p_(p),
       plan_(plan),
       lc0_(lc0),
@@ -128,7 +122,9 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
     if (o == me) my_rows.push_back(local_row(plan.u_source[r]));
   }
   mine_.resize(ucount_[me]);
-  gather_rows(a, my_rows, lc0, nn, mine_.data());
+  require_host_access(a);
+  gather_rows(q, a, my_rows, lc0, nn, mine_.data());
+  q.synchronize();  // MPI reads the packed rows
   udisp_ = displacements(ucount_);
   copy_ += wall_time() - pack_start;
 
@@ -154,7 +150,8 @@ RowSwapInFlight::RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPl
       for (const auto& m : plan.moves)
         if (owner(m.to) == o) from.push_back(lr0 + m.from);
     outgoing_.resize(static_cast<std::size_t>(nn) * plan.moves.size());
-    gather_rows(a, from, lc0, nn, outgoing_.data());
+    gather_rows(q, a, from, lc0, nn, outgoing_.data());
+    q.synchronize();
   }
   incoming_.resize(mcount_[me]);
   const double packed = wall_time() - spread_pack;
@@ -268,8 +265,8 @@ void RowSwapInFlight::unpack_u() {
   }
   // U is jb x nn column-major: a transpose of the rows, done eight rows at a
   // time so that each column of U is written a cache line at once.
-  for (int r0 = 0; r0 < jb; r0 += kColumnBlock) {
-    const int r1 = std::min<int>(jb, r0 + kColumnBlock);
+  for (int r0 = 0; r0 < jb; r0 += kernels::kColumnBlock) {
+    const int r1 = std::min<int>(jb, r0 + kernels::kColumnBlock);
     for (long c = 0; c < nn_; ++c) {
       double* dst = &ut_[static_cast<std::size_t>(c) * jb];
       for (int r = r0; r < r1; ++r) dst[r] = rows[r][c];
@@ -294,7 +291,7 @@ void RowSwapInFlight::complete_stage_work() {
     const int me = grid_.myrow(), nprow = grid_.nprow();
     for (const auto& m : plan_.moves)
       if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
-    scatter_rows(a_, to, lc0_, nn_, incoming_.data());
+    scatter_rows(q_, a_, to, lc0_, nn_, incoming_.data());
     if (long_ && roll_first_ && !equil_) {
       unpack_u();
       stage_ = kDone;
@@ -339,29 +336,21 @@ void RowSwapInFlight::finish() {
   }
 }
 
-SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                   const ProcessGrid& grid, std::vector<double>& u, const SwapForm& form) {
+SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
+                   long lc0, long nn, const ProcessGrid& grid, std::vector<double>& u,
+                   const SwapForm& form) {
   SwapForm blocking = form;
   blocking.second = MPI_COMM_NULL;  // one swap at a time: grid.col() is fine
-  RowSwapInFlight swap(a, p, plan, lc0, nn, grid, u, blocking);
+  RowSwapInFlight swap(q, a, p, plan, lc0, nn, grid, u, blocking);
   swap.finish();
   return {swap.copy_seconds(), swap.timing().waited};
 }
 
-void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn) {
-  // The interchanges in order (a row may be swapped twice), each across a
-  // block of columns at once, as the copies above.
-#pragma omp parallel for schedule(static) if (p.jb * nn > kParallelMin)
-  for (long c0 = 0; c0 < nn; c0 += kColumnBlock) {
-    const long c1 = std::min(nn, c0 + kColumnBlock);
-    double* col = a.at(0, lc0);
-    const long lda = a.lda();
-    for (int i = 0; i < p.jb; ++i) {
-      const long r = p.ipiv[i], d = p.k + i;
-      if (r == d) continue;
-      for (long c = c0; c < c1; ++c) std::swap(col[d + c * lda], col[r + c * lda]);
-    }
-  }
+void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn) {
+  require_host_access(a);
+  device::launch(q, kernels::column_blocks(nn),
+                 kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.ipiv.data(), p.k, p.jb, nn},
+                 grain(p.jb));
 }
 
 }  // namespace hplx::lu

@@ -10,6 +10,7 @@
 
 #include "core/grid.hpp"
 #include "core/timer.hpp"
+#include "device/queue.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
@@ -61,8 +62,9 @@ struct SwapForm {
 
 class RowSwapInFlight {
  public:
-  RowSwapInFlight(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                  const ProcessGrid& grid, std::vector<double>& u, const SwapForm& form);
+  RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
+                  long lc0, long nn, const ProcessGrid& grid, std::vector<double>& u,
+                  const SwapForm& form);
   RowSwapInFlight(const RowSwapInFlight&) = delete;
   RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
   bool progress();  // true when done
@@ -83,6 +85,7 @@ class RowSwapInFlight {
   long piece_first(int i) const;
   void unpack_u();
 
+  device::Queue& q_;
   LocalMatrix& a_;
   const Panel& p_;
   const RowSwapPlan& plan_;
@@ -110,12 +113,13 @@ struct SwapCost {
 // Applies the plan to local columns [lc0, lc0 + nn) of `a` and returns U in
 // `u` (see SwapForm). Collective over grid.col(); the blocking form of
 // RowSwapInFlight.
-SwapCost swap_rows(LocalMatrix& a, const Panel& p, const RowSwapPlan& plan, long lc0, long nn,
-                   const ProcessGrid& grid, std::vector<double>& u, const SwapForm& form);
+SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
+                   long lc0, long nn, const ProcessGrid& grid, std::vector<double>& u,
+                   const SwapForm& form);
 
 // With one process row the interchanges are applied in place, in order, to
 // each column [lc0, lc0 + nn) (LAPACK's dlaswp): U is then rows k .. k+jb-1
 // of the matrix itself, and no copy of it is made.
-void swap_rows_in_place(LocalMatrix& a, const Panel& p, long lc0, long nn);
+void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn);
 
 }  // namespace hplx::lu

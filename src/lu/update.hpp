@@ -1,7 +1,10 @@
-// UPDATE: the trailing-matrix update with a factored panel and its U rows.
+// UPDATE: the trailing-matrix update with a factored panel and its U rows,
+// as BLAS on a device queue (DTRSM, DGEMM) and a kernel body (U stored
+// back into the matrix rows).
 #pragma once
 
 #include "core/grid.hpp"
+#include "device/queue.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
 
@@ -21,8 +24,8 @@ struct Forms {
 // rows k .. k+jb-1. `u` points at U's first column (local column lc0) in the
 // form forms.u_transposed says, leading dimension ldu, as returned by
 // swap_rows; it is overwritten with the solved U.
-void update_trailing(LocalMatrix& a, const Panel& p, double* u, long ldu, Forms forms, long lc0,
-                     long nn, const ProcessGrid& grid);
+void update_trailing(device::Queue& q, LocalMatrix& a, const Panel& p, double* u, long ldu,
+                     Forms forms, long lc0, long nn, const ProcessGrid& grid);
 
 // Where column c of a U buffer holding nn columns starts, and its leading
 // dimension.
@@ -35,7 +38,8 @@ inline long u_ld(long nn, int jb, bool u_transposed) {
 
 // The same with U in place, rows k .. k+jb-1 of local columns [lc0, lc0+nn)
 // (one process row, after swap_rows_in_place).
-void update_in_place(LocalMatrix& a, const Panel& p, bool l1_transposed, long lc0, long nn);
+void update_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, bool l1_transposed, long lc0,
+                     long nn);
 
 // After FACT, before LBCAST: store L1 transposed in the panel's buffer
 // (netlib's line 28 = 0), so every process solves with L11^T's storage.

@@ -186,7 +186,7 @@ double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& distu
       [&] {
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
         for (long c = 0; c < chunks; ++c)
-          lu::swap_rows_in_place(a, p, c * kChunk, std::min(kChunk, n - c * kChunk));
+          lu::swap_rows_in_place(host->compute(), a, p, c * kChunk, std::min(kChunk, n - c * kChunk));
       });
   return t / (static_cast<double>(b) * n) * 1e9;
 }

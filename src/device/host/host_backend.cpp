@@ -1,5 +1,6 @@
 #include "device/host/host_backend.hpp"
 
+#include <omp.h>
 #include <sys/mman.h>
 #include <unistd.h>
 
@@ -34,6 +35,28 @@ void free_host(void* p) noexcept {
 
 namespace {
 
+// C = alpha op(A) op(B) + beta C for a narrow B (the LU's look-ahead panel,
+// n <= 2k columns): OpenBLAS's threads split such a product poorly (about
+// one core's rate on two), so outside a parallel region the rows of C are
+// dealt to the OpenMP threads instead, each calling single-threaded BLAS on
+// its slice. Inside a parallel region the caller's thread does it alone.
+template <class T>
+void host_gemm(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, long lda,
+               const T* b, long ldb, T beta, T* c, long ldc) {
+  const int threads = omp_in_parallel() ? 1 : omp_get_max_threads();
+  constexpr long kMinRowsPerThread = 256;
+  if (ta == Trans::No && threads > 1 && n <= 2 * k && m >= threads * kMinRowsPerThread) {
+#pragma omp parallel num_threads(threads)
+    {
+      const long t = omp_get_thread_num();
+      const long r0 = m * t / threads, r1 = m * (t + 1) / threads;
+      host_blas::gemm(ta, tb, r1 - r0, n, k, alpha, a + r0, lda, b, ldb, beta, c + r0, ldc);
+    }
+    return;
+  }
+  host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
 class DoneEvent final : public Event {
  public:
   bool done() const override { return true; }
@@ -64,11 +87,11 @@ class HostQueue final : public Queue {
 
   void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
             const double* b, long ldb, double beta, double* c, long ldc) override {
-    host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    host_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
   void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
             const float* b, long ldb, float beta, float* c, long ldc) override {
-    host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+    host_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
   void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
             const double* a, long lda, double* b, long ldb) override {
