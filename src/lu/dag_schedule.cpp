@@ -180,7 +180,7 @@ class DagLu {
     }
     if (hooks_.progress) hooks_.progress->finish();
     ScopedTimer timer(out_.phases.solve);
-    out_.x = solve_upper(a_, grid_);
+    out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
   }
 

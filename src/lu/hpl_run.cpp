@@ -125,8 +125,8 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
                      double threshold, const RunOptions& options, TraceRecorder& trace) {
   TestOutcome o;
   LocalMatrix a(run_ctx.device(), t.n, t.nb, grid, t.alignment);
-  generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                 a.lda());
+  generate_matrix(run_ctx.device().compute(), a, grid);
+  run_ctx.device().compute().synchronize();
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
   o.start = std::time(nullptr);
   const double t0 = wall_time();
@@ -156,7 +156,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   } else if (solved.info != 0) {
     o.verdict = Verdict::Skipped;  // as netlib: a zero pivot skips the check
   } else {
-    o.residual = check_solution(a, solved.x, grid, threshold);
+    o.residual = check_solution(run_ctx.device(), a, solved.x, grid, threshold);
     o.verdict = o.residual.scaled_residual < threshold ? Verdict::Passed : Verdict::Failed;
   }
   return o;

@@ -85,7 +85,7 @@ class LuDriver {
     finish_waiting();
     if (hooks_.progress) hooks_.progress->finish();
     ScopedTimer timer(tm().solve);
-    out_.x = solve_upper(a_, grid_);
+    out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
   }
 

@@ -16,6 +16,8 @@ namespace hplx::lu {
 // the contributions of the blocks already solved (one reduction of jb values
 // along its process row), solves with U_jj, and sends x_j down its process
 // column, whose processes fold U(:, j) x_j into their running contributions.
-std::vector<double> solve_upper(const LocalMatrix& a, const ProcessGrid& grid);
+// The matrix stays on `dev`: each diagonal block comes to the host for its
+// small triangular solve; U(:, j) x_j runs as a queue GEMV.
+std::vector<double> solve_upper(device::Device& dev, const LocalMatrix& a, const ProcessGrid& grid);
 
 }  // namespace hplx::lu

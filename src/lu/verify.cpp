@@ -1,14 +1,16 @@
 #include "lu/verify.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <limits>
 
 #include "core/error.hpp"
-#include "device/host_blas.hpp"
+#include "device/device.hpp"
+#include "device/launch.hpp"
+#include "lu/kernels/norm_kernels.hpp"
 #include "lu/matgen.hpp"
 
 namespace hplx::lu {
-namespace host_blas = device::host_blas;
 namespace {
 
 double all_max(double v, MPI_Comm comm) {
@@ -19,11 +21,13 @@ double all_max(double v, MPI_Comm comm) {
 
 }  // namespace
 
-ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, const ProcessGrid& grid,
-                              double threshold) {
+ResidualReport check_solution(device::Device& dev, LocalMatrix& a, const std::vector<double>& x,
+                              const ProcessGrid& grid, double threshold) {
   const long n = a.n(), mp = a.mp();
   const int nb = a.nb();
-  generate_local(n, nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(), a.lda());
+  device::Queue& q = dev.compute();
+  generate_local(q, n, nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
+                 a.lda());
   const long nqa = static_cast<long>(x.size());
   const bool has_b = grid.mycol() == owner_of(n, nb, grid.npcol());
   const long lb = global_to_local(n, nb, grid.npcol());
@@ -31,10 +35,22 @@ ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, cons
 
   ResidualReport r;
   r.threshold = threshold;
+  // On the device: row and column sums of |A|, b, and A x.
+  std::vector<double> rows(mp, 0.0), cols(nqa, 0.0), ax(mp, 0.0), b(has_b ? mp : 0);
+  {
+    device::Buffer<double> d_rows = dev.alloc<double>(mp), d_cols = dev.alloc<double>(nqa),
+                           d_x = dev.alloc<double>(nqa), d_ax = dev.alloc<double>(mp);
+    device::launch(q, mp, kernels::RowAbsSums{a.data(), a.lda(), nqa, d_rows.data()}, 256);
+    device::launch(q, nqa, kernels::ColumnAbsSums{a.data(), a.lda(), mp, d_cols.data()}, 16);
+    device::copy(q, d_x.data(), x.data(), nqa);
+    q.gemv(device::Trans::No, mp, nqa, 1.0, a.data(), a.lda(), d_x.data(), 1, 0.0, d_ax.data(), 1);
+    device::copy(q, rows.data(), d_rows.data(), mp);
+    device::copy(q, cols.data(), d_cols.data(), nqa);
+    device::copy(q, ax.data(), d_ax.data(), mp);
+    if (has_b) device::copy(q, b.data(), a.at(0, lb), mp);
+    q.synchronize();
+  }
   // ||A||_oo: row sums along the process row, then the max over rows.
-  std::vector<double> rows(mp, 0.0), ax(mp, 0.0);
-  for (long j = 0; j < nqa; ++j)
-    for (long i = 0; i < mp; ++i) rows[i] += std::fabs(*a.at(i, j));
   if (mp > 0) {
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, rows.data(), static_cast<int>(mp), MPI_DOUBLE,
                                  MPI_SUM, grid.row()));
@@ -43,9 +59,6 @@ ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, cons
   for (double v : rows) local = std::max(local, v);
   r.a_norm_inf = all_max(local, grid.all());
   // ||A||_1: column sums down the process column.
-  std::vector<double> cols(nqa, 0.0);
-  for (long j = 0; j < nqa; ++j)
-    for (long i = 0; i < mp; ++i) cols[j] += std::fabs(*a.at(i, j));
   if (nqa > 0) {
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, cols.data(), static_cast<int>(nqa), MPI_DOUBLE,
                                  MPI_SUM, grid.col()));
@@ -65,22 +78,17 @@ ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, cons
   r.x_norm_1 = xsum;
   // ||b||_oo and ||b - A x||_oo.
   double bmax = 0;
-  if (has_b)
-    for (long i = 0; i < mp; ++i) bmax = std::max(bmax, std::fabs(*a.at(i, lb)));
+  for (double v : b) bmax = std::max(bmax, std::fabs(v));
   r.b_norm_inf = all_max(bmax, grid.all());
-  host_blas::gemv(host_blas::Trans::No, mp, nqa, 1.0, a.data(), a.lda(), x.data(), 1, 0.0,
-                  ax.data(), 1);
   if (mp > 0) {
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, ax.data(), static_cast<int>(mp), MPI_DOUBLE, MPI_SUM,
                                  grid.row()));
   }
   double rmax = 0;
-  if (has_b) {
-    for (long i = 0; i < mp; ++i) {
-      const double d = *a.at(i, lb) - ax[i];
-      if (!std::isfinite(d)) non_finite = 1;
-      rmax = std::max(rmax, std::fabs(d));
-    }
+  for (long i = 0; i < static_cast<long>(b.size()); ++i) {
+    const double d = b[i] - ax[i];
+    if (!std::isfinite(d)) non_finite = 1;
+    rmax = std::max(rmax, std::fabs(d));
   }
   r.residual = all_max(rmax, grid.all());
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &non_finite, 1, MPI_INT, MPI_MAX, grid.all()));

@@ -16,7 +16,9 @@ inline constexpr double kEpsilon = 1.1102230246251565e-16;
 // Overwrites `a` with the regenerated matrix. Any non-finite value in x or
 // in the residual makes the scaled residual NaN (a FAILED check), whatever
 // MPI's max reduction does with NaN. Collective over the grid.
-ResidualReport check_solution(LocalMatrix& a, const std::vector<double>& x, const ProcessGrid& grid,
-                              double threshold);
+// The matrix is regenerated and its norms and A x computed on `dev`'s
+// compute queue, where it lives.
+ResidualReport check_solution(device::Device& dev, LocalMatrix& a, const std::vector<double>& x,
+                              const ProcessGrid& grid, double threshold);
 
 }  // namespace hplx::lu

@@ -30,7 +30,7 @@ TEST(IterationRecordRun, OneEntryPerPanelConsistentOnEveryRank) {
         t.schedule.swap_pipeline = depth == 2;
         omp_set_num_threads(depth == 1 ? 2 : 1);
         LocalMatrix a(test::test_context().device(), t.n, t.nb, grid);
-        generate_local(t.n, t.nb, p, q, grid.myrow(), grid.mycol(), a.data(), a.lda());
+        generate_matrix(test::test_context().device().compute(), a, grid);
         const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
         const auto record = max_over_ranks(out.iterations, grid.all());
         const std::string where = "grid " + std::to_string(p) + "x" + std::to_string(q) +

@@ -29,12 +29,12 @@ struct Result {
 
 Result solve(const TestCase& t, const ProcessGrid& grid) {
   LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
-  generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                 a.lda());
+  generate_matrix(test::test_context().device().compute(), a, grid);
   Result r;
   r.out = pdgesv(test::test_context(), a, t, grid);
   r.info = r.out.info;
-  r.residual = check_solution(a, r.out.x, grid, 16.0).scaled_residual;
+  r.residual =
+      check_solution(test::test_context().device(), a, r.out.x, grid, 16.0).scaled_residual;
   return r;
 }
 

@@ -27,11 +27,10 @@ namespace {
 
 double residual(const TestCase& t, const ProcessGrid& grid, long* info) {
   LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
-  generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                 a.lda());
+  generate_matrix(test::test_context().device().compute(), a, grid);
   const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
   *info = out.info;
-  return check_solution(a, out.x, grid, 16.0).scaled_residual;
+  return check_solution(test::test_context().device(), a, out.x, grid, 16.0).scaled_residual;
 }
 
 // Sets HPLX_DAG_GROUP_COLUMNS for one solve (the same on every rank).

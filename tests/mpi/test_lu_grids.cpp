@@ -29,11 +29,10 @@ std::vector<GridShape> shapes_that_fit(int size) {
 
 double solve_and_check(const TestCase& t, const ProcessGrid& grid) {
   LocalMatrix a(test::test_context().device(), t.n, t.nb, grid);
-  generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                 a.lda());
+  generate_matrix(test::test_context().device().compute(), a, grid);
   SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
   EXPECT_EQ(out.info, 0);
-  return check_solution(a, out.x, grid, 16.0).scaled_residual;
+  return check_solution(test::test_context().device(), a, out.x, grid, 16.0).scaled_residual;
 }
 
 TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {

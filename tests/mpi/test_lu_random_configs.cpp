@@ -44,10 +44,10 @@ TEST(LuRandomConfigs, EveryDrawnConfigurationPasses) {
     if (!grid.in_grid()) continue;
     omp_set_num_threads(threads);
     LocalMatrix a(test::test_context().device(), t.n, t.nb, grid, t.alignment);
-    generate_local(t.n, t.nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                   a.lda());
+    generate_matrix(test::test_context().device().compute(), a, grid);
     const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
-    const double r = check_solution(a, out.x, grid, 16.0).scaled_residual;
+    const double r =
+        check_solution(test::test_context().device(), a, out.x, grid, 16.0).scaled_residual;
     EXPECT_EQ(out.info, 0) << describe(t, threads);
     EXPECT_LT(r, 16.0) << describe(t, threads);
     ++ran;
