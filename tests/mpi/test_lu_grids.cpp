@@ -15,6 +15,7 @@
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/verify.hpp"
+#include "tests/device/backends.hpp"
 #include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
@@ -27,15 +28,20 @@ std::vector<GridShape> shapes_that_fit(int size) {
   return out;
 }
 
-double solve_and_check(const TestCase& t, const ProcessGrid& grid) {
-  LocalMatrix a(test::test_context().device(), t.n, t.nb, grid);
-  generate_matrix(test::test_context().device().compute(), a, grid);
-  SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
-  EXPECT_EQ(out.info, 0);
-  return check_solution(test::test_context().device(), a, out.x, grid, 16.0).scaled_residual;
-}
+// Every grid test runs on each backend compiled in (a contract test).
+class LuGrids : public testing::TestWithParam<device::BackendKind> {
+ protected:
+  double solve_and_check(const TestCase& t, const ProcessGrid& grid) const {
+    const Context& ctx = test::test_context(GetParam());
+    LocalMatrix a(ctx.device(), t.n, t.nb, grid);
+    generate_matrix(ctx.device().compute(), a, grid);
+    SolveOutcome out = pdgesv(ctx, a, t, grid);
+    EXPECT_EQ(out.info, 0);
+    return check_solution(ctx.device(), a, out.x, grid, 16.0).scaled_residual;
+  }
+};
 
-TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
+TEST_P(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const long ns[] = {0, 1, 2, 5, 17, 64, 131, 260};
@@ -85,7 +91,7 @@ TEST(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
   EXPECT_GT(runs, 0);
 }
 
-TEST(LuGrids, RanksOutsideTheGridSitOut) {
+TEST_P(LuGrids, RanksOutsideTheGridSitOut) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
@@ -98,6 +104,8 @@ TEST(LuGrids, RanksOutsideTheGridSitOut) {
   t.nb = 8;
   EXPECT_LT(solve_and_check(t, grid), 16.0);
 }
+
+HPLX_INSTANTIATE_OVER_BACKENDS(LuGrids);
 
 }  // namespace
 }  // namespace hplx::lu

@@ -11,6 +11,7 @@
 #include "core/grid.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/pdgesv.hpp"
+#include "tests/device/backends.hpp"
 #include "tests/mpi/lu_context.hpp"
 
 extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda, int* ipiv,
@@ -19,19 +20,31 @@ extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda,
 namespace hplx::lu {
 namespace {
 
-// Solves [A | b] (n x (n+1), column-major) with hplx on a 1x1 grid.
-std::vector<double> hplx_solve(const std::vector<double>& ab, long n, int nb,
-                               Factorization rfact = Factorization::Crout) {
-  ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
-  LocalMatrix a(test::test_context().device(), n, nb, grid);
-  for (long j = 0; j <= n; ++j)
-    for (long i = 0; i < n; ++i) *a.at(i, j) = ab[i + j * n];
-  TestCase t;
-  t.n = n;
-  t.nb = nb;
-  t.rfact = rfact;
-  return pdgesv(test::test_context(), a, t, grid).x;
-}
+// The LU solve on each backend compiled in (a contract test).
+class LuVsLapack : public testing::TestWithParam<device::BackendKind> {
+ protected:
+  const Context& ctx() const { return test::test_context(GetParam()); }
+
+  // [A | b] (n x (n+1), column-major) into a local matrix on a 1x1 grid.
+  void load(LocalMatrix& a, const std::vector<double>& ab, long n) const {
+    device::Queue& q = ctx().device().compute();
+    device::copy_matrix(q, n, n + 1, ab.data(), n, a.data(), a.lda());
+    q.synchronize();
+  }
+
+  // Solves [A | b] with hplx on a 1x1 grid.
+  std::vector<double> hplx_solve(const std::vector<double>& ab, long n, int nb,
+                                 Factorization rfact = Factorization::Crout) const {
+    ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
+    LocalMatrix a(ctx().device(), n, nb, grid);
+    load(a, ab, n);
+    TestCase t;
+    t.n = n;
+    t.nb = nb;
+    t.rfact = rfact;
+    return pdgesv(ctx(), a, t, grid).x;
+  }
+};
 
 std::vector<double> lapack_solve(std::vector<double> ab, long n) {
   std::vector<double> b(ab.begin() + n * n, ab.end());
@@ -59,7 +72,7 @@ std::vector<double> random_system(long n, unsigned seed) {
   return ab;
 }
 
-TEST(LuVsLapack, RandomSystemsAgreeWithDgesv) {
+TEST_P(LuVsLapack, RandomSystemsAgreeWithDgesv) {
   for (long n : {1L, 2L, 10L, 77L, 200L}) {
     for (int nb : {1, 8, 32, 500}) {
       const auto ab = random_system(n, static_cast<unsigned>(n * 1000 + nb));
@@ -69,7 +82,7 @@ TEST(LuVsLapack, RandomSystemsAgreeWithDgesv) {
   }
 }
 
-TEST(LuVsLapack, GradedIllConditionedSystemAgreesWithinConditioning) {
+TEST_P(LuVsLapack, GradedIllConditionedSystemAgreesWithinConditioning) {
   // Columns scaled from 1 to 1e-9 and rows shuffled: condition ~1e9, and
   // without row interchanges the factorization would blow up.
   const long n = 120;
@@ -95,7 +108,7 @@ TEST(LuVsLapack, GradedIllConditionedSystemAgreesWithinConditioning) {
   }
 }
 
-TEST(LuVsLapack, ZeroDiagonalNeedsPivotingAndWorks) {
+TEST_P(LuVsLapack, ZeroDiagonalNeedsPivotingAndWorks) {
   const long n = 40;
   std::vector<double> ab(n * (n + 1), 0.0);
   for (long i = 0; i < n; ++i) {
@@ -105,20 +118,21 @@ TEST(LuVsLapack, ZeroDiagonalNeedsPivotingAndWorks) {
   EXPECT_LT(rel_diff(hplx_solve(ab, n, 8), lapack_solve(ab, n)), 1e-14);
 }
 
-TEST(LuVsLapack, SingularMatrixIsReportedNotCrashed) {
+TEST_P(LuVsLapack, SingularMatrixIsReportedNotCrashed) {
   const long n = 20;
   auto ab = random_system(n, 5);
   for (long i = 0; i < n; ++i) ab[i + 4 * n] = ab[i + 3 * n];  // column 4 == column 3
   for (long i = 0; i < n; ++i) ab[i + 4 * n] = 0.0;            // and then zero
   ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
-  LocalMatrix a(test::test_context().device(), n, 8, grid);
-  for (long j = 0; j <= n; ++j)
-    for (long i = 0; i < n; ++i) *a.at(i, j) = ab[i + j * n];
+  LocalMatrix a(ctx().device(), n, 8, grid);
+  load(a, ab, n);
   TestCase t;
   t.n = n;
   t.nb = 8;
-  EXPECT_EQ(pdgesv(test::test_context(), a, t, grid).info, 5);
+  EXPECT_EQ(pdgesv(ctx(), a, t, grid).info, 5);
 }
+
+HPLX_INSTANTIATE_OVER_BACKENDS(LuVsLapack);
 
 }  // namespace
 }  // namespace hplx::lu

@@ -1,0 +1,211 @@
+// The LU's phases on each backend compiled in, against plain loops, the
+// generator's closed form and LAPACK: RS's row kernels, UPDATE (both U
+// forms and in place), the matrix generator, FACT through the queue's
+// copies. Each rank checks its own 1x1 problems (MPI_COMM_SELF).
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <cmath>
+#include <random>
+#include <vector>
+
+#include "device/launch.hpp"
+#include "lu/kernels/row_kernels.hpp"
+#include "lu/matgen.hpp"
+#include "lu/panel.hpp"
+#include "lu/update.hpp"
+#include "tests/device/backends.hpp"
+#include "tests/mpi/lu_context.hpp"
+
+extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
+                        int* info);
+
+namespace hplx::lu {
+namespace {
+
+std::vector<double> random_values(long n, unsigned seed) {
+  std::mt19937_64 gen(seed);
+  std::uniform_real_distribution<double> u(-0.5, 0.5);
+  std::vector<double> v(n);
+  for (double& x : v) x = u(gen);
+  return v;
+}
+
+class LuPhases : public testing::TestWithParam<device::BackendKind> {
+ protected:
+  device::Device& dev() const { return test::test_context(GetParam()).device(); }
+  device::Queue& q() const { return dev().compute(); }
+
+  template <class T>
+  device::Buffer<T> upload(const std::vector<T>& v) const {
+    device::Buffer<T> b = dev().alloc<T>(static_cast<long>(v.size()));
+    device::copy(q(), b.data(), v.data(), static_cast<long>(v.size()));
+    return b;
+  }
+  template <class T>
+  std::vector<T> download(const device::Buffer<T>& b) const {
+    std::vector<T> v(b.size());
+    device::copy(q(), v.data(), b.data(), b.size());
+    q().synchronize();
+    return v;
+  }
+  // The local matrix of a 1x1 grid as a host vector (lda x nq).
+  std::vector<double> download(const LocalMatrix& a) const {
+    std::vector<double> v(a.lda() * a.nq());
+    device::copy(q(), v.data(), a.data(), a.lda() * a.nq());
+    q().synchronize();
+    return v;
+  }
+  void upload(LocalMatrix& a, const std::vector<double>& v) const {
+    device::copy(q(), a.data(), v.data(), a.lda() * a.nq());
+    q().synchronize();
+  }
+
+  const ProcessGrid self_{MPI_COMM_SELF, 1, 1, GridOrder::RowMajor};
+};
+
+TEST_P(LuPhases, GatherAndScatterMoveExactlyTheListedRows) {
+  const long lda = 50, cols = 21;  // 21: a partial last block of 8 columns
+  const std::vector<double> a0 = random_values(lda * cols, 1);
+  const std::vector<long> rows{7, 0, 49, 13, 3};
+  const long m = static_cast<long>(rows.size());
+  device::Buffer<double> a = upload(a0), buf = dev().alloc<double>(m * cols);
+  device::Buffer<long> r = upload(rows);
+  device::launch(q(), kernels::column_blocks(cols),
+                 kernels::GatherRows{a.data(), lda, r.data(), m, cols, buf.data()});
+  const std::vector<double> got = download(buf);
+  for (long i = 0; i < m; ++i)
+    for (long c = 0; c < cols; ++c) ASSERT_EQ(got[i * cols + c], a0[rows[i] + c * lda]);
+
+  // Scatter the rows back shifted by one place in the list: rows[i] gets
+  // what was gathered from rows[(i + 1) % m]; every other row is untouched.
+  std::vector<double> shifted(m * cols);
+  for (long i = 0; i < m; ++i)
+    for (long c = 0; c < cols; ++c) shifted[i * cols + c] = got[((i + 1) % m) * cols + c];
+  device::Buffer<double> src = upload(shifted);
+  device::launch(q(), kernels::column_blocks(cols),
+                 kernels::ScatterRows{a.data(), lda, r.data(), m, cols, src.data()});
+  const std::vector<double> after = download(a);
+  std::vector<double> want = a0;
+  for (long i = 0; i < m; ++i)
+    for (long c = 0; c < cols; ++c) want[rows[i] + c * lda] = a0[rows[(i + 1) % m] + c * lda];
+  EXPECT_EQ(after, want);
+}
+
+TEST_P(LuPhases, InPlaceSwapIsLapacksSequentialInterchanges) {
+  const long lda = 40, cols = 19, k = 5;
+  const std::vector<long> ipiv{9, 5, 39, 9, 30, 8};  // row 9 moves twice; row 6 swaps with itself
+  const int jb = static_cast<int>(ipiv.size());
+  const std::vector<double> a0 = random_values(lda * cols, 2);
+  std::vector<double> want = a0;
+  for (int i = 0; i < jb; ++i)
+    for (long c = 0; c < cols; ++c) std::swap(want[k + i + c * lda], want[ipiv[i] + c * lda]);
+  device::Buffer<double> a = upload(a0);
+  device::Buffer<long> piv = upload(ipiv);
+  device::launch(q(), kernels::column_blocks(cols),
+                 kernels::SwapRowsInPlace{a.data(), lda, piv.data(), k, jb, cols});
+  EXPECT_EQ(download(a), want);
+}
+
+TEST_P(LuPhases, GeneratedMatrixIsHplsEntryByEntry) {
+  for (long n : {1L, 37L, 130L}) {
+    LocalMatrix a(dev(), n, 16, self_);
+    generate_matrix(q(), a, self_);
+    const std::vector<double> got = download(a);
+    for (long j = 0; j <= n; ++j)
+      for (long i = 0; i < n; ++i)
+        ASSERT_EQ(got[i + j * a.lda()], hpl_entry(n, i, j)) << n << " " << i << " " << j;
+  }
+}
+
+// A panel at k = 0 of width jb over an n x (n + 1) matrix on a 1x1 grid,
+// with random L11, L21 already in its buffer.
+Panel random_panel(const LocalMatrix& a, int jb, unsigned seed) {
+  const ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
+  Panel p = make_panel(a, 0, self);
+  const std::vector<double> v = random_values(p.ld() * jb, seed);
+  std::copy(v.begin(), v.end(), p.w.begin());
+  EXPECT_EQ(p.jb, jb);
+  return p;
+}
+
+// What UPDATE must leave in columns [c0, c0 + nn): U := L11^-1 A(0:jb, :),
+// A(jb:, :) -= L21 U (L11 unit lower, stored as the panel's A1).
+std::vector<double> reference_update(std::vector<double> m, long lda, const Panel& p, long c0,
+                                     long nn) {
+  const int jb = p.jb;
+  const long ld = p.ld();
+  for (long c = c0; c < c0 + nn; ++c) {
+    double* col = m.data() + c * lda;
+    for (int r = 0; r < jb; ++r)
+      for (int s = 0; s < r; ++s) col[r] -= p.a1()[r + s * ld] * col[s];
+    for (long i = 0; i < p.m2; ++i)
+      for (int s = 0; s < jb; ++s) col[jb + i] -= p.a2()[i + s * ld] * col[s];
+  }
+  return m;
+}
+
+TEST_P(LuPhases, UpdateMatchesTheLoopsInPlaceAndWithGatheredU) {
+  const long n = 70;
+  const int jb = 12;
+  for (bool u_transposed : {true, false}) {
+    LocalMatrix a(dev(), n, jb, self_);
+    const std::vector<double> m0 = random_values(a.lda() * a.nq(), 3);
+    const Panel p = random_panel(a, jb, 4);
+    const long c0 = jb, nn = n + 1 - jb;  // the trailing columns, b included
+    const std::vector<double> want = reference_update(m0, a.lda(), p, c0, nn);
+
+    upload(a, m0);
+    update_in_place(q(), a, p, /*l1_transposed=*/false, c0, nn);
+    const std::vector<double> in_place = download(a);
+
+    // The same with U gathered out of the matrix as RS leaves it.
+    upload(a, m0);
+    std::vector<double> u(jb * nn);
+    for (long c = 0; c < nn; ++c)
+      for (int r = 0; r < jb; ++r)
+        (u_transposed ? u[c + r * nn] : u[r + c * jb]) = m0[r + (c0 + c) * a.lda()];
+    device::Buffer<double> du = upload(u);
+    update_trailing(q(), a, p, du.data(), u_transposed ? nn : jb, {false, u_transposed}, c0, nn,
+                    self_);
+    const std::vector<double> gathered = download(a);
+    for (long c = c0; c < c0 + nn; ++c)
+      for (long i = 0; i < n; ++i) {
+        const long at = i + c * a.lda();
+        ASSERT_NEAR(in_place[at], want[at], 1e-12) << i << "," << c;
+        ASSERT_NEAR(gathered[at], want[at], 1e-12) << i << "," << c << " u_t=" << u_transposed;
+      }
+  }
+}
+
+TEST_P(LuPhases, FactorPanelThroughTheQueueMatchesDgetrf) {
+  const long n = 90;
+  const int nb = 32;
+  LocalMatrix a(dev(), n, nb, self_);
+  const std::vector<double> m0 = random_values(a.lda() * a.nq(), 5);
+  upload(a, m0);
+  Panel p = make_panel(a, 0, self_);
+  FactParams f;
+  f.l1_transposed = false;
+  factor_panel(q(), a, p, f, self_);
+  EXPECT_EQ(p.info, 0);
+
+  std::vector<double> ref(n * nb);
+  for (long j = 0; j < nb; ++j)
+    for (long i = 0; i < n; ++i) ref[i + j * n] = m0[i + j * a.lda()];
+  std::vector<int> ipiv(nb);
+  const int m = static_cast<int>(n), w = nb;
+  int info = 0;
+  dgetrf_(&m, &w, ref.data(), &m, ipiv.data(), &info);
+  ASSERT_EQ(info, 0);
+  const std::vector<double> got = download(a);
+  for (int c = 0; c < nb; ++c) ASSERT_EQ(p.ipiv[c], ipiv[c] - 1) << c;
+  for (long j = 0; j < nb; ++j)
+    for (long i = 0; i < n; ++i)
+      ASSERT_NEAR(got[i + j * a.lda()], ref[i + j * n], 1e-12) << i << "," << j;
+}
+
+HPLX_INSTANTIATE_OVER_BACKENDS(LuPhases);
+
+}  // namespace
+}  // namespace hplx::lu
