@@ -16,22 +16,30 @@ namespace hplx::lu {
 // before DGEMM reads them, are still in cache.
 constexpr long kChunkColumns = 256;
 
-PanelApplier::PanelApplier(device::Queue& q, LocalMatrix& a, const TestCase& t,
+ApplyParams apply_params(const TestCase& t) {
+  return {{t.l1_transposed, t.u_transposed},
+          swap_params(t),
+          t.schedule.swap_pipeline,
+          t.schedule.swap_first,
+          t.schedule.swap_growth,
+          t.schedule.split > 0};
+}
+
+PanelApplier::PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params,
                            const ProcessGrid& grid)
-    : q_(q), a_(a), t_(t), grid_(grid), forms_{t.l1_transposed, t.u_transposed} {
+    : q_(q), a_(a), params_(params), grid_(grid) {
   auto duplicate = [&] {
     MPI_Comm dup = MPI_COMM_NULL;
     HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
     return Communicator(dup);
   };
-  if (grid.nprow() > 1 && t.schedule.swap_pipeline) second_col_ = duplicate();
-  if (grid.nprow() > 1 && t.schedule.split > 0)
+  if (grid.nprow() > 1 && params.swap_pipeline) second_col_ = duplicate();
+  if (grid.nprow() > 1 && params.sections)
     for (SectionState& s : sections_) s.second = duplicate();
 }
 
 SwapForm PanelApplier::swap_form(long nn, MPI_Comm second) const {
-  return {effective_swap(t_, nn), t_.schedule.modified_long_swap, t_.u_transposed, t_.equilibration,
-          second};
+  return lu::swap_form(params_.swap, nn, second);
 }
 
 void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& plan, long g0,
@@ -109,7 +117,7 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   const long c = i * chunk_;
   const long w = std::min(chunk_, nn_ - c);
   const GatheredU u = in_place_ ? GatheredU{} : GatheredU{u_, lc0_, nn_};
-  swap_and_update(q_, a_, *p_, u, forms_, lc0_ + c, w, grid_, times, trace_);
+  swap_and_update(q_, a_, *p_, u, params_.forms, lc0_ + c, w, grid_, times, trace_);
 }
 
 namespace {
@@ -135,8 +143,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   const long lc0 = a_.col_start(g0);
   const long nn = std::max(0L, a_.col_start(g1) - lc0);
   if (nn == 0 || p.jb == 0) return;
-  const std::vector<long> widths =
-      pipeline_widths(nn, t_.schedule.swap_first, t_.schedule.swap_growth);
+  const std::vector<long> widths = pipeline_widths(nn, params_.swap_first, params_.swap_growth);
   // Two U buffers: segment k is updated from one while k+1's arrives in the other.
   std::vector<double> u[2];
   std::unique_ptr<RowSwapInFlight> swaps[2];
@@ -163,8 +170,8 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();
-      swap_and_update(q_, a_, p, gathered, forms_, lc0 + c + d, std::min(kChunkColumns, w - d),
-                      grid_, &times, trace_);
+      swap_and_update(q_, a_, p, gathered, params_.forms, lc0 + c + d,
+                      std::min(kChunkColumns, w - d), grid_, &times, trace_);
     }
     c += w;
   }
@@ -172,7 +179,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
 
 void PanelApplier::apply(const Panel& p, const RowSwapPlan& plan, long g0, long g1,
                          PhaseTimes& times, PanelBroadcast* in_flight) {
-  if (grid_.nprow() > 1 && t_.schedule.swap_pipeline) {
+  if (grid_.nprow() > 1 && params_.swap_pipeline) {
     apply_pipelined(p, plan, g0, g1, times, in_flight);
     return;
   }

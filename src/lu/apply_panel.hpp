@@ -24,10 +24,23 @@
 
 namespace hplx::lu {
 
+// What RS + UPDATE need of a test: U's and L1's forms, the swap, the
+// row-swap pipeline's segments (--swap-pipeline, --swap-first,
+// --swap-growth) and whether the split update's sections are used.
+struct ApplyParams {
+  Forms forms;
+  SwapParams swap;
+  bool swap_pipeline = false;
+  double swap_first = 0.125, swap_growth = 2.0;
+  bool sections = false;
+};
+ApplyParams apply_params(const TestCase& t);
+
 class PanelApplier {
  public:
   // Collective over grid.col() (duplicates it for the row-swap pipeline).
-  PanelApplier(device::Queue& q, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
+  PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params,
+               const ProcessGrid& grid);
 
   // Swaps the panel's pivot rows into the global columns [g0, g1) and
   // updates them. Collective over grid.col() (every process of a column has
@@ -73,9 +86,8 @@ class PanelApplier {
 
   device::Queue& q_;
   LocalMatrix& a_;
-  const TestCase& t_;
+  const ApplyParams params_;
   const ProcessGrid& grid_;
-  const Forms forms_;
   Communicator second_col_;  // the pipeline's second swap stage (see RowSwapInFlight)
   struct SectionState {
     const Panel* p = nullptr;

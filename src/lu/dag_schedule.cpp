@@ -380,7 +380,7 @@ class DagLu {
       Panel& panel = w->panel;
       {
         PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
-        w->bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
+        w->bcast = std::make_unique<PanelBroadcast>(panel, bcast_params(t_), grid_);
       }
       if (grid_.mycol() == panel.owner_col) {
         {
@@ -468,8 +468,7 @@ class DagLu {
       s.lc0 = block_lc0(b0, first_trailing(p));
       s.nn = block_lc1(b1 - 1) - s.lc0;
       PhaseScope phase(&tm.swap, hooks_.trace, "RS");
-      const SwapForm form{effective_swap(t_, s.nn), t_.schedule.modified_long_swap, t_.u_transposed,
-                          t_.equilibration, MPI_COMM_NULL};
+      const SwapForm form = swap_form(swap_params(t_), s.nn);
       std::unique_ptr<RowSwapInFlight> swap;
       {
         std::lock_guard<std::mutex> mpi(mpi_);
@@ -509,8 +508,7 @@ class DagLu {
       s.lc0 = block_lc0(c.rest_b0, first_trailing(p));
       s.nn = block_lc1(local_blocks_ - 1) - s.lc0;
       PhaseScope phase(&tm.swap, hooks_.trace, "RS");
-      const SwapForm form{effective_swap(t_, s.nn), t_.schedule.modified_long_swap, t_.u_transposed,
-                          t_.equilibration, rest_second_.get()};
+      const SwapForm form = swap_form(swap_params(t_), s.nn, rest_second_.get());
       std::lock_guard<std::mutex> mpi(mpi_);
       w.rest_swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn,
                                                       grid_, s.u, form);

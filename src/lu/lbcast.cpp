@@ -12,11 +12,15 @@ constexpr int kFirstTag = 1000;
 
 }  // namespace
 
-PanelBroadcast::PanelBroadcast(Panel& panel, const TestCase& t, const ProcessGrid& grid)
-    : p_(panel), t_(t), grid_(grid), sender_(grid.mycol() == panel.owner_col) {
+BcastParams bcast_params(const TestCase& t) {
+  return {t.bcast, t.nb, t.schedule.bcast_pipeline, t.nbmin, t.ndiv};
+}
+
+PanelBroadcast::PanelBroadcast(Panel& panel, const BcastParams& params, const ProcessGrid& grid)
+    : p_(panel), params_(params), grid_(grid), sender_(grid.mycol() == panel.owner_col) {
   if (grid.npcol() == 1 || panel.jb == 0) return;
-  if (t.schedule.bcast_pipeline) {
-    std::vector<long> starts = subpanel_starts(panel.jb, t.nbmin, t.ndiv);
+  if (params.pipeline) {
+    std::vector<long> starts = subpanel_starts(panel.jb, params.nbmin, params.ndiv);
     if (starts.size() > 1) {
       starts_ = std::move(starts);
       last_ = starts_.back();
@@ -40,8 +44,8 @@ PanelBroadcast::PanelBroadcast(Panel& panel, const TestCase& t, const ProcessGri
 PanelBroadcast::~PanelBroadcast() = default;
 
 void PanelBroadcast::start(double* data, long count, int piece) {
-  pieces_.push_back(std::make_unique<RowBroadcast>(data, count, t_.bcast, p_.owner_col, grid_.row(),
-                                                   kFirstTag + piece));
+  pieces_.push_back(std::make_unique<RowBroadcast>(data, count, params_.topology, p_.owner_col,
+                                                   grid_.row(), kFirstTag + piece));
 }
 
 void PanelBroadcast::subpanel_done(long first, long end) {
@@ -77,8 +81,8 @@ std::vector<long> PanelBroadcast::changed_rows() const {
   const long k = p_.k, jb = p_.jb;
   for (long c = starts_[1]; c < jb; ++c) {
     const long g = p_.ipiv[c];
-    if (g < k + jb || owner_of(g, t_.nb, grid_.nprow()) != grid_.myrow()) continue;
-    const long stacked = jb + (global_to_local(g, t_.nb, grid_.nprow()) - p_.a2_first);
+    if (g < k + jb || owner_of(g, params_.nb, grid_.nprow()) != grid_.myrow()) continue;
+    const long stacked = jb + (global_to_local(g, params_.nb, grid_.nprow()) - p_.a2_first);
     if (std::find(rows.begin(), rows.end(), stacked) == rows.end()) rows.push_back(stacked);
   }
   return rows;

@@ -29,12 +29,23 @@
 
 namespace hplx::lu {
 
+// What LBCAST needs of a test: the topology (HPL.dat line 23), NB (the
+// rows' distribution), and with broadcast pipelining (--bcast-pipeline)
+// FACT's top-level split (NBMIN, NDIV).
+struct BcastParams {
+  Broadcast topology = Broadcast::OneRingM;
+  int nb = 1;
+  bool pipeline = false;
+  int nbmin = 4, ndiv = 2;
+};
+BcastParams bcast_params(const TestCase& t);
+
 class PanelBroadcast {
  public:
   // Collective over grid.row(): every process of the row constructs it for
   // the same panel. Receivers post their receives now; the panel's process
   // column sends as FACT goes (subpanel_done) and at the end (send_rest).
-  PanelBroadcast(Panel& panel, const TestCase& t, const ProcessGrid& grid);
+  PanelBroadcast(Panel& panel, const BcastParams& params, const ProcessGrid& grid);
   ~PanelBroadcast();
   PanelBroadcast(const PanelBroadcast&) = delete;
   PanelBroadcast& operator=(const PanelBroadcast&) = delete;
@@ -59,7 +70,7 @@ class PanelBroadcast {
   void apply_fixup();
 
   Panel& p_;
-  const TestCase& t_;
+  const BcastParams params_;
   const ProcessGrid& grid_;
   bool sender_ = false;
   std::vector<long> starts_;  // top-level sub-panel starts; empty: plain

@@ -68,7 +68,7 @@ class LuDriver {
         a_(a),
         t_(t),
         grid_(grid),
-        applier_(ctx.device().compute(), a, t, grid),
+        applier_(ctx.device().compute(), a, apply_params(t), grid),
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
@@ -147,7 +147,7 @@ class LuDriver {
   void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
       PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
-      bcast = std::make_unique<PanelBroadcast>(panel, t_, grid_);
+      bcast = std::make_unique<PanelBroadcast>(panel, bcast_params(t_), grid_);
     }
     if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, hooks_.trace, "FACT");

@@ -33,9 +33,18 @@ RowSwapPlan plan_row_swaps(long k, int jb, const std::vector<long>& ipiv) {
   return plan;
 }
 
-SwapAlgorithm effective_swap(const TestCase& t, long local_columns) {
-  if (t.swap != SwapAlgorithm::Mix) return t.swap;
-  return local_columns > t.swap_threshold ? SwapAlgorithm::Long : SwapAlgorithm::BinaryExchange;
+SwapParams swap_params(const TestCase& t) {
+  return {t.swap, t.swap_threshold, t.schedule.modified_long_swap, t.u_transposed, t.equilibration};
+}
+
+SwapAlgorithm effective_swap(const SwapParams& s, long local_columns) {
+  if (s.algorithm != SwapAlgorithm::Mix) return s.algorithm;
+  return local_columns > s.threshold ? SwapAlgorithm::Long : SwapAlgorithm::BinaryExchange;
+}
+
+SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second) {
+  return {effective_swap(s, local_columns), s.modified_long_swap, s.u_transposed, s.equilibrate,
+          second};
 }
 
 namespace {

@@ -30,7 +30,17 @@ RowSwapPlan plan_row_swaps(long k, int jb, const std::vector<long>& ipiv);
 
 // Which algorithm a test uses for `local_columns` trailing columns: netlib's
 // mix takes the binary exchange up to the threshold, the long swap above.
-SwapAlgorithm effective_swap(const TestCase& t, long local_columns);
+// What RS needs of a test: HPL.dat lines 26-27, 29 and 30, and
+// --long-swap.
+struct SwapParams {
+  SwapAlgorithm algorithm = SwapAlgorithm::Mix;
+  int threshold = 64;
+  bool modified_long_swap = true;
+  bool u_transposed = true;
+  bool equilibrate = true;
+};
+SwapParams swap_params(const TestCase& t);
+SwapAlgorithm effective_swap(const SwapParams& s, long local_columns);
 
 // RS over several process rows, non-blocking: the constructor packs the
 // rows and posts the collectives on grid.col() (every process of the column
@@ -59,6 +69,9 @@ struct SwapForm {
   bool equilibrate = true;  // long swap: even the pieces before the roll (line 30)
   MPI_Comm second = MPI_COMM_NULL;
 };
+
+// The form of a swap of `local_columns` columns (second: see SwapForm).
+SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second = MPI_COMM_NULL);
 
 class RowSwapInFlight {
  public:

@@ -45,10 +45,10 @@ TEST(RowSwapPlan, MixUsesBinaryExchangeUpToThreshold) {
   TestCase t;
   t.swap = SwapAlgorithm::Mix;
   t.swap_threshold = 64;
-  EXPECT_EQ(effective_swap(t, 64), SwapAlgorithm::BinaryExchange);
-  EXPECT_EQ(effective_swap(t, 65), SwapAlgorithm::Long);
+  EXPECT_EQ(effective_swap(swap_params(t), 64), SwapAlgorithm::BinaryExchange);
+  EXPECT_EQ(effective_swap(swap_params(t), 65), SwapAlgorithm::Long);
   t.swap = SwapAlgorithm::Long;
-  EXPECT_EQ(effective_swap(t, 1), SwapAlgorithm::Long);
+  EXPECT_EQ(effective_swap(swap_params(t), 1), SwapAlgorithm::Long);
 }
 
 }  // namespace
