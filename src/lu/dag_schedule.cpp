@@ -20,6 +20,7 @@
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/iteration_log.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
 #include "lu/phase_scope.hpp"
@@ -118,12 +119,13 @@ class DagLu {
         a_(a),
         t_(t),
         grid_(grid),
-        hooks_{ctx.trace(), ctx.progress()},
+        trace_(ctx.trace()),
         n_(a.n()),
         nb_(a.nb()),
         q_(grid.npcol()),
         mycol_(grid.mycol()),
-        panels_((a.n() + a.nb() - 1) / a.nb()) {
+        panels_((a.n() + a.nb() - 1) / a.nb()),
+        log_(a, ctx.progress()) {
     // Column blocks of [A | b]: ceil((n + 1) / nb); this rank's are mycol, mycol + Q, ...
     local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
     group_ = std::max(1L, (update_group_columns() + nb_ / 2) / nb_);
@@ -162,8 +164,7 @@ class DagLu {
       HPLX_MPI_CHECK(MPI_Comm_dup(grid_.col(), &dup));
       rest_second_ = Communicator(dup);
     }
-    t_start_ = wall_time();
-    last_elapsed_ = 0;
+    log_.start();
     {
       // Each task is one thread's work: BLAS single-threaded inside them.
       ScopedThreads single_threaded_blas(team, 1);
@@ -178,7 +179,8 @@ class DagLu {
         break;
       }
     }
-    if (hooks_.progress) hooks_.progress->finish();
+    out_.iterations = log_.take();
+    if (ctx_.progress()) ctx_.progress()->finish();
     ScopedTimer timer(out_.phases.solve);
     out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
@@ -379,12 +381,12 @@ class DagLu {
       w->panel = make_panel(a_, p * nb_, grid_);
       Panel& panel = w->panel;
       {
-        PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+        PhaseScope phase(&tm.bcast, trace_, "LBCAST");
         w->bcast = std::make_unique<PanelBroadcast>(panel, bcast_params(t_), grid_);
       }
       if (grid_.mycol() == panel.owner_col) {
         {
-          PhaseScope phase(&tm.fact, hooks_.trace, "FACT");
+          PhaseScope phase(&tm.fact, trace_, "FACT");
           PanelBroadcast* send = w->bcast.get();
           RowSwapInFlight* rest = rest_in_flight_;  // the early rest swap (mpi_ is held)
           factor_panel(queue_, a_, panel, fact_params(t_), grid_, 1,
@@ -393,7 +395,7 @@ class DagLu {
                          if (rest) rest->progress();
                        });
         }
-        PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+        PhaseScope phase(&tm.bcast, trace_, "LBCAST");
         w->bcast->send_rest();
         w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
         state_[p].info = panel.info;
@@ -411,7 +413,7 @@ class DagLu {
     PhaseTimes tm;
     guarded([&] {
       PanelWork& w = *work_[p];
-      PhaseScope phase(&tm.bcast, hooks_.trace, "LBCAST");
+      PhaseScope phase(&tm.bcast, trace_, "LBCAST");
       const double t0 = wall_time();
       for (bool done = false; !done;) {
         {
@@ -467,7 +469,7 @@ class DagLu {
       const long b1 = next ? c.b0 + 1 : local_blocks_;
       s.lc0 = block_lc0(b0, first_trailing(p));
       s.nn = block_lc1(b1 - 1) - s.lc0;
-      PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+      PhaseScope phase(&tm.swap, trace_, "RS");
       const SwapForm form = swap_form(swap_params(t_), s.nn);
       std::unique_ptr<RowSwapInFlight> swap;
       {
@@ -507,7 +509,7 @@ class DagLu {
       SwapPart& s = w.rest;
       s.lc0 = block_lc0(c.rest_b0, first_trailing(p));
       s.nn = block_lc1(local_blocks_ - 1) - s.lc0;
-      PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+      PhaseScope phase(&tm.swap, trace_, "RS");
       const SwapForm form = swap_form(swap_params(t_), s.nn, rest_second_.get());
       std::lock_guard<std::mutex> mpi(mpi_);
       w.rest_swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn,
@@ -525,7 +527,7 @@ class DagLu {
     guarded([&] {
       PanelWork& w = *work_[p];
       RowSwapInFlight& swap = *w.rest_swap;
-      PhaseScope phase(&tm.swap, hooks_.trace, "RS");
+      PhaseScope phase(&tm.swap, trace_, "RS");
       const double t0 = wall_time();
       const double copied0 = swap.copy_seconds();
       for (bool done = false; !done;) {
@@ -559,7 +561,7 @@ class DagLu {
       SwapPart& s = next ? w.next : w.rest;
       const GatheredU u = grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.u.data(), s.lc0, s.nn};
       swap_and_update(queue_, a_, w.panel, u, {t_.l1_transposed, t_.u_transposed}, lc0, nn, grid_,
-                      &tm, hooks_.trace);
+                      &tm, trace_);
     });
     part_done(p, tm);
     poll();
@@ -585,43 +587,18 @@ class DagLu {
   void part_done(long p, const PhaseTimes& tm) {
     std::lock_guard<std::mutex> lock(mutex_);
     PanelState& s = state_[p];
-    add(s.times, tm);
-    add(out_.phases, tm);
+    s.times += tm;
+    out_.phases += tm;
     if (--s.remaining > 0) return;
     work_[p].reset();
     while (recorded_ < panels_ && state_[recorded_].remaining == 0) record(recorded_++);
   }
 
-  static void add(PhaseTimes& to, const PhaseTimes& x) {
-    to.fact += x.fact;
-    to.bcast += x.bcast;
-    to.swap += x.swap;
-    to.update += x.update;
-    to.swap_copy += x.swap_copy;
-    to.wait += x.wait;
-    to.bcast_hidden += x.bcast_hidden;
-    to.swap_hidden += x.swap_hidden;
-  }
-
   // Panel p and every earlier one are complete: its record's iteration ends now.
   void record(long p) {
-    const long k = p * nb_, next = first_trailing(p);
-    IterationTimes it;
-    it.k = p;
-    it.j = k;
-    it.jb = next - k;
-    it.n_trailing = n_ - next;
-    it.local_cols = a_.col_start(n_ + 1) - a_.col_start(next);
-    set_phases(it, PhaseTimes{}, state_[p].times);
-    it.elapsed = wall_time() - t_start_;
-    it.iter = it.elapsed - last_elapsed_;
-    last_elapsed_ = it.elapsed;
-    it.flops = panel_flops(n_, k, it.jb);
-    flops_done_ += it.flops;
-    out_.iterations.push_back(it);
-    if (hooks_.progress)
-      hooks_.progress->update(flops_done_, p + 1, panels_,
-                              it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
+    const long k = p * nb_;
+    const long jb = first_trailing(p) - k;
+    log_.close(k, jb, state_[p].times, panel_flops(n_, k, jb));
   }
 
   const Context& ctx_;
@@ -629,10 +606,7 @@ class DagLu {
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;
-  struct {
-    TraceRecorder* trace;
-    ProgressMeter* progress;
-  } hooks_;
+  TraceRecorder* trace_;
   const long n_;
   const int nb_;
   const int q_, mycol_;
@@ -659,7 +633,7 @@ class DagLu {
   std::atomic<bool> failed_{false};
   std::exception_ptr failure_;
   long recorded_ = 0;
-  double t_start_ = 0, last_elapsed_ = 0, flops_done_ = 0;
+  IterationLog log_;
   SolveOutcome out_;
 };
 

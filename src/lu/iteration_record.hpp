@@ -27,6 +27,22 @@ namespace hplx::lu {
 struct PhaseTimes {
   double fact = 0, bcast = 0, swap = 0, update = 0, solve = 0;
   double swap_copy = 0, wait = 0, bcast_hidden = 0, swap_hidden = 0;
+
+  PhaseTimes& operator+=(const PhaseTimes& x) {
+    fact += x.fact, bcast += x.bcast, swap += x.swap, update += x.update, solve += x.solve;
+    swap_copy += x.swap_copy, wait += x.wait, bcast_hidden += x.bcast_hidden;
+    swap_hidden += x.swap_hidden;
+    return *this;
+  }
+  // What was spent between an earlier snapshot `before` and this one.
+  PhaseTimes since(const PhaseTimes& before) const {
+    PhaseTimes d = *this;
+    d.fact -= before.fact, d.bcast -= before.bcast, d.swap -= before.swap;
+    d.update -= before.update, d.solve -= before.solve, d.swap_copy -= before.swap_copy;
+    d.wait -= before.wait, d.bcast_hidden -= before.bcast_hidden;
+    d.swap_hidden -= before.swap_hidden;
+    return d;
+  }
 };
 
 // One iteration of the LU loop (one panel).

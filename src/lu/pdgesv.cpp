@@ -12,6 +12,7 @@
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
 #include "lu/dag_schedule.hpp"
+#include "lu/iteration_log.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
 #include "lu/phase_scope.hpp"
@@ -75,15 +76,17 @@ class LuDriver {
         concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
-        hooks_{ctx.trace(), ctx.progress()} {
-    applier_.set_trace(hooks_.trace);
+        trace_(ctx.trace()),
+        log_(a, ctx.progress()) {
+    applier_.set_trace(trace_);
   }
 
   SolveOutcome run() {
-    t_start_ = wall_time();
+    log_.start();
     for (long k = 0; k < n_; k += a_.nb()) iteration(k);
     finish_waiting();
-    if (hooks_.progress) hooks_.progress->finish();
+    out_.iterations = log_.take();
+    if (ctx_.progress()) ctx_.progress()->finish();
     ScopedTimer timer(tm().solve);
     out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
@@ -94,7 +97,6 @@ class LuDriver {
 
   void iteration(long k) {
     const PhaseTimes before = tm();
-    const double t_iter = wall_time();
     Panel panel = make_panel(a_, k, grid_);
     const long next = k + panel.jb;
     for (PendingPanel& p : waiting_) {  // 1. the new panel's columns
@@ -139,24 +141,25 @@ class LuDriver {
       finished_flops_ += panel_flops(n_, p.panel.k, p.panel.jb);
       waiting_.pop_front();
     }
-    record(k, next, before, t_iter);
+    log_.close(k, next - k, tm().since(before), finished_flops_);
+    finished_flops_ = 0;
   }
 
   // 2. FACT on the panel's process column, then LBCAST starts.
   // With broadcast pipelining, finished sub-panels leave during FACT.
   void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
-      PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
+      PhaseScope phase(&tm().bcast, trace_, "LBCAST");
       bcast = std::make_unique<PanelBroadcast>(panel, bcast_params(t_), grid_);
     }
     if (grid_.mycol() == panel.owner_col) {
-      PhaseScope phase(&tm().fact, hooks_.trace, "FACT");
+      PhaseScope phase(&tm().fact, trace_, "FACT");
       PanelBroadcast* send = bcast.get();
       factor_panel(ctx_.device().compute(), a_, panel, fact_params(t_), grid_,
                    omp_in_parallel() ? 1 : fact_team_,
                    [send](long first, long end) { send->subpanel_done(first, end); });
     }
-    PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
+    PhaseScope phase(&tm().bcast, trace_, "LBCAST");
     bcast->send_rest();
   }
 
@@ -164,7 +167,7 @@ class LuDriver {
   // waiting ones.
   void receive_panel(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
-      PhaseScope phase(&tm().bcast, hooks_.trace, "LBCAST");
+      PhaseScope phase(&tm().bcast, trace_, "LBCAST");
       bcast->finish();
       tm().wait += bcast->timing().waited;
       tm().bcast_hidden += bcast->timing().hidden();
@@ -254,48 +257,15 @@ class LuDriver {
   // After the last panel: the panels still waiting finish, charged to the
   // last iteration.
   void finish_waiting() {
-    if (waiting_.empty() || out_.iterations.empty()) return;
+    if (waiting_.empty() || log_.empty()) return;
     const PhaseTimes before = tm();
-    const double t0 = wall_time();
     double flops = 0;
     for (PendingPanel& p : waiting_) {
       applier_.apply(p.panel, p.plan, p.done, end_, tm());
       flops += panel_flops(n_, p.panel.k, p.panel.jb);
     }
     waiting_.clear();
-    IterationTimes rest;
-    set_phases(rest, before, tm());
-    IterationTimes& last = out_.iterations.back();
-    last.rs_comm += rest.rs_comm;
-    last.rs_copy += rest.rs_copy;
-    last.update += rest.update;
-    last.wait += rest.wait;
-    last.rs_hidden += rest.rs_hidden;
-    last.iter += wall_time() - t0;
-    last.elapsed = wall_time() - t_start_;
-    last.flops += flops;
-  }
-
-  void record(long k, long next, const PhaseTimes& before, double t_iter) {
-    IterationTimes it;
-    it.k = k / a_.nb();
-    it.j = k;
-    it.jb = next - k;
-    it.n_trailing = n_ - next;
-    it.local_cols = a_.col_start(end_) - a_.col_start(next);
-    set_phases(it, before, tm());
-    const double now = wall_time();
-    it.iter = now - t_iter;
-    it.elapsed = now - t_start_;
-    it.flops = finished_flops_;
-    finished_flops_ = 0;
-    out_.iterations.push_back(it);
-    flops_done_ += it.flops;
-    if (hooks_.progress) {
-      const long count = (n_ + a_.nb() - 1) / a_.nb();
-      hooks_.progress->update(flops_done_, it.k + 1, count,
-                              it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
-    }
+    log_.extend_last(tm().since(before), flops);
   }
 
   const Context& ctx_;
@@ -312,13 +282,9 @@ class LuDriver {
   const int fact_team_;
   const long split_;  // the right section's first global column; 0: no split
   SolveOutcome out_;
-  double t_start_ = 0;
+  TraceRecorder* trace_;
+  IterationLog log_;
   double finished_flops_ = 0;  // of the panels whose update completed this iteration
-  double flops_done_ = 0;
-  struct {
-    TraceRecorder* trace;
-    ProgressMeter* progress;
-  } hooks_;
 };
 
 }  // namespace

@@ -1,0 +1,58 @@
+#include "lu/iteration_log.hpp"
+
+#include "core/timer.hpp"
+
+namespace hplx::lu {
+
+IterationLog::IterationLog(const LocalMatrix& a, ProgressMeter* progress)
+    : a_(a), progress_(progress), start_(wall_time()), last_(start_) {}
+
+void IterationLog::start() {
+  start_ = last_ = wall_time();
+}
+
+void IterationLog::close(long k, long jb, const PhaseTimes& spent, double flops) {
+  const long n = a_.n(), next = k + jb;
+  IterationTimes it;
+  it.k = k / a_.nb();
+  it.j = k;
+  it.jb = jb;
+  it.n_trailing = n - next;
+  it.local_cols = a_.col_start(n + 1) - a_.col_start(next);
+  set_phases(it, PhaseTimes{}, spent);
+  const double now = wall_time();
+  it.iter = now - last_;
+  it.elapsed = now - start_;
+  last_ = now;
+  it.flops = flops;
+  flops_done_ += flops;
+  record_.push_back(it);
+  if (progress_) {
+    const long count = (n + a_.nb() - 1) / a_.nb();
+    progress_->update(flops_done_, it.k + 1, count,
+                      it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
+  }
+}
+
+void IterationLog::extend_last(const PhaseTimes& spent, double flops) {
+  if (record_.empty()) return;
+  IterationTimes rest;
+  set_phases(rest, PhaseTimes{}, spent);
+  IterationTimes& last = record_.back();
+  last.fact += rest.fact;
+  last.bcast += rest.bcast;
+  last.rs_comm += rest.rs_comm;
+  last.rs_copy += rest.rs_copy;
+  last.update += rest.update;
+  last.wait += rest.wait;
+  last.bcast_hidden += rest.bcast_hidden;
+  last.rs_hidden += rest.rs_hidden;
+  const double now = wall_time();
+  last.iter += now - last_;
+  last.elapsed = now - start_;
+  last_ = now;
+  last.flops += flops;
+  flops_done_ += flops;
+}
+
+}  // namespace hplx::lu

@@ -1,0 +1,41 @@
+// The per-iteration record as a schedule writes it (iteration_record.hpp
+// has the record's fields and its reductions). Every schedule closes one
+// iteration per panel, in panel order, with the phase seconds spent since
+// the previous close and the flops of the panels whose update completed in
+// it; the log fills in the geometry, the wall times and the progress line.
+#pragma once
+
+#include <vector>
+
+#include "core/progress.hpp"
+#include "lu/iteration_record.hpp"
+#include "lu/local_matrix.hpp"
+
+namespace hplx::lu {
+
+class IterationLog {
+ public:
+  // `progress` may be null.
+  IterationLog(const LocalMatrix& a, ProgressMeter* progress);
+  // Starts the factorization's clock (else construction started it).
+  void start();
+
+  // Closes the iteration of the panel at global column k (width jb): it
+  // ran from the previous close (or the start) to now.
+  void close(long k, long jb, const PhaseTimes& spent, double flops);
+  // Work done after the last iteration (the look-ahead's waiting panels)
+  // is charged to it.
+  void extend_last(const PhaseTimes& spent, double flops);
+
+  bool empty() const { return record_.empty(); }
+  std::vector<IterationTimes> take() { return std::move(record_); }
+
+ private:
+  const LocalMatrix& a_;
+  ProgressMeter* progress_;
+  double start_, last_;
+  double flops_done_ = 0;
+  std::vector<IterationTimes> record_;
+};
+
+}  // namespace hplx::lu
