@@ -40,8 +40,8 @@ ResidualReport check_solution(device::Device& dev, LocalMatrix& a, const std::ve
   {
     device::Buffer<double> d_rows = dev.alloc<double>(mp), d_cols = dev.alloc<double>(nqa),
                            d_x = dev.alloc<double>(nqa), d_ax = dev.alloc<double>(mp);
-    device::launch(q, mp, kernels::RowAbsSums{a.data(), a.lda(), nqa, d_rows.data()}, 256);
-    device::launch(q, nqa, kernels::ColumnAbsSums{a.data(), a.lda(), mp, d_cols.data()}, 16);
+    device::launch(q, mp, kernels::AbsSums{a.data(), 1, a.lda(), nqa, d_rows.data()}, 256);
+    device::launch(q, nqa, kernels::AbsSums{a.data(), a.lda(), 1, mp, d_cols.data()}, 16);
     device::copy(q, d_x.data(), x.data(), nqa);
     q.gemv(device::Trans::No, mp, nqa, 1.0, a.data(), a.lda(), d_x.data(), 1, 0.0, d_ax.data(), 1);
     device::copy(q, rows.data(), d_rows.data(), mp);

@@ -11,27 +11,17 @@ HPLX_HD inline double magnitude(double x) {
   return x < 0 ? -x : x;
 }
 
-// out[i] = sum_j |a(i, j)| over j < cols; one row per index.
-struct RowAbsSums {
+// out[i] = sum over j < count of |a[i * stride + j * step]|: with stride 1
+// and step lda the row sums of a column-major block (one row per index),
+// with stride lda and step 1 its column sums (one column per index).
+struct AbsSums {
   const double* a;
-  long lda, cols;
+  long stride, step, count;
   double* out;
   HPLX_HD void operator()(long i) const {
     double s = 0;
-    for (long j = 0; j < cols; ++j) s += magnitude(a[i + j * lda]);
+    for (long j = 0; j < count; ++j) s += magnitude(a[i * stride + j * step]);
     out[i] = s;
-  }
-};
-
-// out[j] = sum_i |a(i, j)| over i < rows; one column per index.
-struct ColumnAbsSums {
-  const double* a;
-  long lda, rows;
-  double* out;
-  HPLX_HD void operator()(long j) const {
-    double s = 0;
-    for (long i = 0; i < rows; ++i) s += magnitude(a[i + j * lda]);
-    out[j] = s;
   }
 };
 
