@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
 #include "model/calibrate.hpp"
@@ -423,15 +424,11 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   if (size >= 2) cmd = fmt::format("mpirun -n {} {}", size, cmd);
   const std::string text = model::calibration_toml(c, opt, cmd);
-  const std::string tmp = output_ + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f)
-    throw UsageError(fmt::format("-o {}: cannot write ({}); allowed: a writable path", output_,
-                                 std::strerror(errno)));
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  if (std::rename(tmp.c_str(), output_.c_str()) != 0)
-    throw SystemError(fmt::format("{}: cannot rename {} over it", output_, tmp));
+  try {
+    write_text_atomically(output_, text);
+  } catch (const SystemError& e) {
+    throw UsageError(fmt::format("-o {}: {}; allowed: a writable path", output_, e.what()));
+  }
   // Read back what was written: a calibration that cannot be loaded is a bug.
   model::load_system_spec(output_);
   fmt::print("wrote {}\n", output_);
