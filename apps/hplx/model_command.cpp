@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -11,11 +12,27 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
+#include "lu/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
 
 namespace hplx::app {
 namespace {
+
+// Calibration times hplx lu's own FACT and row swap; the app hands them to
+// the model (which may not depend on the LU).
+model::LuPhaseTimings lu_phase_timings() {
+  model::LuPhaseTimings phases;
+  phases.fact = [](const std::vector<double>& src, long ld, long m, int b) {
+    auto fact = std::make_shared<lu::FactTiming>(src, ld, m, b);
+    return model::TimedWork{[fact] { fact->prepare(); }, [fact] { fact->run(); }};
+  };
+  phases.row_swap = [](long m, long n, int b, int threads) {
+    auto swap = std::make_shared<lu::RowSwapTiming>(m, n, b, threads);
+    return model::TimedWork{[swap] { swap->prepare(); }, [swap] { swap->run(); }};
+  };
+  return phases;
+}
 
 using model::Prediction;
 using model::RunPoint;
@@ -382,7 +399,7 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
     fmt::print("  and the CPU terms: hplx's panel factorization, DTRSM of U, the local row swap\n");
     std::fflush(stdout);
   }
-  model::Calibration c = model::calibrate(world, opt);
+  model::Calibration c = model::calibrate(world, opt, lu_phase_timings());
   if (rank != 0) return 0;
   for (const auto& [t, g] : c.dgemm_gflops)
     fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
