@@ -15,9 +15,9 @@
 #   SCHEDULES="depth1 dag dag-block" bench/lu-dag-vs-bsp.sh  # a subset of the runs
 #
 # dag-block is the dag schedule with one update task per NB-wide block
-# (HPLX_DAG_GROUP_COLUMNS=1), the cut before the grouped update tasks;
+# (--dag-group-columns 1), the cut before the grouped update tasks;
 # dag-noearly the dag schedule without the early rest swap of one process
-# column (HPLX_DAG_EARLY_SWAP=0, the blocking swap before it).
+# column (--dag-early-swap off, the blocking swap before it).
 # Long campaigns go in pieces (one grid and N per call) so the shared
 # machine is not held for long: each call prints its own medians.
 #
@@ -53,8 +53,8 @@ SETTINGS=(
   "depth1-split|--depth 1 --split 0.5"
   "dag|--schedule dag --dag-priorities on"
   "dag-noprio|--schedule dag --dag-priorities off"
-  "dag-block|--schedule dag --dag-priorities on"
-  "dag-noearly|--schedule dag --dag-priorities on"
+  "dag-block|--schedule dag --dag-priorities on --dag-group-columns 1"
+  "dag-noearly|--schedule dag --dag-priorities on --dag-early-swap off"
 )
 
 for ((rep = 1; rep <= REPS; ++rep)); do
@@ -67,11 +67,8 @@ for ((rep = 1; rep <= REPS; ++rep)); do
           [[ " $SCHEDULES " == *" $name "* ]] || continue
           threads=()
           [[ -n $THREADS ]] && threads=(--threads "$THREADS")
-          group=()
-          [[ $name == dag-block ]] && group=(-x HPLX_DAG_GROUP_COLUMNS=1)
-          [[ $name == dag-noearly ]] && group=(-x HPLX_DAG_EARLY_SWAP=0)
           # shellcheck disable=SC2086
-          out=$(mpirun --oversubscribe -np "$np" --bind-to none "${group[@]}" "$HPLX" lu \
+          out=$(mpirun --oversubscribe -np "$np" --bind-to none "$HPLX" lu \
             --n "$n" --nb "$nb" --grid "$grid" "${threads[@]}" $opts --quiet)
           if grep -q FAILED <<<"$out"; then
             echo "lu-dag-vs-bsp: $grid N=$n NB=$nb $name FAILED the residual check" >&2

@@ -10,6 +10,7 @@
 #include "model_command.hpp"
 #include "mxp_command.hpp"
 #include "report_command.hpp"
+#include "version.hpp"
 
 namespace hplx::app {
 
@@ -17,7 +18,9 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   CLI::App app{"hplx: HPC benchmarks (HPL, netlib 2.3 compatible)", "hplx"};
-  app.set_version_flag("--version", std::string("hplx ") + HPLX_VERSION);
+  app.set_version_flag(
+      "--version", [] { return version_text(); },
+      "hplx's version, the backends compiled in and the library versions");
   app.require_subcommand(1);
   LuCommand lu(app);
   ReportCommand report(app);

@@ -1,7 +1,9 @@
 #include "lu_command.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <memory>
@@ -21,6 +23,7 @@
 #include "lu/hpl_run.hpp"
 #include "lu/problem_size.hpp"
 #include "model/machine_spec_path.hpp"
+#include "model/prediction.hpp"
 #include "model/system_spec.hpp"
 
 namespace hplx::app {
@@ -55,6 +58,86 @@ std::string read_on_root(const std::string& path, MPI_Comm world) {
   return text;
 }
 
+// A floating-point option's check: a finite number in [lo, hi] (CLI::Range
+// lets NaN through: every comparison with it is false).
+CLI::Validator finite_in(double lo, double hi, const std::string& allowed) {
+  return CLI::Validator(
+      [lo, hi, allowed](std::string& text) -> std::string {
+        char* end = nullptr;
+        const double v = std::strtod(text.c_str(), &end);
+        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
+          return fmt::format("{}: allowed: {}", text, allowed);
+        return {};
+      },
+      "FLOAT");
+}
+
+// --predict: the MCL model's prediction of each test, printed before it,
+// compared with the measurement after it and stored in the test's record
+// (the "prediction" object `hplx report` overlays).
+class PredictionObserver : public lu::TestObserver {
+ public:
+  PredictionObserver(std::shared_ptr<const model::SystemSpec> spec, std::string path, bool print)
+      : spec_(std::move(spec)), path_(std::move(path)), print_(print) {}
+
+  void before(const lu::TestCase& t) override {
+    predicted_ = model::predict_run(*spec_, t.n, t.nb, t.grid.p, t.grid.q, omp_get_max_threads());
+    if (print_)
+      std::fprintf(stderr,
+                   "hplx: %s N=%ld NB=%d: the MCL model of %s predicts %.2f s, %.2f Gflops\n",
+                   lu::variant_code(t).c_str(), t.n, t.nb, path_.c_str(), predicted_.time_s,
+                   predicted_.gflops);
+  }
+
+  void after(const lu::TestCase& t, const lu::TestResult& r, nlohmann::json& record) override {
+    if (print_ && r.seconds > 0)
+      std::fprintf(stderr,
+                   "hplx: %s N=%ld NB=%d: measured %.2f Gflops, %+.1f%% from the "
+                   "predicted %.2f\n",
+                   lu::variant_code(t).c_str(), t.n, t.nb, r.gflops,
+                   100.0 * (r.gflops / predicted_.gflops - 1.0), predicted_.gflops);
+    // What `hplx report` overlays: {"model", "spec", "time_s", "gflops",
+    // "iterations": [{"k", "iter_s"}], "detail" (the model's whole prediction)}.
+    nlohmann::json its = nlohmann::json::array();
+    for (std::size_t k = 0; k < predicted_.iter_s.size(); ++k)
+      its.push_back({{"k", k}, {"iter_s", predicted_.iter_s[k]}});
+    record["prediction"] = {
+        {"model", predicted_.model},    {"spec", path_},
+        {"time_s", predicted_.time_s},  {"gflops", predicted_.gflops},
+        {"iterations", std::move(its)}, {"detail", model::to_json(predicted_, false)}};
+  }
+
+ private:
+  std::shared_ptr<const model::SystemSpec> spec_;
+  std::string path_;
+  bool print_;
+  model::Prediction predicted_;
+};
+
+// The environment's default for a dag knob whose flag was not given (the
+// one place hplx reads them; kept for scripts written before the flags).
+std::optional<long> group_columns_from_environment() {
+  const char* env = std::getenv("HPLX_DAG_GROUP_COLUMNS");
+  if (env == nullptr || *env == '\0') return std::nullopt;
+  char* end = nullptr;
+  const long v = std::strtol(env, &end, 10);
+  if (*end != '\0' || v < 1)
+    throw UsageError(fmt::format(
+        "HPLX_DAG_GROUP_COLUMNS={}: expected a positive integer (or use --dag-group-columns)",
+        env));
+  return v;
+}
+
+std::optional<bool> early_swap_from_environment() {
+  const char* env = std::getenv("HPLX_DAG_EARLY_SWAP");
+  if (env == nullptr || *env == '\0') return std::nullopt;
+  const std::string v = env;
+  if (v != "0" && v != "1")
+    throw UsageError(
+        fmt::format("HPLX_DAG_EARLY_SWAP={}: expected 0 or 1 (or use --dag-early-swap)", v));
+  return v == "1";
+}
+
 }  // namespace
 
 LuCommand::LuCommand(CLI::App& parent) {
@@ -76,10 +159,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "look-ahead depth: panels factored ahead of the update (>= 0)");
   sub_->add_option("--swap", swap_, "row swap: bin-exch | long | mix");
   sub_->add_option("--swap-threshold", swap_threshold_, "mix: long swap above this many columns");
-  sub_->add_option("--threshold", threshold_, "residual threshold (<= 0 skips the check)");
+  sub_->add_option("--threshold", threshold_, "residual threshold (<= 0 skips the check)")
+      ->check(finite_in(-HUGE_VAL, HUGE_VAL, "a finite number"));
   sub_->add_option("--threads", threads_, "BLAS/OpenMP threads per rank (default: cores / ranks)");
   sub_->add_option("--seconds", seconds_, "target run time of the default problem")
-      ->check(CLI::PositiveNumber);
+      ->check(finite_in(1e-3, 1e9, "a finite number of seconds in [0.001, 1e9]"));
   sub_->add_option("--fact-overlap", fact_overlap_,
                    "with DEPTH > 0 and > 1 thread: factor the next panel on one thread while "
                    "the others update (default: on)")
@@ -94,14 +178,14 @@ LuCommand::LuCommand(CLI::App& parent) {
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--swap-first", swap_first_,
                    "swap pipeline: first segment, as a fraction of the columns (default 0.125)")
-      ->check(CLI::Range(1e-6, 1.0));
+      ->check(finite_in(1e-6, 1.0, "a finite number in [1e-6, 1]"));
   sub_->add_option("--swap-growth", swap_growth_,
                    "swap pipeline: each segment this many times wider (default 2)")
-      ->check(CLI::Range(1.0, 1e6));
+      ->check(finite_in(1.0, 1e6, "a finite number in [1, 1e6]"));
   sub_->add_option("--split", split_,
                    "split update: fraction of the columns in the right section, whose row swap "
                    "hides behind the left section's update and vice versa; 0 = off (default 0)")
-      ->check(CLI::Range(0.0, 0.95));
+      ->check(finite_in(0.0, 0.95, "a finite number in [0, 0.95]"));
   sub_->add_option("--long-swap", long_swap_,
                    "P > 1: 'modified' posts U's roll before packing the spread's rows so the "
                    "two overlap (seed 003 5.2, default); 'netlib' spreads, then rolls")
@@ -122,6 +206,16 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--dag-priorities", dag_priorities_,
                    "dag schedule: task priorities (on, default) or none (off, the ablation); "
                    "libgomp honours them only with OMP_MAX_TASK_PRIORITY >= 3")
+      ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--dag-group-columns", dag_group_columns_,
+                   "dag schedule: about how many columns one non-urgent update task takes, "
+                   "rounded to whole blocks; NB or less = one task per block (default 512; "
+                   "$HPLX_DAG_GROUP_COLUMNS when the flag is not given)")
+      ->check(CLI::Range(1L, 1L << 40));
+  sub_->add_option("--dag-early-swap", dag_early_swap_,
+                   "dag schedule, one process column: post the rest's row swap before the next "
+                   "panel's factorization (on, default) or swap blocking (off; "
+                   "$HPLX_DAG_EARLY_SWAP=0|1 when the flag is not given)")
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
@@ -151,6 +245,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                     file_));
   }
 
+  refuse_ignored_options();
+
   // A spec to predict with is read and checked before anything runs.
   std::shared_ptr<const model::SystemSpec> spec;
   std::string spec_path;
@@ -168,8 +264,11 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   options.trace_path = trace_;
   options.argv = argv;
   options.quiet = quiet_;
-  options.predict_spec = spec;
-  options.predict_path = spec_path;
+  std::unique_ptr<PredictionObserver> predict;
+  if (spec) {
+    predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_);
+    options.observer = predict.get();
+  }
   options.notes.push_back(describe(plan, size));
 
   lu::HplDat dat;
@@ -233,6 +332,14 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.bcast_pipeline = bcast_pipeline_ == "on";
   dat.schedule.kind = schedule_ == "dag" ? lu::ScheduleKind::Dag : lu::ScheduleKind::Bsp;
   dat.schedule.dag_priorities = dag_priorities_ == "on";
+  dat.schedule.dag_group_columns = dag_group_columns_;
+  dat.schedule.dag_early_swap = dag_early_swap_ == "on";
+  if (dat.schedule.kind == lu::ScheduleKind::Dag) {
+    if (sub_->count("--dag-group-columns") == 0)
+      if (const auto env = group_columns_from_environment()) dat.schedule.dag_group_columns = *env;
+    if (sub_->count("--dag-early-swap") == 0)
+      if (const auto env = early_swap_from_environment()) dat.schedule.dag_early_swap = *env;
+  }
   if (dat.schedule.kind == lu::ScheduleKind::Dag && dat.schedule.dag_priorities &&
       omp_get_max_task_priority() < lu::kDagMaxPriority) {
     dat.warnings.push_back(fmt::format(
@@ -254,6 +361,31 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (rank == 0 && !quiet_)
     std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
   return lu::run_hpl(ctx, dat, options);
+}
+
+std::string LuCommand::given(const std::string& name) const {
+  const CLI::Option* opt = sub_->get_option(name);
+  return opt->results().empty() ? "" : opt->results().front();
+}
+
+void LuCommand::refuse_ignored_options() const {
+  auto refuse = [&](const std::string& name, const std::string& user, const std::string& has,
+                    const std::string& instead) {
+    if (sub_->count(name) == 0) return;
+    throw UsageError(fmt::format("{} {}: only {} uses it (this run has {}); allowed: drop it or {}",
+                                 name, given(name), user, has, instead));
+  };
+  if (schedule_ == "dag") {
+    for (const char* name : {"--depth", "--split", "--swap-pipeline", "--swap-first",
+                             "--swap-growth", "--fact-overlap", "--fact-threads"})
+      refuse(name, "the bsp schedule", "--schedule dag", "use --schedule bsp");
+  } else {
+    for (const char* name : {"--dag-priorities", "--dag-group-columns", "--dag-early-swap"})
+      refuse(name, "the dag schedule", "--schedule " + schedule_, "use --schedule dag");
+    if (swap_pipeline_ != "on")
+      for (const char* name : {"--swap-first", "--swap-growth"})
+        refuse(name, "the row-swap pipeline", "--swap-pipeline off", "add --swap-pipeline on");
+  }
 }
 
 }  // namespace hplx::app

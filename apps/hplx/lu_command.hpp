@@ -17,6 +17,11 @@ class LuCommand {
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
+  // Refuses options the chosen schedule ignores (only those given).
+  void refuse_ignored_options() const;
+  // The value given to option `name`, as typed.
+  std::string given(const std::string& name) const;
+
   CLI::App* sub_;
   std::string file_;
   std::optional<long> n_;
@@ -34,6 +39,8 @@ class LuCommand {
   std::string bcast_pipeline_ = "off";
   std::string schedule_ = "bsp";
   std::string dag_priorities_ = "on";
+  long dag_group_columns_ = 512;
+  std::string dag_early_swap_ = "on";
   std::string trace_;
   std::optional<std::string> predict_;  // --predict [FILE]
   int threads_ = 0;

@@ -4,32 +4,20 @@
 #include <mpi.h>
 
 #include <cstdio>
-#include <cstring>
 #include <exception>
 
 #include "commands.hpp"
 #include "core/error.hpp"
 
-namespace {
-// Whether argv holds `--schedule dag` (or `--schedule=dag`).
-bool wants_serialized_mpi(int argc, char** argv) {
-  for (int i = 1; i < argc; ++i) {
-    if (std::strcmp(argv[i], "--schedule=dag") == 0) return true;
-    if (std::strcmp(argv[i], "--schedule") == 0 && i + 1 < argc &&
-        std::strcmp(argv[i + 1], "dag") == 0)
-      return true;
-  }
-  return false;
-}
-}  // namespace
-
 int main(int argc, char** argv) {
   int provided = 0;
-  // The dag schedule's MPI calls run on any thread of the team, one at a
-  // time (src/lu/dag_schedule.hpp): SERIALIZED, asked only when the command
-  // line picks it (no HPL.dat line can), so every other run keeps FUNNELED.
-  const bool dag = wants_serialized_mpi(argc, argv);
-  MPI_Init_thread(&argc, &argv, dag ? MPI_THREAD_SERIALIZED : MPI_THREAD_FUNNELED, &provided);
+  // SERIALIZED for every run: the dag schedule's MPI calls run on any
+  // thread of the team, one at a time (src/lu/dag_schedule.hpp, which
+  // refuses more than one thread when the library provides less). Open MPI
+  // treats every level below MULTIPLE alike (no locks), so the other
+  // schedules lose nothing by it; an MPI that offers less (SimGrid's SMPI:
+  // SINGLE) still starts, and says so through `provided`.
+  MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);

@@ -4,17 +4,35 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <memory>
 #include <sstream>
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
+#include "lu/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
 
 namespace hplx::app {
 namespace {
+
+// Calibration times hplx lu's own FACT and row swap; the app hands them to
+// the model (which may not depend on the LU).
+model::LuPhaseTimings lu_phase_timings() {
+  model::LuPhaseTimings phases;
+  phases.fact = [](const std::vector<double>& src, long ld, long m, int b) {
+    auto fact = std::make_shared<lu::FactTiming>(src, ld, m, b);
+    return model::TimedWork{[fact] { fact->prepare(); }, [fact] { fact->run(); }};
+  };
+  phases.row_swap = [](long m, long n, int b, int threads) {
+    auto swap = std::make_shared<lu::RowSwapTiming>(m, n, b, threads);
+    return model::TimedWork{[swap] { swap->prepare(); }, [swap] { swap->run(); }};
+  };
+  return phases;
+}
 
 using model::Prediction;
 using model::RunPoint;
@@ -381,7 +399,7 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
     fmt::print("  and the CPU terms: hplx's panel factorization, DTRSM of U, the local row swap\n");
     std::fflush(stdout);
   }
-  model::Calibration c = model::calibrate(world, opt);
+  model::Calibration c = model::calibrate(world, opt, lu_phase_timings());
   if (rank != 0) return 0;
   for (const auto& [t, g] : c.dgemm_gflops)
     fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
@@ -423,15 +441,11 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   if (size >= 2) cmd = fmt::format("mpirun -n {} {}", size, cmd);
   const std::string text = model::calibration_toml(c, opt, cmd);
-  const std::string tmp = output_ + ".tmp";
-  FILE* f = std::fopen(tmp.c_str(), "w");
-  if (!f)
-    throw UsageError(fmt::format("-o {}: cannot write ({}); allowed: a writable path", output_,
-                                 std::strerror(errno)));
-  std::fputs(text.c_str(), f);
-  std::fclose(f);
-  if (std::rename(tmp.c_str(), output_.c_str()) != 0)
-    throw SystemError(fmt::format("{}: cannot rename {} over it", output_, tmp));
+  try {
+    write_text_atomically(output_, text);
+  } catch (const SystemError& e) {
+    throw UsageError(fmt::format("-o {}: {}; allowed: a writable path", output_, e.what()));
+  }
   // Read back what was written: a calibration that cannot be loaded is a bug.
   model::load_system_spec(output_);
   fmt::print("wrote {}\n", output_);

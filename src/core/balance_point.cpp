@@ -4,12 +4,6 @@
 
 namespace hplx {
 
-double panel_flops(long n, long j, long jb) {
-  auto f = [](double m) { return ((2.0 / 3.0) * m + 1.5) * m * m; };
-  const double m = static_cast<double>(n - j);
-  return f(m) - f(std::max(0.0, m - static_cast<double>(jb)));
-}
-
 std::optional<BalancePoint> compute_balance_point(const std::vector<BalanceSample>& iterations) {
   const long n = static_cast<long>(iterations.size());
   // Walk back from the end while the update stays below FACT + RS: where the

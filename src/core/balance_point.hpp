@@ -9,6 +9,8 @@
 #include <string>
 #include <vector>
 
+#include "core/flops.hpp"  // panel_flops, the split the samples' flops use
+
 namespace hplx {
 
 // What the balance point needs of one iteration (times are the max over ranks).
@@ -30,12 +32,6 @@ inline constexpr const char* kBalancePointDefinition =
     "update_s(k) < fact_s(k) + rs_comm_s(k) + rs_copy_s(k); "
     "percent_iterations = 100*b/n_iterations, "
     "percent_flops = 100*(LU flops of the panels k < b)/(all flops)";
-
-// The LU flops of the panel at global column j, width jb, of an n x n
-// factorization: F(n - j) - F(n - j - jb), F(m) = (2/3 m + 3/2) m^2, so the
-// panels add up to netlib's 2/3 n^3 + 3/2 n^2 (the same split as hplx lu's
-// record uses for its balance point).
-double panel_flops(long n, long j, long jb);
 
 // The balance point of `iterations`, or nullopt when there is none (no
 // iterations, or the last iteration's update is not below its FACT + RS).

@@ -25,9 +25,8 @@ nlohmann::json make_record_header(const std::string& command, const std::vector<
 // The current time as ISO-8601 UTC with second resolution.
 std::string utc_timestamp();
 
-// Writes `record` (indented, trailing newline) to path + ".tmp", flushes it
-// to disk and renames it over `path`. Throws SystemError naming the path on
-// failure, after removing the temporary file.
+// Writes `record` (indented, trailing newline) with write_text_atomically
+// (core/atomic_file.hpp). Throws SystemError naming the path on failure.
 void write_json_atomically(const std::string& path, const nlohmann::json& record);
 
 }  // namespace hplx

@@ -37,6 +37,13 @@ struct Schedule {
   ScheduleKind kind = ScheduleKind::Bsp;
   // --dag-priorities: the dag schedule's task priorities (off = ablation).
   bool dag_priorities = true;
+  // --dag-group-columns: about how many columns a non-urgent update task of
+  // the dag schedule takes (rounded to whole blocks; NB or less gives one
+  // task per block). 512 = kDagGroupColumns (src/lu/dag_schedule.hpp).
+  long dag_group_columns = 512;
+  // --dag-early-swap: the dag schedule's early rest swap with one process
+  // column (off = the blocking swap, for measuring it).
+  bool dag_early_swap = true;
   // DEPTH > 0 with more than one thread per rank: the main thread factors
   // the next panel while the other threads update (--fact-overlap).
   bool fact_overlap = true;

@@ -4,7 +4,6 @@
 
 #include <algorithm>
 #include <atomic>
-#include <cstdlib>
 #include <exception>
 #include <memory>
 #include <mutex>
@@ -76,29 +75,6 @@ struct PanelCut {
   std::vector<UpdateUnit> head, tail;
 };
 
-// About how many columns a non-urgent update task takes: kDagGroupColumns,
-// or HPLX_DAG_GROUP_COLUMNS when set (for measuring the choice; NB or less
-// gives one task per block).
-long update_group_columns() {
-  const char* env = std::getenv("HPLX_DAG_GROUP_COLUMNS");
-  if (env == nullptr || *env == '\0') return kDagGroupColumns;
-  char* end = nullptr;
-  const long v = std::strtol(env, &end, 10);
-  if (*end != '\0' || v < 1)
-    throw UsageError(fmt::format("HPLX_DAG_GROUP_COLUMNS={}: expected a positive integer", env));
-  return v;
-}
-
-// Whether the early rest swap may be used (HPLX_DAG_EARLY_SWAP=0 turns it
-// off, for measuring it; anything but 0 or 1 is refused).
-bool early_swap_allowed() {
-  const char* env = std::getenv("HPLX_DAG_EARLY_SWAP");
-  if (env == nullptr || *env == '\0') return true;
-  const std::string v = env;
-  if (v != "0" && v != "1")
-    throw UsageError(fmt::format("HPLX_DAG_EARLY_SWAP={}: expected 0 or 1", v));
-  return v == "1";
-}
 
 // The threads that the grid's ranks on this node run, each a team of
 // `team` (collective over `all`).
@@ -128,7 +104,7 @@ class DagLu {
         log_(a, ctx.progress()) {
     // Column blocks of [A | b]: ceil((n + 1) / nb); this rank's are mycol, mycol + Q, ...
     local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
-    group_ = std::max(1L, (update_group_columns() + nb_ / 2) / nb_);
+    group_ = std::max(1L, (t_.schedule.dag_group_columns + nb_ / 2) / nb_);
     // With one process column and one thread nothing can run beside the
     // factorization (the column's processes factor together, and there is
     // no broadcast to hide), so the split would only add a swap per panel.
@@ -136,8 +112,7 @@ class DagLu {
     // posted before the next factorization and completed after it (the
     // early rest swap): its messages travel while this process updates the
     // next panel's block and factors, and FACT's own MPI calls move it on.
-    const bool early_allowed = early_swap_allowed();  // checked on every grid
-    early_rest_ = early_allowed && grid.nprow() > 1 && q_ == 1;
+    early_rest_ = t_.schedule.dag_early_swap && grid.nprow() > 1 && q_ == 1;
     split_swap_ = grid.nprow() > 1 && (q_ > 1 || omp_get_max_threads() > 1 || early_rest_);
     blk_.assign(static_cast<std::size_t>(std::max(1L, local_blocks_)), 0);
     pan_.assign(static_cast<std::size_t>(std::max(1L, panels_)), 0);

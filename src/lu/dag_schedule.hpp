@@ -10,7 +10,7 @@
 //   RSN(k)     P > 1, on the process column holding panel k + 1: the row
 //              swap of that block alone (collective over the process
 //              column): "the swap split", with Q > 1, or Q = 1 with the
-//              early rest swap (HPLX_DAG_EARLY_SWAP=0 turns that off; the
+//              early rest swap (--dag-early-swap off turns that off; the
 //              split then needs more than one thread per rank).
 //   RSR(k)     P > 1: the row swap of the other trailing columns (all of
 //              them without the split). With Q = 1 (the early rest swap)

@@ -14,20 +14,26 @@
 
 #include "core/core_sharing.hpp"
 #include "core/error.hpp"
+#include "core/flops.hpp"
 #include "core/json_record.hpp"
 #include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "core/trace.hpp"
+#include "device/backend_kind.hpp"
+#include "lu/dag_schedule.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/netlib_output.hpp"
 #include "lu/pdgesv.hpp"
 #include "lu/problem_size.hpp"
 #include "lu/verify.hpp"
-#include "model/prediction.hpp"
 
 namespace hplx::lu {
+
+static_assert(Schedule{}.dag_group_columns == kDagGroupColumns,
+              "--dag-group-columns' default is the dag schedule's constant");
+
 namespace {
 
 // "HPL.dat:11: " for values from a file, "" for values from flags.
@@ -38,12 +44,6 @@ std::string where(const HplDat& dat, int line) {
 
 std::string gib(long long bytes) {
   return fmt::format("{:.2f} GiB", bytes / 1073741824.0);
-}
-
-// Netlib's Gflops: (2/3 N^3 + 3/2 N^2) / time, evaluated in its order.
-double gflops_of(long n, double seconds) {
-  const double dn = static_cast<double>(n);
-  return ((dn / 1.0e9) * (dn / seconds)) * ((2.0 / 3.0) * dn + 1.5);
 }
 
 struct OutputFile {
@@ -90,6 +90,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"bcast_pipeline", t.schedule.bcast_pipeline},
             {"kind", name_of(t.schedule.kind)},
             {"dag_priorities", t.schedule.dag_priorities},
+            {"dag_group_columns", t.schedule.dag_group_columns},
+            {"dag_early_swap", t.schedule.dag_early_swap},
             {"omp_max_task_priority", omp_get_max_task_priority()}}}};
 }
 
@@ -136,9 +138,8 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   ProgressMeter::Options shown;
   shown.enabled = grid_rank == 0 && !options.quiet;
   shown.silent_first_s = 1.0;
-  const double dn = static_cast<double>(t.n);
   ProgressMeter progress(fmt::format("hplx lu N={} NB={}", t.n, t.nb),
-                         ((2.0 / 3.0) * dn + 1.5) * dn * dn, shown);
+                         hpl_flops(static_cast<double>(t.n)), shown);
   Context ctx = run_ctx;
   ctx.set_trace(&trace);
   ctx.set_progress(&progress);
@@ -146,7 +147,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   o.seconds = wall_time() - t0;
   o.end = std::time(nullptr);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
-  o.gflops = o.seconds > 0 ? gflops_of(t.n, o.seconds) : 0.0;
+  o.gflops = o.seconds > 0 ? hpl_gflops(t.n, o.seconds) : 0.0;
   o.info = solved.info;
   o.phases = solved.phases;
   o.iterations = max_over_ranks(solved.iterations, grid.all());
@@ -182,20 +183,6 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
     rec["residual"] = o.residual.scaled_residual;
   if (o.info != 0) rec["info"] = o.info;
   return rec;
-}
-
-// What `hplx report` overlays: {"model", "spec", "time_s", "gflops",
-// "iterations": [{"k", "iter_s"}], "detail" (the model's whole prediction)}.
-nlohmann::json prediction_json(const model::Prediction& p, const std::string& spec) {
-  nlohmann::json its = nlohmann::json::array();
-  for (std::size_t k = 0; k < p.iter_s.size(); ++k)
-    its.push_back({{"k", k}, {"iter_s", p.iter_s[k]}});
-  return {{"model", p.model},
-          {"spec", spec},
-          {"time_s", p.time_s},
-          {"gflops", p.gflops},
-          {"iterations", std::move(its)},
-          {"detail", model::to_json(p, false)}};
 }
 
 int node_cpu_count() {
@@ -308,16 +295,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
         if (root && !options.quiet)
           std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
       }
-      std::optional<model::Prediction> predicted;
-      if (options.predict_spec) {
-        predicted = model::predict_run(*options.predict_spec, t.n, t.nb, t.grid.p, t.grid.q,
-                                       omp_get_max_threads());
-        if (root && !options.quiet)
-          std::fprintf(stderr,
-                       "hplx: %s N=%ld NB=%d: the MCL model of %s predicts %.2f s, %.2f Gflops\n",
-                       variant_code(t).c_str(), t.n, t.nb, options.predict_path.c_str(),
-                       predicted->time_s, predicted->gflops);
-      }
+      if (options.observer) options.observer->before(t);
       const TestOutcome o = run_test(ctx, run, *grid, dat.threshold, options, trace);
       if (share) restore_binding();
       if (root) {
@@ -337,12 +315,6 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
         }
         std::fflush(out.fp);
         if (!options.quiet) print_balance_point(t, o);
-        if (predicted && !options.quiet && o.seconds > 0)
-          std::fprintf(stderr,
-                       "hplx: %s N=%ld NB=%d: measured %.2f Gflops, %+.1f%% from the "
-                       "predicted %.2f\n",
-                       variant_code(t).c_str(), t.n, t.nb, o.gflops,
-                       100.0 * (o.gflops / predicted->gflops - 1.0), predicted->gflops);
       }
       switch (o.verdict) {
         case Verdict::Unchecked:
@@ -356,9 +328,10 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
           ++counts.skipped;
           break;
       }
-      tests.push_back(to_json(t, o));
-      if (share) tests.back()["core_sharing"] = to_json(*share);
-      if (predicted) tests.back()["prediction"] = prediction_json(*predicted, options.predict_path);
+      nlohmann::json rec = to_json(t, o);
+      if (share) rec["core_sharing"] = to_json(*share);
+      if (options.observer) options.observer->after(t, {o.seconds, o.gflops, o.info}, rec);
+      tests.push_back(std::move(rec));
     }
     if (root) {
       print_summary(out.fp, counts, dat.threshold);
@@ -377,6 +350,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   }
   if (root && !options.json_path.empty()) {
     nlohmann::json record = make_record_header("lu", options.argv);
+    record["backend"] = device::name_of(ctx.device().kind());
     record["input"] = {{"source", dat.source}, {"threshold", dat.threshold}};
     record["notes"] = options.notes;
     record["tests"] = std::move(tests);

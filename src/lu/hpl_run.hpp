@@ -8,24 +8,44 @@
 #include <string>
 #include <vector>
 
+#include <nlohmann/json.hpp>
+
 #include "core/context.hpp"
 #include "lu/config.hpp"
 
-namespace hplx::model {
-struct SystemSpec;
-}
-
 namespace hplx::lu {
 
+// What one test measured, for observers.
+struct TestResult {
+  double seconds = 0;  // wall time of the solve, maximum over the grid's ranks (0: not timed)
+  double gflops = 0;   // netlib's Gflops (core/flops.hpp)
+  long info = 0;       // nonzero: the solve hit a zero pivot
+};
+
+// Hooks around each test, for what the LU itself does not know about (the
+// app's --predict: a model prediction printed before and compared after,
+// and stored in the test's JSON object). Called on every rank of the
+// test's grid, in the run's order; the root rank of the world is the one
+// that prints and whose record is written.
+class TestObserver {
+ public:
+  virtual ~TestObserver() = default;
+  // Before the test is generated and solved, after its binding is applied.
+  virtual void before(const TestCase& t) { (void)t; }
+  // After the test's netlib lines are printed; `record` is the test's JSON
+  // object in the record (fields may be added).
+  virtual void after(const TestCase& t, const TestResult& r, nlohmann::json& record) {
+    (void)t, (void)r, (void)record;
+  }
+};
+
 struct RunOptions {
-  std::string json_path;           // --json FILE ("" = none)
-  std::string trace_path;          // --trace FILE ("" = none): Chrome trace events
-  std::vector<std::string> argv;   // for the JSON record
-  std::vector<std::string> notes;  // lines for the log (e.g. why N was chosen)
-  bool quiet = false;              // only the netlib-format output (no stderr lines)
-  // --predict: the machine spec each test is predicted with (null: none).
-  std::shared_ptr<const model::SystemSpec> predict_spec;
-  std::string predict_path;
+  std::string json_path;             // --json FILE ("" = none)
+  std::string trace_path;            // --trace FILE ("" = none): Chrome trace events
+  std::vector<std::string> argv;     // for the JSON record
+  std::vector<std::string> notes;    // lines for the log (e.g. why N was chosen)
+  bool quiet = false;                // only the netlib-format output (no stderr lines)
+  TestObserver* observer = nullptr;  // null: none
 };
 
 // Checks everything that can be checked before a large allocation: grids
@@ -33,10 +53,9 @@ struct RunOptions {
 // needs against the memory available. Throws UsageError naming the value.
 void preflight(const HplDat& dat, int world_size, long long available_bytes_per_rank);
 
-// Runs every test. Collective over `world`. Returns the exit status for
-// every rank: 0 when every checked test passed, 1 when any failed or was
-// skipped because the solve reported a zero pivot.
-// Runs every test on ctx's device. Collective over ctx.world().
+// Runs every test on ctx's device. Collective over ctx.world(). Returns the
+// exit status for every rank: 0 when every checked test passed, 1 when any
+// failed or was skipped because the solve reported a zero pivot.
 int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options);
 
 }  // namespace hplx::lu

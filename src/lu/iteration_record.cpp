@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "core/flops.hpp"
 
 namespace hplx::lu {
 

@@ -1,6 +1,7 @@
 #include "lu/problem_size.hpp"
 
 #include "core/error.hpp"
+#include "core/flops.hpp"
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
@@ -64,7 +65,7 @@ std::string approx_seconds(double s) {
 double order_for_flops(double flops) {
   double n = std::cbrt(1.5 * flops);
   for (int i = 0; i < 100; ++i) {
-    const double f = 2.0 / 3.0 * n * n * n + 1.5 * n * n - flops;
+    const double f = hpl_flops(n) - flops;
     const double df = 2.0 * n * n + 3.0 * n;
     if (df <= 0.0) break;
     const double step = f / df;
@@ -83,8 +84,7 @@ long long per_rank_workspace_bytes(int nb) {
 }  // namespace
 
 double lu_flops(long n) {
-  const double d = static_cast<double>(n);
-  return 2.0 / 3.0 * d * d * d + 1.5 * d * d;
+  return hpl_flops(static_cast<double>(n));
 }
 
 long long default_problem_bytes(long n, int nb, int nprocs) {

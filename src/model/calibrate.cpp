@@ -16,12 +16,7 @@
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
-#include "device/device.hpp"
 #include "device/host_blas.hpp"
-#include "lu/config.hpp"
-#include "lu/local_matrix.hpp"
-#include "lu/panel.hpp"
-#include "lu/row_swap.hpp"
 
 extern "C" void openblas_set_num_threads(int);
 
@@ -157,70 +152,37 @@ double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed)
   return static_cast<double>(b) * b * n / t / 1e9;
 }
 
-// The local row swap as the update runs it with one process row: hplx lu's
-// own lu::swap_rows_in_place (NB interchanges of rows k .. k+NB-1 with rows
-// further down, column by column) on an m x m matrix, over n columns in
-// 256-column chunks dealt over `threads` threads; nanoseconds per word
-// (NB n words), mean of the undisturbed reps.
-double swap_ns_per_word(long m, long n, int b, int threads, int reps, int& disturbed) {
+// The local row swap as the update runs it with one process row (the
+// caller's phases.row_swap: hplx lu's own, src/lu/phase_timing.hpp) on an
+// m x m matrix, over n columns in 256-column chunks dealt over `threads`
+// threads; nanoseconds per word (NB n words), mean of the undisturbed reps.
+double swap_ns_per_word(const LuPhaseTimings& phases, long m, long n, int b, int threads, int reps,
+                        int& disturbed) {
   openblas_set_num_threads(1);
-  const ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::ColumnMajor);
-  const auto host = device::make_device(device::BackendKind::Host);
-  lu::LocalMatrix a(*host, m, b, self);
-  for (long j = 0; j < a.nq(); ++j) std::fill_n(a.at(0, j), a.mp(), 1.0);
-  lu::Panel p;
-  p.k = 0;
-  p.jb = b;
-  p.ipiv.resize(b);
-  const long chunks = (n + kChunk - 1) / kChunk;
-  long r = 0;
+  const TimedWork swap = phases.row_swap(m, n, b, threads);
   const double t = undisturbed_mean(
       // A quarter second (at --size 4000) of 5 ms repetitions: five of them
       // gave 5.3 to 7.8 ns per word in run 5's calibrations.
-      threads, reps, min_seconds(m) / 16, disturbed,
-      [&] {
-        ++r;
-        for (int k = 0; k < b; ++k)  // rows below the panel's
-          p.ipiv[k] = b + (static_cast<long>(k) * 7919 + r * 104729) % (m - b);
-      },
-      [&] {
-#pragma omp parallel for num_threads(threads) schedule(dynamic)
-        for (long c = 0; c < chunks; ++c)
-          lu::swap_rows_in_place(host->compute(), a, p, c * kChunk, std::min(kChunk, n - c * kChunk));
-      });
+      threads, reps, min_seconds(m) / 16, disturbed, swap.prepare, swap.run);
   return t / (static_cast<double>(b) * n) * 1e9;
 }
 
-// FACT as hplx lu runs it on one thread: the M x NB panel copied out of a
-// matrix (leading dimension m_max), factored by hplx's own recursive panel
-// factorization (lu::factor_stacked_panel with hplx lu's defaults: RFACT
-// Crout, PFACT Right, NBMIN 4, NDIV 2) and copied back; the mean seconds of
-// the undisturbed repetitions over at least min_s.
-double fact_seconds(const std::vector<double>& src, long m_max, long m, int b, int reps,
-                    int threads, double min_s, int& disturbed) {
-  const lu::TestCase defaults;
-  std::vector<double> a(src.size());
-  lu::Panel p;
-  p.jb = b;
-  p.m2 = m - b;
-  p.a2_first = b;
-  p.w.resize(static_cast<size_t>(p.ld()) * b + b + 1);
-  const lu::PanelRows rows{b, 1, 0, b};
-  return undisturbed_mean(
-      threads, reps, min_s, disturbed, [&] { a = src; },
-      [&] {
-        for (long j = 0; j < b; ++j) std::copy_n(a.data() + j * m_max, m, p.w.data() + j * p.ld());
-        lu::factor_stacked_panel(p, rows, defaults.rfact, defaults.pfact, defaults.nbmin,
-                                 defaults.ndiv, MPI_COMM_SELF, 1);
-        for (long j = 0; j < b; ++j) std::copy_n(p.w.data() + j * p.ld(), m, a.data() + j * m_max);
-      });
+// FACT as hplx lu runs it on one thread (the caller's phases.fact): the
+// M x NB panel copied out of a matrix (leading dimension m_max), factored
+// and copied back; the mean seconds of the undisturbed repetitions over at
+// least min_s.
+double fact_seconds(const LuPhaseTimings& phases, const std::vector<double>& src, long m_max,
+                    long m, int b, int reps, int threads, double min_s, int& disturbed) {
+  const TimedWork fact = phases.fact(src, m_max, m, b);
+  return undisturbed_mean(threads, reps, min_s, disturbed, fact.prepare, fact.run);
 }
 
 // FACT's time at several M on thread 0 of this rank, with a second thread
 // (when the rank may use two cpus) running 1-thread DGEMM at the update's
 // shape meanwhile: in a run FACT always has a neighbour computing (the
 // other threads of its rank with --fact-overlap, or the other ranks).
-void calibrate_fact(Calibration& c, const CalibrateOptions& opt, int cpus) {
+void calibrate_fact(Calibration& c, const CalibrateOptions& opt, const LuPhaseTimings& phases,
+                    int cpus) {
   std::vector<long> ms;
   for (long m : {opt.size / 4, opt.size / 2, opt.size, 2 * opt.size})
     if (m > opt.nb) ms.push_back(m);
@@ -243,8 +205,8 @@ void calibrate_fact(Calibration& c, const CalibrateOptions& opt, int cpus) {
       // The neighbour thread's CPU time counts too: 2 cpus when it runs.
       for (long m : ms)
         c.fact_points.emplace_back(
-            m, fact_seconds(src, m_max, m, opt.nb, opt.repetitions, neighbour ? 2 : 1, fact_min_s,
-                            c.disturbed_reps));
+            m, fact_seconds(phases, src, m_max, m, opt.nb, opt.repetitions, neighbour ? 2 : 1,
+                            fact_min_s, c.disturbed_reps));
       done = true;
     } else {
       const long m = opt.size, k = opt.nb;
@@ -308,7 +270,7 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
   return {a, b};
 }
 
-Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
+Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
@@ -394,9 +356,9 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
                     : dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
       c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
       c.swap_ns_per_word.emplace_back(
-          t, swap_ns_per_word(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
+          t, swap_ns_per_word(phases, opt.size, opt.size, opt.nb, t, opt.repetitions, d));
     }
-    calibrate_fact(c, opt, static_cast<int>(usable_cpus().size()));
+    calibrate_fact(c, opt, phases, static_cast<int>(usable_cpus().size()));
   }
   quiet_barrier(world);
   if (size >= 2) {
@@ -419,7 +381,7 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt) {
     double tr_worst = tr;
     MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
-    const double sw = swap_ns_per_word(opt.size, opt.size, opt.nb, t, opt.repetitions, d);
+    const double sw = swap_ns_per_word(phases, opt.size, opt.size, opt.nb, t, opt.repetitions, d);
     int d_all = d;
     MPI_Reduce(&d, &d_all, 1, MPI_INT, MPI_SUM, 0, world);
     double sw_worst = sw;

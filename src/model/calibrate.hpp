@@ -13,14 +13,12 @@
 //
 // The CPU terms (docs/MODEL.md): hplx's own panel factorization
 // (lu::factor_stacked_panel, one thread, copied in and out of a matrix as
-// FACT does) at M x NB for several M while a second thread runs DGEMM as
-// the update would, fitted to t = NB lambda_f + flops / R_f; DTRSM of an
-// NB x NB unit lower triangle against the columns and hplx lu's own row
-// swap (lu::swap_rows_in_place) of NB rows, both in 256-column chunks
-// dealt over T threads, by
-// threads on rank 0 alone and on all ranks at once like the DGEMM.
-// Every timing keeps only the repetitions during which no other process
-// took this rank's cpus (a shared machine), see disturbed_reps; DGEMM
+// FACT does; given by the caller as LuPhaseTimings::fact) at M x NB for several M while a second
+// thread runs DGEMM as the update would, fitted to t = NB lambda_f + flops / R_f; DTRSM of an NB x
+// NB unit lower triangle against the columns and hplx lu's own row swap (lu::swap_rows_in_place,
+// LuPhaseTimings::row_swap) of NB rows, both in 256-column chunks dealt over T threads, by threads
+// on rank 0 alone and on all ranks at once like the DGEMM. Every timing keeps only the repetitions
+// during which no other process took this rank's cpus (a shared machine), see disturbed_reps; DGEMM
 // averages over >= 4 s of them, FACT and the row swap over >= 0.25 s per
 // size (at --size 4000; less for smaller sizes). The dealt DGEMM's rate is
 // taken from the threads' busy time, without its own last-chunk imbalance.
@@ -28,6 +26,7 @@
 
 #include <mpi.h>
 
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -73,8 +72,28 @@ struct Calibration {
   double memory_gib = 0;
 };
 
+// A phase to time: prepare() runs untimed before each repetition, run()
+// is the timed work.
+struct TimedWork {
+  std::function<void()> prepare, run;
+};
+
+// The LU phases the CPU terms time, run as hplx lu runs them. The caller
+// supplies them (apps/hplx from src/lu/phase_timing.hpp): the model and its
+// calibration depend on core and device only, never on the LU.
+struct LuPhaseTimings {
+  // FACT on one thread of the m x b panel of `src` (column-major, leading
+  // dimension ld), copied out, factored and copied back; prepare()
+  // restores the matrix.
+  std::function<TimedWork(const std::vector<double>& src, long ld, long m, int b)> fact;
+  // The local row swap of b rows of an m x m matrix over n columns, in
+  // 256-column chunks dealt over `threads` threads; prepare() draws new
+  // interchanges.
+  std::function<TimedWork(long m, long n, int b, int threads)> row_swap;
+};
+
 // Collective over `world`. Rank 0's result is the one to write.
-Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt);
+Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases);
 
 // Weighted least-squares line through (x, y): y = a + b x, minimising
 // sum w_i (a + b x_i - y_i)^2 (w empty: all 1). Throws on < 2 points.

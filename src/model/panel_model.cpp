@@ -9,11 +9,6 @@ double log2p(int p) {
   return p > 1 ? std::log2(static_cast<double>(p)) : 0.0;
 }
 
-double hpl_flops(long n) {
-  const double x = static_cast<double>(n);
-  return 2.0 / 3.0 * x * x * x + 1.5 * x * x;
-}
-
 PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers) {
   PanelSum out;
   for (const auto& l : layers) {

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "core/flops.hpp"
+
 namespace hplx::model {
 
 // One communication layer: its cost and the global-column range it covers,
@@ -140,7 +142,7 @@ ClosedForm closed_form(const Problem& pb, double alpha_s, double beta_s);
 // log2(P), 0 for P = 1.
 double log2p(int p);
 
-// HPL's operation count, 2/3 N^3 + 3/2 N^2.
-double hpl_flops(long n);
+// HPL's operation count, 2/3 N^3 + 3/2 N^2 (core/flops.hpp).
+using hplx::hpl_flops;
 
 }  // namespace hplx::model

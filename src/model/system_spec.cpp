@@ -470,4 +470,8 @@ SystemSpec load_system_spec(const std::string& path) {
   return parse_system_spec(text.str(), path);
 }
 
+std::string toml_library_version() {
+  return fmt::format("{}.{}.{}", TOML_LIB_MAJOR, TOML_LIB_MINOR, TOML_LIB_PATCH);
+}
+
 }  // namespace hplx::model

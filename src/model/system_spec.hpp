@@ -144,4 +144,7 @@ double rpeak_flops(double cores, double flops_per_cycle, double clock_ghz);
 // "PxQ" -> {P, Q}; throws UsageError naming `what` on anything else.
 std::pair<int, int> parse_grid(const std::string& text, const std::string& what);
 
+// The version of the TOML library the specs are read with, e.g. "3.3.0".
+std::string toml_library_version();
+
 }  // namespace hplx::model

@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/flops.hpp"
 #include "core/json_record.hpp"
 
 namespace hplx::report {

@@ -1,0 +1,100 @@
+#include "lu/phase_timing.hpp"
+
+#include <mpi.h>
+
+#include <algorithm>
+
+#include "core/grid.hpp"
+#include "device/device.hpp"
+#include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/panel.hpp"
+#include "lu/row_swap.hpp"
+
+namespace hplx::lu {
+namespace {
+constexpr long kChunk = 256;  // the update's chunk (PanelApplier::kChunkColumns)
+}  // namespace
+
+struct FactTiming::State {
+  std::vector<double> src, a;
+  long ld = 0, m = 0;
+  int b = 0;
+  Panel p;
+};
+
+FactTiming::FactTiming(std::vector<double> src, long ld, long m, int b)
+    : s_(std::make_unique<State>()) {
+  s_->src = std::move(src);
+  s_->a.resize(s_->src.size());
+  s_->ld = ld;
+  s_->m = m;
+  s_->b = b;
+  Panel& p = s_->p;
+  p.jb = b;
+  p.m2 = m - b;
+  p.a2_first = b;
+  p.w.resize(static_cast<size_t>(p.ld()) * b + b + 1);
+}
+
+FactTiming::~FactTiming() = default;
+
+void FactTiming::prepare() {
+  s_->a = s_->src;
+}
+
+void FactTiming::run() {
+  const TestCase defaults;
+  State& s = *s_;
+  Panel& p = s.p;
+  const PanelRows rows{s.b, 1, 0, s.b};
+  for (long j = 0; j < s.b; ++j) std::copy_n(s.a.data() + j * s.ld, s.m, p.w.data() + j * p.ld());
+  factor_stacked_panel(p, rows, defaults.rfact, defaults.pfact, defaults.nbmin, defaults.ndiv,
+                       MPI_COMM_SELF, 1);
+  for (long j = 0; j < s.b; ++j) std::copy_n(p.w.data() + j * p.ld(), s.m, s.a.data() + j * s.ld);
+}
+
+struct RowSwapTiming::State {
+  State(long m, int b)
+      : self(MPI_COMM_SELF, 1, 1, GridOrder::ColumnMajor),
+        host(device::make_device(device::BackendKind::Host)),
+        a(*host, m, b, self) {}
+  ProcessGrid self;
+  std::shared_ptr<device::Device> host;
+  LocalMatrix a;
+  Panel p;
+  long m = 0, n = 0, round = 0;
+  int b = 0, threads = 1;
+};
+
+RowSwapTiming::RowSwapTiming(long m, long n, int b, int threads)
+    : s_(std::make_unique<State>(m, b)) {
+  State& s = *s_;
+  s.m = m;
+  s.n = n;
+  s.b = b;
+  s.threads = threads;
+  for (long j = 0; j < s.a.nq(); ++j) std::fill_n(s.a.at(0, j), s.a.mp(), 1.0);
+  s.p.k = 0;
+  s.p.jb = b;
+  s.p.ipiv.resize(b);
+}
+
+RowSwapTiming::~RowSwapTiming() = default;
+
+void RowSwapTiming::prepare() {
+  State& s = *s_;
+  ++s.round;
+  for (int k = 0; k < s.b; ++k)  // rows below the panel's
+    s.p.ipiv[k] = s.b + (static_cast<long>(k) * 7919 + s.round * 104729) % (s.m - s.b);
+}
+
+void RowSwapTiming::run() {
+  State& s = *s_;
+  const long chunks = (s.n + kChunk - 1) / kChunk;
+#pragma omp parallel for num_threads(s.threads) schedule(dynamic)
+  for (long c = 0; c < chunks; ++c)
+    swap_rows_in_place(s.host->compute(), s.a, s.p, c * kChunk, std::min(kChunk, s.n - c * kChunk));
+}
+
+}  // namespace hplx::lu

@@ -1,0 +1,48 @@
+#!/usr/bin/env bash
+# Layers point one way (docs: /DESIGN "Layout"): core <- device <- lu, mxp;
+# core <- model; lu, mxp, model <- report <- apps. Fails, naming the file
+# and line, when a source under src/LAYER includes a header of a layer it
+# may not depend on, or when src/LAYER/CMakeLists.txt links such a library.
+#   check_layers.sh SOURCE_DIR
+set -u
+src=${1:?usage: check_layers.sh SOURCE_DIR}/src
+declare -A allowed=(
+  [core]="core"
+  [device]="core device"
+  [lu]="core device lu"
+  [mxp]="core device mxp"
+  [model]="core device model"
+  [report]="core device lu mxp model report"
+)
+bad=0
+for layer in "${!allowed[@]}"; do
+  [ -d "$src/$layer" ] || continue
+  ok=" ${allowed[$layer]} "
+  # #include "X/...": X must be an allowed layer (or not a layer at all).
+  while IFS= read -r hit; do
+    file=${hit%%:*} rest=${hit#*:} line=${rest%%:*} text=${rest#*:}
+    dep=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"([^/"]+)\/.*/\1/' <<<"$text")
+    [ -n "${allowed[$dep]+x}" ] || continue
+    if [[ $ok != *" $dep "* ]]; then
+      echo "src/${file#"$src"/}:$line: src/$layer may not include $dep/ (allowed: ${allowed[$layer]})"
+      bad=1
+    fi
+  done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"[^/"]+/' "$src/$layer" \
+             --include='*.hpp' --include='*.cpp' --include='*.h' --include='*.cu' --include='*.cuh' \
+             --include='*.in')
+  # target_link_libraries(... hplx_X ...): X must be allowed too.
+  while IFS= read -r hit; do
+    file=${hit%%:*} rest=${hit#*:} line=${rest%%:*} text=${rest#*:}
+    for dep in $(grep -oE 'hplx_(core|device|lu|mxp|model|report)\b' <<<"$text" | sed 's/^hplx_//'); do
+      if [[ $ok != *" $dep "* ]]; then
+        echo "src/${file#"$src"/}:$line: src/$layer may not link hplx_$dep (allowed: ${allowed[$layer]})"
+        bad=1
+      fi
+    done
+  done < <(grep -rn 'target_link_libraries' "$src/$layer" --include=CMakeLists.txt)
+done
+if [ $bad -ne 0 ]; then
+  echo "check_layers: layers point one way: core <- device <- lu, mxp; core <- model; lu, mxp, model <- report <- apps"
+  exit 1
+fi
+echo "check_layers: every include and link of src/ points down the layers"
