@@ -113,17 +113,15 @@ CoreShare plan_core_sharing(MPI_Comm grid_comm, int myrow, int mycol) {
 }
 
 void apply_core_sharing(const CoreShare& share) {
-  if (!saved()) saved() = Saved{affinity_cpus(), omp_get_max_threads(), openblas_get_num_threads()};
+  if (!saved()) saved() = Saved{affinity_cpus(), omp_get_max_threads(), blas_threads()};
   set_affinity(share.cpus);
-  omp_set_num_threads(share.update_threads);
-  openblas_set_num_threads(share.update_threads);
+  set_thread_counts(share.update_threads, share.update_threads);
 }
 
 void restore_binding() {
   if (!saved()) return;
   set_affinity(saved()->cpus);
-  omp_set_num_threads(saved()->omp_threads);
-  openblas_set_num_threads(saved()->blas_threads);
+  set_thread_counts(saved()->omp_threads, saved()->blas_threads);
   saved().reset();
 }
 

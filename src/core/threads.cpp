@@ -270,19 +270,29 @@ void apply_threads(const ThreadPlan& plan) {
     }
   }
   const int n = std::max(1, plan.threads_per_rank);
-  omp_set_num_threads(n);
-  openblas_set_num_threads(n);
+  set_thread_counts(n, n);
 }
 
-ScopedThreads::ScopedThreads(int omp_threads, int blas_threads)
-    : omp_(omp_get_max_threads()), blas_(openblas_get_num_threads()) {
+void set_thread_counts(int omp_threads, int blas_threads) {
   openblas_set_num_threads(std::max(1, blas_threads));
   omp_set_num_threads(std::max(1, omp_threads));
 }
 
+void set_blas_threads(int blas_threads) {
+  openblas_set_num_threads(std::max(1, blas_threads));
+}
+
+int blas_threads() {
+  return openblas_get_num_threads();
+}
+
+ScopedThreads::ScopedThreads(int omp_threads, int blas_threads)
+    : omp_(omp_get_max_threads()), blas_(openblas_get_num_threads()) {
+  set_thread_counts(omp_threads, blas_threads);
+}
+
 ScopedThreads::~ScopedThreads() {
-  openblas_set_num_threads(blas_);
-  omp_set_num_threads(omp_);
+  set_thread_counts(omp_, blas_);
 }
 
 std::string describe(const ThreadPlan& plan, int world_size) {

@@ -48,6 +48,14 @@ ThreadPlan plan_threads(MPI_Comm world, int requested);
 // before the first BLAS call, so the thread pool starts with the new affinity.
 void apply_threads(const ThreadPlan& plan);
 
+// The thread counts of this process, set here and nowhere else: OpenBLAS's
+// first (its OpenMP build also sets OpenMP's count when asked to set its
+// own), then OpenMP's. set_blas_threads() leaves OpenMP's count to that
+// side effect, as a bare openblas_set_num_threads() call does.
+void set_thread_counts(int omp_threads, int blas_threads);
+void set_blas_threads(int blas_threads);
+int blas_threads();
+
 // Sets this process's OpenMP and BLAS thread counts for a scope and
 // restores both after it: the only other place besides apply_threads()
 // that changes them. OpenBLAS's OpenMP build also changes OpenMP's count

@@ -2,6 +2,7 @@
 
 #include "core/error.hpp"
 #include "core/flops.hpp"
+#include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
@@ -26,22 +27,6 @@ constexpr long kMaxProbeReps = 10000;
 // No default problem beyond this order: 8 n^2 would overflow long long long
 // before, and no machine holds it.
 constexpr double kMaxOrder = 1e9;
-
-// Restores the BLAS and OpenMP thread counts on scope exit (the OpenMP build
-// of OpenBLAS sets both when asked to set its own).
-class ThreadCountGuard {
- public:
-  ThreadCountGuard() : blas_(openblas_get_num_threads()), omp_(omp_get_max_threads()) {}
-  ~ThreadCountGuard() {
-    openblas_set_num_threads(blas_);
-    omp_set_num_threads(omp_);
-  }
-  ThreadCountGuard(const ThreadCountGuard&) = delete;
-  ThreadCountGuard& operator=(const ThreadCountGuard&) = delete;
-
- private:
-  int blas_, omp_;
-};
 
 std::string format_bytes(double bytes) {
   constexpr double kKiB = 1024.0, kMiB = kKiB * 1024.0, kGiB = kMiB * 1024.0, kTiB = kGiB * 1024.0;
@@ -94,9 +79,8 @@ long long default_problem_bytes(long n, int nb, int nprocs) {
 }
 
 double probe_dgemm_gflops(int threads) {
-  ThreadCountGuard guard;
-  if (threads > 0) openblas_set_num_threads(threads);
-  const int used = openblas_get_num_threads();
+  const int used = threads > 0 ? threads : blas_threads();
+  ScopedThreads scope(threads > 0 ? threads : omp_get_max_threads(), used);
   // Large enough that every thread gets full DGEMM blocks; 3 matrices of
   // 1024^2 (24 MiB) or 2048^2 (96 MiB) doubles.
   const long n = used > 4 ? 2048 : 1024;

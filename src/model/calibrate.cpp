@@ -18,8 +18,6 @@
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 
-extern "C" void openblas_set_num_threads(int);
-
 namespace hplx::model {
 namespace host_blas = device::host_blas;
 namespace {
@@ -88,8 +86,7 @@ double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbe
 // over `threads` OpenMP threads, one-thread BLAS each (PanelApplier beside
 // FACT; the narrow update splits rows the same way).
 double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool dealt = false) {
-  openblas_set_num_threads(dealt ? 1 : threads);
-  omp_set_num_threads(threads);
+  set_thread_counts(threads, dealt ? 1 : threads);
   std::vector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
       c(static_cast<size_t>(m) * m);
   for (size_t i = 0; i < a.size(); ++i)
@@ -125,7 +122,7 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
           for (long i = 0; i < chunks; ++i) chunk(i);
         }
       });
-  openblas_set_num_threads(threads);
+  set_blas_threads(threads);
   const double busy_share = dealt && wall > 0 ? std::min(1.0, busy / threads / wall) : 1.0;
   return 2.0 * m * m * k / (t * busy_share) / 1e9;
 }
@@ -134,7 +131,7 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
 // against the NB rows of U over n columns of a column-major matrix with
 // leading dimension m, in 256-column chunks dealt over `threads` threads.
 double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed) {
-  openblas_set_num_threads(1);
+  set_blas_threads(1);
   std::vector<double> l(static_cast<size_t>(b) * b, 0.0), a(static_cast<size_t>(m) * n, 0.25);
   for (int i = 0; i < b; ++i)
     for (int j = 0; j < i; ++j) l[static_cast<size_t>(j) * b + i] = 0.01;
@@ -158,7 +155,7 @@ double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed)
 // threads; nanoseconds per word (NB n words), mean of the undisturbed reps.
 double swap_ns_per_word(const LuPhaseTimings& phases, long m, long n, int b, int threads, int reps,
                         int& disturbed) {
-  openblas_set_num_threads(1);
+  set_blas_threads(1);
   const TimedWork swap = phases.row_swap(m, n, b, threads);
   const double t = undisturbed_mean(
       // A quarter second (at --size 4000) of 5 ms repetitions: five of them
@@ -198,7 +195,7 @@ void calibrate_fact(Calibration& c, const CalibrateOptions& opt, const LuPhaseTi
   // calibrations, while the runs' FACT kept one rate within 10%.
   const double fact_min_s = min_seconds(opt.size) / 16;
   std::atomic<bool> done{false};
-  openblas_set_num_threads(1);
+  set_blas_threads(1);
 #pragma omp parallel num_threads(neighbour ? 2 : 1)
   {
     if (omp_get_thread_num() == 0) {
@@ -289,8 +286,7 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
 
   // The ping-pong runs first, with one BLAS thread per rank, so no idle
   // OpenMP team spins beside it.
-  openblas_set_num_threads(1);
-  omp_set_num_threads(1);
+  set_thread_counts(1, 1);
   if (size >= 2) {
     c.has_network = true;
     std::vector<double> buf(1 << 20);  // 8 MiB
@@ -400,8 +396,7 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
       c.disturbed_reps += d_all;
     }
   }
-  openblas_set_num_threads(1);
-  omp_set_num_threads(1);
+  set_thread_counts(1, 1);
 
   return c;
 }
