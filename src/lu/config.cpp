@@ -477,6 +477,16 @@ HplDat parse_hpl_dat_file(const std::string& path) {
   return parse_hpl_dat_text(text, path);
 }
 
+std::string choose_for_grid(TestCase& t) {
+  Schedule& s = t.schedule;
+  if (!s.split_auto || s.kind != ScheduleKind::Bsp || t.grid.p <= 1 || t.depth <= 0) return "";
+  s.split = kAutoSplit;
+  return fmt::format(
+      "grid {}x{}, DEPTH {}: split update on (--split {}), hplx's choice for P > 1 with "
+      "look-ahead (measured faster on 2x1, docs/PERFORMANCE.md); --split 0 turns it off",
+      t.grid.p, t.grid.q, t.depth, kAutoSplit);
+}
+
 std::vector<TestCase> expand_tests(const HplDat& d) {
   std::vector<TestCase> out;
   out.reserve(d.grids.size() * d.ns.size() * d.nbs.size() * d.depths.size() * d.bcasts.size() *
@@ -509,6 +519,7 @@ std::vector<TestCase> expand_tests(const HplDat& d) {
                   for (int ndiv : d.ndivs) {
                     t.ndiv = ndiv;
                     out.push_back(t);
+                    choose_for_grid(out.back());
                   }
                 }
               }

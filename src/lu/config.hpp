@@ -65,6 +65,8 @@ struct Schedule {
   // in the right section, whose row swap travels while the left section is
   // updated and vice versa. 0 turns it off.
   double split = 0.0;
+  // --split not given: hplx chooses it per grid (choose_for_grid()).
+  bool split_auto = false;
   // The modified long swap (seed 003 5.2; --long-swap modified|netlib): U's
   // exchange (the roll) goes out before the displaced rows (the spread) are
   // packed, and the two travel together; netlib spreads, then rolls.
@@ -132,6 +134,19 @@ struct TestCase {
 HplDat parse_hpl_dat_file(const std::string& path);
 // Same, from text already read; `source` names it in messages.
 HplDat parse_hpl_dat_text(const std::string& text, const std::string& source);
+
+// The split update hplx turns on by itself, for a bsp test on a grid with
+// P > 1 and DEPTH > 0 when --split was not given: the fraction of columns
+// in the right section. Measured on the project's 2-core machine with
+// netlib's recommended HPL.dat on 2x1 (docs/PERFORMANCE.md, "Per-grid
+// defaults"): 2x1 N = 10000 +3%, and +5% (N = 10000) to +15% (N = 5000)
+// in an earlier session; with P = 1 there is no row-swap communication to
+// hide.
+inline constexpr double kAutoSplit = 0.5;
+
+// The test with hplx's per-grid choices applied (split_auto), and a line
+// saying what was chosen ("" when nothing was).
+std::string choose_for_grid(TestCase& t);
 
 // Every test in netlib's loop order: grid outermost, then N, NB, DEPTH,
 // BCAST, RFACT, PFACT, NBMIN, NDIV innermost.

@@ -1,5 +1,7 @@
 #include "lu/hpl_run.hpp"
 
+#include <algorithm>
+
 #include <omp.h>
 
 #include <cmath>
@@ -85,6 +87,7 @@ nlohmann::json to_json(const TestCase& t) {
             {"swap_first", t.schedule.swap_first},
             {"swap_growth", t.schedule.swap_growth},
             {"split", t.schedule.split},
+            {"split_auto", t.schedule.split_auto && t.schedule.split > 0},
             {"long_swap", t.schedule.modified_long_swap ? "modified" : "netlib"},
             {"core_sharing", t.schedule.core_sharing},
             {"bcast_pipeline", t.schedule.bcast_pipeline},
@@ -273,6 +276,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
 
   TestCounts counts;
   nlohmann::json tests = nlohmann::json::array();
+  std::vector<std::string> choices;  // what hplx chose per grid, said once each
   TraceRecorder trace(!options.trace_path.empty());
   try {
     if (root) print_preamble(out.fp, dat, eps);
@@ -286,6 +290,14 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
         grid = std::make_unique<ProcessGrid>(world, t.grid.p, t.grid.q, t.pmap);
       }
       if (!grid->in_grid()) continue;  // extra ranks sit this grid out
+      {
+        TestCase chosen = t;
+        const std::string note = choose_for_grid(chosen);
+        if (!note.empty() && std::find(choices.begin(), choices.end(), note) == choices.end()) {
+          choices.push_back(note);
+          if (root && !options.quiet) std::fprintf(stderr, "hplx: %s\n", note.c_str());
+        }
+      }
       std::optional<CoreShare> share;
       TestCase run = t;
       if (t.schedule.core_sharing) {
@@ -353,6 +365,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
     record["backend"] = device::name_of(ctx.device().kind());
     record["input"] = {{"source", dat.source}, {"threshold", dat.threshold}};
     record["notes"] = options.notes;
+    for (const std::string& c : choices) record["notes"].push_back("hplx: " + c);
     record["tests"] = std::move(tests);
     record["summary"] = {
         {"passed", counts.passed}, {"failed", counts.failed}, {"skipped", counts.skipped}};
