@@ -99,13 +99,12 @@ int main(int argc, char** argv) {
   const int reps = argc > 2 ? std::atoi(argv[2]) : 20;
   const std::string which = argc > 3 ? argv[3] : "host";
   const KernelPath path = which == "portable" ? KernelPath::Portable : KernelPath::Best;
-  const auto dev =
-      device::make_device(which == "portable" ? device::BackendKind::Host
-                                              : device::parse_backend(which));
+  const auto dev = device::make_device(which == "portable" ? device::BackendKind::Host
+                                                           : device::parse_backend(which));
   const Geometry g = make_geometry(0, 1, nx, nx, nx);
   const Problem p = generate_problem(*dev, g, {}, MPI_COMM_SELF);
-  std::printf("local %d^3, %d threads, median of %d calls, %s%s\n", nx, omp_get_max_threads(),
-              reps, dev->backend().describe().c_str(),
+  std::printf("local %d^3, %d threads, median of %d calls, %s%s\n", nx, omp_get_max_threads(), reps,
+              dev->backend().describe().c_str(),
               path == KernelPath::Portable ? " (portable bodies)" : "");
   run<float>(*dev, p, reps, path);
   run<double>(*dev, p, reps, path);

@@ -84,8 +84,8 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
 
   TraceRecorder trace(!trace_.empty());
-  const mxp::MxpResult result = mxp::run_mxp(config_, ctx, rank == 0 ? stderr : nullptr,
-                                             trace.enabled() ? &trace : nullptr);
+  const mxp::MxpResult result =
+      mxp::run_mxp(config_, ctx, rank == 0 ? stderr : nullptr, trace.enabled() ? &trace : nullptr);
   // Collective: every rank sends its spans to rank 0, which writes the file.
   trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
   if (rank == 0 && trace.enabled())

@@ -32,8 +32,8 @@ namespace hplx::mxp {
 
 struct EllPattern {
   long rows = 0;
-  long halo = 0;                // halo entries a vector needs after the owned rows
-  device::Buffer<int> cols;     // storage(rows) entries
+  long halo = 0;             // halo entries a vector needs after the owned rows
+  device::Buffer<int> cols;  // storage(rows) entries
   // Each row's entries are sorted by column (owned rows, then the halo, then
   // the padding), so the entries in the blocks of earlier colors come
   // first. earlier_slots[sl]: over the rows of slice sl, the most entries

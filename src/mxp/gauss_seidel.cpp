@@ -62,8 +62,8 @@ void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& orde
     fill(q, a.columns() - a.rows(), T(0), x + a.rows());
     // Color 0 first: its neighbours are all other colors, still zero, so
     // x = b / a_rr there without reading the matrix.
-    run_elementwise(q, order.color_begin[1],
-                    kernels::DiagonalSolveBody<T>{a.inv_diag.data(), b, x}, path);
+    run_elementwise(q, order.color_begin[1], kernels::DiagonalSolveBody<T>{a.inv_diag.data(), b, x},
+                    path);
     for (int c = 1; c < kColors; ++c)
       gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], /*earlier_only=*/true,
               path);

@@ -90,7 +90,8 @@ HaloExchange<T>::HaloExchange(device::Device& dev, const HaloPlan* plan, long ro
   }
   std::vector<int> all;
   all.reserve(plan->send_size);
-  for (const auto& nb : plan->neighbors) all.insert(all.end(), nb.send_rows.begin(), nb.send_rows.end());
+  for (const auto& nb : plan->neighbors)
+    all.insert(all.end(), nb.send_rows.begin(), nb.send_rows.end());
   device::copy(dev.transfer(), send_rows_.data(), all.data(), plan->send_size);
   dev.transfer().synchronize();  // `all` goes out of scope
   requests_.reserve(2 * plan->neighbors.size());

@@ -76,8 +76,8 @@ class HaloExchange {
   long rows_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
   bool direct_ = true;
-  device::Buffer<int> send_rows_;  // every neighbour's rows, concatenated
-  device::Buffer<T> send_;         // packed values (Device)
+  device::Buffer<int> send_rows_;            // every neighbour's rows, concatenated
+  device::Buffer<T> send_;                   // packed values (Device)
   device::Buffer<T> send_host_, recv_host_;  // Pinned staging when !direct_
   std::vector<MPI_Request> requests_;
 };

@@ -36,7 +36,8 @@ template <class T>
 void restrict_residual_gather(device::Queue& q, const EllMatrix<T>& a, const int* c2f, long nc,
                               const T* r, const T* z, T* rc) {
   run_elementwise(
-      q, nc, kernels::RestrictGatherBody<T>{a.values.data(), a.pattern->cols.data(), r, z, rc, c2f});
+      q, nc,
+      kernels::RestrictGatherBody<T>{a.values.data(), a.pattern->cols.data(), r, z, rc, c2f});
 }
 
 template <class T>
@@ -164,9 +165,8 @@ template void restrict_residual_rows<double>(device::Queue&, const EllMatrix<dou
                                              KernelPath);
 template void restrict_residual_gather<float>(device::Queue&, const EllMatrix<float>&, const int*,
                                               long, const float*, const float*, float*);
-template void restrict_residual_gather<double>(device::Queue&, const EllMatrix<double>&,
-                                               const int*, long, const double*, const double*,
-                                               double*);
+template void restrict_residual_gather<double>(device::Queue&, const EllMatrix<double>&, const int*,
+                                               long, const double*, const double*, double*);
 template void prolongate<float>(device::Queue&, const int*, long, const float*, float*);
 template void prolongate<double>(device::Queue&, const int*, long, const double*, double*);
 template class Multigrid<float>;

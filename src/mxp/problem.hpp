@@ -43,9 +43,9 @@ struct Level {
 
 struct Problem {
   ProblemOptions options;
-  std::vector<Level> levels;       // [0] is the fine grid
+  std::vector<Level> levels;          // [0] is the fine grid
   device::Buffer<double> b, x_exact;  // owned rows, color ordering
-  long long nnz_mg = 0;            // global nonzeros summed over the levels
+  long long nnz_mg = 0;               // global nonzeros summed over the levels
 
   long rows() const { return levels.front().a.rows(); }
   long long global_rows() const { return levels.front().geom.global_rows(); }

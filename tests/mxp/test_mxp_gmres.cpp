@@ -2,7 +2,8 @@
 // float GMRES-IR reach 1e-9 and the solution is the all-ones vector (with
 // the multicolor and the lexicographic smoother); the
 // flop counters of a benchmark-style solve equal the reference's model; the
-// validation phase reports its rank count and a penalty in (0, 1].
+// validation phase reports its rank count and a penalty in (0, 1]. On every
+// device backend compiled in.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -12,6 +13,8 @@
 #include "mxp/flop_model.hpp"
 #include "mxp/gmres_ir.hpp"
 #include "mxp/validation.hpp"
+#include "mxp/vector_ops.hpp"
+#include "tests/mxp/mxp_test_util.hpp"
 
 namespace hplx::mxp {
 namespace {
@@ -23,24 +26,22 @@ Geometry world_geometry(int nx, int ny, int nz) {
   return make_geometry(rank, size, nx, ny, nz);
 }
 
-template <class T>
-class MxpGmres : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MxpGmres, Precisions);
+class MxpGmres : public test::OnBackend {};
 
-TYPED_TEST(MxpGmres, ConvergesToTheAllOnesSolution) {
-  using T = TypeParam;
+template <class T>
+void check_converges(device::Device& dev) {
   for (Smoother sm : {Smoother::Multicolor, Smoother::Lexicographic})
     for (bool nonsym : {false, true}) {
       const Geometry g = world_geometry(16, 8, 8);
-      const Problem p = generate_problem(g, {nonsym, sm}, MPI_COMM_WORLD);
-      GmresIr<T> solver(p, 10, MPI_COMM_WORLD);
-      std::vector<double> x(p.rows(), 0.0);
+      const Problem p = generate_problem(dev, g, {nonsym, sm}, MPI_COMM_WORLD);
+      GmresIr<T> solver(dev, p, 10, MPI_COMM_WORLD);
+      device::Buffer<double> dx = test::upload(dev, std::vector<double>(p.rows(), 0.0));
       GmresOptions o;
       o.restart = 10;
       o.max_iters = 500;
       o.tolerance = 1e-9;
-      const GmresResult r = solver.solve(p.b, x, o, nullptr);
+      const GmresResult r = solver.solve(p.b.data(), dx.data(), o, nullptr);
+      const std::vector<double> x = test::download(dev, dx);
       EXPECT_TRUE(r.converged) << "nonsymmetric " << nonsym << ", " << to_string(sm);
       EXPECT_LE(r.normr, 1e-9 * r.normr0);
       EXPECT_GT(r.iterations, 0);
@@ -52,19 +53,24 @@ TYPED_TEST(MxpGmres, ConvergesToTheAllOnesSolution) {
     }
 }
 
-TYPED_TEST(MxpGmres, BenchmarkSolveCountsTheReferenceFlops) {
-  using T = TypeParam;
+TEST_P(MxpGmres, ConvergesToTheAllOnesSolution) {
+  check_converges<float>(dev());
+  check_converges<double>(dev());
+}
+
+template <class T>
+void check_flops(device::Device& dev) {
   const Geometry g = world_geometry(8, 8, 8);
-  const Problem p = generate_problem(g, {}, MPI_COMM_WORLD);
+  const Problem p = generate_problem(dev, g, {}, MPI_COMM_WORLD);
   const int m = 5;
-  GmresIr<T> solver(p, m, MPI_COMM_WORLD);
-  std::vector<double> x(p.rows(), 0.0);
+  GmresIr<T> solver(dev, p, m, MPI_COMM_WORLD);
+  device::Buffer<double> x = test::upload(dev, std::vector<double>(p.rows(), 0.0));
   GmresOptions o;
   o.restart = m;
   o.max_iters = 12;  // two full cycles and a partial one
   o.tolerance = 0.0;
   MotifStats s;
-  const GmresResult r = solver.solve(p.b, x, o, &s);
+  const GmresResult r = solver.solve(p.b.data(), x.data(), o, &s);
   EXPECT_EQ(r.iterations, 12);
   EXPECT_EQ(r.restarts, 3);
   const ProblemCounts c{double(p.global_rows()), double(p.global_nnz()), double(p.nnz_mg)};
@@ -74,13 +80,20 @@ TYPED_TEST(MxpGmres, BenchmarkSolveCountsTheReferenceFlops) {
   EXPECT_GT(s.total, 0);
 }
 
-TEST(MxpValidationPhase, StandardReportsRanksAndPenalty) {
+TEST_P(MxpGmres, BenchmarkSolveCountsTheReferenceFlops) {
+  check_flops<float>(dev());
+  check_flops<double>(dev());
+}
+
+class MxpValidationPhase : public test::OnBackend {};
+
+TEST_P(MxpValidationPhase, StandardReportsRanksAndPenalty) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   const Geometry g = world_geometry(8, 8, 8);
   ValidationOptions o;
   o.restart = 10;
-  const ValidationResult v = run_validation(o, g, nullptr, MPI_COMM_WORLD);
+  const ValidationResult v = run_validation(dev(), o, g, nullptr, MPI_COMM_WORLD);
   EXPECT_EQ(v.ranks, std::min(8, size));
   EXPECT_EQ(v.npx * v.npy * v.npz, v.ranks);
   EXPECT_TRUE(v.double_converged);
@@ -91,14 +104,14 @@ TEST(MxpValidationPhase, StandardReportsRanksAndPenalty) {
   EXPECT_DOUBLE_EQ(v.penalty, penalty_factor(v.n_double, v.n_mixed));
 }
 
-TEST(MxpValidationPhase, FullscaleMatchesTheResidualTheDoubleSolveReached) {
+TEST_P(MxpValidationPhase, FullscaleMatchesTheResidualTheDoubleSolveReached) {
   const Geometry g = world_geometry(8, 8, 8);
-  const Problem p = generate_problem(g, {}, MPI_COMM_WORLD);
+  const Problem p = generate_problem(dev(), g, {}, MPI_COMM_WORLD);
   ValidationOptions o;
   o.mode = ValidationMode::Fullscale;
   o.restart = 10;
   o.max_iters = 4;  // the cap stops the double solve early
-  const ValidationResult v = run_validation(o, g, &p, MPI_COMM_WORLD);
+  const ValidationResult v = run_validation(dev(), o, g, &p, MPI_COMM_WORLD);
   EXPECT_EQ(v.n_double, 4);
   EXPECT_FALSE(v.double_converged);
   EXPECT_GT(v.tol_mixed, 1e-9);
@@ -107,6 +120,9 @@ TEST(MxpValidationPhase, FullscaleMatchesTheResidualTheDoubleSolveReached) {
   EXPECT_LE(v.normr_mixed, v.tol_mixed * v.normr0_mixed);
   EXPECT_TRUE(v.valid);
 }
+
+HPLX_INSTANTIATE_OVER_BACKENDS(MxpGmres);
+HPLX_INSTANTIATE_OVER_BACKENDS(MxpValidationPhase);
 
 }  // namespace
 }  // namespace hplx::mxp

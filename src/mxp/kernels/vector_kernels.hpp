@@ -25,7 +25,9 @@ struct ScaleCopyBody {
   double alpha;
   const X* x;
   Y* y;
-  HPLX_HD void operator()(long i) const { y[i] = static_cast<Y>(alpha * static_cast<double>(x[i])); }
+  HPLX_HD void operator()(long i) const {
+    y[i] = static_cast<Y>(alpha * static_cast<double>(x[i]));
+  }
 };
 
 // y = x converted (no scaling: exact where T holds the value).
