@@ -102,6 +102,16 @@ void HaloExchange<T>::begin(device::Queue& compute, T* x) {
   if (empty()) return;
   const MPI_Datatype type = std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
   device::Queue& tq = dev_->transfer();
+  // Pack on the transfer queue once the compute queue has written x.
+  tq.wait(compute.record());
+  const long total = plan_->send_size;
+  run_elementwise(tq, total, kernels::PackBody<T>{x, send_rows_.data(), send_.data()});
+  if (!direct_) device::copy(tq, send_host_.data(), send_.data(), total);
+  // MPI reads the packed values from here on. The receives are posted
+  // after it too: by then the compute queue has passed every kernel that
+  // read the previous halo of x (and the transfer queue its last copy out
+  // of the receive staging).
+  tq.synchronize();
   requests_.clear();
   T* recv = direct_ ? x + rows_ : recv_host_.data();
   for (const auto& nb : plan_->neighbors) {
@@ -110,12 +120,6 @@ void HaloExchange<T>::begin(device::Queue& compute, T* x) {
                              direction_tag(nb.dx, nb.dy, nb.dz), comm_, &req));
     requests_.push_back(req);
   }
-  // Pack on the transfer queue once the compute queue has written x.
-  tq.wait(compute.record());
-  const long total = plan_->send_size;
-  run_elementwise(tq, total, kernels::PackBody<T>{x, send_rows_.data(), send_.data()});
-  if (!direct_) device::copy(tq, send_host_.data(), send_.data(), total);
-  tq.synchronize();  // MPI reads the packed values from here on
   const T* send = direct_ ? send_.data() : send_host_.data();
   long offset = 0;
   for (const auto& nb : plan_->neighbors) {
