@@ -7,7 +7,6 @@
 #include <mpi.h>
 
 #include <memory>
-#include <string>
 #include <vector>
 
 #include "mxp/ell_matrix.hpp"
@@ -120,33 +119,11 @@ TEST_P(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
 
 HPLX_INSTANTIATE_OVER_BACKENDS(MxpHalo);
 
-// The host backend, except that it says its Device memory is not
-// host-accessible (as a GPU's is not): the halo must then stage through
-// Pinned buffers with copies on the transfer queue. (The memory is host
-// memory, so a missing copy shows as a wrong halo value, not a crash.)
-class DeviceOnlyMemory final : public device::Backend {
- public:
-  DeviceOnlyMemory() : host_(device::make_backend(device::BackendKind::Host)) {}
-  device::BackendKind kind() const override { return host_->kind(); }
-  std::string describe() const override { return "host, Device memory not host-accessible"; }
-  bool host_accessible(device::MemorySpace space) const override {
-    return space != device::MemorySpace::Device;
-  }
-  void* allocate(std::size_t bytes, device::MemorySpace space) override {
-    return host_->allocate(bytes, space);
-  }
-  void deallocate(void* p, std::size_t bytes, device::MemorySpace space) noexcept override {
-    host_->deallocate(p, bytes, space);
-  }
-  std::size_t free_device_bytes() const override { return host_->free_device_bytes(); }
-  std::unique_ptr<device::Queue> make_queue() override { return host_->make_queue(); }
-
- private:
-  std::unique_ptr<device::Backend> host_;
-};
-
+// Device memory that MPI cannot read (as a GPU's without GPU-aware MPI):
+// the halo must stage through Pinned buffers with copies on the transfer
+// queue.
 TEST(MxpHaloStaged, DeviceMemoryThatMpiCannotReadIsStagedThroughPinnedBuffers) {
-  device::Device dev(std::make_unique<DeviceOnlyMemory>());
+  device::Device dev(std::make_unique<test::DisguisedHost>(device::BackendKind::Host, false));
   check_halo<float>(dev);
   check_halo<double>(dev);
 }
