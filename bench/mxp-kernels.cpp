@@ -3,19 +3,24 @@
 // fine level of an NX^3 problem, float and double, median of REPS calls,
 // with the modelled GB/s of docs/MXP.md. For trying kernel changes without
 // the solver around them:
-//   build/bin/hplx_mxp_kernels [NX] [REPS]     (default 64, 20)
+//   build/bin/hplx_mxp_kernels [NX] [REPS] [BACKEND]     (default 64, 20, host)
+// BACKEND portable: the host backend running the portable kernel bodies
+// instead of its fast path (the cost of the bodies on a CPU).
 #include <mpi.h>
 #include <omp.h>
 
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include "core/timer.hpp"
+#include "device/device.hpp"
 #include "mxp/gauss_seidel.hpp"
 #include "mxp/multigrid.hpp"
 #include "mxp/problem.hpp"
+#include "mxp/vector_ops.hpp"
 
 using namespace hplx;
 using namespace hplx::mxp;
@@ -37,30 +42,46 @@ double median_seconds(int reps, F f) {
 
 // The level's double matrix itself, or its copy in T.
 template <class T>
-const EllMatrix<T>& matrix_in(const EllMatrix<double>& a, EllMatrix<T>& owned) {
+const EllMatrix<T>& matrix_in(device::Device& dev, const EllMatrix<double>& a,
+                              EllMatrix<T>& owned) {
   if constexpr (std::is_same_v<T, double>) {
     return a;
   } else {
-    owned = convert_matrix<T>(a);
+    owned = convert_matrix<T>(dev, a);
     return owned;
   }
 }
 
 template <class T>
-void run(const Problem& p, int reps) {
+device::Buffer<T> filled(device::Device& dev, long n, T value) {
+  device::Buffer<T> b = dev.alloc<T>(n);
+  fill(dev.compute(), n, value, b.data());
+  return b;
+}
+
+template <class T>
+void run(device::Device& dev, const Problem& p, int reps, KernelPath path) {
   const Level& lv = p.levels[0];
+  device::Queue& q = dev.compute();
   EllMatrix<T> owned;
-  const EllMatrix<T>& a = matrix_in(lv.a, owned);
+  const EllMatrix<T>& a = matrix_in(dev, lv.a, owned);
   const long n = a.rows();
-  std::vector<T> x(a.columns(), T(1)), y(n), b(n, T(1)), rc(p.levels[1].a.rows());
-  HaloExchange<T> halo(&lv.halo, n, MPI_COMM_SELF);
+  device::Buffer<T> x = filled(dev, a.columns(), T(1)), y = filled(dev, n, T(0)),
+                    b = filled(dev, n, T(1)), rc = filled(dev, p.levels[1].a.rows(), T(0));
+  HaloExchange<T> halo(dev, &lv.halo, n, MPI_COMM_SELF);
   const char* name = sizeof(T) == 4 ? "float" : "double";
-  const double t_spmv = median_seconds(reps, [&] { spmv_rows(a, x.data(), y.data(), 0, n); });
-  const double t_gs = median_seconds(
-      reps, [&] { gs_sweep(a, lv.order, halo, b.data(), x.data(), false, nullptr); });
+  const double t_spmv = median_seconds(reps, [&] {
+    spmv_rows(q, a, x.data(), y.data(), 0, n, path);
+    q.synchronize();
+  });
+  const double t_gs = median_seconds(reps, [&] {
+    gs_sweep(q, a, lv.order, halo, b.data(), x.data(), false, nullptr, "GS", path);
+    q.synchronize();
+  });
   const double t_rs = median_seconds(reps, [&] {
-    restrict_residual_rows(a, lv.fine_to_coarse, b.data(), x.data(), rc.data(),
-                           lv.order.coarse_begin(), lv.order.coarse_end());
+    restrict_residual_rows(q, a, lv.fine_to_coarse.data(), b.data(), x.data(), rc.data(),
+                           lv.order.coarse_begin(), lv.order.coarse_end(), path);
+    q.synchronize();
   });
   const double nc = double(lv.order.coarse_end() - lv.order.coarse_begin());
   std::printf(
@@ -76,11 +97,17 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   const int nx = argc > 1 ? std::atoi(argv[1]) : 64;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 20;
+  const std::string which = argc > 3 ? argv[3] : "host";
+  const KernelPath path = which == "portable" ? KernelPath::Portable : KernelPath::Best;
+  const auto dev = device::make_device(which == "portable" ? device::BackendKind::Host
+                                                           : device::parse_backend(which));
   const Geometry g = make_geometry(0, 1, nx, nx, nx);
-  const Problem p = generate_problem(g, {}, MPI_COMM_SELF);
-  std::printf("local %d^3, %d threads, median of %d calls\n", nx, omp_get_max_threads(), reps);
-  run<float>(p, reps);
-  run<double>(p, reps);
+  const Problem p = generate_problem(*dev, g, {}, MPI_COMM_SELF);
+  std::printf("local %d^3, %d threads, median of %d calls, %s%s\n", nx, omp_get_max_threads(), reps,
+              dev->backend().describe().c_str(),
+              path == KernelPath::Portable ? " (portable bodies)" : "");
+  run<float>(*dev, p, reps, path);
+  run<double>(*dev, p, reps, path);
   MPI_Finalize();
   return 0;
 }

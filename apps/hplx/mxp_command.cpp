@@ -3,11 +3,14 @@
 #include <algorithm>
 #include <cstdio>
 
+#include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/trace.hpp"
+#include "device/backend_kind.hpp"
+#include "device/device.hpp"
 
 namespace hplx::app {
 
@@ -44,6 +47,10 @@ MxpCommand::MxpCommand(CLI::App& parent) {
                  "the reference's nonsymmetric matrix (-1.5 / -0.5 below / above in z)");
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
+  backend_ = device::name_of(device::default_backend());
+  sub_->add_option("--backend", backend_,
+                   "device layer implementation the solver runs on: " +
+                       device::compiled_backends() + " (default " + backend_ + ")");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (per rank: phases, and every kernel of the first timed "
@@ -61,6 +68,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   config_.precision = mxp::parse_precision(precision_);
   config_.smoother = mxp::parse_smoother(smoother_);
   config_.shape = {npx_, npy_, npz_};
+  const device::BackendKind backend = device::parse_backend(backend_);
   mxp::check_config(config_, size);
 
   const ThreadPlan plan = plan_threads(world, threads_);
@@ -69,11 +77,15 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   mxp::check_memory(config_, per_rank);
   apply_threads(plan);
-  if (rank == 0) std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
+  const Context ctx(world, plan, device::make_device(backend));
+  if (rank == 0) {
+    std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
+    std::fprintf(stderr, "hplx mxp: backend %s\n", ctx.device().backend().describe().c_str());
+  }
 
   TraceRecorder trace(!trace_.empty());
-  const mxp::MxpResult result = mxp::run_mxp(config_, world, rank == 0 ? stderr : nullptr,
-                                             trace.enabled() ? &trace : nullptr);
+  const mxp::MxpResult result =
+      mxp::run_mxp(config_, ctx, rank == 0 ? stderr : nullptr, trace.enabled() ? &trace : nullptr);
   // Collective: every rank sends its spans to rank 0, which writes the file.
   trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
   if (rank == 0 && trace.enabled())
@@ -89,6 +101,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     if (!json_.empty()) {
       nlohmann::json record = make_record_header("mxp", argv);
       record["thread_plan"] = describe(plan, size);
+      record["backend"] = result.backend;
       record["result"] = mxp::to_json(result);
       write_json_atomically(json_, record);
     }

@@ -26,6 +26,7 @@ class MxpCommand {
   std::string smoother_ = "multicolor";
   int npx_ = 0, npy_ = 0, npz_ = 0;
   int threads_ = 0;
+  std::string backend_;
   std::string json_;
   std::string report_;
   std::string trace_;

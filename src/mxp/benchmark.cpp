@@ -1,7 +1,6 @@
 #include "mxp/benchmark.hpp"
 
 #include <fmt/format.h>
-#include <omp.h>
 
 #include <cmath>
 #include <memory>
@@ -10,6 +9,7 @@
 #include "core/timer.hpp"
 #include "mxp/gmres_ir.hpp"
 #include "mxp/problem.hpp"
+#include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
 
@@ -48,20 +48,22 @@ void check_memory(const MxpConfig& c, long long available_per_rank) {
 namespace {
 
 template <class T>
-PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::FILE* progress,
-                      TraceRecorder* trace) {
+PhaseResult run_phase(device::Device& dev, const MxpConfig& c, const Problem& p, MPI_Comm comm,
+                      std::FILE* progress, TraceRecorder* trace) {
   PhaseResult ph;
   ph.precision = std::is_same_v<T, float> ? Precision::Mixed : Precision::Double;
   ph.iterations = c.bench_iters;
-  GmresIr<T> solver(p, c.restart, comm);
+  GmresIr<T> solver(dev, p, c.restart, comm);
   GmresOptions go;
   go.restart = c.restart;
   go.max_iters = c.bench_iters;
   go.tolerance = 0.0;
-  std::vector<double> x(p.rows(), 0.0);
+  device::Queue& q = dev.compute();
+  device::Buffer<double> x = dev.alloc<double>(p.rows());
+  fill(q, p.rows(), 0.0, x.data());
 
   double t0 = wall_time();
-  solver.solve(p.b, x, go, nullptr);
+  solver.solve(p.b.data(), x.data(), go, nullptr);
   double cal = wall_time() - t0;
   const char* name = std::is_same_v<T, float> ? "mixed" : "double";
   if (trace) trace->span(fmt::format("calibration solve ({})", name).c_str(), 0, t0, t0 + cal);
@@ -79,10 +81,11 @@ PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::
   t0 = wall_time();
   GmresResult last;
   for (long k = 0; k < ph.calls; ++k) {
-    std::fill(x.begin(), x.end(), 0.0);
+    fill(q, p.rows(), 0.0, x.data());
     ph.stats.trace = k == 0 ? trace : nullptr;  // every kernel of the first solve only
-    last = solver.solve(p.b, x, go, &ph.stats);
+    last = solver.solve(p.b.data(), x.data(), go, &ph.stats);
   }
+  q.synchronize();
   ph.stats.trace = nullptr;
   double dt = wall_time() - t0;
   if (trace) trace->span(fmt::format("timed solves ({})", name).c_str(), 0, t0, t0 + dt);
@@ -99,14 +102,19 @@ PhaseResult run_phase(const MxpConfig& c, const Problem& p, MPI_Comm comm, std::
 
 }  // namespace
 
-MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress, TraceRecorder* trace) {
+MxpResult run_mxp(const MxpConfig& c, const Context& ctx, std::FILE* progress,
+                  TraceRecorder* trace) {
+  const MPI_Comm world = ctx.world();
+  device::Device& dev = ctx.device();
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
   check_config(c, size);
   MxpResult r;
   r.config = c;
-  r.threads = omp_get_max_threads();
+  r.threads = ctx.threads().threads_per_rank;
+  r.backend = device::name_of(dev.kind());
+  r.backend_description = dev.backend().describe();
   r.geom = make_geometry(rank, size, c.nx, c.ny, c.nz, c.shape);
   if (progress) {
     std::fprintf(progress,
@@ -121,7 +129,7 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress, Trace
   ProblemOptions po;
   po.nonsymmetric = c.nonsymmetric;
   po.smoother = c.smoother;
-  auto problem = std::make_unique<Problem>(generate_problem(r.geom, po, world));
+  auto problem = std::make_unique<Problem>(generate_problem(dev, r.geom, po, world));
   for (const Level& lv : problem->levels)
     r.levels.push_back({lv.geom.global_rows(), lv.a.global_nnz});
   r.nnz_mg = problem->nnz_mg;
@@ -140,7 +148,7 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress, Trace
   vo.restart = c.restart;
   vo.problem = po;
   t0 = wall_time();
-  r.validation = run_validation(vo, r.geom, problem.get(), world);
+  r.validation = run_validation(dev, vo, r.geom, problem.get(), world);
   if (trace) trace->span("validation", kTraceKernels, t0, wall_time());
   if (progress) {
     const auto& v = r.validation;
@@ -156,9 +164,9 @@ MxpResult run_mxp(const MxpConfig& c, MPI_Comm world, std::FILE* progress, Trace
 
   if (c.precision == Precision::Mixed) {
     r.has_mixed = true;
-    r.mixed = run_phase<float>(c, *problem, world, progress, trace);
+    r.mixed = run_phase<float>(dev, c, *problem, world, progress, trace);
   }
-  r.dbl = run_phase<double>(c, *problem, world, progress, trace);
+  r.dbl = run_phase<double>(dev, c, *problem, world, progress, trace);
   r.valid = r.validation.valid;
   const double raw = r.has_mixed ? r.mixed.gflops() : r.dbl.gflops();
   r.rating = r.valid ? raw * r.validation.penalty : 0.0;
@@ -401,6 +409,8 @@ nlohmann::json to_json(const MxpResult& r) {
            {"smoother", to_string(c.smoother)}}},
          {"ranks", r.geom.size},
          {"threads_per_rank", r.threads},
+         {"backend", r.backend},
+         {"backend_description", r.backend_description},
          {"process_grid", {r.geom.npx, r.geom.npy, r.geom.npz}},
          {"global_grid", {r.geom.gnx, r.geom.gny, r.geom.gnz}},
          {"levels", levels},

@@ -21,6 +21,7 @@
 #include <string>
 #include <vector>
 
+#include "core/context.hpp"
 #include "mxp/coloring.hpp"
 #include "mxp/geometry.hpp"
 #include "mxp/motif_stats.hpp"
@@ -72,6 +73,8 @@ struct MxpResult {
   MxpConfig config;
   Geometry geom;
   int threads = 1;
+  std::string backend;              // device::name_of the Context's device
+  std::string backend_description;  // its describe() line
   std::vector<LevelInfo> levels;
   long long nnz_mg = 0;
   double setup_s = 0;
@@ -82,11 +85,12 @@ struct MxpResult {
   bool valid = false;
 };
 
-// Collective over `world`; `progress` (rank 0 only, may be null) gets a line
-// per phase. `trace` (may be null) gets a span per phase (setup,
-// validation, calibration and timed solves of each precision) and, for the
-// first timed solve of each phase only, a span per kernel (motif_stats.hpp).
-MxpResult run_mxp(const MxpConfig& config, MPI_Comm world, std::FILE* progress,
+// Collective over ctx.world(), on ctx.device() (its compute and transfer
+// queues); `progress` (rank 0 only, may be null) gets a line per phase.
+// `trace` (may be null) gets a span per phase (setup, validation,
+// calibration and timed solves of each precision) and, for the first timed
+// solve of each phase only, a span per kernel (motif_stats.hpp).
+MxpResult run_mxp(const MxpConfig& config, const Context& ctx, std::FILE* progress,
                   TraceRecorder* trace = nullptr);
 
 // The reference's YAML-like report with its keys, then hplx's per-motif

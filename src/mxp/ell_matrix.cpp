@@ -1,43 +1,56 @@
 #include "mxp/ell_matrix.hpp"
 
-#include <algorithm>
-
 #include "core/timer.hpp"
+#include "mxp/host/ell_simd.hpp"
+#include "mxp/kernels/ell_kernels.hpp"
+#include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
 
 template <class T>
-EllMatrix<T> convert_matrix(const EllMatrix<double>& a) {
+EllMatrix<T> convert_matrix(device::Device& dev, const EllMatrix<double>& a) {
   EllMatrix<T> out;
   out.pattern = a.pattern;
   out.global_nnz = a.global_nnz;
-  out.values.resize(a.values.size());
-  out.inv_diag.resize(a.inv_diag.size());
-  const long nv = static_cast<long>(a.values.size());
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < nv; ++i) out.values[i] = static_cast<T>(a.values[i]);
-  for (size_t i = 0; i < a.inv_diag.size(); ++i) out.inv_diag[i] = static_cast<T>(a.inv_diag[i]);
+  out.values = dev.alloc<T>(a.values.size());
+  out.inv_diag = dev.alloc<T>(a.inv_diag.size());
+  convert(dev.compute(), a.values.size(), a.values.data(), out.values.data());
+  convert(dev.compute(), a.inv_diag.size(), a.inv_diag.data(), out.inv_diag.data());
   return out;
 }
 
+// The one dispatch point of SpMV.
 template <class T>
-void spmv_rows(const EllMatrix<T>& a, const T* x, T* __restrict y, long begin, long end) {
-  ell_row_sums<false>(
-      a, x, begin, end, [](long) { return T(0); }, [y](long r, T acc) { y[r] = acc; });
+void spmv_rows(device::Queue& q, const EllMatrix<T>& a, const T* x, T* y, long begin, long end,
+               KernelPath path) {
+  if (begin >= end) return;
+  const T* vals = a.values.data();
+  const int* cols = a.pattern->cols.data();
+  if (use_host_fast_path(q, path)) {
+    const long rows = a.rows();
+    q.execute([=] {
+      T* __restrict out = y;
+      host::ell_row_sums<false>(
+          vals, cols, rows, x, begin, end, [](long) { return T(0); },
+          [out](long r, T acc) { out[r] = acc; });
+    });
+  } else {
+    device::launch(q, end - begin, kernels::SpmvBody<T>{vals, cols, x, y, begin});
+  }
 }
 
 template <class T>
-void spmv(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, T* x, T* y,
-          MotifStats* stats) {
+void spmv(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& order,
+          HaloExchange<T>& halo, T* x, T* y, MotifStats* stats) {
   const double t0 = wall_time();
-  halo.begin(x);
+  halo.begin(q, x);
   for (int c = 0; c < kColors; ++c)
-    spmv_rows(a, x, y, order.color_begin[c], order.boundary_begin[c]);
+    spmv_rows(q, a, x, y, order.color_begin[c], order.boundary_begin[c]);
   const double tw = wall_time();
-  halo.finish();
+  halo.finish(q, x);
   const double tw1 = wall_time();
   for (int c = 0; c < kColors; ++c)
-    spmv_rows(a, x, y, order.boundary_begin[c], order.color_begin[c + 1]);
+    spmv_rows(q, a, x, y, order.boundary_begin[c], order.color_begin[c + 1]);
   if (stats) {
     const double t1 = wall_time();
     stats->span("interior rows", t0, tw);
@@ -53,13 +66,15 @@ void spmv(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& ha
   }
 }
 
-template EllMatrix<float> convert_matrix<float>(const EllMatrix<double>&);
-template EllMatrix<double> convert_matrix<double>(const EllMatrix<double>&);
-template void spmv_rows<float>(const EllMatrix<float>&, const float*, float*, long, long);
-template void spmv_rows<double>(const EllMatrix<double>&, const double*, double*, long, long);
-template void spmv<float>(const EllMatrix<float>&, const ColorOrdering&, HaloExchange<float>&,
-                          float*, float*, MotifStats*);
-template void spmv<double>(const EllMatrix<double>&, const ColorOrdering&, HaloExchange<double>&,
-                           double*, double*, MotifStats*);
+template EllMatrix<float> convert_matrix<float>(device::Device&, const EllMatrix<double>&);
+template EllMatrix<double> convert_matrix<double>(device::Device&, const EllMatrix<double>&);
+template void spmv_rows<float>(device::Queue&, const EllMatrix<float>&, const float*, float*, long,
+                               long, KernelPath);
+template void spmv_rows<double>(device::Queue&, const EllMatrix<double>&, const double*, double*,
+                                long, long, KernelPath);
+template void spmv<float>(device::Queue&, const EllMatrix<float>&, const ColorOrdering&,
+                          HaloExchange<float>&, float*, float*, MotifStats*);
+template void spmv<double>(device::Queue&, const EllMatrix<double>&, const ColorOrdering&,
+                           HaloExchange<double>&, double*, double*, MotifStats*);
 
 }  // namespace hplx::mxp

@@ -1,72 +1,81 @@
 #include "mxp/gauss_seidel.hpp"
 
-#include <algorithm>
-
 #include "core/timer.hpp"
+#include "mxp/host/ell_simd.hpp"
+#include "mxp/kernels/ell_kernels.hpp"
 #include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
-template <class T>
-void gs_rows(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end,
-             bool earlier_only) {
-  // The rows of [begin, end) never read each other, so x may be read and
-  // written by the same pass.
-  const T* __restrict inv_diag = a.inv_diag.data();
-  ell_row_sums<true>(
-      a, x, begin, end, [b](long r) { return b[r]; },
-      [x, inv_diag](long r, T acc) { x[r] += acc * inv_diag[r]; },
-      earlier_only ? a.pattern->earlier_slots.data() : nullptr);
-}
 
+// The one dispatch point of the Gauss-Seidel rows.
 template <class T>
-void gs_rows_sequential(const EllMatrix<T>& a, const T* __restrict b, T* x, long begin, long end) {
-  const T* __restrict vals = a.values.data();
-  const int* __restrict cols = a.pattern->cols.data();
-  const T* __restrict inv_diag = a.inv_diag.data();
-  for (long r = begin; r < end; ++r) {
-    const long base = EllPattern::index(r, 0);
-    T acc = b[r];
-    for (int s = 0; s < kSlots; ++s)
-      acc -= vals[base + s * kSliceRows] * x[cols[base + s * kSliceRows]];
-    x[r] += acc * inv_diag[r];
+void gs_rows(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin, long end,
+             bool earlier_only, KernelPath path) {
+  if (begin >= end) return;
+  const T* vals = a.values.data();
+  const int* cols = a.pattern->cols.data();
+  const T* inv_diag = a.inv_diag.data();
+  const unsigned char* limit = earlier_only ? a.pattern->earlier_slots.data() : nullptr;
+  if (use_host_fast_path(q, path)) {
+    const long rows = a.rows();
+    q.execute([=] {
+      // The rows of [begin, end) never read each other, so x may be read
+      // and written by the same pass.
+      const T* __restrict br = b;
+      const T* __restrict dr = inv_diag;
+      host::ell_row_sums<true>(
+          vals, cols, rows, x, begin, end, [br](long r) { return br[r]; },
+          [x, dr](long r, T acc) { x[r] += acc * dr[r]; }, limit);
+    });
+  } else {
+    device::launch(q, end - begin, kernels::GsBody<T>{vals, cols, inv_diag, b, x, limit, begin});
   }
 }
 
 template <class T>
-void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
-              T* x, bool x_is_zero, MotifStats* stats, const char* name) {
+void gs_rows_sequential(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin,
+                        long end) {
+  if (begin >= end) return;
+  device::launch(q, 1,
+                 kernels::GsSequentialBody<T>{a.values.data(), a.pattern->cols.data(),
+                                              a.inv_diag.data(), b, x, begin, end - begin});
+}
+
+template <class T>
+void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& order,
+              HaloExchange<T>& halo, const T* b, T* x, bool x_is_zero, MotifStats* stats,
+              const char* name, KernelPath path) {
   const double t0 = wall_time();
   double wait = 0, tw = t0;
   if (order.sequential) {
     // No overlap: the first row may already read the halo.
     if (x_is_zero) {
-      fill(a.columns() - a.rows(), T(0), x + a.rows());
+      fill(q, a.columns() - a.rows(), T(0), x + a.rows());
     } else {
-      halo.begin(x);
+      halo.begin(q, x);
       tw = wall_time();
-      halo.finish();
+      halo.finish(q, x);
       wait = wall_time() - tw;
     }
-    gs_rows_sequential(a, b, x, 0, a.rows());
+    gs_rows_sequential(q, a, b, x, 0, a.rows());
   } else if (x_is_zero) {
-    fill(a.columns() - a.rows(), T(0), x + a.rows());
+    fill(q, a.columns() - a.rows(), T(0), x + a.rows());
     // Color 0 first: its neighbours are all other colors, still zero, so
     // x = b / a_rr there without reading the matrix.
-    const T* __restrict inv_diag = a.inv_diag.data();
-    const long end0 = order.color_begin[1];
-#pragma omp parallel for simd schedule(static)
-    for (long r = 0; r < end0; ++r) x[r] = b[r] * inv_diag[r];
+    run_elementwise(q, order.color_begin[1], kernels::DiagonalSolveBody<T>{a.inv_diag.data(), b, x},
+                    path);
     for (int c = 1; c < kColors; ++c)
-      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1], /*earlier_only=*/true);
+      gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], /*earlier_only=*/true,
+              path);
   } else {
-    halo.begin(x);
-    gs_rows(a, b, x, order.color_begin[0], order.boundary_begin[0]);
+    halo.begin(q, x);
+    gs_rows(q, a, b, x, order.color_begin[0], order.boundary_begin[0], false, path);
     tw = wall_time();
-    halo.finish();
+    halo.finish(q, x);
     wait = wall_time() - tw;
-    gs_rows(a, b, x, order.boundary_begin[0], order.color_begin[1]);
+    gs_rows(q, a, b, x, order.boundary_begin[0], order.color_begin[1], false, path);
     for (int c = 1; c < kColors; ++c)
-      gs_rows(a, b, x, order.color_begin[c], order.color_begin[c + 1]);
+      gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], false, path);
   }
   if (stats) {
     const double t1 = wall_time();
@@ -90,15 +99,19 @@ void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>
   }
 }
 
-template void gs_rows<float>(const EllMatrix<float>&, const float*, float*, long, long, bool);
-template void gs_rows<double>(const EllMatrix<double>&, const double*, double*, long, long, bool);
-template void gs_rows_sequential<float>(const EllMatrix<float>&, const float*, float*, long, long);
-template void gs_rows_sequential<double>(const EllMatrix<double>&, const double*, double*, long,
-                                         long);
-template void gs_sweep<float>(const EllMatrix<float>&, const ColorOrdering&, HaloExchange<float>&,
-                              const float*, float*, bool, MotifStats*, const char*);
-template void gs_sweep<double>(const EllMatrix<double>&, const ColorOrdering&,
+template void gs_rows<float>(device::Queue&, const EllMatrix<float>&, const float*, float*, long,
+                             long, bool, KernelPath);
+template void gs_rows<double>(device::Queue&, const EllMatrix<double>&, const double*, double*,
+                              long, long, bool, KernelPath);
+template void gs_rows_sequential<float>(device::Queue&, const EllMatrix<float>&, const float*,
+                                        float*, long, long);
+template void gs_rows_sequential<double>(device::Queue&, const EllMatrix<double>&, const double*,
+                                         double*, long, long);
+template void gs_sweep<float>(device::Queue&, const EllMatrix<float>&, const ColorOrdering&,
+                              HaloExchange<float>&, const float*, float*, bool, MotifStats*,
+                              const char*, KernelPath);
+template void gs_sweep<double>(device::Queue&, const EllMatrix<double>&, const ColorOrdering&,
                                HaloExchange<double>&, const double*, double*, bool, MotifStats*,
-                               const char*);
+                               const char*, KernelPath);
 
 }  // namespace hplx::mxp

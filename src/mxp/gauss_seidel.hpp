@@ -5,7 +5,8 @@
 // update in parallel, and the sweep equals a sequential Gauss-Seidel over
 // the color ordering. As in the reference, the halo of x is exchanged once
 // per sweep (the neighbours' values from before the sweep): its messages
-// travel while the interior rows of color 0 update.
+// travel while the interior rows of color 0 update. Every kernel runs on the
+// queue given (the Device's compute queue); one launch per color's rows.
 #pragma once
 
 #include "mxp/coloring.hpp"
@@ -15,24 +16,26 @@
 
 namespace hplx::mxp {
 
-// Relaxes rows [begin, end) (which must not read each other), OpenMP threads.
+// Relaxes rows [begin, end) (which must not read each other) on q.
 // `earlier_only`: x is still zero in the rows' own block, the later blocks
 // and the halo, so only the slots of earlier blocks are read (EllPattern).
 template <class T>
-void gs_rows(const EllMatrix<T>& a, const T* b, T* x, long begin, long end,
-             bool earlier_only = false);
+void gs_rows(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin, long end,
+             bool earlier_only = false, KernelPath path = KernelPath::Best);
 
 // Relaxes rows begin, begin + 1, ..., end - 1 one after the other (each
 // reads the rows before it already updated): the reference's sweep.
 template <class T>
-void gs_rows_sequential(const EllMatrix<T>& a, const T* b, T* x, long begin, long end);
+void gs_rows_sequential(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin,
+                        long end);
 
-// One forward sweep (sequential over the rows if order.sequential).
+// One forward sweep on q (sequential over the rows if order.sequential).
 // `x_is_zero`: x (owned and halo) is known to be zero on entry, so there is
 // nothing to exchange; the halo part is zeroed here. `name`: the sweep's
 // span in a trace (stats->trace).
 template <class T>
-void gs_sweep(const EllMatrix<T>& a, const ColorOrdering& order, HaloExchange<T>& halo, const T* b,
-              T* x, bool x_is_zero, MotifStats* stats, const char* name = "GS");
+void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& order,
+              HaloExchange<T>& halo, const T* b, T* x, bool x_is_zero, MotifStats* stats,
+              const char* name = "GS", KernelPath path = KernelPath::Best);
 
 }  // namespace hplx::mxp

@@ -1,7 +1,5 @@
 #include "mxp/gmres.hpp"
 
-#include <cblas.h>
-
 #include <algorithm>
 #include <cmath>
 #include <type_traits>
@@ -11,30 +9,17 @@
 #include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
-namespace {
-
-// y = alpha op(Q) x + beta y with OpenBLAS, Q n x k column-major.
-void gemv(bool trans, long n, int k, double alpha, const float* q, const float* x, double beta,
-          float* y) {
-  cblas_sgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, n, k, static_cast<float>(alpha), q,
-              n, x, 1, static_cast<float>(beta), y, 1);
-}
-void gemv(bool trans, long n, int k, double alpha, const double* q, const double* x, double beta,
-          double* y) {
-  cblas_dgemv(CblasColMajor, trans ? CblasTrans : CblasNoTrans, n, k, alpha, q, n, x, 1, beta, y,
-              1);
-}
-
-}  // namespace
-
 template <class T>
-ArnoldiCycle<T>::ArnoldiCycle(long rows, int restart, long long global_rows, MPI_Comm comm)
-    : n_(rows),
+ArnoldiCycle<T>::ArnoldiCycle(device::Device& dev, long rows, int restart, long long global_rows,
+                              MPI_Comm comm)
+    : dev_(&dev),
+      n_(rows),
       m_(restart),
       big_n_(static_cast<double>(global_rows)),
       comm_(comm),
-      q_(static_cast<size_t>(rows) * (restart + 1)),
-      h_t_(restart + 1),
+      q_(dev.alloc<T>(rows * (restart + 1))),
+      h_t_(dev.alloc<T>(restart + 1)),
+      h_host_(restart + 1),
       h_(restart + 1),
       hh_(static_cast<size_t>(restart + 1) * restart),
       cs_(restart + 1),
@@ -44,8 +29,11 @@ ArnoldiCycle<T>::ArnoldiCycle(long rows, int restart, long long global_rows, MPI
 template <class T>
 int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_steps,
                          MotifStats* stats) {
-  if (z_.size() < static_cast<size_t>(mg.matrix(0).columns()))
-    z_.assign(mg.matrix(0).columns(), T(0));
+  device::Queue& q = dev_->compute();
+  if (z_.size() < mg.matrix(0).columns()) {
+    z_ = dev_->alloc<T>(mg.matrix(0).columns());
+    fill(q, z_.size(), T(0), z_.data());
+  }
   const long n = n_;
   const int m1 = m_ + 1;
   std::fill(t_.begin(), t_.end(), 0.0);
@@ -55,26 +43,29 @@ int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_s
   while (k < max_steps && k < m_ && estimate_ > tol_abs) {
     mg.apply(basis(k), z_.data(), stats);
     T* w = basis(k + 1);
-    spmv(mg.matrix(0), mg.ordering(0), mg.halo(0), z_.data(), w, stats);
+    spmv(q, mg.matrix(0), mg.ordering(0), mg.halo(0), z_.data(), w, stats);
 
     const double t0 = wall_time();
     const int j = k + 1;  // basis vectors to orthogonalize against
     double* hcol = hh_.data() + static_cast<long>(k) * m1;
     for (int i = 0; i < j; ++i) hcol[i] = 0;
     for (int pass = 0; pass < 2; ++pass) {
-      gemv(true, n, j, 1.0, q_.data(), w, 0.0, h_t_.data());
-      for (int i = 0; i < j; ++i) h_[i] = h_t_[i];
+      q.gemv(device::Trans::Yes, n, j, T(1), q_.data(), n, w, 1, T(0), h_t_.data(), 1);
+      device::copy(q, h_host_.data(), h_t_.data(), j);
+      q.synchronize();
+      for (int i = 0; i < j; ++i) h_[i] = h_host_[i];
       const double ta = stats && stats->trace ? wall_time() : 0;
       HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, h_.data(), j, MPI_DOUBLE, MPI_SUM, comm_));
       if (stats) stats->span("Allreduce", ta, wall_time());
       for (int i = 0; i < j; ++i) {
-        h_t_[i] = static_cast<T>(h_[i]);
+        h_host_[i] = static_cast<T>(h_[i]);
         hcol[i] += h_[i];
       }
-      gemv(false, n, j, -1.0, q_.data(), h_t_.data(), 1.0, w);
+      device::copy(q, h_t_.data(), h_host_.data(), j);
+      q.gemv(device::Trans::No, n, j, T(-1), q_.data(), n, h_t_.data(), 1, T(1), w, 1);
     }
-    const double beta = global_norm(n, w, comm_);
-    if (beta > 0) scale(n, 1.0 / beta, w);
+    const double beta = global_norm(q, n, w, comm_);
+    if (beta > 0) scale(q, n, 1.0 / beta, w);
     hcol[j] = beta;
     if (stats) {
       const double t1 = wall_time();
@@ -118,11 +109,13 @@ void ArnoldiCycle<T>::combine(T* out, MotifStats* stats) {
     for (int c = i + 1; c < k; ++c) s -= hh_[static_cast<long>(c) * m1 + i] * h_[c];
     h_[i] = s / hh_[static_cast<long>(i) * m1 + i];
   }
-  for (int i = 0; i < k; ++i) h_t_[i] = static_cast<T>(h_[i]);
+  device::Queue& q = dev_->compute();
+  for (int i = 0; i < k; ++i) h_host_[i] = static_cast<T>(h_[i]);
   if (k > 0) {
-    gemv(false, n_, k, 1.0, q_.data(), h_t_.data(), 0.0, out);
+    device::copy(q, h_t_.data(), h_host_.data(), k);
+    q.gemv(device::Trans::No, n_, k, T(1), q_.data(), n_, h_t_.data(), 1, T(0), out, 1);
   } else {
-    fill(n_, T(0), out);
+    fill(q, n_, T(0), out);
   }
   if (stats) {
     const double t1 = wall_time();

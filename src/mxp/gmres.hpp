@@ -7,6 +7,8 @@
 // then Givens rotations on the host (double) turn H into R and update the
 // residual estimate |t_{k+1}|; the cycle stops early when the estimate
 // reaches the tolerance. combine() returns Q y with R y = t.
+// The basis and the vectors are device buffers; the projections are the
+// queue's GEMV (float or double), copied to the host for the all-reduce.
 #pragma once
 
 #include <mpi.h>
@@ -34,28 +36,31 @@ struct GmresResult {
 template <class T>
 class ArnoldiCycle {
  public:
-  ArnoldiCycle(long rows, int restart, long long global_rows, MPI_Comm comm);
+  ArnoldiCycle(device::Device& dev, long rows, int restart, long long global_rows, MPI_Comm comm);
 
   int restart() const { return m_; }
   // Column j of the basis (rows entries); set column 0 to r / ||r|| first.
-  T* basis(int j) { return q_.data() + static_cast<long>(j) * n_; }
+  T* basis(int j) { return q_.data() + static_cast<long>(j) * n_; }  // device memory
 
   // Runs at most max_steps (<= restart) steps from q_1 with residual norm
   // rho; stops once the estimate drops to tol_abs. Returns the steps taken.
   int run(Multigrid<T>& mg, double rho, double tol_abs, int max_steps, MotifStats* stats);
   // The estimated residual norm after the last step.
   double estimate() const { return estimate_; }
-  // out = Q[:, 0:k] y, where R y = t from the last run (k = its steps).
+  // out = Q[:, 0:k] y (device memory), where R y = t from the last run (k
+  // = its steps).
   void combine(T* out, MotifStats* stats);
 
  private:
+  device::Device* dev_;
   long n_;
   int m_;
   double big_n_;
   MPI_Comm comm_;
-  std::vector<T> q_;                          // n x (m+1), column-major
-  std::vector<T> z_;                          // preconditioned vector, with halo room
-  std::vector<T> h_t_;                        // projections in T for the BLAS calls
+  device::Buffer<T> q_;                       // n x (m+1), column-major
+  device::Buffer<T> z_;                       // preconditioned vector, with halo room
+  device::Buffer<T> h_t_;                     // projections in T for the BLAS calls
+  std::vector<T> h_host_;                     // h_t_ on the host
   std::vector<double> h_, hh_, cs_, sn_, t_;  // hh_: (m+1) x m column-major
   int steps_ = 0;
   double estimate_ = 0;

@@ -1,9 +1,8 @@
 #include "mxp/gmres_ir.hpp"
 
-#include <type_traits>
-
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
@@ -12,36 +11,42 @@
 namespace hplx::mxp {
 
 template <class T>
-GmresIr<T>::GmresIr(const Problem& problem, int restart, MPI_Comm comm)
-    : problem_(&problem),
+GmresIr<T>::GmresIr(device::Device& dev, const Problem& problem, int restart, MPI_Comm comm)
+    : dev_(&dev),
+      problem_(&problem),
       comm_(comm),
-      halo_(&problem.levels[0].halo, problem.rows(), comm),
-      mg_(problem, comm),
-      arnoldi_(problem.rows(), restart, problem.global_rows(), comm),
-      x_col_(problem.levels[0].a.columns()),
-      ax_(problem.rows()),
-      r_(problem.rows()),
-      correction_(problem.rows()),
-      z_(problem.levels[0].a.columns()) {}
+      halo_(dev, &problem.levels[0].halo, problem.rows(), comm),
+      mg_(dev, problem, comm),
+      arnoldi_(dev, problem.rows(), restart, problem.global_rows(), comm),
+      x_col_(dev.alloc<double>(problem.levels[0].a.columns())),
+      ax_(dev.alloc<double>(problem.rows())),
+      r_(dev.alloc<double>(problem.rows())),
+      correction_(dev.alloc<T>(problem.rows())),
+      z_(dev.alloc<T>(problem.levels[0].a.columns())) {
+  device::Queue& q = dev.compute();
+  fill(q, x_col_.size(), 0.0, x_col_.data());
+  fill(q, z_.size(), T(0), z_.data());
+}
 
 template <class T>
-GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>& x,
-                              const GmresOptions& options, MotifStats* stats) {
+GmresResult GmresIr<T>::solve(const double* b, double* x, const GmresOptions& options,
+                              MotifStats* stats) {
   if (options.restart != arnoldi_.restart())
     throw Error("GmresIr::solve: restart differs from the constructor's");
   const double start = wall_time();
   const long n = problem_->rows();
   const double big_n = static_cast<double>(problem_->global_rows());
   const Level& fine = problem_->levels[0];
+  device::Queue& q = dev_->compute();
   GmresResult res;
   double rho0 = 0;
   for (;;) {
     // True residual in double.
-    std::copy(x.begin(), x.end(), x_col_.begin());
-    spmv(fine.a, fine.order, halo_, x_col_.data(), ax_.data(), stats);
+    device::copy(q, x_col_.data(), x, n);
+    spmv(q, fine.a, fine.order, halo_, x_col_.data(), ax_.data(), stats);
     double t0 = wall_time();
-    waxpby(n, 1.0, b.data(), -1.0, ax_.data(), r_.data());
-    const double rho = global_norm(n, r_.data(), comm_);
+    waxpby(q, n, 1.0, b, -1.0, ax_.data(), r_.data());
+    const double rho = global_norm(q, n, r_.data(), comm_);
     if (stats) {
       const double t1 = wall_time();
       stats->span("VecUpdate (residual, norm)", t0, t1);
@@ -59,7 +64,7 @@ GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>&
     if (res.iterations >= options.max_iters) break;
 
     t0 = wall_time();
-    scale_copy(n, 1.0 / rho, r_.data(), arnoldi_.basis(0));
+    scale_copy(q, n, 1.0 / rho, r_.data(), arnoldi_.basis(0));
     if (stats) {
       const double t1 = wall_time();
       stats->span("VecUpdate (scale)", t0, t1);
@@ -77,7 +82,7 @@ GmresResult GmresIr<T>::solve(const std::vector<double>& b, std::vector<double>&
     arnoldi_.combine(correction_.data(), stats);
     mg_.apply(correction_.data(), z_.data(), stats);
     t0 = wall_time();
-    waxpby(n, 1.0, x.data(), 1.0, z_.data(), x.data());  // the update in double
+    waxpby(q, n, 1.0, x, 1.0, z_.data(), x);  // the update in double
     if (stats) {
       const double t1 = wall_time();
       stats->span("VecUpdate (x += z)", t0, t1);

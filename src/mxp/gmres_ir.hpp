@@ -23,25 +23,27 @@ namespace hplx::mxp {
 template <class T>
 class GmresIr {
  public:
-  // Keeps pointers into `problem`, which must outlive this object.
-  GmresIr(const Problem& problem, int restart, MPI_Comm comm);
+  // Keeps pointers into `problem` and `dev`, which must outlive this
+  // object. Every kernel runs on dev's compute queue.
+  GmresIr(device::Device& dev, const Problem& problem, int restart, MPI_Comm comm);
 
-  // Solves A x = b from the x given; convergence when ||b - A x|| <=
-  // tolerance * ||b - A x_0||, or stops after max_iters inner iterations.
-  // options.restart must equal the restart given to the constructor.
-  GmresResult solve(const std::vector<double>& b, std::vector<double>& x,
-                    const GmresOptions& options, MotifStats* stats);
+  // Solves A x = b from the x given (device buffers of rows() entries);
+  // convergence when ||b - A x|| <= tolerance * ||b - A x_0||, or stops
+  // after max_iters inner iterations. options.restart must equal the
+  // restart given to the constructor.
+  GmresResult solve(const double* b, double* x, const GmresOptions& options, MotifStats* stats);
 
   Multigrid<T>& multigrid() { return mg_; }
 
  private:
+  device::Device* dev_;
   const Problem* problem_;
   MPI_Comm comm_;
   HaloExchange<double> halo_;
   Multigrid<T> mg_;
   ArnoldiCycle<T> arnoldi_;
-  std::vector<double> x_col_, ax_, r_;
-  std::vector<T> correction_, z_;
+  device::Buffer<double> x_col_, ax_, r_;
+  device::Buffer<T> correction_, z_;
 };
 
 extern template class GmresIr<float>;

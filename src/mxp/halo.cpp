@@ -3,6 +3,8 @@
 #include <type_traits>
 
 #include "core/error.hpp"
+#include "mxp/dispatch.hpp"
+#include "mxp/kernels/halo_kernels.hpp"
 
 namespace hplx::mxp {
 namespace {
@@ -77,31 +79,54 @@ HaloPlan make_halo_plan(const Geometry& g, const ColorOrdering& order) {
 }
 
 template <class T>
-HaloExchange<T>::HaloExchange(const HaloPlan* plan, long rows, MPI_Comm comm)
-    : plan_(plan), rows_(rows), comm_(comm), send_(plan->send_size) {
+HaloExchange<T>::HaloExchange(device::Device& dev, const HaloPlan* plan, long rows, MPI_Comm comm)
+    : dev_(&dev), plan_(plan), rows_(rows), comm_(comm) {
+  send_ = dev.alloc<T>(plan->send_size);
+  send_rows_ = dev.alloc<int>(plan->send_size);
+  direct_ = send_.host_accessible() || plan->send_size == 0;
+  if (!direct_) {
+    send_host_ = dev.alloc<T>(plan->send_size, device::MemorySpace::Pinned);
+    recv_host_ = dev.alloc<T>(plan->halo_size, device::MemorySpace::Pinned);
+  }
+  std::vector<int> all;
+  all.reserve(plan->send_size);
+  for (const auto& nb : plan->neighbors)
+    all.insert(all.end(), nb.send_rows.begin(), nb.send_rows.end());
+  device::copy(dev.transfer(), send_rows_.data(), all.data(), plan->send_size);
+  dev.transfer().synchronize();  // `all` goes out of scope
   requests_.reserve(2 * plan->neighbors.size());
 }
 
 template <class T>
-void HaloExchange<T>::begin(T* x) {
+void HaloExchange<T>::begin(device::Queue& compute, T* x) {
   if (empty()) return;
   const MPI_Datatype type = std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
+  device::Queue& tq = dev_->transfer();
+  // Pack on the transfer queue once the compute queue has written x.
+  tq.wait(compute.record());
+  const long total = plan_->send_size;
+  run_elementwise(tq, total, kernels::PackBody<T>{x, send_rows_.data(), send_.data()});
+  if (!direct_) device::copy(tq, send_host_.data(), send_.data(), total);
+  // MPI reads the packed values from here on. The receives are posted
+  // after it too: by then the compute queue has passed every kernel that
+  // read the previous halo of x (and the transfer queue its last copy out
+  // of the receive staging).
+  tq.synchronize();
   requests_.clear();
+  T* recv = direct_ ? x + rows_ : recv_host_.data();
   for (const auto& nb : plan_->neighbors) {
     MPI_Request req;
-    HPLX_MPI_CHECK(MPI_Irecv(x + rows_ + nb.recv_offset, static_cast<int>(nb.recv_count), type,
-                             nb.rank, direction_tag(nb.dx, nb.dy, nb.dz), comm_, &req));
+    HPLX_MPI_CHECK(MPI_Irecv(recv + nb.recv_offset, static_cast<int>(nb.recv_count), type, nb.rank,
+                             direction_tag(nb.dx, nb.dy, nb.dz), comm_, &req));
     requests_.push_back(req);
   }
+  const T* send = direct_ ? send_.data() : send_host_.data();
   long offset = 0;
   for (const auto& nb : plan_->neighbors) {
-    T* buf = send_.data() + offset;
     const long count = static_cast<long>(nb.send_rows.size());
-    const int* rows = nb.send_rows.data();
-    for (long i = 0; i < count; ++i) buf[i] = x[rows[i]];
     MPI_Request req;
     // Tagged with the direction from the receiver back to me.
-    HPLX_MPI_CHECK(MPI_Isend(buf, static_cast<int>(count), type, nb.rank,
+    HPLX_MPI_CHECK(MPI_Isend(send + offset, static_cast<int>(count), type, nb.rank,
                              direction_tag(-nb.dx, -nb.dy, -nb.dz), comm_, &req));
     requests_.push_back(req);
     offset += count;
@@ -109,11 +134,14 @@ void HaloExchange<T>::begin(T* x) {
 }
 
 template <class T>
-void HaloExchange<T>::finish() {
+void HaloExchange<T>::finish(device::Queue& compute, T* x) {
   if (empty() || requests_.empty()) return;
   HPLX_MPI_CHECK(
       MPI_Waitall(static_cast<int>(requests_.size()), requests_.data(), MPI_STATUSES_IGNORE));
   requests_.clear();
+  device::Queue& tq = dev_->transfer();
+  if (!direct_) device::copy(tq, x + rows_, recv_host_.data(), plan_->halo_size);
+  compute.wait(tq.record());  // the boundary rows read the halo after this
 }
 
 template class HaloExchange<float>;

@@ -10,12 +10,23 @@
 // begin() packs the send buffers and posts every receive and send; finish()
 // waits for them. Between the two, a kernel may update rows that read no
 // halo value (ColorOrdering puts them first in every color).
+//
+// On the device layer: the exchange runs on the Device's transfer queue.
+// begin() makes the transfer queue wait for the compute queue's writes to x,
+// packs there (a kernel body, kernels/halo_kernels.hpp) and synchronizes it
+// before MPI reads the buffer; finish() makes the compute queue wait for the
+// transfer queue before the boundary rows read the halo. MPI reads and
+// writes device buffers directly where the host can reach them
+// (Buffer::host_accessible(): the host backend, or GPU-aware memory);
+// otherwise both directions are staged through Pinned buffers with copies
+// on the transfer queue.
 #pragma once
 
 #include <mpi.h>
 
 #include <vector>
 
+#include "device/device.hpp"
 #include "mxp/coloring.hpp"
 #include "mxp/geometry.hpp"
 
@@ -46,19 +57,28 @@ template <class T>
 class HaloExchange {
  public:
   HaloExchange() = default;
-  HaloExchange(const HaloPlan* plan, long rows, MPI_Comm comm);
+  HaloExchange(device::Device& dev, const HaloPlan* plan, long rows, MPI_Comm comm);
 
-  // Packs the owned values of x that neighbours need and posts the messages
-  // that fill x[rows .. rows + halo_size).
-  void begin(T* x);
-  void finish();
+  // Packs the owned values of x (device memory, written by `compute` so
+  // far) that neighbours need and posts the messages that fill
+  // x[rows .. rows + halo_size).
+  void begin(device::Queue& compute, T* x);
+  // Waits for the messages; work enqueued on `compute` afterwards sees the
+  // halo of x.
+  void finish(device::Queue& compute, T* x);
   bool empty() const { return plan_ == nullptr || plan_->neighbors.empty(); }
+  // Whether MPI reads and writes the device buffers directly (no staging).
+  bool direct() const { return direct_; }
 
  private:
+  device::Device* dev_ = nullptr;
   const HaloPlan* plan_ = nullptr;
   long rows_ = 0;
   MPI_Comm comm_ = MPI_COMM_NULL;
-  std::vector<T> send_;
+  bool direct_ = true;
+  device::Buffer<int> send_rows_;            // every neighbour's rows, concatenated
+  device::Buffer<T> send_;                   // packed values (Device)
+  device::Buffer<T> send_host_, recv_host_;  // Pinned staging when !direct_
   std::vector<MPI_Request> requests_;
 };
 

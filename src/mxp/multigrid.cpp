@@ -1,67 +1,73 @@
 #include "mxp/multigrid.hpp"
 
-#include <algorithm>
 #include <type_traits>
 
 #include "core/timer.hpp"
 #include "mxp/gauss_seidel.hpp"
+#include "mxp/host/ell_simd.hpp"
+#include "mxp/kernels/ell_kernels.hpp"
 #include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
-template <class T>
-void restrict_residual_rows(const EllMatrix<T>& a, const std::vector<int>& fine_to_coarse,
-                            const T* __restrict r, const T* z, T* __restrict rc, long begin,
-                            long end) {
-  const int* __restrict f2c = fine_to_coarse.data();
-  ell_row_sums<true>(
-      a, z, begin, end, [r](long i) { return r[i]; },
-      [rc, f2c](long i, T acc) { rc[f2c[i]] = acc; });
-}
 
+// The one dispatch point of the fused residual + restriction.
 template <class T>
-void restrict_residual_gather(const EllMatrix<T>& a, const std::vector<int>& coarse_to_fine,
-                              const T* __restrict r, const T* z, T* __restrict rc) {
-  const T* __restrict vals = a.values.data();
-  const int* __restrict cols = a.pattern->cols.data();
-  const long nc = static_cast<long>(coarse_to_fine.size());
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < nc; ++i) {
-    const long f = coarse_to_fine[i];
-    const long base = EllPattern::index(f, 0);
-    T acc = r[f];
-    for (int s = 0; s < kSlots; ++s)
-      acc -= vals[base + s * kSliceRows] * z[cols[base + s * kSliceRows]];
-    rc[i] = acc;
+void restrict_residual_rows(device::Queue& q, const EllMatrix<T>& a, const int* f2c, const T* r,
+                            const T* z, T* rc, long begin, long end, KernelPath path) {
+  if (begin >= end) return;
+  const T* vals = a.values.data();
+  const int* cols = a.pattern->cols.data();
+  if (use_host_fast_path(q, path)) {
+    const long rows = a.rows();
+    q.execute([=] {
+      const T* __restrict rr = r;
+      T* __restrict out = rc;
+      const int* __restrict map = f2c;
+      host::ell_row_sums<true>(
+          vals, cols, rows, z, begin, end, [rr](long i) { return rr[i]; },
+          [out, map](long i, T acc) { out[map[i]] = acc; });
+    });
+  } else {
+    device::launch(q, end - begin, kernels::RestrictBody<T>{vals, cols, r, z, rc, f2c, begin});
   }
 }
 
 template <class T>
-void prolongate(const std::vector<int>& coarse_to_fine, const T* __restrict zc, T* __restrict z) {
-  const long nc = static_cast<long>(coarse_to_fine.size());
-  const int* __restrict c2f = coarse_to_fine.data();
-#pragma omp parallel for simd schedule(static)
-  for (long i = 0; i < nc; ++i) z[c2f[i]] += zc[i];
+void restrict_residual_gather(device::Queue& q, const EllMatrix<T>& a, const int* c2f, long nc,
+                              const T* r, const T* z, T* rc) {
+  run_elementwise(
+      q, nc,
+      kernels::RestrictGatherBody<T>{a.values.data(), a.pattern->cols.data(), r, z, rc, c2f});
 }
 
 template <class T>
-Multigrid<T>::Multigrid(const Problem& problem, MPI_Comm comm) : problem_(&problem) {
+void prolongate(device::Queue& q, const int* c2f, long nc, const T* zc, T* z) {
+  run_elementwise(q, nc, kernels::ProlongBody<T>{c2f, zc, z});
+}
+
+template <class T>
+Multigrid<T>::Multigrid(device::Device& dev, const Problem& problem, MPI_Comm comm)
+    : dev_(&dev), problem_(&problem) {
   const int nl = static_cast<int>(problem.levels.size());
   if constexpr (std::is_same_v<T, double>) {
     for (int l = 0; l < nl; ++l) a_.push_back(&problem.levels[l].a);
   } else {
     owned_.reserve(nl);
     for (int l = 0; l < nl; ++l) {
-      owned_.push_back(convert_matrix<T>(problem.levels[l].a));
+      owned_.push_back(convert_matrix<T>(dev, problem.levels[l].a));
       a_.push_back(&owned_.back());
     }
   }
   rc_.resize(nl);
   zc_.resize(nl);
+  device::Queue& q = dev.compute();
   for (int l = 0; l < nl; ++l) {
-    halo_.emplace_back(&problem.levels[l].halo, a_[l]->rows(), comm);
+    halo_.emplace_back(dev, &problem.levels[l].halo, a_[l]->rows(), comm);
     if (l > 0) {
-      rc_[l].assign(a_[l]->rows(), T(0));
-      zc_[l].assign(a_[l]->columns(), T(0));
+      rc_[l] = dev.alloc<T>(a_[l]->rows());
+      zc_[l] = dev.alloc<T>(a_[l]->columns());
+      fill(q, rc_[l].size(), T(0), rc_[l].data());
+      fill(q, zc_[l].size(), T(0), zc_[l].data());
     }
   }
 }
@@ -95,32 +101,34 @@ static_assert(kMgLevels <= 4, "name the spans of the extra levels");
 
 template <class T>
 void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
+  device::Queue& q = dev_->compute();
   const EllMatrix<T>& a = *a_[l];
   const Level& lv = problem_->levels[l];
   const long n = a.rows();
   // z = 0 on entry (owned rows; the sweep zeroes the halo).
-  fill(n, T(0), z);
+  fill(q, n, T(0), z);
   const bool coarsest = l + 1 == levels();
-  gs_sweep(a, lv.order, halo_[l], r, z, /*x_is_zero=*/true, stats,
+  gs_sweep(q, a, lv.order, halo_[l], r, z, /*x_is_zero=*/true, stats,
            coarsest ? kCoarsest[l] : kPreSmooth[l]);
   if (coarsest) return;
 
   // Fused residual + restriction at the coarse points (fine color 0).
   T* rc = rc_[l + 1].data();
   T* zc = zc_[l + 1].data();
+  const long nc = lv.coarse_to_fine.size();
   double t = wall_time();
-  halo_[l].begin(z);
+  halo_[l].begin(q, z);
   const int cb = lv.order.coarse_block;
   if (!lv.order.sequential)
-    restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.color_begin[cb],
+    restrict_residual_rows(q, a, lv.fine_to_coarse.data(), r, z, rc, lv.order.color_begin[cb],
                            lv.order.boundary_begin[cb]);
   const double tw = wall_time();
-  halo_[l].finish();
+  halo_[l].finish(q, z);
   const double tw1 = wall_time();
   if (lv.order.sequential)
-    restrict_residual_gather(a, lv.coarse_to_fine, r, z, rc);
+    restrict_residual_gather(q, a, lv.coarse_to_fine.data(), nc, r, z, rc);
   else
-    restrict_residual_rows(a, lv.fine_to_coarse, r, z, rc, lv.order.boundary_begin[cb],
+    restrict_residual_rows(q, a, lv.fine_to_coarse.data(), r, z, rc, lv.order.boundary_begin[cb],
                            lv.order.color_begin[cb + 1]);
   if (stats) {
     const double t1 = wall_time();
@@ -132,34 +140,35 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
     stats->halo_wait += tw1 - tw;
     stats->restriction += t1 - t;
     // Coarse rows of the matrix, r read, r_c written, all of z read once.
-    stats->bytes_restriction +=
-        static_cast<double>(lv.coarse_to_fine.size()) * ell_row_bytes<T>(2) + n * sizeof(T);
+    stats->bytes_restriction += static_cast<double>(nc) * ell_row_bytes<T>(2) + n * sizeof(T);
   }
 
   cycle(l + 1, rc, zc, stats);
 
   t = wall_time();
-  prolongate(lv.coarse_to_fine, zc, z);
+  prolongate(q, lv.coarse_to_fine.data(), nc, zc, z);
   if (stats) {
     const double t1 = wall_time();
     stats->span(kProlongation[l], t, t1);
     stats->prolongation += t1 - t;
     // z_c and the indices read, z read and written at the coarse points.
-    stats->bytes_prolongation += lv.coarse_to_fine.size() * (3.0 * sizeof(T) + sizeof(int));
+    stats->bytes_prolongation += nc * (3.0 * sizeof(T) + sizeof(int));
   }
-  gs_sweep(a, lv.order, halo_[l], r, z, /*x_is_zero=*/false, stats, kPostSmooth[l]);
+  gs_sweep(q, a, lv.order, halo_[l], r, z, /*x_is_zero=*/false, stats, kPostSmooth[l]);
 }
 
-template void restrict_residual_rows<float>(const EllMatrix<float>&, const std::vector<int>&,
-                                            const float*, const float*, float*, long, long);
-template void restrict_residual_rows<double>(const EllMatrix<double>&, const std::vector<int>&,
-                                             const double*, const double*, double*, long, long);
-template void restrict_residual_gather<float>(const EllMatrix<float>&, const std::vector<int>&,
-                                              const float*, const float*, float*);
-template void restrict_residual_gather<double>(const EllMatrix<double>&, const std::vector<int>&,
-                                               const double*, const double*, double*);
-template void prolongate<float>(const std::vector<int>&, const float*, float*);
-template void prolongate<double>(const std::vector<int>&, const double*, double*);
+template void restrict_residual_rows<float>(device::Queue&, const EllMatrix<float>&, const int*,
+                                            const float*, const float*, float*, long, long,
+                                            KernelPath);
+template void restrict_residual_rows<double>(device::Queue&, const EllMatrix<double>&, const int*,
+                                             const double*, const double*, double*, long, long,
+                                             KernelPath);
+template void restrict_residual_gather<float>(device::Queue&, const EllMatrix<float>&, const int*,
+                                              long, const float*, const float*, float*);
+template void restrict_residual_gather<double>(device::Queue&, const EllMatrix<double>&, const int*,
+                                               long, const double*, const double*, double*);
+template void prolongate<float>(device::Queue&, const int*, long, const float*, float*);
+template void prolongate<double>(device::Queue&, const int*, long, const double*, double*);
 template class Multigrid<float>;
 template class Multigrid<double>;
 

@@ -6,7 +6,8 @@
 //   the transpose of injection); one post-smoothing sweep.
 // On the coarsest level: z = 0 and one sweep. M is a fixed linear operator.
 // The matrices of all levels live in precision T (the float copies are
-// made here; the double ones are the problem's own).
+// made here; the double ones are the problem's own). Vectors and matrices
+// are device buffers; every kernel runs on the Device's compute queue.
 #pragma once
 
 #include <mpi.h>
@@ -23,8 +24,8 @@ namespace hplx::mxp {
 template <class T>
 class Multigrid {
  public:
-  // Keeps pointers into `problem`, which must outlive this object.
-  Multigrid(const Problem& problem, MPI_Comm comm);
+  // Keeps pointers into `problem` and `dev`, which must outlive this object.
+  Multigrid(device::Device& dev, const Problem& problem, MPI_Comm comm);
   Multigrid(const Multigrid&) = delete;
   Multigrid& operator=(const Multigrid&) = delete;
 
@@ -32,35 +33,39 @@ class Multigrid {
   const EllMatrix<T>& matrix(int level) const { return *a_[level]; }
   const ColorOrdering& ordering(int level) const { return problem_->levels[level].order; }
   HaloExchange<T>& halo(int level) { return halo_[level]; }
+  device::Queue& queue() const { return dev_->compute(); }
 
-  // z = M^-1 r on the fine grid; z needs matrix(0).columns() entries.
+  // z = M^-1 r on the fine grid (device pointers); z needs
+  // matrix(0).columns() entries.
   void apply(const T* r, T* z, MotifStats* stats);
 
  private:
   void cycle(int level, const T* r, T* z, MotifStats* stats);
 
+  device::Device* dev_;
   const Problem* problem_;
   std::vector<EllMatrix<T>> owned_;
   std::vector<const EllMatrix<T>*> a_;
   std::vector<HaloExchange<T>> halo_;
-  std::vector<std::vector<T>> rc_, zc_;  // per level; unused on level 0
+  std::vector<device::Buffer<T>> rc_, zc_;  // per level; unused on level 0
 };
 
-// r_c[fine_to_coarse[i]] = r[i] - (A z)[i] for the fine rows i in [begin, end)
-// (rows of the coarse block, the coarse points).
+// r_c[f2c[i]] = r[i] - (A z)[i] for the fine rows i in [begin, end) (rows
+// of the coarse block, the coarse points), on q.
 template <class T>
-void restrict_residual_rows(const EllMatrix<T>& a, const std::vector<int>& fine_to_coarse,
-                            const T* r, const T* z, T* rc, long begin, long end);
+void restrict_residual_rows(device::Queue& q, const EllMatrix<T>& a, const int* f2c, const T* r,
+                            const T* z, T* rc, long begin, long end,
+                            KernelPath path = KernelPath::Best);
 
-// The same for every coarse row i (r_c[i] from fine row coarse_to_fine[i]),
-// for an ordering whose coarse points are not one block (lexicographic).
+// The same for every coarse row i < nc (r_c[i] from fine row c2f[i]), for
+// an ordering whose coarse points are not one block (lexicographic).
 template <class T>
-void restrict_residual_gather(const EllMatrix<T>& a, const std::vector<int>& coarse_to_fine,
+void restrict_residual_gather(device::Queue& q, const EllMatrix<T>& a, const int* c2f, long nc,
                               const T* r, const T* z, T* rc);
 
-// z[coarse_to_fine[i]] += z_c[i] for every coarse row i.
+// z[c2f[i]] += z_c[i] for every coarse row i < nc.
 template <class T>
-void prolongate(const std::vector<int>& coarse_to_fine, const T* zc, T* z);
+void prolongate(device::Queue& q, const int* c2f, long nc, const T* zc, T* z);
 
 extern template class Multigrid<float>;
 extern template class Multigrid<double>;

@@ -6,6 +6,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
 
@@ -20,7 +21,23 @@ namespace {
 // Sorts every row's entries by column (padding, value 0, last) and records
 // per slice the most entries in blocks before the row's own (EllPattern).
 // A property of the matrix and the ordering only, as for any sparse matrix.
-void sort_rows(const ColorOrdering& order, EllPattern& pattern, std::vector<double>& values) {
+// The host-side matrix of a level before it is copied to the device.
+struct HostEll {
+  long rows = 0;
+  std::vector<int> cols;
+  std::vector<double> values, inv_diag;
+  std::vector<unsigned char> earlier_slots;
+  long long earlier_entries = 0;
+};
+
+template <class T>
+device::Buffer<T> upload(device::Device& dev, const std::vector<T>& v) {
+  device::Buffer<T> b = dev.alloc<T>(static_cast<long>(v.size()));
+  device::copy(dev.compute(), b.data(), v.data(), static_cast<long>(v.size()));
+  return b;
+}
+
+void sort_rows(const ColorOrdering& order, HostEll& pattern, std::vector<double>& values) {
   const long n = pattern.rows;
   const long slices = (n + kSliceRows - 1) / kSliceRows;
   pattern.earlier_slots.assign(slices, 0);
@@ -58,20 +75,20 @@ void sort_rows(const ColorOrdering& order, EllPattern& pattern, std::vector<doub
                                (std::min(n, (sl + 1) * kSliceRows) - sl * kSliceRows);
 }
 
-Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm comm,
-                     std::vector<double>* b) {
+Level generate_level(device::Device& dev, const Geometry& g, const ProblemOptions& options,
+                     MPI_Comm comm, std::vector<double>* b) {
   Level lv;
   lv.geom = g;
   lv.order = options.smoother == Smoother::Lexicographic ? make_natural_ordering(g)
                                                          : make_color_ordering(g, options.colors);
   lv.halo = make_halo_plan(g, lv.order);
   const long n = g.local_rows();
-  auto pattern = std::make_shared<EllPattern>();
+  HostEll host;
+  HostEll* pattern = &host;
   pattern->rows = n;
-  pattern->halo = lv.halo.halo_size;
   pattern->cols.assign(EllPattern::storage(n), 0);
-  lv.a.values.assign(EllPattern::storage(n), 0.0);
-  lv.a.inv_diag.assign(n, 0.0);
+  host.values.assign(EllPattern::storage(n), 0.0);
+  host.inv_diag.assign(n, 0.0);
   if (b) b->assign(n, 0.0);
   long long nnz = 0;
 #pragma omp parallel for schedule(static) reduction(+ : nnz)
@@ -100,31 +117,42 @@ Level generate_level(const Geometry& g, const ProblemOptions& options, MPI_Comm 
             row_sum += value;
           }
           pattern->cols[EllPattern::index(row, slot)] = static_cast<int>(col);
-          lv.a.values[EllPattern::index(row, slot)] = value;
+          host.values[EllPattern::index(row, slot)] = value;
         }
       }
     }
-    lv.a.inv_diag[row] = 1.0 / stencil_value(0, 0, 0, options.nonsymmetric);
+    host.inv_diag[row] = 1.0 / stencil_value(0, 0, 0, options.nonsymmetric);
     if (b) (*b)[row] = row_sum;
   }
-  sort_rows(lv.order, *pattern, lv.a.values);
+  sort_rows(lv.order, host, host.values);
   long long global = 0;
   HPLX_MPI_CHECK(MPI_Allreduce(&nnz, &global, 1, MPI_LONG_LONG, MPI_SUM, comm));
   lv.a.global_nnz = global;
-  lv.a.pattern = std::move(pattern);
+  auto device_pattern = std::make_shared<EllPattern>();
+  device_pattern->rows = n;
+  device_pattern->halo = lv.halo.halo_size;
+  device_pattern->cols = upload(dev, host.cols);
+  device_pattern->earlier_slots = upload(dev, host.earlier_slots);
+  device_pattern->earlier_entries = host.earlier_entries;
+  lv.a.values = upload(dev, host.values);
+  lv.a.inv_diag = upload(dev, host.inv_diag);
+  lv.a.pattern = std::move(device_pattern);
+  dev.compute().synchronize();  // the host arrays go out of scope
   return lv;
 }
 
 }  // namespace
 
-Problem generate_problem(const Geometry& fine, const ProblemOptions& options, MPI_Comm comm) {
+Problem generate_problem(device::Device& dev, const Geometry& fine, const ProblemOptions& options,
+                         MPI_Comm comm) {
   check_local_dims(fine.nx, fine.ny, fine.nz);
   Problem p;
   p.options = options;
   p.levels.reserve(kMgLevels);
   Geometry g = fine;
+  std::vector<double> b;
   for (int l = 0; l < kMgLevels; ++l) {
-    p.levels.push_back(generate_level(g, options, comm, l == 0 ? &p.b : nullptr));
+    p.levels.push_back(generate_level(dev, g, options, comm, l == 0 ? &b : nullptr));
     p.nnz_mg += p.levels.back().a.global_nnz;
     if (l + 1 < kMgLevels) g = g.coarsened();
   }
@@ -132,19 +160,24 @@ Problem generate_problem(const Geometry& fine, const ProblemOptions& options, MP
     Level& f = p.levels[l];
     const Level& c = p.levels[l + 1];
     const long nc = c.geom.local_rows();
-    f.coarse_to_fine.assign(nc, -1);
-    f.fine_to_coarse.assign(f.geom.local_rows(), -1);
+    std::vector<int> coarse_to_fine(nc, -1), fine_to_coarse(f.geom.local_rows(), -1);
     for (long cn = 0; cn < nc; ++cn) {
       const long cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
                  cz = cn / (static_cast<long>(c.geom.nx) * c.geom.ny);
       const long fn = ((2 * cz) * f.geom.ny + 2 * cy) * f.geom.nx + 2 * cx;
       const int frow = f.order.to_permuted[fn];
       const int crow = c.order.to_permuted[cn];
-      f.coarse_to_fine[crow] = frow;
-      f.fine_to_coarse[frow] = crow;
+      coarse_to_fine[crow] = frow;
+      fine_to_coarse[frow] = crow;
     }
+    f.coarse_to_fine = upload(dev, coarse_to_fine);
+    f.fine_to_coarse = upload(dev, fine_to_coarse);
+    dev.compute().synchronize();  // the host arrays go out of scope
   }
-  p.x_exact.assign(p.rows(), 1.0);
+  p.b = upload(dev, b);
+  p.x_exact = dev.alloc<double>(p.rows());
+  fill(dev.compute(), p.rows(), 1.0, p.x_exact.data());
+  dev.compute().synchronize();
   return p;
 }
 

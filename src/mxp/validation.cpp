@@ -8,6 +8,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "mxp/gmres_ir.hpp"
+#include "mxp/vector_ops.hpp"
 
 namespace hplx::mxp {
 
@@ -42,15 +43,17 @@ int validation_ranks(ValidationMode mode, int world_size) {
 
 namespace {
 
-void solve_both(const ValidationOptions& o, const Problem& p, MPI_Comm comm, ValidationResult& v) {
-  std::vector<double> x(p.rows(), 0.0);
+void solve_both(device::Device& dev, const ValidationOptions& o, const Problem& p, MPI_Comm comm,
+                ValidationResult& v) {
+  device::Buffer<double> x = dev.alloc<double>(p.rows());
+  fill(dev.compute(), p.rows(), 0.0, x.data());
   GmresOptions go;
   go.restart = o.restart;
   go.max_iters = o.max_iters;
   go.tolerance = o.tolerance;
   {
-    GmresIr<double> solver(p, o.restart, comm);
-    const GmresResult r = solver.solve(p.b, x, go, nullptr);
+    GmresIr<double> solver(dev, p, o.restart, comm);
+    const GmresResult r = solver.solve(p.b.data(), x.data(), go, nullptr);
     v.n_double = r.iterations;
     v.normr0_double = r.normr0;
     v.normr_double = r.normr;
@@ -69,11 +72,11 @@ void solve_both(const ValidationOptions& o, const Problem& p, MPI_Comm comm, Val
   v.tol_mixed = o.mode == ValidationMode::Fullscale
                     ? std::max(o.tolerance, v.normr_double / v.normr0_double)
                     : o.tolerance;
-  std::fill(x.begin(), x.end(), 0.0);
+  fill(dev.compute(), p.rows(), 0.0, x.data());
   go.tolerance = v.tol_mixed;
   go.max_iters = 2 * o.max_iters;
-  GmresIr<float> solver(p, o.restart, comm);
-  const GmresResult r = solver.solve(p.b, x, go, nullptr);
+  GmresIr<float> solver(dev, p, o.restart, comm);
+  const GmresResult r = solver.solve(p.b.data(), x.data(), go, nullptr);
   v.n_mixed = r.iterations;
   v.normr0_mixed = r.normr0;
   v.normr_mixed = r.normr;
@@ -82,8 +85,8 @@ void solve_both(const ValidationOptions& o, const Problem& p, MPI_Comm comm, Val
 
 }  // namespace
 
-ValidationResult run_validation(const ValidationOptions& o, const Geometry& fine,
-                                const Problem* full_problem, MPI_Comm world) {
+ValidationResult run_validation(device::Device& dev, const ValidationOptions& o,
+                                const Geometry& fine, const Problem* full_problem, MPI_Comm world) {
   const double t0 = wall_time();
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
@@ -96,7 +99,7 @@ ValidationResult run_validation(const ValidationOptions& o, const Geometry& fine
     v.npx = fine.npx;
     v.npy = fine.npy;
     v.npz = fine.npz;
-    solve_both(o, *full_problem, world, v);
+    solve_both(dev, o, *full_problem, world, v);
   } else {
     MPI_Comm sub = MPI_COMM_NULL;
     HPLX_MPI_CHECK(MPI_Comm_split(world, rank < v.ranks ? 0 : MPI_UNDEFINED, rank, &sub));
@@ -106,8 +109,8 @@ ValidationResult run_validation(const ValidationOptions& o, const Geometry& fine
     v.npz = g.npz;
     if (sub != MPI_COMM_NULL) {
       MPI_Comm_set_errhandler(sub, MPI_ERRORS_RETURN);
-      auto p = std::make_unique<Problem>(generate_problem(g, o.problem, sub));
-      solve_both(o, *p, sub, v);
+      auto p = std::make_unique<Problem>(generate_problem(dev, g, o.problem, sub));
+      solve_both(dev, o, *p, sub, v);
       MPI_Comm_free(&sub);
     }
     // Everyone learns rank 0's outcome.

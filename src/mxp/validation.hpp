@@ -61,8 +61,9 @@ struct ValidationResult {
 
 // Collective over `world`. `fine` is the benchmark's geometry (used as is in
 // fullscale mode; standard mode builds its own on the first ranks with the
-// same local size). `full_problem` may be null in standard mode.
-ValidationResult run_validation(const ValidationOptions& options, const Geometry& fine,
-                                const Problem* full_problem, MPI_Comm world);
+// same local size). `full_problem` may be null in standard mode. The
+// solves run on `dev`.
+ValidationResult run_validation(device::Device& dev, const ValidationOptions& options,
+                                const Geometry& fine, const Problem* full_problem, MPI_Comm world);
 
 }  // namespace hplx::mxp

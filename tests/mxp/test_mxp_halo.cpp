@@ -1,13 +1,17 @@
 // Halo exchange and distributed SpMV on every process-grid shape of the
 // job's rank count: every halo entry must hold the neighbour's value of
 // that global point, and A x must equal the stencil sum over the global grid.
+// On every device backend compiled in (the halo is packed on the transfer
+// queue and, where device memory is not host-accessible, staged).
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <memory>
 #include <vector>
 
 #include "mxp/ell_matrix.hpp"
 #include "mxp/problem.hpp"
+#include "tests/mxp/mxp_test_util.hpp"
 
 namespace hplx::mxp {
 namespace {
@@ -25,13 +29,13 @@ std::vector<ProcessShape> shapes_of(int p) {
   return out;
 }
 
-template <class T>
-class MxpHalo : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MxpHalo, Precisions);
+using test::download;
+using test::upload;
 
-TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
-  using T = TypeParam;
+class MxpHalo : public test::OnBackend {};
+
+template <class T>
+void check_halo(device::Device& dev) {
   int rank = 0, size = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &size);
@@ -41,7 +45,7 @@ TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
       SCOPED_TRACE(::testing::Message() << shape.npx << "x" << shape.npy << "x" << shape.npz
                                         << " local " << d[0] << "x" << d[1] << "x" << d[2]);
       const Geometry g = make_geometry(rank, size, d[0], d[1], d[2], shape);
-      const Problem p = generate_problem(g, {}, MPI_COMM_WORLD);
+      const Problem p = generate_problem(dev, g, {}, MPI_COMM_WORLD);
       const Level& lv = p.levels[0];
       const long n = lv.a.rows();
       EXPECT_EQ(lv.a.global_nnz, [&] {
@@ -56,14 +60,19 @@ TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
                                           g.giz0 + nat / (g.nx * g.ny)));
       }
       // Rows before boundary_begin must not read the halo.
+      const std::vector<int> cols = download(dev, lv.a.pattern->cols);
       for (int c = 0; c < kColors; ++c)
         for (long r = lv.order.color_begin[c]; r < lv.order.boundary_begin[c]; ++r)
-          for (int s = 0; s < kSlots; ++s)
-            ASSERT_LT(lv.a.pattern->cols[EllPattern::index(r, s)], n);
+          for (int s = 0; s < kSlots; ++s) ASSERT_LT(cols[EllPattern::index(r, s)], n);
 
-      HaloExchange<T> halo(&lv.halo, n, MPI_COMM_WORLD);
-      halo.begin(x.data());
-      halo.finish();
+      device::Queue& q = dev.compute();
+      device::Buffer<T> dx = upload(dev, x), dy = dev.alloc<T>(n);
+      HaloExchange<T> halo(dev, &lv.halo, n, MPI_COMM_WORLD);
+      if (lv.halo.send_size > 0)
+        EXPECT_EQ(halo.direct(), dev.backend().host_accessible(device::MemorySpace::Device));
+      halo.begin(q, dx.data());
+      halo.finish(q, dx.data());
+      x = download(dev, dx);
       long checked = 0;
       for (int iz = -1; iz <= g.nz; ++iz)
         for (int iy = -1; iy <= g.ny; ++iy)
@@ -81,8 +90,10 @@ TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
       EXPECT_EQ(checked, lv.halo.halo_size);
 
       for (long r = n; r < lv.a.columns(); ++r) x[r] = T(-1);  // spmv must fill the halo itself
-      const EllMatrix<T> a = convert_matrix<T>(lv.a);
-      spmv(a, lv.order, halo, x.data(), y.data(), nullptr);
+      dx = upload(dev, x);
+      const EllMatrix<T> a = convert_matrix<T>(dev, lv.a);
+      spmv(q, a, lv.order, halo, dx.data(), dy.data(), nullptr);
+      y = download(dev, dy);
       for (long r = 0; r < n; ++r) {
         const int nat = lv.order.to_natural[r];
         const long gx = g.gix0 + nat % g.nx, gy = g.giy0 + (nat / g.nx) % g.ny,
@@ -99,6 +110,22 @@ TYPED_TEST(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
       }
     }
   }
+}
+
+TEST_P(MxpHalo, EveryShapeExchangesTheNeighboursValuesAndSpmvMatches) {
+  check_halo<float>(dev());
+  check_halo<double>(dev());
+}
+
+HPLX_INSTANTIATE_OVER_BACKENDS(MxpHalo);
+
+// Device memory that MPI cannot read (as a GPU's without GPU-aware MPI):
+// the halo must stage through Pinned buffers with copies on the transfer
+// queue.
+TEST(MxpHaloStaged, DeviceMemoryThatMpiCannotReadIsStagedThroughPinnedBuffers) {
+  device::Device dev(std::make_unique<test::DisguisedHost>(device::BackendKind::Host, false));
+  check_halo<float>(dev);
+  check_halo<double>(dev);
 }
 
 }  // namespace

@@ -2,30 +2,39 @@
 // in natural (lexicographic) order: SpMV, the multicolor Gauss-Seidel sweep
 // against a sequential Gauss-Seidel over the color ordering, the fused
 // residual + restriction, prolongation, the V-cycle's linearity (in the
-// default ordering, another color order and the lexicographic one), and the
-// mixed-precision vector kernels; float and double.
+// default ordering, another color order and the lexicographic one), the
+// mixed-precision vector kernels and CGS2's orthogonality; float and
+// double. Contract tests: every one runs on each device backend compiled in
+// (HPLX_INSTANTIATE_OVER_BACKENDS), and the host backend's fast path is
+// checked against the portable kernel bodies.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 #include <vector>
 
 #include "mxp/gauss_seidel.hpp"
+#include "mxp/gmres.hpp"
 #include "mxp/multigrid.hpp"
 #include "mxp/problem.hpp"
 #include "mxp/vector_ops.hpp"
+#include "tests/mxp/mxp_test_util.hpp"
 
 namespace hplx::mxp {
 namespace {
 
+using test::download;
+using test::upload;
+
 struct Grid {
   Geometry g;
   Problem p;
-  explicit Grid(bool nonsym = false, int nx = 16, int ny = 8, int nz = 8)
-      : Grid(ProblemOptions{nonsym}, nx, ny, nz) {}
-  explicit Grid(const ProblemOptions& o, int nx = 16, int ny = 8, int nz = 8)
-      : g(make_geometry(0, 1, nx, ny, nz)), p(generate_problem(g, o, MPI_COMM_SELF)) {}
+  Grid(device::Device& dev, bool nonsym = false, int nx = 16, int ny = 8, int nz = 8)
+      : Grid(dev, ProblemOptions{nonsym}, nx, ny, nz) {}
+  Grid(device::Device& dev, const ProblemOptions& o, int nx = 16, int ny = 8, int nz = 8)
+      : g(make_geometry(0, 1, nx, ny, nz)), p(generate_problem(dev, g, o, MPI_COMM_SELF)) {}
 };
 
 // The orderings the smoother can run in: the default parity colors
@@ -67,44 +76,56 @@ std::vector<double> random_vector(long n, unsigned seed) {
 }
 
 template <class T>
+std::vector<T> to(const std::vector<double>& v) {
+  return std::vector<T>(v.begin(), v.end());
+}
+
+template <class T>
 double tolerance() {
   return std::is_same_v<T, float> ? 2e-5 : 1e-12;
 }
 
-template <class T>
-class MxpKernels : public ::testing::Test {};
-using Precisions = ::testing::Types<float, double>;
-TYPED_TEST_SUITE(MxpKernels, Precisions);
+class MxpKernels : public test::OnBackend {};
 
-TYPED_TEST(MxpKernels, SpmvEqualsTheStencilLoop) {
-  using T = TypeParam;
+template <class T>
+void check_spmv(device::Device& dev) {
   for (bool nonsym : {false, true}) {
-    Grid grid(nonsym);
+    Grid grid(dev, nonsym);
     const auto& lv = grid.p.levels[0];
-    const EllMatrix<T> a = convert_matrix<T>(lv.a);
+    const EllMatrix<T> a = convert_matrix<T>(dev, lv.a);
     const long n = a.rows();
     const auto x_nat = random_vector(n, 7);
-    std::vector<T> x(a.columns()), y(n);
+    std::vector<T> x(a.columns());
     for (long r = 0; r < n; ++r) x[r] = static_cast<T>(x_nat[lv.order.to_natural[r]]);
-    HaloExchange<T> halo(&lv.halo, n, MPI_COMM_SELF);
-    spmv(a, lv.order, halo, x.data(), y.data(), nullptr);
+    device::Buffer<T> dx = upload(dev, x), dy = dev.alloc<T>(n);
+    HaloExchange<T> halo(dev, &lv.halo, n, MPI_COMM_SELF);
+    spmv(dev.compute(), a, lv.order, halo, dx.data(), dy.data(), nullptr);
+    const std::vector<T> y = download(dev, dy);
     const auto y_nat = natural_apply(grid.g, nonsym, x_nat);
     for (long r = 0; r < n; ++r)
       ASSERT_NEAR(y[r], y_nat[lv.order.to_natural[r]], 30 * tolerance<T>()) << "row " << r;
   }
 }
 
-TYPED_TEST(MxpKernels, RightHandSideIsTheRowSumSoTheSolutionIsOnes) {
-  Grid grid(true);
-  const auto y = natural_apply(grid.g, true, std::vector<double>(grid.p.rows(), 1.0));
-  for (long r = 0; r < grid.p.rows(); ++r)
-    ASSERT_DOUBLE_EQ(grid.p.b[r], y[grid.p.levels[0].order.to_natural[r]]);
+TEST_P(MxpKernels, SpmvEqualsTheStencilLoop) {
+  check_spmv<float>(dev());
+  check_spmv<double>(dev());
 }
 
-TYPED_TEST(MxpKernels, NoTwoNeighboursShareAColor) {
-  Grid grid;
+TEST_P(MxpKernels, RightHandSideIsTheRowSumSoTheSolutionIsOnes) {
+  Grid grid(dev(), true);
+  const auto y = natural_apply(grid.g, true, std::vector<double>(grid.p.rows(), 1.0));
+  const std::vector<double> b = download(dev(), grid.p.b);
+  for (long r = 0; r < grid.p.rows(); ++r)
+    ASSERT_DOUBLE_EQ(b[r], y[grid.p.levels[0].order.to_natural[r]]);
+}
+
+TEST_P(MxpKernels, NoTwoNeighboursShareAColor) {
+  Grid grid(dev());
   for (const Level& lv : grid.p.levels) {
     const long n = lv.a.rows();
+    const std::vector<int> cols = download(dev(), lv.a.pattern->cols);
+    const std::vector<double> values = download(dev(), lv.a.values);
     std::vector<int> color(n);
     for (int c = 0; c < kColors; ++c)
       for (long r = lv.order.color_begin[c]; r < lv.order.color_begin[c + 1]; ++r) color[r] = c;
@@ -113,21 +134,21 @@ TYPED_TEST(MxpKernels, NoTwoNeighboursShareAColor) {
       ASSERT_EQ(color[r], point_color(nat % lv.geom.nx, (nat / lv.geom.nx) % lv.geom.ny,
                                       nat / (lv.geom.nx * lv.geom.ny)));
       for (int s = 0; s < kSlots; ++s) {
-        const long col = lv.a.pattern->cols[EllPattern::index(r, s)];
-        if (col == r || lv.a.values[EllPattern::index(r, s)] == 0) continue;
+        const long col = cols[EllPattern::index(r, s)];
+        if (col == r || values[EllPattern::index(r, s)] == 0) continue;
         ASSERT_NE(color[col], color[r]) << "rows " << r << " and " << col;
       }
     }
   }
 }
 
-TYPED_TEST(MxpKernels, ColoredSweepEqualsSequentialGaussSeidelInColorOrder) {
-  using T = TypeParam;
+template <class T>
+void check_gs(device::Device& dev) {
   for (const ProblemOptions& o : orderings())
     for (bool from_zero : {false, true}) {
-      Grid grid(o);
+      Grid grid(dev, o);
       const auto& lv = grid.p.levels[0];
-      const EllMatrix<T> a = convert_matrix<T>(lv.a);
+      const EllMatrix<T> a = convert_matrix<T>(dev, lv.a);
       const long n = a.rows();
       const auto b_nat = random_vector(n, 3);
       auto x_nat = from_zero ? std::vector<double>(n, 0.0) : random_vector(n, 4);
@@ -136,8 +157,10 @@ TYPED_TEST(MxpKernels, ColoredSweepEqualsSequentialGaussSeidelInColorOrder) {
         b[r] = static_cast<T>(b_nat[lv.order.to_natural[r]]);
         x[r] = static_cast<T>(x_nat[lv.order.to_natural[r]]);
       }
-      HaloExchange<T> halo(&lv.halo, n, MPI_COMM_SELF);
-      gs_sweep(a, lv.order, halo, b.data(), x.data(), from_zero, nullptr);
+      device::Buffer<T> db = upload(dev, b), dx = upload(dev, x);
+      HaloExchange<T> halo(dev, &lv.halo, n, MPI_COMM_SELF);
+      gs_sweep(dev.compute(), a, lv.order, halo, db.data(), dx.data(), from_zero, nullptr);
+      x = download(dev, dx);
       // Sequential Gauss-Seidel visiting the rows in the color ordering.
       const Geometry& g = grid.g;
       for (long r = 0; r < n; ++r) {
@@ -161,66 +184,83 @@ TYPED_TEST(MxpKernels, ColoredSweepEqualsSequentialGaussSeidelInColorOrder) {
     }
 }
 
-TYPED_TEST(MxpKernels, FusedRestrictionIsTheResidualInjectedAtEvenPoints) {
-  using T = TypeParam;
+TEST_P(MxpKernels, ColoredSweepEqualsSequentialGaussSeidelInColorOrder) {
+  check_gs<float>(dev());
+  check_gs<double>(dev());
+}
+
+template <class T>
+void check_restriction(device::Device& dev) {
+  device::Queue& q = dev.compute();
   for (const ProblemOptions& o : orderings()) {
-    Grid grid(o);
+    Grid grid(dev, o);
     const Level& f = grid.p.levels[0];
     const Level& c = grid.p.levels[1];
-    const EllMatrix<T> a = convert_matrix<T>(f.a);
-    const long n = a.rows();
+    const EllMatrix<T> a = convert_matrix<T>(dev, f.a);
+    const long n = a.rows(), nc = c.a.rows();
     const auto r_d = random_vector(n, 5), z_d = random_vector(n, 6);
-    std::vector<T> r(n), z(a.columns()), az(n), rc(c.a.rows(), T(-99));
+    std::vector<T> r(n), z(a.columns());
     for (long i = 0; i < n; ++i) {
       r[i] = static_cast<T>(r_d[i]);
       z[i] = static_cast<T>(z_d[i]);
     }
+    device::Buffer<T> dr = upload(dev, r), dz = upload(dev, z), daz = dev.alloc<T>(n),
+                      drc = upload(dev, std::vector<T>(nc, T(-99)));
     if (f.order.sequential)
-      restrict_residual_gather(a, f.coarse_to_fine, r.data(), z.data(), rc.data());
+      restrict_residual_gather(q, a, f.coarse_to_fine.data(), nc, dr.data(), dz.data(), drc.data());
     else
-      restrict_residual_rows(a, f.fine_to_coarse, r.data(), z.data(), rc.data(),
+      restrict_residual_rows(q, a, f.fine_to_coarse.data(), dr.data(), dz.data(), drc.data(),
                              f.order.coarse_begin(), f.order.coarse_end());
-    spmv_rows(a, z.data(), az.data(), 0, n);
-    for (long ic = 0; ic < c.a.rows(); ++ic) {
+    spmv_rows(q, a, dz.data(), daz.data(), 0, n);
+    const std::vector<T> rc = download(dev, drc), az = download(dev, daz);
+    const std::vector<int> c2f = download(dev, f.coarse_to_fine);
+    for (long ic = 0; ic < nc; ++ic) {
       const int cn = c.order.to_natural[ic];
       const int cx = cn % c.geom.nx, cy = (cn / c.geom.nx) % c.geom.ny,
                 cz = cn / (c.geom.nx * c.geom.ny);
-      const long fr = f.coarse_to_fine[ic];
+      const long fr = c2f[ic];
       ASSERT_EQ(f.order.to_natural[fr], (2 * cz * f.geom.ny + 2 * cy) * f.geom.nx + 2 * cx);
       ASSERT_NEAR(rc[ic], r[fr] - az[fr], 30 * tolerance<T>());
     }
     // Prolongation adds the coarse values at the same points, nowhere else.
-    std::vector<T> zc(c.a.rows());
-    for (long ic = 0; ic < c.a.rows(); ++ic) zc[ic] = static_cast<T>(ic + 1);
-    std::vector<T> zf(n, T(1));
-    prolongate(f.coarse_to_fine, zc.data(), zf.data());
+    std::vector<T> zc(nc);
+    for (long ic = 0; ic < nc; ++ic) zc[ic] = static_cast<T>(ic + 1);
+    device::Buffer<T> dzc = upload(dev, zc), dzf = upload(dev, std::vector<T>(n, T(1)));
+    prolongate(q, f.coarse_to_fine.data(), nc, dzc.data(), dzf.data());
+    const std::vector<T> zf = download(dev, dzf);
     long touched = 0;
     for (long i = 0; i < n; ++i) touched += zf[i] != T(1);
-    EXPECT_EQ(touched, c.a.rows());
-    for (long ic = 0; ic < c.a.rows(); ++ic) EXPECT_EQ(zf[f.coarse_to_fine[ic]], T(1) + zc[ic]);
+    EXPECT_EQ(touched, nc);
+    for (long ic = 0; ic < nc; ++ic) EXPECT_EQ(zf[c2f[ic]], T(1) + zc[ic]);
   }
 }
 
-TYPED_TEST(MxpKernels, VCycleIsLinearAndReducesTheError) {
-  using T = TypeParam;
+TEST_P(MxpKernels, FusedRestrictionIsTheResidualInjectedAtEvenPoints) {
+  check_restriction<float>(dev());
+  check_restriction<double>(dev());
+}
+
+template <class T>
+void check_vcycle(device::Device& dev) {
   for (const ProblemOptions& o : orderings()) {
-    Grid grid(o);
-    Multigrid<T> mg(grid.p, MPI_COMM_SELF);
-    const long n = grid.p.rows();
-    const auto r1d = random_vector(n, 8), r2d = random_vector(n, 9);
-    std::vector<T> r1(n), r2(n), r12(n), z1(mg.matrix(0).columns()), z2(z1.size()), z12(z1.size());
-    for (long i = 0; i < n; ++i) {
-      r1[i] = static_cast<T>(r1d[i]);
-      r2[i] = static_cast<T>(r2d[i]);
-      r12[i] = r1[i] + r2[i];
-    }
-    mg.apply(r1.data(), z1.data(), nullptr);
-    mg.apply(r2.data(), z2.data(), nullptr);
-    mg.apply(r12.data(), z12.data(), nullptr);
+    Grid grid(dev, o);
+    Multigrid<T> mg(dev, grid.p, MPI_COMM_SELF);
+    const long n = grid.p.rows(), cols = mg.matrix(0).columns();
+    const std::vector<T> r1 = to<T>(random_vector(n, 8)), r2 = to<T>(random_vector(n, 9));
+    std::vector<T> r12(n);
+    for (long i = 0; i < n; ++i) r12[i] = r1[i] + r2[i];
+    device::Buffer<T> d1 = upload(dev, r1), d2 = upload(dev, r2), d12 = upload(dev, r12);
+    device::Buffer<T> dz1 = dev.alloc<T>(cols), dz2 = dev.alloc<T>(cols), dz12 = dev.alloc<T>(cols);
+    mg.apply(d1.data(), dz1.data(), nullptr);
+    mg.apply(d2.data(), dz2.data(), nullptr);
+    mg.apply(d12.data(), dz12.data(), nullptr);
+    const std::vector<T> z1 = download(dev, dz1), z2 = download(dev, dz2),
+                         z12 = download(dev, dz12);
     for (long i = 0; i < n; ++i) ASSERT_NEAR(z12[i], z1[i] + z2[i], 100 * tolerance<T>());
     // As a preconditioner for A e = r: ||r - A M r|| < ||r||.
-    std::vector<T> az(n);
-    spmv_rows(mg.matrix(0), z1.data(), az.data(), 0, n);
+    device::Buffer<T> daz = dev.alloc<T>(n);
+    spmv_rows(dev.compute(), mg.matrix(0), dz1.data(), daz.data(), 0, n);
+    const std::vector<T> az = download(dev, daz);
     double res = 0, nr = 0;
     for (long i = 0; i < n; ++i) {
       res += double(r1[i] - az[i]) * double(r1[i] - az[i]);
@@ -230,24 +270,127 @@ TYPED_TEST(MxpKernels, VCycleIsLinearAndReducesTheError) {
   }
 }
 
-TEST(MxpVectorKernels, MixedPrecisionWaxpbyAndDotMatchLoops) {
-  const long n = 1000;
-  const auto xd = random_vector(n, 1), yd = random_vector(n, 2);
-  std::vector<float> yf(n);
-  for (long i = 0; i < n; ++i) yf[i] = static_cast<float>(yd[i]);
-  std::vector<double> w(n);
-  waxpby(n, 2.0, xd.data(), -0.5, yf.data(), w.data());
-  double dot_ref = 0;
-  for (long i = 0; i < n; ++i) {
-    ASSERT_DOUBLE_EQ(w[i], 2.0 * xd[i] - 0.5 * double(yf[i]));
-    dot_ref += xd[i] * double(yf[i]);
+TEST_P(MxpKernels, VCycleIsLinearAndReducesTheError) {
+  check_vcycle<float>(dev());
+  check_vcycle<double>(dev());
+}
+
+TEST_P(MxpKernels, MixedPrecisionWaxpbyAndDotMatchLoops) {
+  // Above the threads' grain, so the host runs its threaded loop too.
+  for (const long n : {1000L, 20000L}) {
+    const auto xd = random_vector(n, 1), yd = random_vector(n, 2);
+    const std::vector<float> yf = to<float>(yd);
+    device::Buffer<double> dx = upload(dev(), xd), dw = dev().alloc<double>(n);
+    device::Buffer<float> dy = upload(dev(), yf), ds = dev().alloc<float>(n);
+    waxpby(q(), n, 2.0, dx.data(), -0.5, dy.data(), dw.data());
+    const std::vector<double> w = download(dev(), dw);
+    double dot_ref = 0;
+    for (long i = 0; i < n; ++i) {
+      ASSERT_DOUBLE_EQ(w[i], 2.0 * xd[i] - 0.5 * double(yf[i]));
+      dot_ref += xd[i] * double(yf[i]);
+    }
+    EXPECT_NEAR(local_dot(q(), n, dx.data(), dy.data()), dot_ref, 1e-12);
+    scale_copy(q(), n, 3.0, dx.data(), ds.data());
+    const std::vector<float> s = download(dev(), ds);
+    for (long i = 0; i < n; ++i) ASSERT_EQ(s[i], static_cast<float>(3.0 * xd[i]));
+    const double norm = global_norm(q(), n, dx.data(), MPI_COMM_WORLD);
+    EXPECT_NEAR(norm * norm, local_dot(q(), n, dx.data(), dx.data()), 1e-9);
+    scale(q(), n, 0.5, dw.data());
+    fill(q(), n, 2.5f, ds.data());
+    const std::vector<double> w2 = download(dev(), dw);
+    const std::vector<float> f2 = download(dev(), ds);
+    for (long i = 0; i < n; ++i) {
+      ASSERT_EQ(w2[i], 0.5 * w[i]);
+      ASSERT_EQ(f2[i], 2.5f);
+    }
   }
-  EXPECT_NEAR(local_dot(n, xd.data(), yf.data()), dot_ref, 1e-12);
-  std::vector<float> s(n);
-  scale_copy(n, 3.0, xd.data(), s.data());
-  for (long i = 0; i < n; ++i) ASSERT_EQ(s[i], static_cast<float>(3.0 * xd[i]));
-  EXPECT_NEAR(global_norm(n, xd.data(), MPI_COMM_WORLD) * global_norm(n, xd.data(), MPI_COMM_WORLD),
-              local_dot(n, xd.data(), xd.data()), 1e-9);
+}
+
+// CGS2 keeps the Krylov basis orthonormal: after k Arnoldi steps (multigrid,
+// SpMV, two projections with the queue's GEMV), Q^T Q = I.
+template <class T>
+void check_cgs2(device::Device& dev) {
+  Grid grid(dev);
+  const int m = 8;
+  const long n = grid.p.rows();
+  Multigrid<T> mg(dev, grid.p, MPI_COMM_SELF);
+  ArnoldiCycle<T> arnoldi(dev, n, m, grid.p.global_rows(), MPI_COMM_SELF);
+  const std::vector<double> r = random_vector(n, 11);
+  double nr = 0;
+  for (double v : r) nr += v * v;
+  nr = std::sqrt(nr);
+  std::vector<T> q0(n);
+  for (long i = 0; i < n; ++i) q0[i] = static_cast<T>(r[i] / nr);
+  device::copy(dev.compute(), arnoldi.basis(0), q0.data(), n);
+  const int k = arnoldi.run(mg, nr, 0.0, m, nullptr);
+  ASSERT_EQ(k, m);
+  const std::vector<T> qs = download(dev, arnoldi.basis(0), n * (k + 1));
+  const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+  for (int i = 0; i <= k; ++i)
+    for (int j = 0; j <= i; ++j) {
+      double s = 0;
+      for (long l = 0; l < n; ++l) s += double(qs[i * n + l]) * double(qs[j * n + l]);
+      EXPECT_NEAR(s, i == j ? 1.0 : 0.0, tol) << "columns " << i << ", " << j;
+    }
+}
+
+TEST_P(MxpKernels, Cgs2KeepsTheBasisOrthonormal) {
+  check_cgs2<float>(dev());
+  check_cgs2<double>(dev());
+}
+
+HPLX_INSTANTIATE_OVER_BACKENDS(MxpKernels);
+
+// The host backend's fast path (host/ell_simd.hpp) and the portable kernel
+// bodies it replaces compute the same sums: run both on a host queue.
+template <class T>
+void check_fast_path_equals_bodies() {
+  const auto dev = device::make_device(device::BackendKind::Host);
+  device::Queue& q = dev->compute();
+  const double tol = std::is_same_v<T, float> ? 1e-5 : 1e-13;
+  for (const ProblemOptions& o : orderings()) {
+    Grid grid(*dev, o, 32, 16, 16);  // several slices of 256 rows
+    const Level& lv = grid.p.levels[0];
+    const EllMatrix<T> a = convert_matrix<T>(*dev, lv.a);
+    const long n = a.rows();
+    const std::vector<T> x = to<T>(random_vector(a.columns(), 21)), b = to<T>(random_vector(n, 22));
+    device::Buffer<T> dx = upload(*dev, x), db = upload(*dev, b);
+    device::Buffer<T> y_fast = dev->alloc<T>(n), y_body = dev->alloc<T>(n);
+    spmv_rows(q, a, dx.data(), y_fast.data(), 0, n, KernelPath::Best);
+    spmv_rows(q, a, dx.data(), y_body.data(), 0, n, KernelPath::Portable);
+    const std::vector<T> yf = download(*dev, y_fast), yb = download(*dev, y_body);
+    for (long r = 0; r < n; ++r) ASSERT_NEAR(yf[r], yb[r], tol * 30) << "SpMV row " << r;
+
+    for (bool from_zero : {false, true}) {
+      std::vector<T> x0 = x;
+      if (from_zero) std::fill(x0.begin(), x0.end(), T(0));
+      device::Buffer<T> x_fast = upload(*dev, x0), x_body = upload(*dev, x0);
+      HaloExchange<T> halo(*dev, &lv.halo, n, MPI_COMM_SELF);
+      gs_sweep(q, a, lv.order, halo, db.data(), x_fast.data(), from_zero, nullptr, "GS",
+               KernelPath::Best);
+      gs_sweep(q, a, lv.order, halo, db.data(), x_body.data(), from_zero, nullptr, "GS",
+               KernelPath::Portable);
+      const std::vector<T> gf = download(*dev, x_fast), gb = download(*dev, x_body);
+      for (long r = 0; r < n; ++r)
+        ASSERT_NEAR(gf[r], gb[r], tol * 10) << "GS row " << r << " from zero " << from_zero;
+    }
+
+    if (!lv.order.sequential) {
+      const long nc = grid.p.levels[1].a.rows();
+      device::Buffer<T> rc_fast = dev->alloc<T>(nc), rc_body = dev->alloc<T>(nc);
+      restrict_residual_rows(q, a, lv.fine_to_coarse.data(), db.data(), dx.data(), rc_fast.data(),
+                             lv.order.coarse_begin(), lv.order.coarse_end(), KernelPath::Best);
+      restrict_residual_rows(q, a, lv.fine_to_coarse.data(), db.data(), dx.data(), rc_body.data(),
+                             lv.order.coarse_begin(), lv.order.coarse_end(), KernelPath::Portable);
+      const std::vector<T> rf = download(*dev, rc_fast), rb = download(*dev, rc_body);
+      for (long i = 0; i < nc; ++i) ASSERT_NEAR(rf[i], rb[i], tol * 30) << "restriction " << i;
+    }
+  }
+}
+
+TEST(MxpHostFastPath, SpmvGsAndRestrictionEqualThePortableBodies) {
+  check_fast_path_equals_bodies<float>();
+  check_fast_path_equals_bodies<double>();
 }
 
 }  // namespace
