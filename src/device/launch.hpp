@@ -21,14 +21,21 @@ namespace hplx::device {
 [[noreturn]] void throw_no_device_kernel(const Queue& q);
 
 // body(i) for i in [0, n) on the calling thread, split over the OpenMP
-// team when n >= 2 * grain and no parallel region is active.
+// team when n >= 2 * grain and no parallel region is active. Each thread
+// runs its own copy of the body: its pointers and sizes are then locals no
+// store can change, and the compiler keeps them in registers.
 template <class Body>
 void host_for(long n, const Body& body, long grain) {
   if (n >= 2 * grain && !omp_in_parallel()) {
-#pragma omp parallel for schedule(static)
-    for (long i = 0; i < n; ++i) body(i);
+#pragma omp parallel
+    {
+      const Body local = body;
+#pragma omp for schedule(static)
+      for (long i = 0; i < n; ++i) local(i);
+    }
   } else {
-    for (long i = 0; i < n; ++i) body(i);
+    const Body local = body;
+    for (long i = 0; i < n; ++i) local(i);
   }
 }
 
@@ -49,10 +56,15 @@ double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
   if (!q.executes_on_host()) throw_no_device_kernel(q);
   q.execute([&s, n, &body, grain] {
     if (n >= 2 * grain && !omp_in_parallel()) {
-#pragma omp parallel for schedule(static) reduction(+ : s)
-      for (long i = 0; i < n; ++i) s += body(i);
+#pragma omp parallel reduction(+ : s)
+      {
+        const Body local = body;
+#pragma omp for schedule(static)
+        for (long i = 0; i < n; ++i) s += local(i);
+      }
     } else {
-      for (long i = 0; i < n; ++i) s += body(i);
+      const Body local = body;
+      for (long i = 0; i < n; ++i) s += local(i);
     }
   });
   q.synchronize();

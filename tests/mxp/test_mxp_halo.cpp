@@ -68,8 +68,9 @@ void check_halo(device::Device& dev) {
       device::Queue& q = dev.compute();
       device::Buffer<T> dx = upload(dev, x), dy = dev.alloc<T>(n);
       HaloExchange<T> halo(dev, &lv.halo, n, MPI_COMM_WORLD);
-      if (lv.halo.send_size > 0)
+      if (lv.halo.send_size > 0) {
         EXPECT_EQ(halo.direct(), dev.backend().host_accessible(device::MemorySpace::Device));
+      }
       halo.begin(q, dx.data());
       halo.finish(q, dx.data());
       x = download(dev, dx);
