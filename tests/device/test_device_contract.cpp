@@ -11,9 +11,12 @@
 #include "device/device.hpp"
 #include "device/launch.hpp"
 #include "tests/device/backends.hpp"
+#include "tests/device/test_data.hpp"
 
 namespace hplx::device {
 namespace {
+
+using test::random_values;
 
 class DeviceContract : public testing::TestWithParam<BackendKind> {
  protected:
@@ -41,14 +44,6 @@ class DeviceContract : public testing::TestWithParam<BackendKind> {
  protected:
   std::shared_ptr<Device> dev_;
 };
-
-std::vector<double> random_values(long n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> u(-1, 1);
-  std::vector<double> v(n);
-  for (double& x : v) x = u(gen);
-  return v;
-}
 
 TEST_P(DeviceContract, CopiesRoundTripThroughDeviceMemory) {
   const std::vector<double> host = random_values(1000, 1);

@@ -15,6 +15,7 @@
 #include "lu/panel.hpp"
 #include "lu/update.hpp"
 #include "tests/device/backends.hpp"
+#include "tests/device/test_data.hpp"
 #include "tests/mpi/lu_context.hpp"
 
 extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
@@ -23,12 +24,9 @@ extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, i
 namespace hplx::lu {
 namespace {
 
+// Matrix entries as HPL draws them, in (-0.5, 0.5).
 std::vector<double> random_values(long n, unsigned seed) {
-  std::mt19937_64 gen(seed);
-  std::uniform_real_distribution<double> u(-0.5, 0.5);
-  std::vector<double> v(n);
-  for (double& x : v) x = u(gen);
-  return v;
+  return test::random_values(n, seed, -0.5, 0.5);
 }
 
 class LuPhases : public testing::TestWithParam<device::BackendKind> {

@@ -20,10 +20,15 @@
 #include "mxp/multigrid.hpp"
 #include "mxp/problem.hpp"
 #include "mxp/vector_ops.hpp"
+#include "tests/device/test_data.hpp"
 #include "tests/mxp/mxp_test_util.hpp"
 
 namespace hplx::mxp {
 namespace {
+
+std::vector<double> random_vector(long n, unsigned seed) {
+  return hplx::test::random_values(n, seed);
+}
 
 using test::download;
 using test::upload;
@@ -65,14 +70,6 @@ std::vector<double> natural_apply(const Geometry& g, bool nonsym, const std::vec
         y[(iz * g.ny + iy) * g.nx + ix] = s;
       }
   return y;
-}
-
-std::vector<double> random_vector(long n, unsigned seed) {
-  std::mt19937 gen(seed);
-  std::uniform_real_distribution<double> d(-1.0, 1.0);
-  std::vector<double> v(n);
-  for (auto& x : v) x = d(gen);
-  return v;
 }
 
 template <class T>
