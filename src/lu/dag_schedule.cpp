@@ -75,7 +75,6 @@ struct PanelCut {
   std::vector<UpdateUnit> head, tail;
 };
 
-
 // The threads that the grid's ranks on this node run, each a team of
 // `team` (collective over `all`).
 int node_threads(MPI_Comm all, int team) {
@@ -92,6 +91,10 @@ class DagLu {
   DagLu(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
       : ctx_(ctx),
         queue_(ctx.device().compute()),
+        fact_(fact_params(t)),
+        bcast_(bcast_params(t)),
+        swap_(swap_params(t)),
+        forms_{t.l1_transposed, t.u_transposed},
         a_(a),
         t_(t),
         grid_(grid),
@@ -357,18 +360,17 @@ class DagLu {
       Panel& panel = w->panel;
       {
         PhaseScope phase(&tm.bcast, trace_, "LBCAST");
-        w->bcast = std::make_unique<PanelBroadcast>(panel, bcast_params(t_), grid_);
+        w->bcast = std::make_unique<PanelBroadcast>(panel, bcast_, grid_);
       }
       if (grid_.mycol() == panel.owner_col) {
         {
           PhaseScope phase(&tm.fact, trace_, "FACT");
           PanelBroadcast* send = w->bcast.get();
           RowSwapInFlight* rest = rest_in_flight_;  // the early rest swap (mpi_ is held)
-          factor_panel(queue_, a_, panel, fact_params(t_), grid_, 1,
-                       [send, rest](long first, long end) {
-                         send->subpanel_done(first, end);
-                         if (rest) rest->progress();
-                       });
+          factor_panel(queue_, a_, panel, fact_, grid_, 1, [send, rest](long first, long end) {
+            send->subpanel_done(first, end);
+            if (rest) rest->progress();
+          });
         }
         PhaseScope phase(&tm.bcast, trace_, "LBCAST");
         w->bcast->send_rest();
@@ -445,7 +447,7 @@ class DagLu {
       s.lc0 = block_lc0(b0, first_trailing(p));
       s.nn = block_lc1(b1 - 1) - s.lc0;
       PhaseScope phase(&tm.swap, trace_, "RS");
-      const SwapForm form = swap_form(swap_params(t_), s.nn);
+      const SwapForm form = swap_form(swap_, s.nn);
       std::unique_ptr<RowSwapInFlight> swap;
       {
         std::lock_guard<std::mutex> mpi(mpi_);
@@ -485,7 +487,7 @@ class DagLu {
       s.lc0 = block_lc0(c.rest_b0, first_trailing(p));
       s.nn = block_lc1(local_blocks_ - 1) - s.lc0;
       PhaseScope phase(&tm.swap, trace_, "RS");
-      const SwapForm form = swap_form(swap_params(t_), s.nn, rest_second_.get());
+      const SwapForm form = swap_form(swap_, s.nn, rest_second_.get());
       std::lock_guard<std::mutex> mpi(mpi_);
       w.rest_swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn,
                                                       grid_, s.u, form);
@@ -535,8 +537,7 @@ class DagLu {
       if (nn <= 0) return;
       SwapPart& s = next ? w.next : w.rest;
       const GatheredU u = grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.u.data(), s.lc0, s.nn};
-      swap_and_update(queue_, a_, w.panel, u, {t_.l1_transposed, t_.u_transposed}, lc0, nn, grid_,
-                      &tm, trace_);
+      swap_and_update(queue_, a_, w.panel, u, forms_, lc0, nn, grid_, &tm, trace_);
     });
     part_done(p, tm);
     poll();
@@ -577,7 +578,11 @@ class DagLu {
   }
 
   const Context& ctx_;
-  device::Queue& queue_;  // the device's compute queue: every task's row copies and BLAS
+  device::Queue& queue_;   // the device's compute queue: every task's row copies and BLAS
+  const FactParams fact_;  // the phases' parameters, decoded once
+  const BcastParams bcast_;
+  const SwapParams swap_;
+  const Forms forms_;
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;

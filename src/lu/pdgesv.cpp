@@ -69,6 +69,8 @@ class LuDriver {
         a_(a),
         t_(t),
         grid_(grid),
+        fact_(fact_params(t)),
+        bcast_(bcast_params(t)),
         applier_(ctx.device().compute(), a, apply_params(t), grid),
         n_(a.n()),
         end_(a.n() + 1),
@@ -150,12 +152,12 @@ class LuDriver {
   void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
       PhaseScope phase(&tm().bcast, trace_, "LBCAST");
-      bcast = std::make_unique<PanelBroadcast>(panel, bcast_params(t_), grid_);
+      bcast = std::make_unique<PanelBroadcast>(panel, bcast_, grid_);
     }
     if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, trace_, "FACT");
       PanelBroadcast* send = bcast.get();
-      factor_panel(ctx_.device().compute(), a_, panel, fact_params(t_), grid_,
+      factor_panel(ctx_.device().compute(), a_, panel, fact_, grid_,
                    omp_in_parallel() ? 1 : fact_team_,
                    [send](long first, long end) { send->subpanel_done(first, end); });
     }
@@ -272,6 +274,8 @@ class LuDriver {
   LocalMatrix& a_;
   const TestCase& t_;
   const ProcessGrid& grid_;
+  const FactParams fact_;  // the phases' parameters, decoded once
+  const BcastParams bcast_;
   PanelApplier applier_;
   std::deque<PendingPanel> waiting_;  // oldest first
   const long n_, end_;                // the trailing columns include b: end = n + 1
