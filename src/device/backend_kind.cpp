@@ -6,63 +6,58 @@
 #include "device/compiled_backends.hpp"
 
 namespace hplx::device {
+namespace {
+
+// One row per implementation, in BackendKind's order.
+struct KindInfo {
+  BackendKind kind;
+  const char* name;
+  bool compiled;
+  const char* cmake_switch;
+};
+
+constexpr KindInfo kKinds[] = {
+    {BackendKind::Host, "host", true, "(always built)"},
+    {BackendKind::Emulated, "emulated", kEmulatedCompiled, "-DHPLX_EMULATED=on"},
+    {BackendKind::Cuda, "cuda", kCudaCompiled, "-DHPLX_CUDA=on (needs nvcc and cuBLAS)"},
+    {BackendKind::Sim, "sim", kSimCompiled, "-DHPLX_SIM=on (needs SimGrid's smpicxx)"},
+};
+
+const KindInfo& info(BackendKind kind) {
+  return kKinds[static_cast<int>(kind)];
+}
+
+}  // namespace
 
 const char* name_of(BackendKind kind) {
-  switch (kind) {
-    case BackendKind::Host:
-      return "host";
-    case BackendKind::Emulated:
-      return "emulated";
-    case BackendKind::Cuda:
-      return "cuda";
-    case BackendKind::Sim:
-      return "sim";
-  }
-  return "?";
+  return info(kind).name;
 }
 
 const std::vector<BackendKind>& all_backend_kinds() {
-  static const std::vector<BackendKind> kinds{BackendKind::Host, BackendKind::Emulated,
-                                              BackendKind::Cuda, BackendKind::Sim};
+  static const std::vector<BackendKind> kinds = [] {
+    std::vector<BackendKind> v;
+    for (const KindInfo& k : kKinds) v.push_back(k.kind);
+    return v;
+  }();
   return kinds;
 }
 
 bool compiled_in(BackendKind kind) {
-  switch (kind) {
-    case BackendKind::Host:
-      return true;
-    case BackendKind::Emulated:
-      return kEmulatedCompiled;
-    case BackendKind::Cuda:
-      return kCudaCompiled;
-    case BackendKind::Sim:
-      return kSimCompiled;
-  }
-  return false;
+  return info(kind).compiled;
 }
 
 const char* cmake_switch(BackendKind kind) {
-  switch (kind) {
-    case BackendKind::Host:
-      return "(always built)";
-    case BackendKind::Emulated:
-      return "-DHPLX_EMULATED=on";
-    case BackendKind::Cuda:
-      return "-DHPLX_CUDA=on (needs nvcc and cuBLAS)";
-    case BackendKind::Sim:
-      return "-DHPLX_SIM=on (needs SimGrid's smpicxx)";
-  }
-  return "";
+  return info(kind).cmake_switch;
 }
 
 BackendKind parse_backend(const std::string& text) {
-  for (BackendKind k : all_backend_kinds()) {
-    if (text != name_of(k)) continue;
-    if (!compiled_in(k))
+  for (const KindInfo& k : kKinds) {
+    if (text != k.name) continue;
+    if (!k.compiled)
       throw UsageError(
           fmt::format("--backend {}: not compiled in; rebuild with {} (compiled in: {})", text,
-                      cmake_switch(k), compiled_backends()));
-    return k;
+                      k.cmake_switch, compiled_backends()));
+    return k.kind;
   }
   throw UsageError(
       fmt::format("--backend '{}': unknown; allowed: host, emulated, cuda, sim (compiled in: {})",
@@ -71,10 +66,10 @@ BackendKind parse_backend(const std::string& text) {
 
 std::string compiled_backends() {
   std::string s;
-  for (BackendKind k : all_backend_kinds()) {
-    if (!compiled_in(k)) continue;
+  for (const KindInfo& k : kKinds) {
+    if (!k.compiled) continue;
     if (!s.empty()) s += ", ";
-    s += name_of(k);
+    s += k.name;
   }
   return s;
 }
