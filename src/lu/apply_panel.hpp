@@ -81,6 +81,8 @@ class PanelApplier {
   // How this test's swaps of nn local columns run (see SwapForm).
   SwapForm swap_form(long nn, MPI_Comm second = MPI_COMM_NULL) const;
   // apply() with the row-swap pipeline (P > 1, schedule.swap_pipeline).
+  // Cuts [lc0_, lc0_ + nn_) into the update's chunks; returns how many.
+  long plan_chunks();
   void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
                        PanelBroadcast* in_flight);
 
@@ -97,7 +99,8 @@ class PanelApplier {
     std::vector<double> ut;
   };
   const Panel* p_ = nullptr;
-  long lc0_ = 0, nn_ = 0, chunk_ = 1;
+  long lc0_ = 0, nn_ = 0;
+  std::vector<long> bounds_;  // the chunks of [lc0_, lc0_ + nn_), relative to lc0_
   bool in_place_ = false;
   std::vector<double> ut_;
   double* u_ = nullptr;  // U transposed of the chunks being run (ut_ or a section's)

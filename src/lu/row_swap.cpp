@@ -237,14 +237,20 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
   const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
   const int me = grid_.myrow();
   if (equil_) {  // the roll of equal pieces, in r order
-    gathered_.resize(usize);
+    // Row r of U at r * nn: transposed U's own layout, so the roll lands in
+    // it directly (see unpack_u).
+    double* dst = ut_.data();
+    if (!u_transposed_) {
+      gathered_.resize(usize);
+      dst = gathered_.data();
+    }
     const int nprow = grid_.nprow();
     pcount_.assign(nprow, 0);
     for (int i = 0; i < nprow; ++i)
       pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
     pdisp_ = displacements(pcount_);
-    HPLX_MPI_CHECK(MPI_Iallgatherv(piece_.data(), pcount_[me], MPI_DOUBLE, gathered_.data(),
-                                   pcount_.data(), pdisp_.data(), MPI_DOUBLE, second_, &req));
+    HPLX_MPI_CHECK(MPI_Iallgatherv(piece_.data(), pcount_[me], MPI_DOUBLE, dst, pcount_.data(),
+                                   pdisp_.data(), MPI_DOUBLE, second_, &req));
   } else if (long_) {
     gathered_.resize(usize);
     MPI_Comm comm = roll_first_ ? grid_.col() : second_;
@@ -259,6 +265,7 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
 }
 
 void RowSwapInFlight::unpack_u() {
+  if (equil_ && u_transposed_) return;  // the roll wrote U in place
   const int jb = p_.jb;
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
   std::vector<const double*> rows(jb);
