@@ -5,6 +5,8 @@
 
 #include "core/error.hpp"
 #include "device/backend.hpp"
+#include "device/compiled_backends.hpp"
+#include "device/emulated/emulated_backend.hpp"
 #include "device/host/host_backend.hpp"
 #include "device/launch.hpp"
 
@@ -14,6 +16,9 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
   switch (kind) {
     case BackendKind::Host:
       return make_host_backend();
+    case BackendKind::Emulated:
+      if constexpr (kEmulatedCompiled) return make_emulated_backend(emulated_options_from_env());
+      break;
     default:
       break;
   }

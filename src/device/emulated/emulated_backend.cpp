@@ -1,0 +1,317 @@
+#include "device/emulated/emulated_backend.hpp"
+
+#include <unistd.h>
+
+#include <chrono>
+#include <condition_variable>
+#include <cstdlib>
+#include <cstring>
+#include <deque>
+#include <exception>
+#include <functional>
+#include <map>
+#include <mutex>
+#include <random>
+#include <thread>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "device/host/host_backend.hpp"
+#include "device/host_blas.hpp"
+
+namespace hplx::device {
+namespace {
+
+// The device allocations, to check that BLAS operands are device memory.
+class DeviceMemoryMap {
+ public:
+  void add(const void* p, std::size_t bytes) {
+    std::lock_guard<std::mutex> lock(m_);
+    spans_[reinterpret_cast<std::uintptr_t>(p)] = bytes;
+  }
+  void remove(const void* p) {
+    std::lock_guard<std::mutex> lock(m_);
+    spans_.erase(reinterpret_cast<std::uintptr_t>(p));
+  }
+  bool contains(const void* p) const {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    std::lock_guard<std::mutex> lock(m_);
+    auto it = spans_.upper_bound(a);
+    if (it == spans_.begin()) return false;
+    --it;
+    return a < it->first + std::max<std::size_t>(it->second, 1);
+  }
+
+ private:
+  mutable std::mutex m_;
+  std::map<std::uintptr_t, std::size_t> spans_;
+};
+
+// A queue's worker: runs operations in order on its own thread.
+class Worker {
+ public:
+  Worker(std::uint64_t seed, const EmulatedOptions& o)
+      : rng_(seed), delay_(0, std::max(0, o.max_delay_us)), share_(o.delay_share) {
+    thread_ = std::thread([this] { loop(); });
+  }
+  ~Worker() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      stop_ = true;
+    }
+    more_.notify_all();
+    thread_.join();
+  }
+
+  // The ticket of the pushed operation: it has run when completed() >= it.
+  std::uint64_t push(std::function<void()> op) {
+    std::lock_guard<std::mutex> lock(m_);
+    ops_.push_back(std::move(op));
+    more_.notify_all();
+    return ++pushed_;
+  }
+  std::uint64_t pushed() const {
+    std::lock_guard<std::mutex> lock(m_);
+    return pushed_;
+  }
+  bool reached(std::uint64_t ticket) const {
+    std::lock_guard<std::mutex> lock(m_);
+    return completed_ >= ticket;
+  }
+  void wait_for(std::uint64_t ticket) const {
+    std::unique_lock<std::mutex> lock(m_);
+    done_.wait(lock, [&] { return completed_ >= ticket; });
+  }
+  // Waits for everything pushed so far; rethrows the first error.
+  void drain() {
+    wait_for(pushed());
+    std::lock_guard<std::mutex> lock(m_);
+    if (error_) {
+      std::exception_ptr e = error_;
+      error_ = nullptr;
+      std::rethrow_exception(e);
+    }
+  }
+
+ private:
+  void loop() {
+    for (;;) {
+      std::function<void()> op;
+      {
+        std::unique_lock<std::mutex> lock(m_);
+        more_.wait(lock, [&] { return stop_ || !ops_.empty(); });
+        if (ops_.empty()) return;
+        op = std::move(ops_.front());
+        ops_.pop_front();
+      }
+      std::uniform_real_distribution<double> coin(0, 1);
+      if (delay_.b() > 0 && coin(rng_) < share_)
+        std::this_thread::sleep_for(std::chrono::microseconds(delay_(rng_)));
+      std::exception_ptr failure;
+      try {
+        op();
+      } catch (...) {
+        failure = std::current_exception();
+      }
+      {
+        std::lock_guard<std::mutex> lock(m_);
+        if (failure && !error_) error_ = failure;
+        ++completed_;
+      }
+      done_.notify_all();
+    }
+  }
+
+  mutable std::mutex m_;
+  mutable std::condition_variable more_, done_;
+  std::deque<std::function<void()>> ops_;
+  std::uint64_t pushed_ = 0, completed_ = 0;
+  std::exception_ptr error_;
+  bool stop_ = false;
+  std::mt19937_64 rng_;
+  std::uniform_int_distribution<int> delay_;
+  double share_;
+  std::thread thread_;
+};
+
+class EmulatedEvent final : public Event {
+ public:
+  EmulatedEvent(std::shared_ptr<Worker> w, std::uint64_t ticket)
+      : worker_(std::move(w)), ticket_(ticket) {}
+  bool done() const override { return worker_->reached(ticket_); }
+  void synchronize() override { worker_->wait_for(ticket_); }
+
+ private:
+  std::shared_ptr<Worker> worker_;
+  std::uint64_t ticket_;
+};
+
+class EmulatedQueue final : public Queue {
+ public:
+  EmulatedQueue(Backend& b, const DeviceMemoryMap& memory, std::uint64_t seed,
+                const EmulatedOptions& o)
+      : backend_(b), memory_(memory), worker_(std::make_shared<Worker>(seed, o)) {}
+  ~EmulatedQueue() override {
+    try {
+      worker_->drain();
+    } catch (...) {  // an error nobody synchronized for: dropped with the queue
+    }
+  }
+  Backend& backend() const override { return backend_; }
+  bool runs_inline() const override { return false; }
+  bool executes_on_host() const override { return true; }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
+    if (bytes == 0 || dst == src) return;
+    worker_->push([=] { std::memmove(dst, src, bytes); });
+  }
+  void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                    std::size_t col_bytes, long cols) override {
+    if (cols <= 0 || col_bytes == 0) return;
+    worker_->push([=] {
+      auto* d = static_cast<char*>(dst);
+      const auto* s = static_cast<const char*>(src);
+      for (long j = 0; j < cols; ++j) std::memmove(d + j * dst_pitch, s + j * src_pitch, col_bytes);
+    });
+  }
+  void execute(std::function<void()> work) override { worker_->push(std::move(work)); }
+  void host_callback(std::function<void()> fn) override { worker_->push(std::move(fn)); }
+  EventPtr record() override {
+    return std::make_shared<EmulatedEvent>(worker_, worker_->pushed());
+  }
+  void wait(const EventPtr& e) override {
+    if (!e || e->done()) return;
+    worker_->push([e] { e->synchronize(); });
+  }
+  void synchronize() override { worker_->drain(); }
+
+  void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
+            const double* b, long ldb, double beta, double* c, long ldc) override {
+    gemm_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
+            const float* b, long ldb, float beta, float* c, long ldc) override {
+    gemm_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
+            const double* a, long lda, double* b, long ldb) override {
+    trsm_t(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
+  }
+  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
+            long lda, float* b, long ldb) override {
+    trsm_t(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
+  }
+  void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
+            long incx, double beta, double* y, long incy) override {
+    gemv_t(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
+  }
+  void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
+            long incx, float beta, float* y, long incy) override {
+    gemv_t(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
+  }
+
+ private:
+  // cuBLAS reads its operands from device memory only.
+  void require_device(const char* op, const char* what, const void* p) const {
+    if (!memory_.contains(p))
+      throw Error(fmt::format(
+          "emulated device: {} operand {} at {} is not device memory (a GPU BLAS cannot read it)",
+          op, what, p));
+  }
+  template <class T>
+  void gemm_t(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, long lda, const T* b,
+              long ldb, T beta, T* c, long ldc) {
+    if (m <= 0 || n <= 0) return;
+    if (k > 0) {
+      require_device("gemm", "A", a);
+      require_device("gemm", "B", b);
+    }
+    require_device("gemm", "C", c);
+    worker_->push([=] { host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
+  }
+  template <class T>
+  void trsm_t(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, T alpha, const T* a,
+              long lda, T* b, long ldb) {
+    if (m <= 0 || n <= 0) return;
+    require_device("trsm", "A", a);
+    require_device("trsm", "B", b);
+    worker_->push([=] { host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb); });
+  }
+  template <class T>
+  void gemv_t(Trans ta, long m, long n, T alpha, const T* a, long lda, const T* x, long incx,
+              T beta, T* y, long incy) {
+    const long ny = ta == Trans::No ? m : n;
+    if (ny <= 0) return;
+    if (m > 0 && n > 0) {
+      require_device("gemv", "A", a);
+      require_device("gemv", "x", x);
+    }
+    require_device("gemv", "y", y);
+    worker_->push([=] { host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy); });
+  }
+
+  Backend& backend_;
+  const DeviceMemoryMap& memory_;
+  std::shared_ptr<Worker> worker_;
+};
+
+class EmulatedBackend final : public Backend {
+ public:
+  explicit EmulatedBackend(const EmulatedOptions& o) : options_(o) {}
+  BackendKind kind() const override { return BackendKind::Emulated; }
+  std::string describe() const override {
+    return fmt::format(
+        "emulated device (an emulation on the CPU, not a GPU: separate memory, queues on worker "
+        "threads, delays up to {} us, seed {})",
+        options_.max_delay_us, options_.seed);
+  }
+  bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
+  void* allocate(std::size_t bytes, MemorySpace space) override {
+    void* p = allocate_host(bytes);
+    if (space == MemorySpace::Device) memory_.add(p, bytes);
+    return p;
+  }
+  void deallocate(void* p, std::size_t, MemorySpace space) noexcept override {
+    if (space == MemorySpace::Device) memory_.remove(p);
+    free_host(p);
+  }
+  std::size_t free_device_bytes() const override {
+    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+    return pages > 0 && size > 0 ? static_cast<std::size_t>(pages) * size : 0;
+  }
+  std::unique_ptr<Queue> make_queue() override {
+    return std::make_unique<EmulatedQueue>(*this, memory_, options_.seed + queues_++, options_);
+  }
+
+ private:
+  EmulatedOptions options_;
+  DeviceMemoryMap memory_;
+  std::uint64_t queues_ = 0;
+};
+
+long env_number(const char* name, long fallback, long lo, long hi) {
+  const char* v = std::getenv(name);
+  if (v == nullptr || *v == '\0') return fallback;
+  char* end = nullptr;
+  const long x = std::strtol(v, &end, 10);
+  if (*end != '\0' || x < lo || x > hi)
+    throw UsageError(fmt::format("{}={}: expected an integer in [{}, {}]", name, v, lo, hi));
+  return x;
+}
+
+}  // namespace
+
+EmulatedOptions emulated_options_from_env() {
+  EmulatedOptions o;
+  o.seed = static_cast<std::uint64_t>(
+      env_number("HPLX_EMULATED_SEED", static_cast<long>(o.seed), 0, 1L << 62));
+  o.max_delay_us = static_cast<int>(env_number("HPLX_EMULATED_DELAY_US", o.max_delay_us, 0, 100000));
+  return o;
+}
+
+std::unique_ptr<Backend> make_emulated_backend(const EmulatedOptions& options) {
+  return std::make_unique<EmulatedBackend>(options);
+}
+
+}  // namespace hplx::device
