@@ -257,6 +257,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   const device::BackendKind backend =
       backend_.empty() ? device::default_backend() : device::parse_backend(backend_);
+  if (backend == device::BackendKind::Emulated)
+    throw UsageError(
+        "--backend emulated: hplx lu does not run on it yet (its panel and row-swap buffers are "
+        "host memory, which a device cannot read); use --backend host. hplx mxp runs on it");
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   lu::RunOptions options;

@@ -203,7 +203,7 @@ TEST_P(LuPhases, FactorPanelThroughTheQueueMatchesDgetrf) {
       ASSERT_NEAR(got[i + j * a.lda()], ref[i + j * n], 1e-12) << i << "," << j;
 }
 
-HPLX_INSTANTIATE_OVER_BACKENDS(LuPhases);
+HPLX_INSTANTIATE_OVER_LU_BACKENDS(LuPhases);
 
 }  // namespace
 }  // namespace hplx::lu

@@ -177,9 +177,7 @@ class EmulatedQueue final : public Queue {
   }
   void execute(std::function<void()> work) override { worker_->push(std::move(work)); }
   void host_callback(std::function<void()> fn) override { worker_->push(std::move(fn)); }
-  EventPtr record() override {
-    return std::make_shared<EmulatedEvent>(worker_, worker_->pushed());
-  }
+  EventPtr record() override { return std::make_shared<EmulatedEvent>(worker_, worker_->pushed()); }
   void wait(const EventPtr& e) override {
     if (!e || e->done()) return;
     worker_->push([e] { e->synchronize(); });
@@ -306,7 +304,8 @@ EmulatedOptions emulated_options_from_env() {
   EmulatedOptions o;
   o.seed = static_cast<std::uint64_t>(
       env_number("HPLX_EMULATED_SEED", static_cast<long>(o.seed), 0, 1L << 62));
-  o.max_delay_us = static_cast<int>(env_number("HPLX_EMULATED_DELAY_US", o.max_delay_us, 0, 100000));
+  o.max_delay_us =
+      static_cast<int>(env_number("HPLX_EMULATED_DELAY_US", o.max_delay_us, 0, 100000));
   return o;
 }
 

@@ -27,8 +27,8 @@
 namespace hplx::device {
 
 struct EmulatedOptions {
-  std::uint64_t seed = 1;   // of the random delays; queue i uses seed + i
-  int max_delay_us = 50;    // the longest delay before an operation; 0 = none
+  std::uint64_t seed = 1;     // of the random delays; queue i uses seed + i
+  int max_delay_us = 50;      // the longest delay before an operation; 0 = none
   double delay_share = 0.25;  // the share of operations that are delayed
 };
 
