@@ -24,10 +24,11 @@ constexpr long kChunkColumns = 256;
 // kMinChunk and kMaxChunk and a multiple of 64. Threads that take chunks as
 // they free up (one of them after FACT) then finish within a small chunk
 // of each other, while the bulk runs in chunks wide enough for DGEMM's best
-// rate. Fixed 256-column chunks left one thread idle for half a chunk per
-// iteration on average (on the project's 2-core VM, one-thread DGEMM of
-// 5000 x 256 x 192 runs at 59 Gflop/s, of 5000 x 512 x 192 at 60).
+// rate (fixed chunks leave the last thread to finish idle for up to one
+// chunk per iteration). On the project's 2-core VM one-thread DGEMM of
+// 5000 x 256 x 192 ran at 59 Gflop/s, of 5000 x 512 x 192 at 60.
 constexpr long kMinChunk = 128, kMaxChunk = 512;
+namespace {
 std::vector<long> chunk_bounds(long nn, int threads) {
   std::vector<long> b{0};
   for (long done = 0; done < nn;) {
@@ -40,6 +41,7 @@ std::vector<long> chunk_bounds(long nn, int threads) {
   }
   return b;
 }
+}  // namespace
 
 ApplyParams apply_params(const TestCase& t) {
   return {{t.l1_transposed, t.u_transposed},
