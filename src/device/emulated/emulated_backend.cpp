@@ -1,7 +1,5 @@
 #include "device/emulated/emulated_backend.hpp"
 
-#include <unistd.h>
-
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -274,10 +272,7 @@ class EmulatedBackend final : public Backend {
     if (space == MemorySpace::Device) memory_.remove(p);
     free_host(p);
   }
-  std::size_t free_device_bytes() const override {
-    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? static_cast<std::size_t>(pages) * size : 0;
-  }
+  std::size_t free_device_bytes() const override { return free_host_bytes(); }
   std::unique_ptr<Queue> make_queue() override {
     return std::make_unique<EmulatedQueue>(*this, memory_, options_.seed + queues_++, options_);
   }

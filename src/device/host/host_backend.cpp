@@ -33,6 +33,11 @@ void free_host(void* p) noexcept {
   std::free(p);
 }
 
+std::size_t free_host_bytes() {
+  const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
+  return pages > 0 && size > 0 ? static_cast<std::size_t>(pages) * size : 0;
+}
+
 namespace {
 
 // C = alpha op(A) op(B) + beta C for a narrow B (the LU's look-ahead panel,
@@ -124,10 +129,7 @@ class HostBackend final : public Backend {
   bool host_accessible(MemorySpace) const override { return true; }
   void* allocate(std::size_t bytes, MemorySpace) override { return allocate_host(bytes); }
   void deallocate(void* p, std::size_t, MemorySpace) noexcept override { free_host(p); }
-  std::size_t free_device_bytes() const override {
-    const long pages = sysconf(_SC_AVPHYS_PAGES), size = sysconf(_SC_PAGESIZE);
-    return pages > 0 && size > 0 ? static_cast<std::size_t>(pages) * size : 0;
-  }
+  std::size_t free_device_bytes() const override { return free_host_bytes(); }
   std::unique_ptr<Queue> make_queue() override { return std::make_unique<HostQueue>(*this); }
 };
 

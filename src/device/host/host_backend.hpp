@@ -21,4 +21,8 @@ std::unique_ptr<Backend> make_host_backend();
 void* allocate_host(std::size_t bytes);
 void free_host(void* p) noexcept;
 
+// Host memory still available (the memory preflight of backends whose
+// device memory is host memory).
+std::size_t free_host_bytes();
+
 }  // namespace hplx::device
