@@ -49,7 +49,8 @@ double median_seconds(const std::vector<double>& a, long m, int nb, int team, in
   openblas_set_num_threads(blas_threads);
   std::vector<double> times;
   for (int r = 0; r <= kRepetitions; ++r) {
-    p.w = a;
+    p.w.resize(static_cast<long>(a.size()));
+    std::copy(a.begin(), a.end(), p.w.begin());
     const double start = hplx::wall_time();
     hplx::lu::factor_stacked_panel(p, rows, Factorization::Crout, Factorization::Right, 4, 2,
                                    MPI_COMM_SELF, team);

@@ -219,6 +219,7 @@ LuCommand::LuCommand(CLI::App& parent) {
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
+                   "emulated (a GPU's semantics on the CPU, to test GPU code paths: slow); "
                    "others when compiled in (default: the best one compiled in and present)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
@@ -257,10 +258,11 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   const device::BackendKind backend =
       backend_.empty() ? device::default_backend() : device::parse_backend(backend_);
-  if (backend == device::BackendKind::Emulated)
-    throw UsageError(
-        "--backend emulated: hplx lu does not run on it yet (its panel and row-swap buffers are "
-        "host memory, which a device cannot read); use --backend host. hplx mxp runs on it");
+  if (schedule_ == "dag" && backend != device::BackendKind::Host)
+    throw UsageError(fmt::format(
+        "--schedule dag --backend {}: the dag schedule runs on the host backend only (its tasks "
+        "share the host's cores); use --schedule bsp",
+        device::name_of(backend)));
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   lu::RunOptions options;

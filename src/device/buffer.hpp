@@ -31,6 +31,7 @@ class Buffer {
   const T* data() const { return data_; }
   long size() const { return count_; }
   MemorySpace space() const { return space_; }
+  Backend* backend() const { return backend_; }
   std::size_t bytes() const { return sizeof(T) * static_cast<std::size_t>(count_); }
   bool host_accessible() const { return backend_ && backend_->host_accessible(space_); }
 

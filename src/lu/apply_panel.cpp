@@ -103,7 +103,7 @@ long PanelApplier::begin_section(Section s, PhaseTimes& times) {
     times.swap_hidden += sec.swap->timing().hidden();
     sec.swap.reset();
   }
-  u_ = sec.ut.data();
+  u_ = sec.ut.device();
   if (nn_ == 0 || p_ == nullptr || p_->jb == 0) return 0;
   return plan_chunks();
 }
@@ -129,7 +129,7 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   if (!in_place_) {
     PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
     const SwapCost cost = swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, ut_, swap_form(nn_));
-    u_ = ut_.data();
+    u_ = ut_.device();
     if (times) {
       times->swap_copy += cost.copy;
       times->wait += cost.waited;
@@ -175,7 +175,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   if (nn == 0 || p.jb == 0) return;
   const std::vector<long> widths = pipeline_widths(nn, params_.swap_first, params_.swap_growth);
   // Two U buffers: segment k is updated from one while k+1's arrives in the other.
-  std::vector<double> u[2];
+  device::Mirror<double> u[2];
   std::unique_ptr<RowSwapInFlight> swaps[2];
   auto start = [&](std::size_t k, long c) {
     PhaseScope phase(&times.swap, trace_, "RS");
@@ -196,7 +196,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
       times.swap_hidden += swaps[k % 2]->timing().hidden();
       swaps[k % 2].reset();
     }
-    const GatheredU gathered{u[k % 2].data(), lc0 + c, w};
+    const GatheredU gathered{u[k % 2].device(), lc0 + c, w};
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();

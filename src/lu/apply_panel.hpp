@@ -96,14 +96,14 @@ class PanelApplier {
     long lc0 = 0, nn = 0;
     Communicator second;
     std::unique_ptr<RowSwapInFlight> swap;
-    std::vector<double> ut;
+    device::Mirror<double> ut;
   };
   const Panel* p_ = nullptr;
   long lc0_ = 0, nn_ = 0;
   std::vector<long> bounds_;  // the chunks of [lc0_, lc0_ + nn_), relative to lc0_
   bool in_place_ = false;
-  std::vector<double> ut_;
-  double* u_ = nullptr;  // U transposed of the chunks being run (ut_ or a section's)
+  device::Mirror<double> ut_;
+  double* u_ = nullptr;  // U of the chunks being run, on the device (ut_ or a section's)
   SectionState sections_[2];
   TraceRecorder* trace_ = nullptr;
 };

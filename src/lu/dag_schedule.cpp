@@ -34,7 +34,7 @@ namespace {
 // One row swap of a panel over local columns [lc0, lc0 + nn) (P > 1) and
 // the U it gathered.
 struct SwapPart {
-  std::vector<double> u;
+  device::Mirror<double> u;
   long lc0 = 0, nn = 0;
 };
 
@@ -375,6 +375,7 @@ class DagLu {
         PhaseScope phase(&tm.bcast, trace_, "LBCAST");
         w->bcast->send_rest();
         w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
+        panel_to_device(queue_, panel);
         state_[p].info = panel.info;
       }
       in_flight_ = w->bcast.get();
@@ -407,6 +408,7 @@ class DagLu {
       w.bcast.reset();
       if (grid_.mycol() != w.panel.owner_col) {
         w.plan = plan_row_swaps(w.panel.k, w.panel.jb, w.panel.ipiv);
+        panel_to_device(queue_, w.panel);
         state_[p].info = w.panel.info;
       }
     });
@@ -536,7 +538,7 @@ class DagLu {
       const long nn = block_lc1(hi - 1) - lc0;
       if (nn <= 0) return;
       SwapPart& s = next ? w.next : w.rest;
-      const GatheredU u = grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.u.data(), s.lc0, s.nn};
+      const GatheredU u = grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.u.device(), s.lc0, s.nn};
       swap_and_update(queue_, a_, w.panel, u, forms_, lc0, nn, grid_, &tm, trace_);
     });
     part_done(p, tm);

@@ -59,9 +59,7 @@ void PanelBroadcast::subpanel_done(long first, long end) {
 
 void PanelBroadcast::send_rest() {
   if (grid_.npcol() == 1 || p_.jb == 0 || !sender_) return;
-  double* tail = p_.tail();
-  for (int c = 0; c < p_.jb; ++c) tail[c] = static_cast<double>(p_.ipiv[c]);
-  tail[p_.jb] = static_cast<double>(p_.info);
+  pack_panel_tail(p_);
   if (!pipelined()) {
     start(p_.w.data(), static_cast<long>(p_.w.size()), 0);
     return;

@@ -24,6 +24,7 @@ class LocalMatrix {
   long nq() const { return nq_; }  // local columns of [A | b]
   long lda() const { return lda_; }
   bool host_accessible() const { return data_.host_accessible(); }
+  device::Backend& backend() const { return *data_.backend(); }
   double* data() { return data_.data(); }
   const double* data() const { return data_.data(); }
   double* at(long li, long lj) { return data_.data() + li + lj * lda_; }

@@ -15,9 +15,27 @@ Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
   p.owner_col = owner_of(k, a.nb(), grid.npcol());
   p.a2_first = a.row_start(k) + (grid.myrow() == p.owner_row ? p.jb : 0);
   p.m2 = std::max(0L, a.mp() - p.a2_first);
-  p.w.resize(static_cast<std::size_t>(p.ld()) * p.jb + p.jb + 1);
+  p.w.bind(a.backend());
+  p.w.resize(p.ld() * p.jb + p.jb + 1);
   p.ipiv.assign(p.jb, 0);
   return p;
+}
+
+void pack_panel_tail(Panel& p) {
+  double* tail = p.tail();
+  for (int c = 0; c < p.jb; ++c) tail[c] = static_cast<double>(p.ipiv[c]);
+  tail[p.jb] = static_cast<double>(p.info);
+}
+
+void unpack_panel_tail(Panel& p) {
+  const double* tail = p.tail();
+  for (int c = 0; c < p.jb; ++c) p.ipiv[c] = static_cast<long>(tail[c]);
+  p.info = static_cast<long>(tail[p.jb]);
+}
+
+void panel_to_device(device::Queue& q, Panel& p) {
+  pack_panel_tail(p);
+  p.w.to_device(q);
 }
 
 FactParams fact_params(const TestCase& t) {

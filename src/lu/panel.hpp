@@ -12,6 +12,11 @@
 // The same buffer is what LBCAST sends along the process row; the jb pivots
 // and info follow the panel in it (as exact doubles, `tail()`), so one
 // message per hop carries everything.
+//
+// W is a device::Mirror: FACT and LBCAST work on its host side, UPDATE and
+// the in-place row swap read its device side (the d_ accessors), which
+// panel_to_device() fills once the panel is factored and received. With the
+// host backend both sides are the same memory.
 #pragma once
 
 #include <mpi.h>
@@ -19,6 +24,7 @@
 #include <functional>
 #include <vector>
 
+#include "device/mirror.hpp"
 #include "device/queue.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
@@ -26,15 +32,15 @@
 namespace hplx::lu {
 
 struct Panel {
-  long k = 0;              // global index of the first row and column
-  int jb = 0;              // width
-  long m2 = 0;             // local rows in A2
-  long a2_first = 0;       // local row index (in the LocalMatrix) of A2's first row
-  int owner_row = 0;       // process row holding rows k .. k+jb-1
-  int owner_col = 0;       // process column holding columns k .. k+jb-1
-  std::vector<double> w;   // (jb + m2) x jb, leading dimension ld(), then the tail
-  std::vector<long> ipiv;  // jb global pivot rows
-  long info = 0;           // 1 + global column of the first zero pivot, or 0
+  long k = 0;                // global index of the first row and column
+  int jb = 0;                // width
+  long m2 = 0;               // local rows in A2
+  long a2_first = 0;         // local row index (in the LocalMatrix) of A2's first row
+  int owner_row = 0;         // process row holding rows k .. k+jb-1
+  int owner_col = 0;         // process column holding columns k .. k+jb-1
+  device::Mirror<double> w;  // (jb + m2) x jb, leading dimension ld(), then the tail
+  std::vector<long> ipiv;    // jb global pivot rows
+  long info = 0;             // 1 + global column of the first zero pivot, or 0
 
   long ld() const { return jb + m2; }
   double* a1() { return w.data(); }
@@ -43,9 +49,24 @@ struct Panel {
   const double* a2() const { return w.data() + jb; }
   double* tail() { return w.data() + ld() * jb; }  // jb pivots, then info
   const double* tail() const { return w.data() + ld() * jb; }
+  // W's device side: L1, L2 and the pivots, for queue work.
+  const double* d_a1() const { return w.device(); }
+  const double* d_a2() const { return w.device() + jb; }
+  const double* d_pivots() const { return w.device() + ld() * jb; }
 };
 
-// Sets the geometry of the panel at global index k for this process.
+// The tail from ipiv and info (the sender, before LBCAST), and back (the
+// receivers, after it).
+void pack_panel_tail(Panel& p);
+void unpack_panel_tail(Panel& p);
+
+// Makes a factored, received panel ready for queue work: its pivots go
+// into the tail and W to the device side, on `q` (nothing to copy when the
+// device's memory is the host's).
+void panel_to_device(device::Queue& q, Panel& p);
+
+// Sets the geometry of the panel at global index k for this process; W
+// lives on a's backend.
 Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid);
 
 // FACT, on the processes of the panel's process column: copies the panel out

@@ -168,19 +168,9 @@ void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_C
 
 std::unique_ptr<RowBroadcast> start_panel_broadcast(Panel& p, Broadcast topology,
                                                     const ProcessGrid& grid) {
-  if (grid.mycol() == p.owner_col) {
-    double* tail = p.tail();
-    for (int c = 0; c < p.jb; ++c) tail[c] = static_cast<double>(p.ipiv[c]);
-    tail[p.jb] = static_cast<double>(p.info);
-  }
+  if (grid.mycol() == p.owner_col) pack_panel_tail(p);
   return std::make_unique<RowBroadcast>(p.w.data(), static_cast<long>(p.w.size()), topology,
                                         p.owner_col, grid.row());
-}
-
-void unpack_panel_tail(Panel& p) {
-  const double* tail = p.tail();
-  for (int c = 0; c < p.jb; ++c) p.ipiv[c] = static_cast<long>(tail[c]);
-  p.info = static_cast<long>(tail[p.jb]);
 }
 
 void broadcast_panel(Panel& p, Broadcast topology, const ProcessGrid& grid) {

@@ -78,7 +78,6 @@ class RowBroadcast {
 // finish(), unpack_panel_tail() must run on the receivers.
 std::unique_ptr<RowBroadcast> start_panel_broadcast(Panel& panel, Broadcast topology,
                                                     const ProcessGrid& grid);
-void unpack_panel_tail(Panel& panel);
 
 // Blocking LBCAST (start, then finish and unpack). Collective over grid.row().
 void broadcast_panel(Panel& panel, Broadcast topology, const ProcessGrid& grid);

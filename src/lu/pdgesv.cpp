@@ -75,7 +75,10 @@ class LuDriver {
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
-        concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1),
+        // Threads beside FACT share the update only where queue work runs
+        // on the calling thread (the host backend's queue).
+        concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1 &&
+                         ctx.device().compute().runs_inline()),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
         trace_(ctx.trace()),
@@ -176,6 +179,7 @@ class LuDriver {
       bcast.reset();
     }
     if (out_.info == 0) out_.info = panel.info;
+    panel_to_device(ctx_.device().compute(), panel);
     RowSwapPlan plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
     const long next = panel.k + panel.jb;
     waiting_.push_back({std::move(panel), std::move(plan), next});
@@ -295,7 +299,12 @@ class LuDriver {
 
 SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t,
                     const ProcessGrid& grid) {
-  if (t.schedule.kind == ScheduleKind::Dag) return pdgesv_dag(ctx, a, t, grid);
+  if (t.schedule.kind == ScheduleKind::Dag) {
+    if (!ctx.device().compute().runs_inline())
+      throw UsageError(
+          "the dag schedule runs on the host backend only (its tasks share the host's cores)");
+    return pdgesv_dag(ctx, a, t, grid);
+  }
   return LuDriver(ctx, a, t, grid).run();
 }
 

@@ -34,7 +34,7 @@ FactTiming::FactTiming(std::vector<double> src, long ld, long m, int b)
   p.jb = b;
   p.m2 = m - b;
   p.a2_first = b;
-  p.w.resize(static_cast<size_t>(p.ld()) * b + b + 1);
+  p.w.resize(p.ld() * b + b + 1);
 }
 
 FactTiming::~FactTiming() = default;
@@ -76,7 +76,9 @@ RowSwapTiming::RowSwapTiming(long m, long n, int b, int threads)
   s.threads = threads;
   for (long j = 0; j < s.a.nq(); ++j) std::fill_n(s.a.at(0, j), s.a.mp(), 1.0);
   s.p.k = 0;
-  s.p.jb = b;
+  s.p.jb = b;  // m2 = 0: W holds L1 and the tail
+  s.p.w.bind(s.host->backend());
+  s.p.w.resize(static_cast<long>(b) * b + b + 1);
   s.p.ipiv.resize(b);
 }
 
@@ -87,6 +89,7 @@ void RowSwapTiming::prepare() {
   ++s.round;
   for (int k = 0; k < s.b; ++k)  // rows below the panel's
     s.p.ipiv[k] = s.b + (static_cast<long>(k) * 7919 + s.round * 104729) % (s.m - s.b);
+  panel_to_device(s.host->compute(), s.p);  // the swap reads the pivots there
 }
 
 void RowSwapTiming::run() {

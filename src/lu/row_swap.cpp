@@ -58,30 +58,28 @@ long grain(long m) {
   return std::max(1L, kParallelMin / (2 * kernels::kColumnBlock * std::max(1L, m)));
 }
 
-// Pointers into the matrix reach kernels only; the host touches them in
-// no other way (the row lists are host vectors, which is why the swap needs
-// host-accessible matrix memory until a device backend stages them).
-void require_host_access(const LocalMatrix& a) {
-  if (!a.host_accessible())
-    throw Error(
-        "the row swap's row lists and message buffers are host memory: a backend whose "
-        "matrix is not host accessible must stage them (not written yet)");
+// The row list `rows` on the device side of `staged`, on q.
+void stage_rows(device::Queue& q, const std::vector<long>& rows, device::Mirror<long>& staged) {
+  staged.bind(q.backend());
+  staged.resize(static_cast<long>(rows.size()));
+  std::copy(rows.begin(), rows.end(), staged.data());
+  staged.to_device(q);
 }
 
-// dst[i * nn + c] = a(rows[i], lc0 + c)
-void gather_rows(device::Queue& q, const LocalMatrix& a, const std::vector<long>& rows, long lc0,
+// dst[i * nn + c] = a(rows[i], lc0 + c) for the m rows of the device list.
+void gather_rows(device::Queue& q, const LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
                  long nn, double* dst) {
-  const long m = static_cast<long>(rows.size());
+  const long m = rows.size();
   device::launch(q, kernels::column_blocks(nn),
-                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.data(), m, nn, dst}, grain(m));
+                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, dst}, grain(m));
 }
 
 // a(rows[i], lc0 + c) = src[i * nn + c]
-void scatter_rows(device::Queue& q, LocalMatrix& a, const std::vector<long>& rows, long lc0,
+void scatter_rows(device::Queue& q, LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
                   long nn, const double* src) {
-  const long m = static_cast<long>(rows.size());
+  const long m = rows.size();
   device::launch(q, kernels::column_blocks(nn),
-                 kernels::ScatterRows{a.at(0, lc0), a.lda(), rows.data(), m, nn, src}, grain(m));
+                 kernels::ScatterRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, src}, grain(m));
 }
 
 std::vector<int> displacements(const std::vector<int>& counts) {
@@ -94,7 +92,7 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& p,
                                  const RowSwapPlan& plan, long lc0, long nn,
-                                 const ProcessGrid& grid, std::vector<double>& u,
+                                 const ProcessGrid& grid, device::Mirror<double>& u,
                                  const SwapForm& form)
     : q_(q),
       a_(a),
@@ -108,8 +106,9 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
       roll_first_(form.roll_first),
       u_transposed_(form.u_transposed) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
-  const std::size_t usize = static_cast<std::size_t>(nn) * jb;
-  if (u.size() < usize) u.resize(usize);
+  u.bind(q.backend());
+  u.resize(nn * jb);
+  for (auto* m : {&mine_, &outgoing_, &incoming_}) m->bind(q.backend());
   long_ = form.algorithm == SwapAlgorithm::Long;
   equil_ = long_ && form.equilibrate && grid.nprow() > 1;
   if (jb == 0 || nn == 0) {
@@ -131,8 +130,9 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     if (o == me) my_rows.push_back(local_row(plan.u_source[r]));
   }
   mine_.resize(ucount_[me]);
-  require_host_access(a);
-  gather_rows(q, a, my_rows, lc0, nn, mine_.data());
+  stage_rows(q, my_rows, mine_rows_);
+  gather_rows(q, a, mine_rows_, lc0, nn, mine_.device());
+  mine_.to_host(q);
   q.synchronize();  // MPI reads the packed rows
   udisp_ = displacements(ucount_);
   copy_ += wall_time() - pack_start;
@@ -158,8 +158,10 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     for (int o = 0; o < nprow; ++o)
       for (const auto& m : plan.moves)
         if (owner(m.to) == o) from.push_back(lr0 + m.from);
-    outgoing_.resize(static_cast<std::size_t>(nn) * plan.moves.size());
-    gather_rows(q, a, from, lc0, nn, outgoing_.data());
+    outgoing_.resize(nn * static_cast<long>(plan.moves.size()));
+    stage_rows(q, from, out_rows_);
+    gather_rows(q, a, out_rows_, lc0, nn, outgoing_.device());
+    outgoing_.to_host(q);
     q.synchronize();
   }
   incoming_.resize(mcount_[me]);
@@ -276,7 +278,7 @@ void RowSwapInFlight::unpack_u() {
     cursor[o] += nn_;
   }
   if (u_transposed_) {
-    for (int r = 0; r < jb; ++r) std::copy_n(rows[r], nn_, &ut_[static_cast<std::size_t>(r) * nn_]);
+    for (int r = 0; r < jb; ++r) std::copy_n(rows[r], nn_, ut_.data() + r * nn_);
     return;
   }
   // U is jb x nn column-major: a transpose of the rows, done eight rows at a
@@ -284,7 +286,7 @@ void RowSwapInFlight::unpack_u() {
   for (int r0 = 0; r0 < jb; r0 += kernels::kColumnBlock) {
     const int r1 = std::min<int>(jb, r0 + kernels::kColumnBlock);
     for (long c = 0; c < nn_; ++c) {
-      double* dst = &ut_[static_cast<std::size_t>(c) * jb];
+      double* dst = ut_.data() + c * jb;
       for (int r = r0; r < r1; ++r) dst[r] = rows[r][c];
     }
   }
@@ -295,6 +297,7 @@ void RowSwapInFlight::complete_stage() {
   if (last) timing_.complete();
   const double copy_start = wall_time();
   complete_stage_work();
+  if (stage_ == kDone) ut_.to_device(q_);  // U for the update, in queue order
   const double copied = wall_time() - copy_start;
   copy_ += copied;
   if (!last) timing_.busy += copied;
@@ -307,7 +310,9 @@ void RowSwapInFlight::complete_stage_work() {
     const int me = grid_.myrow(), nprow = grid_.nprow();
     for (const auto& m : plan_.moves)
       if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
-    scatter_rows(q_, a_, to, lc0_, nn_, incoming_.data());
+    stage_rows(q_, to, in_rows_);
+    incoming_.to_device(q_);
+    scatter_rows(q_, a_, in_rows_, lc0_, nn_, incoming_.device());
     if (long_ && roll_first_ && !equil_) {
       unpack_u();
       stage_ = kDone;
@@ -353,7 +358,7 @@ void RowSwapInFlight::finish() {
 }
 
 SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
-                   long lc0, long nn, const ProcessGrid& grid, std::vector<double>& u,
+                   long lc0, long nn, const ProcessGrid& grid, device::Mirror<double>& u,
                    const SwapForm& form) {
   SwapForm blocking = form;
   blocking.second = MPI_COMM_NULL;  // one swap at a time: grid.col() is fine
@@ -363,9 +368,8 @@ SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSw
 }
 
 void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn) {
-  require_host_access(a);
   device::launch(q, kernels::column_blocks(nn),
-                 kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.ipiv.data(), p.k, p.jb, nn},
+                 kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.d_pivots(), p.k, p.jb, nn},
                  grain(p.jb));
 }
 

@@ -10,6 +10,7 @@
 
 #include "core/grid.hpp"
 #include "core/timer.hpp"
+#include "device/mirror.hpp"
 #include "device/queue.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
@@ -48,6 +49,12 @@ SwapAlgorithm effective_swap(const SwapParams& s, long local_columns);
 // between pieces of other work; finish() completes them. When done, `u`
 // holds U in the form asked for and the displaced rows are in place. The
 // matrix rows of columns [lc0, lc0 + nn) must not be touched meanwhile.
+//
+// Rows are gathered and scattered by kernels on `q`; MPI moves the host
+// sides of the message buffers (device::Mirror: the same memory on the
+// host backend, Pinned copies otherwise). U arrives on the host side of `u`
+// (bound to q's backend here) and goes to its device side, on `q`, when
+// the swap is done: update with u.device() after that, on the same queue.
 // How a swap runs and what it leaves.
 //   algorithm: binary exchange or long (spread-roll); see effective_swap().
 //   roll_first: post U's exchange (the long swap's roll) before packing the
@@ -76,7 +83,7 @@ SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second = MP
 class RowSwapInFlight {
  public:
   RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
-                  long lc0, long nn, const ProcessGrid& grid, std::vector<double>& u,
+                  long lc0, long nn, const ProcessGrid& grid, device::Mirror<double>& u,
                   const SwapForm& form);
   RowSwapInFlight(const RowSwapInFlight&) = delete;
   RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
@@ -104,7 +111,7 @@ class RowSwapInFlight {
   const RowSwapPlan& plan_;
   long lc0_, nn_;
   const ProcessGrid& grid_;
-  std::vector<double>& ut_;
+  device::Mirror<double>& ut_;
   MPI_Comm second_;
   bool roll_first_ = true, u_transposed_ = true;
   bool long_ = false, equil_ = false;
@@ -112,7 +119,10 @@ class RowSwapInFlight {
   // Counts and displacements live as long as the collectives using them.
   std::vector<int> ucount_, udisp_, mcount_, mdisp_;
   std::vector<int> scount_, sdisp_, rcount_, rdisp_, pcount_, pdisp_;  // equilibration
-  std::vector<double> mine_, gathered_, outgoing_, incoming_, received_, piece_;
+  // What kernels read or write: the row lists and the packed rows.
+  device::Mirror<long> mine_rows_, out_rows_, in_rows_;
+  device::Mirror<double> mine_, outgoing_, incoming_;
+  std::vector<double> gathered_, received_, piece_;  // host only
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;
   double copy_ = 0;
@@ -127,7 +137,7 @@ struct SwapCost {
 // `u` (see SwapForm). Collective over grid.col(); the blocking form of
 // RowSwapInFlight.
 SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
-                   long lc0, long nn, const ProcessGrid& grid, std::vector<double>& u,
+                   long lc0, long nn, const ProcessGrid& grid, device::Mirror<double>& u,
                    const SwapForm& form);
 
 // With one process row the interchanges are applied in place, in order, to

@@ -24,6 +24,7 @@ std::vector<double> solve_upper(device::Device& dev, const LocalMatrix& a,
   {
     const std::vector<double> zeros(a.mp(), 0.0);
     device::copy(q, t.data(), zeros.data(), a.mp());
+    q.synchronize();  // zeros goes now
   }
   std::vector<double> contrib(nb), y(nb), b(nb), u(static_cast<std::size_t>(nb) * nb);
 

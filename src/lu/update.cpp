@@ -21,13 +21,13 @@ void update_trailing(device::Queue& q, LocalMatrix& a, const Panel& p, double* u
   if (forms.u_transposed) {
     // U^T := U^T L11^-T, the transposed form of U := L11^-1 U.
     q.trsm(Side::Right, l1_uplo, forms.l1_transposed ? Trans::No : Trans::Yes, Diag::Unit, nn, jb,
-           1.0, p.a1(), ld, u, ldu);
+           1.0, p.d_a1(), ld, u, ldu);
   } else {
     q.trsm(Side::Left, l1_uplo, forms.l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb, nn,
-           1.0, p.a1(), ld, u, ldu);
+           1.0, p.d_a1(), ld, u, ldu);
   }
-  q.gemm(Trans::No, forms.u_transposed ? Trans::Yes : Trans::No, p.m2, nn, jb, -1.0, p.a2(), ld, u,
-         ldu, 1.0, a.at(p.a2_first, lc0), a.lda());
+  q.gemm(Trans::No, forms.u_transposed ? Trans::Yes : Trans::No, p.m2, nn, jb, -1.0, p.d_a2(), ld,
+         u, ldu, 1.0, a.at(p.a2_first, lc0), a.lda());
   if (grid.myrow() == p.owner_row) {
     double* rows = a.at(a.row_start(p.k), lc0);
     if (forms.u_transposed)
@@ -43,8 +43,8 @@ void update_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, bool l1_t
   if (jb == 0 || nn == 0) return;
   double* u = a.at(a.row_start(p.k), lc0);
   q.trsm(Side::Left, l1_transposed ? Uplo::Upper : Uplo::Lower,
-         l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb, nn, 1.0, p.a1(), ld, u, a.lda());
-  q.gemm(Trans::No, Trans::No, p.m2, nn, jb, -1.0, p.a2(), ld, u, a.lda(), 1.0,
+         l1_transposed ? Trans::Yes : Trans::No, Diag::Unit, jb, nn, 1.0, p.d_a1(), ld, u, a.lda());
+  q.gemm(Trans::No, Trans::No, p.m2, nn, jb, -1.0, p.d_a2(), ld, u, a.lda(), 1.0,
          a.at(p.a2_first, lc0), a.lda());
 }
 

@@ -105,7 +105,7 @@ TEST_P(LuGrids, RanksOutsideTheGridSitOut) {
   EXPECT_LT(solve_and_check(t, grid), 16.0);
 }
 
-HPLX_INSTANTIATE_OVER_LU_BACKENDS(LuGrids);
+HPLX_INSTANTIATE_OVER_BACKENDS(LuGrids);
 
 }  // namespace
 }  // namespace hplx::lu

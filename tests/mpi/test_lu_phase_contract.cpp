@@ -38,6 +38,7 @@ class LuPhases : public testing::TestWithParam<device::BackendKind> {
   device::Buffer<T> upload(const std::vector<T>& v) const {
     device::Buffer<T> b = dev().alloc<T>(static_cast<long>(v.size()));
     device::copy(q(), b.data(), v.data(), static_cast<long>(v.size()));
+    q().synchronize();  // v may go when this returns
     return b;
   }
   template <class T>
@@ -99,7 +100,8 @@ TEST_P(LuPhases, InPlaceSwapIsLapacksSequentialInterchanges) {
   for (int i = 0; i < jb; ++i)
     for (long c = 0; c < cols; ++c) std::swap(want[k + i + c * lda], want[ipiv[i] + c * lda]);
   device::Buffer<double> a = upload(a0);
-  device::Buffer<long> piv = upload(ipiv);
+  // The kernel reads the pivots as the panel's tail holds them: exact doubles.
+  device::Buffer<double> piv = upload(std::vector<double>(ipiv.begin(), ipiv.end()));
   device::launch(q(), kernels::column_blocks(cols),
                  kernels::SwapRowsInPlace{a.data(), lda, piv.data(), k, jb, cols});
   EXPECT_EQ(download(a), want);
@@ -117,12 +119,13 @@ TEST_P(LuPhases, GeneratedMatrixIsHplsEntryByEntry) {
 }
 
 // A panel at k = 0 of width jb over an n x (n + 1) matrix on a 1x1 grid,
-// with random L11, L21 already in its buffer.
-Panel random_panel(const LocalMatrix& a, int jb, unsigned seed) {
+// with random L11, L21 already in its buffer, on the device for UPDATE.
+Panel random_panel(device::Queue& q, const LocalMatrix& a, int jb, unsigned seed) {
   const ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
   Panel p = make_panel(a, 0, self);
   const std::vector<double> v = random_values(p.ld() * jb, seed);
   std::copy(v.begin(), v.end(), p.w.begin());
+  panel_to_device(q, p);
   EXPECT_EQ(p.jb, jb);
   return p;
 }
@@ -149,7 +152,7 @@ TEST_P(LuPhases, UpdateMatchesTheLoopsInPlaceAndWithGatheredU) {
   for (bool u_transposed : {true, false}) {
     LocalMatrix a(dev(), n, jb, self_);
     const std::vector<double> m0 = random_values(a.lda() * a.nq(), 3);
-    const Panel p = random_panel(a, jb, 4);
+    const Panel p = random_panel(q(), a, jb, 4);
     const long c0 = jb, nn = n + 1 - jb;  // the trailing columns, b included
     const std::vector<double> want = reference_update(m0, a.lda(), p, c0, nn);
 
@@ -203,7 +206,7 @@ TEST_P(LuPhases, FactorPanelThroughTheQueueMatchesDgetrf) {
       ASSERT_NEAR(got[i + j * a.lda()], ref[i + j * n], 1e-12) << i << "," << j;
 }
 
-HPLX_INSTANTIATE_OVER_LU_BACKENDS(LuPhases);
+HPLX_INSTANTIATE_OVER_BACKENDS(LuPhases);
 
 }  // namespace
 }  // namespace hplx::lu

@@ -132,7 +132,7 @@ TEST_P(LuVsLapack, SingularMatrixIsReportedNotCrashed) {
   EXPECT_EQ(pdgesv(ctx(), a, t, grid).info, 5);
 }
 
-HPLX_INSTANTIATE_OVER_LU_BACKENDS(LuVsLapack);
+HPLX_INSTANTIATE_OVER_BACKENDS(LuVsLapack);
 
 }  // namespace
 }  // namespace hplx::lu

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <random>
 #include <thread>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -81,9 +82,13 @@ class Worker {
     std::unique_lock<std::mutex> lock(m_);
     done_.wait(lock, [&] { return completed_ >= ticket; });
   }
-  // Waits for everything pushed so far; rethrows the first error.
+  // Waits for everything pushed so far (not from an operation of its own).
+  void wait_idle() const {
+    if (std::this_thread::get_id() != thread_.get_id()) wait_for(pushed());
+  }
+  // The same, then rethrows the first error.
   void drain() {
-    wait_for(pushed());
+    wait_idle();
     std::lock_guard<std::mutex> lock(m_);
     if (error_) {
       std::exception_ptr e = error_;
@@ -157,6 +162,7 @@ class EmulatedQueue final : public Queue {
     }
   }
   Backend& backend() const override { return backend_; }
+  const std::shared_ptr<Worker>& worker() const { return worker_; }
   bool runs_inline() const override { return false; }
   bool executes_on_host() const override { return true; }
 
@@ -268,19 +274,35 @@ class EmulatedBackend final : public Backend {
     if (space == MemorySpace::Device) memory_.add(p, bytes);
     return p;
   }
+  // As cudaFree and cudaFreeHost: the device finishes the work queued so
+  // far before the memory goes (a buffer freed while a queue still reads it
+  // is then safe here, as it is on a GPU).
   void deallocate(void* p, std::size_t, MemorySpace space) noexcept override {
+    if (space != MemorySpace::Host) wait_for_all_queues();
     if (space == MemorySpace::Device) memory_.remove(p);
     free_host(p);
   }
   std::size_t free_device_bytes() const override { return free_host_bytes(); }
   std::unique_ptr<Queue> make_queue() override {
-    return std::make_unique<EmulatedQueue>(*this, memory_, options_.seed + queues_++, options_);
+    auto q = std::make_unique<EmulatedQueue>(*this, memory_, options_.seed + queues_++, options_);
+    std::lock_guard<std::mutex> lock(workers_m_);
+    workers_.push_back(q->worker());
+    return q;
   }
 
  private:
+  void wait_for_all_queues() noexcept {
+    std::lock_guard<std::mutex> lock(workers_m_);
+    std::erase_if(workers_, [](const std::weak_ptr<Worker>& w) { return w.expired(); });
+    for (const auto& weak : workers_)
+      if (auto w = weak.lock()) w->wait_idle();
+  }
+
   EmulatedOptions options_;
   DeviceMemoryMap memory_;
   std::uint64_t queues_ = 0;
+  std::mutex workers_m_;
+  std::vector<std::weak_ptr<Worker>> workers_;
 };
 
 long env_number(const char* name, long fallback, long lo, long hi) {

@@ -59,12 +59,13 @@ struct ScatterRows {
   }
 };
 
-// LAPACK's dlaswp on nn columns: rows k + i and ipiv[i] exchanged for
-// i = 0 .. jb-1, in order (a row may move twice).
+// LAPACK's dlaswp on nn columns: rows k + i and pivots[i] exchanged for
+// i = 0 .. jb-1, in order (a row may move twice). The pivots are the
+// panel's tail: global rows as exact doubles.
 struct SwapRowsInPlace {
   double* a;
   long lda;
-  const long* ipiv;
+  const double* pivots;
   long k;
   int jb;
   long nn;
@@ -72,7 +73,7 @@ struct SwapRowsInPlace {
     const long c0 = blk * kColumnBlock;
     const long c1 = c0 + kColumnBlock < nn ? c0 + kColumnBlock : nn;
     for (int i = 0; i < jb; ++i) {
-      const long r = ipiv[i], d = k + i;
+      const long r = static_cast<long>(pivots[i]), d = k + i;
       if (r == d) continue;
       for (long c = c0; c < c1; ++c) {
         const double t = a[d + c * lda];
