@@ -17,7 +17,6 @@
 #include "core/error.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
-#include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/iteration_log.hpp"
 #include "lu/lbcast.hpp"
@@ -28,7 +27,6 @@
 #include "lu/swap_update.hpp"
 
 namespace hplx::lu {
-namespace host_blas = device::host_blas;
 namespace {
 
 // One row swap of a panel over local columns [lc0, lc0 + nn) (P > 1) and
