@@ -25,6 +25,7 @@
 #include "model/machine_spec_path.hpp"
 #include "model/prediction.hpp"
 #include "model/system_spec.hpp"
+#include "root_check.hpp"
 
 namespace hplx::app {
 namespace {
@@ -32,29 +33,19 @@ namespace {
 // Rank 0 reads the file (it need exist only there, as with netlib) and every
 // rank parses the same text, so every rank reaches the same verdict.
 std::string read_on_root(const std::string& path, MPI_Comm world) {
-  int rank = 0;
-  MPI_Comm_rank(world, &rank);
-  std::string text, error;
-  if (rank == 0) {
+  std::string text;
+  check_on_root(world, [&] {
     std::ifstream in(path);
-    if (!in) {
-      error = fmt::format(
-          "{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
-          "netlib's 31-line format, e.g. examples/HPL.dat",
-          path, std::strerror(errno));
-    } else {
-      std::ostringstream ss;
-      ss << in.rdbuf();
-      text = ss.str();
-    }
-  }
-  for (std::string* s : {&error, &text}) {
-    long len = static_cast<long>(s->size());
-    MPI_Bcast(&len, 1, MPI_LONG, 0, world);
-    s->resize(len);
-    MPI_Bcast(s->data(), static_cast<int>(len), MPI_CHAR, 0, world);
-  }
-  if (!error.empty()) throw UsageError(error);
+    if (!in)
+      throw UsageError(
+          fmt::format("{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
+                      "netlib's 31-line format, e.g. examples/HPL.dat",
+                      path, std::strerror(errno)));
+    std::ostringstream ss;
+    ss << in.rdbuf();
+    text = ss.str();
+  });
+  broadcast_string(text, world);
   return text;
 }
 
@@ -247,6 +238,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
 
   refuse_ignored_options();
+  // Where the record and trace go is checked now, not after an hour's run.
+  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   // A spec to predict with is read and checked before anything runs.
   std::shared_ptr<const model::SystemSpec> spec;
@@ -280,6 +273,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   lu::HplDat dat;
   if (!file_.empty()) {
     dat = lu::parse_hpl_dat_text(read_on_root(file_, world), file_);
+    if (dat.device_out != 6 && dat.device_out != 7)
+      require_outputs_on_root(world, {{file_ + ": line 3 (output file)", dat.output_file}});
   } else {
     dat.source = "<command line>";
     // netlib's recommended variant (its tuning notes): look-ahead 1, 1ringM.

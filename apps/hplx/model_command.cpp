@@ -15,6 +15,7 @@
 #include "lu/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
+#include "root_check.hpp"
 
 namespace hplx::app {
 namespace {
@@ -216,6 +217,7 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   const SystemSpec spec = model::load_system_spec(spec_file_);
+  require_outputs_on_root(world, {{"--json", json_}});
   const bool quiet_rank = rank != 0;
 
   std::vector<int> nbs;
@@ -388,6 +390,7 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
+  require_outputs_on_root(world, {{"-o", output_}});
   model::CalibrateOptions opt;
   opt.nb = cal_nb_;
   opt.size = cal_size_;

@@ -11,6 +11,7 @@
 #include "core/trace.hpp"
 #include "device/backend_kind.hpp"
 #include "device/device.hpp"
+#include "root_check.hpp"
 
 namespace hplx::app {
 
@@ -70,6 +71,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   config_.shape = {npx_, npy_, npz_};
   const device::BackendKind backend = device::parse_backend(backend_);
   mxp::check_config(config_, size);
+  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
   // Every rank sees the smallest share of memory, so all agree.

@@ -7,6 +7,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "report/html_report.hpp"
+#include "root_check.hpp"
 
 namespace hplx::app {
 
@@ -24,6 +25,7 @@ int ReportCommand::run(MPI_Comm world) {
   if (output_.empty())
     throw UsageError(
         "-o FILE is missing: hplx report writes the HTML page there, e.g. -o report.html");
+  require_outputs_on_root(world, {{"-o", output_}});
   // The page is one process's work; under mpirun the other ranks only wait,
   // and hear rank 0's verdict so that every rank exits alike.
   int rank = 0;

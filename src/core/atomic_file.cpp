@@ -1,6 +1,7 @@
 #include "core/atomic_file.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -55,6 +56,29 @@ void write_text_atomically(const std::string& path, const std::string& text) {
     ::unlink(tmp.c_str());
     fail(path, "rename " + tmp, err);
   }
+}
+
+void require_writable(const std::string& option, const std::string& path) {
+  auto refuse = [&](const std::string& why) {
+    throw UsageError(fmt::format("{} {}: cannot write there: {}", option, path, why));
+  };
+  if (path.empty()) refuse("the path is empty");
+  struct stat st {};
+  if (::stat(path.c_str(), &st) == 0 && S_ISDIR(st.st_mode)) refuse("it is a folder");
+  const std::string::size_type slash = path.find_last_of('/');
+  const std::string dir = slash == std::string::npos ? "."
+                          : slash == 0               ? "/"
+                                                     : path.substr(0, slash);
+  if (::stat(dir.c_str(), &st) != 0) refuse(fmt::format("folder {} does not exist", dir));
+  if (!S_ISDIR(st.st_mode)) refuse(fmt::format("{} is not a folder", dir));
+  // A probe file beside it: what the atomic writer's temporary needs.
+  const std::string probe = fmt::format("{}.probe{}", path, static_cast<long>(::getpid()));
+  const int fd = ::open(probe.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0644);
+  if (fd < 0) refuse(std::strerror(errno));
+  ::close(fd);
+  ::unlink(probe.c_str());
+  if (::access(path.c_str(), F_OK) == 0 && ::access(path.c_str(), W_OK) != 0)
+    refuse(std::strerror(errno));
 }
 
 }  // namespace hplx

@@ -13,4 +13,11 @@ namespace hplx {
 // the temporary file).
 void write_text_atomically(const std::string& path, const std::string& text);
 
+// Checks, before any work starts, that `path` can be written the way
+// write_text_atomically (or a plain fopen "w") will write it: its folder
+// exists and takes a new file, and the path is not a folder. Throws
+// UsageError "OPTION PATH: cannot write there: REASON" (exit 2), so that a
+// long run does not lose its record at the end. Creates nothing that stays.
+void require_writable(const std::string& option, const std::string& path);
+
 }  // namespace hplx

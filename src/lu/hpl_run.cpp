@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <limits>
 #include <memory>
 #include <optional>
 
@@ -241,7 +242,9 @@ void preflight(const HplDat& dat, int world_size, long long available_per_rank) 
           throw UsageError(fmt::format(
               "{}N = {} on a {} x {} grid needs {} per rank, only {} is available per rank; "
               "allowed: N up to about {}",
-              where(dat, 6), n, g.p, g.q, gib(need), gib(available_per_rank),
+              where(dat, 6), n, g.p, g.q,
+              need == std::numeric_limits<long long>::max() ? "more than 8 EiB" : gib(need),
+              gib(available_per_rank),
               static_cast<long>(std::sqrt(0.8 * available_per_rank * g.p * g.q / 8.0))));
         }
       }

@@ -13,6 +13,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace hplx::lu {
@@ -181,10 +182,15 @@ long long lu_memory_bytes(long n, int nb, int nprow, int npcol) {
   }
   if (n <= 0) return 0;
   // Process row 0 and process column 0 own the most rows and columns.
-  const long long mp = local_count(n, nb, 0, nprow);
-  const long long nq = local_count(n + 1, nb, 0, npcol);
-  const long long doubles = mp * nq + (mp + nb) * nb * 3LL + static_cast<long long>(nb) * nq;
-  return doubles * static_cast<long long>(sizeof(double));
+  // In long double (64-bit mantissa: exact for any count a long long holds):
+  // N x N doubles overflow 64-bit integers from N of about 1e9 on.
+  constexpr long long kMost = std::numeric_limits<long long>::max();
+  if (n > std::numeric_limits<long>::max() - 1) return kMost;  // n + 1 columns
+  using Wide = long double;
+  const Wide mp = static_cast<Wide>(local_count(n, nb, 0, nprow));
+  const Wide nq = static_cast<Wide>(local_count(n + 1, nb, 0, npcol));
+  const Wide bytes = (mp * nq + (mp + nb) * nb * 3 + static_cast<Wide>(nb) * nq) * sizeof(double);
+  return bytes < static_cast<Wide>(kMost) ? static_cast<long long>(bytes) : kMost;
 }
 
 }  // namespace hplx::lu

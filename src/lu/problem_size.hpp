@@ -56,6 +56,8 @@ DefaultProblem choose_default_problem(double aggregate_gflops, long long aggrega
 // nprow x npcol grid: its block-cyclic piece of the n x (n+1) matrix
 // (process row and column 0 own the most), the panel workspace
 // (local rows + nb) * nb * 3 doubles and the U buffer nb * local columns.
+// Saturates at the largest long long (more than any machine has) instead
+// of overflowing, for any N a long holds.
 long long lu_memory_bytes(long n, int nb, int nprow, int npcol);
 
 }  // namespace hplx::lu

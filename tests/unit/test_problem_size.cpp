@@ -5,6 +5,8 @@
 #include <cblas.h>
 #include <gtest/gtest.h>
 
+#include <limits>
+
 #include <cmath>
 
 namespace {
@@ -122,6 +124,20 @@ TEST(LuMemory, SingleProcessIsExact) {
   const long long doubles = n * (n + 1) + (n + nb) * nb * 3LL + nb * (n + 1LL);
   EXPECT_EQ(lu_memory_bytes(n, nb, 1, 1), doubles * 8);
   EXPECT_EQ(lu_memory_bytes(0, nb, 1, 1), 0);
+}
+
+// N x N doubles pass 2^63 bytes near N = 1.07e9: the count saturates there
+// (the preflight then says "more than 8 EiB") instead of wrapping to a
+// number small enough to pass it.
+TEST(LuMemory, SaturatesInsteadOfOverflowing) {
+  constexpr long long most = std::numeric_limits<long long>::max();
+  const long n = 1000000000;  // 8e18 bytes: still counted exactly enough
+  EXPECT_GT(lu_memory_bytes(n, 192, 1, 1), 8'000'000'000'000'000'000LL);
+  EXPECT_LT(lu_memory_bytes(n, 192, 1, 1), most);
+  for (long big : {4'000'000'000L, 3'037'000'500L, 9'000'000'000'000'000'000L,
+                   std::numeric_limits<long>::max()})
+    EXPECT_EQ(lu_memory_bytes(big, 192, 1, 1), most) << big;
+  EXPECT_EQ(lu_memory_bytes(4'000'000'000L * 64, 192, 8, 8), most);
 }
 
 TEST(LuMemory, MonotoneInN) {
