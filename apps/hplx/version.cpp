@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "device/backend.hpp"
 #include "device/backend_kind.hpp"
 #include "model/system_spec.hpp"
 
@@ -40,6 +41,11 @@ std::string compiler() {
 std::string version_text() {
   std::string s = fmt::format("hplx {}\n", HPLX_VERSION);
   s += fmt::format("backends: {}\n", device::compiled_backends());
+  if (const std::string gpu = device::device_libraries(); !gpu.empty())
+    s += fmt::format(
+        "GPU libraries: {} (the CUDA backend is compiled and its logic tested on the "
+        "emulated device; it has not yet run on a GPU, docs/GPU.md)\n",
+        gpu);
   s += fmt::format("MPI: {}\n", mpi_library());
   s += fmt::format("OpenBLAS: {}\n", openblas_get_config());
   s += fmt::format("fmt {}.{}.{}, nlohmann-json {}.{}.{}, CLI11 {}, toml++ {}\n",

@@ -37,4 +37,12 @@ std::unique_ptr<Backend> make_backend(BackendKind kind);
 // where one is present, else the host.
 BackendKind default_backend();
 
+// The device libraries the backends compiled in use, e.g. "CUDA runtime
+// 13.0, cuBLAS 130000" (empty for a build with host and emulated only).
+std::string device_libraries();
+
+// Whether `kind` is compiled in and can run here (a GPU backend needs its
+// device); `why` gets the reason when not.
+bool usable(BackendKind kind, std::string* why = nullptr);
+
 }  // namespace hplx::device

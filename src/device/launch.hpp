@@ -4,21 +4,32 @@
 // Queues that execute on the host (host, emulated) run it as a host loop,
 // over OpenMP threads when there is enough work and no parallel region is
 // active (a body called from a worker thread runs on that thread alone).
-// A device queue runs the same body compiled for the device: that backend
-// supplies launch_on_device() for the bodies it was compiled with (the
-// CUDA issue adds it); without it the launch throws.
+// A device queue runs the same body compiled for the device: the CUDA
+// backend defines launch_on_device() and reduce_on_device()
+// (device/cuda/launch_cuda.cuh), and each library that launches bodies
+// instantiates them for its bodies in kernels/cuda_instances.cu (a body
+// missing there is a link error of a CUDA build, never a silent host
+// fallback). A build without a device backend throws instead.
 #pragma once
 
 #include <omp.h>
 
 #include <utility>
 
+#include "device/compiled_backends.hpp"
 #include "device/kernel_body.hpp"
 #include "device/queue.hpp"
 
 namespace hplx::device {
 
 [[noreturn]] void throw_no_device_kernel(const Queue& q);
+
+// Defined for device queues by the CUDA backend, for the bodies listed in
+// the kernels' cuda_instances.cu files.
+template <class Body>
+void launch_on_device(Queue& q, long n, const Body& body);
+template <class Body>
+double reduce_on_device(Queue& q, long n, const Body& body);
 
 // body(i) for i in [0, n) on the calling thread, split over the OpenMP
 // team when n >= 2 * grain and no parallel region is active. Each thread
@@ -43,7 +54,13 @@ void host_for(long n, const Body& body, long grain) {
 template <class Body>
 void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
-  if (!q.executes_on_host()) throw_no_device_kernel(q);
+  if (!q.executes_on_host()) {
+    if constexpr (kCudaCompiled)
+      launch_on_device(q, n, body);
+    else
+      throw_no_device_kernel(q);
+    return;
+  }
   q.execute([n, body = std::move(body), grain] { host_for(n, body, grain); });
 }
 
@@ -53,7 +70,12 @@ template <class Body>
 double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
   double s = 0;
   if (n <= 0) return s;
-  if (!q.executes_on_host()) throw_no_device_kernel(q);
+  if (!q.executes_on_host()) {
+    if constexpr (kCudaCompiled)
+      return reduce_on_device(q, n, body);
+    else
+      throw_no_device_kernel(q);
+  }
   q.execute([&s, n, &body, grain] {
     if (n >= 2 * grain && !omp_in_parallel()) {
 #pragma omp parallel reduction(+ : s)

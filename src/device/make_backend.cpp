@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "device/backend.hpp"
 #include "device/compiled_backends.hpp"
+#include "device/cuda/cuda_backend.hpp"
 #include "device/emulated/emulated_backend.hpp"
 #include "device/host/host_backend.hpp"
 #include "device/launch.hpp"
@@ -19,6 +20,9 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
     case BackendKind::Emulated:
       if constexpr (kEmulatedCompiled) return make_emulated_backend(emulated_options_from_env());
       break;
+    case BackendKind::Cuda:
+      if constexpr (kCudaCompiled) return make_cuda_backend();
+      break;
     default:
       break;
   }
@@ -27,7 +31,25 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 }
 
 BackendKind default_backend() {
+  if constexpr (kCudaCompiled)
+    if (cuda_device_present()) return BackendKind::Cuda;
   return BackendKind::Host;
+}
+
+std::string device_libraries() {
+  if constexpr (kCudaCompiled) return cuda_versions();
+  return {};
+}
+
+bool usable(BackendKind kind, std::string* why) {
+  if (!compiled_in(kind)) {
+    if (why) *why = fmt::format("not compiled in; rebuild with {}", cmake_switch(kind));
+    return false;
+  }
+  if (kind == BackendKind::Cuda) {
+    if constexpr (kCudaCompiled) return cuda_device_present(why);
+  }
+  return true;
 }
 
 void throw_no_device_kernel(const Queue& q) {

@@ -11,6 +11,7 @@
 #include "device/device.hpp"
 #include "device/launch.hpp"
 #include "tests/device/backends.hpp"
+#include "tests/device/test_bodies.hpp"
 #include "tests/device/test_data.hpp"
 
 namespace hplx::device {
@@ -64,17 +65,8 @@ TEST_P(DeviceContract, CopyMatrixMovesOnlyTheBlock) {
   }
 }
 
-struct AxpyBody {
-  double alpha;
-  const double* x;
-  double* y;
-  HPLX_HD void operator()(long i) const { y[i] += alpha * x[i]; }
-};
-
-struct SquareBody {
-  const double* x;
-  HPLX_HD double operator()(long i) const { return x[i] * x[i]; }
-};
+using test::AxpyBody;
+using test::SquareBody;
 
 TEST_P(DeviceContract, LaunchRunsTheBodyOnceForEveryIndex) {
   const long n = 100000;  // above the grain: threads share it on the host

@@ -1,0 +1,259 @@
+#include "device/cuda/cuda_backend.hpp"
+
+#include <cublas_v2.h>
+#include <cuda_runtime.h>
+
+#include <algorithm>
+#include <cstdlib>
+#include <functional>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+#include "device/host/host_backend.hpp"
+
+namespace hplx::device {
+
+void check_cuda(int status, const char* what) {
+  if (status == 0) return;
+  throw Error(fmt::format("CUDA: {} failed: {} ({})", what,
+                          cudaGetErrorString(static_cast<cudaError_t>(status)), status));
+}
+
+namespace {
+
+void check_cublas(cublasStatus_t status, const char* what) {
+  if (status != CUBLAS_STATUS_SUCCESS)
+    throw Error(fmt::format("cuBLAS: {} failed: {} ({})", what, cublasGetStatusString(status),
+                            static_cast<int>(status)));
+}
+
+cublasOperation_t op(Trans t) {
+  return t == Trans::No ? CUBLAS_OP_N : CUBLAS_OP_T;
+}
+cublasSideMode_t side_of(Side s) {
+  return s == Side::Left ? CUBLAS_SIDE_LEFT : CUBLAS_SIDE_RIGHT;
+}
+cublasFillMode_t fill(Uplo u) {
+  return u == Uplo::Lower ? CUBLAS_FILL_MODE_LOWER : CUBLAS_FILL_MODE_UPPER;
+}
+cublasDiagType_t diag_of(Diag d) {
+  return d == Diag::Unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
+}
+
+// The node-local rank from the launcher's environment (0 without one).
+int local_rank() {
+  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"}) {
+    const char* v = std::getenv(name);
+    if (v != nullptr && *v != '\0') return std::atoi(v);
+  }
+  return 0;
+}
+
+class CudaEvent final : public Event {
+ public:
+  explicit CudaEvent(cudaStream_t stream) {
+    check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate");
+    check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
+  }
+  ~CudaEvent() override { cudaEventDestroy(event_); }
+  bool done() const override { return cudaEventQuery(event_) == cudaSuccess; }
+  void synchronize() override { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+  cudaEvent_t get() const { return event_; }
+
+ private:
+  cudaEvent_t event_ = nullptr;
+};
+
+class CudaQueue final : public Queue {
+ public:
+  explicit CudaQueue(Backend& b) : backend_(b) {
+    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+    check_cublas(cublasCreate(&blas_), "cublasCreate");
+    check_cublas(cublasSetStream(blas_, stream_), "cublasSetStream");
+  }
+  ~CudaQueue() override {
+    cudaStreamSynchronize(stream_);
+    cublasDestroy(blas_);
+    cudaStreamDestroy(stream_);
+  }
+  Backend& backend() const override { return backend_; }
+  bool runs_inline() const override { return false; }
+  bool executes_on_host() const override { return false; }
+  cudaStream_t stream() const { return stream_; }
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
+    if (bytes == 0 || dst == src) return;
+    check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+  }
+  void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                    std::size_t col_bytes, long cols) override {
+    if (cols <= 0 || col_bytes == 0) return;
+    check_cuda(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, col_bytes,
+                                 static_cast<std::size_t>(cols), cudaMemcpyDefault, stream_),
+               "cudaMemcpy2DAsync");
+  }
+  void execute(std::function<void()>) override {
+    throw Error(
+        "the CUDA backend runs kernel bodies on the GPU (launch.hpp); host work on its queue "
+        "goes through host_callback()");
+  }
+  void host_callback(std::function<void()> fn) override {
+    auto* work = new std::function<void()>(std::move(fn));
+    const cudaError_t status = cudaLaunchHostFunc(
+        stream_,
+        [](void* p) {
+          auto* f = static_cast<std::function<void()>*>(p);
+          (*f)();
+          delete f;
+        },
+        work);
+    if (status != cudaSuccess) delete work;
+    check_cuda(status, "cudaLaunchHostFunc");
+  }
+  EventPtr record() override { return std::make_shared<CudaEvent>(stream_); }
+  void wait(const EventPtr& e) override {
+    const auto* ce = dynamic_cast<const CudaEvent*>(e.get());
+    if (ce == nullptr) throw Error("CUDA queue: wait() on an event of another backend");
+    check_cuda(cudaStreamWaitEvent(stream_, ce->get(), 0), "cudaStreamWaitEvent");
+  }
+  void synchronize() override {
+    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  }
+
+  void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
+            const double* b, long ldb, double beta, double* c, long ldc) override {
+    if (m <= 0 || n <= 0) return;
+    check_cublas(
+        cublasDgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
+        "cublasDgemm");
+  }
+  void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
+            const float* b, long ldb, float beta, float* c, long ldc) override {
+    if (m <= 0 || n <= 0) return;
+    check_cublas(
+        cublasSgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
+        "cublasSgemm");
+  }
+  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
+            const double* a, long lda, double* b, long ldb) override {
+    if (m <= 0 || n <= 0) return;
+    check_cublas(cublasDtrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n,
+                                &alpha, a, lda, b, ldb),
+                 "cublasDtrsm");
+  }
+  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
+            long lda, float* b, long ldb) override {
+    if (m <= 0 || n <= 0) return;
+    check_cublas(cublasStrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n,
+                                &alpha, a, lda, b, ldb),
+                 "cublasStrsm");
+  }
+  void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
+            long incx, double beta, double* y, long incy) override {
+    if ((ta == Trans::No ? m : n) <= 0) return;
+    check_cublas(cublasDgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
+                 "cublasDgemv");
+  }
+  void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
+            long incx, float beta, float* y, long incy) override {
+    if ((ta == Trans::No ? m : n) <= 0) return;
+    check_cublas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
+                 "cublasSgemv");
+  }
+
+ private:
+  Backend& backend_;
+  cudaStream_t stream_ = nullptr;
+  cublasHandle_t blas_ = nullptr;
+};
+
+class CudaBackend final : public Backend {
+ public:
+  explicit CudaBackend(int device) : device_(device) {
+    check_cuda(cudaSetDevice(device), "cudaSetDevice");
+    check_cuda(cudaGetDeviceProperties(&props_, device), "cudaGetDeviceProperties");
+  }
+  BackendKind kind() const override { return BackendKind::Cuda; }
+  std::string describe() const override {
+    return fmt::format("cuda: device {} {} (compute capability {}.{}, {:.1f} GiB), {}", device_,
+                       props_.name, props_.major, props_.minor,
+                       static_cast<double>(props_.totalGlobalMem) / (1024.0 * 1024 * 1024),
+                       cuda_versions());
+  }
+  bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
+  void* allocate(std::size_t bytes, MemorySpace space) override {
+    if (space == MemorySpace::Host) return allocate_host(bytes);
+    void* p = nullptr;
+    const cudaError_t status = space == MemorySpace::Device
+                                   ? cudaMalloc(&p, std::max<std::size_t>(bytes, 1))
+                                   : cudaMallocHost(&p, std::max<std::size_t>(bytes, 1));
+    if (status != cudaSuccess)
+      throw SystemError(fmt::format("cannot allocate {} bytes of {} memory on CUDA device {}: {}",
+                                    bytes, space == MemorySpace::Device ? "device" : "pinned host",
+                                    device_, cudaGetErrorString(status)));
+    return p;
+  }
+  // cudaFree and cudaFreeHost wait for the device's work, as the contract
+  // asks (the emulated device does the same).
+  void deallocate(void* p, std::size_t, MemorySpace space) noexcept override {
+    if (space == MemorySpace::Host)
+      free_host(p);
+    else if (space == MemorySpace::Device)
+      cudaFree(p);
+    else
+      cudaFreeHost(p);
+  }
+  std::size_t free_device_bytes() const override {
+    std::size_t free = 0, total = 0;
+    check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    return free;
+  }
+  std::unique_ptr<Queue> make_queue() override { return std::make_unique<CudaQueue>(*this); }
+
+ private:
+  int device_;
+  cudaDeviceProp props_{};
+};
+
+}  // namespace
+
+bool cuda_device_present(std::string* why) {
+  int count = 0;
+  const cudaError_t status = cudaGetDeviceCount(&count);
+  if (status != cudaSuccess || count <= 0) {
+    if (why != nullptr)
+      *why = status != cudaSuccess
+                 ? fmt::format("cudaGetDeviceCount: {}", cudaGetErrorString(status))
+                 : "cudaGetDeviceCount found 0 devices";
+    return false;
+  }
+  return true;
+}
+
+std::unique_ptr<Backend> make_cuda_backend() {
+  std::string why;
+  if (!cuda_device_present(&why))
+    throw UsageError(fmt::format(
+        "--backend cuda: no CUDA device is present ({}); use --backend host or emulated", why));
+  int count = 0;
+  check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  return std::make_unique<CudaBackend>(local_rank() % count);
+}
+
+std::string cuda_versions() {
+  int runtime = 0;
+  cudaRuntimeGetVersion(&runtime);
+  return fmt::format("CUDA runtime {}.{}, cuBLAS {}", runtime / 1000, (runtime % 1000) / 10,
+                     CUBLAS_VERSION);
+}
+
+void* cuda_stream_of(Queue& q) {
+  auto* cq = dynamic_cast<CudaQueue*>(&q);
+  if (cq == nullptr)
+    throw Error(fmt::format("a CUDA kernel was launched on a queue of the {} backend",
+                            name_of(q.backend().kind())));
+  return cq->stream();
+}
+
+}  // namespace hplx::device

@@ -1,0 +1,79 @@
+// Kernel bodies on a CUDA stream: the __global__ wrappers only map thread
+// indices to body(i) (a grid-stride loop); the bodies are the same code the
+// host and emulated backends run. Included only by the kernels'
+// cuda_instances.cu files, which instantiate these for their bodies:
+//
+//   template void hplx::device::launch_on_device(Queue&, long, const MyBody&);
+#pragma once
+
+#include <cuda_runtime.h>
+
+#include "device/cuda/cuda_backend.hpp"
+#include "device/kernel_body.hpp"
+#include "device/queue.hpp"
+
+namespace hplx::device {
+
+namespace cuda_detail {
+
+inline constexpr int kThreads = 256;
+
+inline unsigned blocks_for(long n) {
+  const long b = (n + kThreads - 1) / kThreads;
+  return static_cast<unsigned>(b < 65535L * 16 ? b : 65535L * 16);  // grid-stride beyond
+}
+
+template <class Body>
+__global__ void for_each_index(long n, Body body) {
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    body(i);
+}
+
+// Each block sums its indices' terms in shared memory and adds its sum to
+// *out (one double atomic per block).
+template <class Body>
+__global__ void sum_over_indices(long n, Body body, double* out) {
+  __shared__ double partial[kThreads];
+  double s = 0;
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    s += body(i);
+  partial[threadIdx.x] = s;
+  __syncthreads();
+  for (int half = kThreads / 2; half > 0; half /= 2) {
+    if (static_cast<int>(threadIdx.x) < half) partial[threadIdx.x] += partial[threadIdx.x + half];
+    __syncthreads();
+  }
+  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+}
+
+}  // namespace cuda_detail
+
+template <class Body>
+void launch_on_device(Queue& q, long n, const Body& body) {
+  auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
+  cuda_detail::for_each_index<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
+      n, body);
+  check_cuda(cudaGetLastError(), "kernel launch");
+}
+
+// The host waits for the sum (a reduction ends where its value is needed).
+template <class Body>
+double reduce_on_device(Queue& q, long n, const Body& body) {
+  auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
+  double* sum = nullptr;
+  check_cuda(cudaMallocAsync(&sum, sizeof(double), stream), "cudaMallocAsync");
+  check_cuda(cudaMemsetAsync(sum, 0, sizeof(double), stream), "cudaMemsetAsync");
+  cuda_detail::sum_over_indices<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
+      n, body, sum);
+  check_cuda(cudaGetLastError(), "reduction kernel launch");
+  double host = 0;
+  check_cuda(cudaMemcpyAsync(&host, sum, sizeof(double), cudaMemcpyDeviceToHost, stream),
+             "cudaMemcpyAsync");
+  check_cuda(cudaFreeAsync(sum, stream), "cudaFreeAsync");
+  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
+  return host;
+}
+
+}  // namespace hplx::device

@@ -1,0 +1,10 @@
+// The contract tests' kernel bodies compiled for CUDA GPUs (CUDA builds only).
+#include "device/cuda/launch_cuda.cuh"
+#include "tests/device/test_bodies.hpp"
+
+namespace hplx::device {
+
+template void launch_on_device(Queue&, long, const test::AxpyBody&);
+template double reduce_on_device(Queue&, long, const test::SquareBody&);
+
+}  // namespace hplx::device
