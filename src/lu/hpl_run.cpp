@@ -19,6 +19,7 @@
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/json_record.hpp"
+#include "core/live_record.hpp"
 #include "core/progress.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
@@ -281,11 +282,26 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   nlohmann::json tests = nlohmann::json::array();
   std::vector<std::string> choices;  // what hplx chose per grid, said once each
   TraceRecorder trace(!options.trace_path.empty());
+  // The JSON record, on disk after every test and on SIGINT/SIGTERM.
+  const nlohmann::json header = make_record_header("lu", options.argv);
+  auto record_so_far = [&] {
+    nlohmann::json record = header;
+    record["backend"] = device::name_of(ctx.device().kind());
+    record["input"] = {{"source", dat.source}, {"threshold", dat.threshold}};
+    record["notes"] = options.notes;
+    for (const std::string& c : choices) record["notes"].push_back("hplx: " + c);
+    record["tests"] = tests;
+    record["summary"] = {
+        {"passed", counts.passed}, {"failed", counts.failed}, {"skipped", counts.skipped}};
+    return record;
+  };
+  LiveRecord live(root ? options.json_path : std::string());
+  const std::vector<TestCase> all_tests = expand_tests(dat);
   try {
     if (root) print_preamble(out.fp, dat, eps);
     bool first = true;
     std::unique_ptr<ProcessGrid> grid;
-    for (const TestCase& t : expand_tests(dat)) {
+    for (const TestCase& t : all_tests) {
       // Tests come grouped by grid (netlib's outermost loop); a new grid is a
       // collective over every rank, members or not.
       if (!grid || grid->nprow() != t.grid.p || grid->npcol() != t.grid.q) {
@@ -347,6 +363,10 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
       if (share) rec["core_sharing"] = to_json(*share);
       if (options.observer) options.observer->after(t, {o.seconds, o.gflops, o.info}, rec);
       tests.push_back(std::move(rec));
+      // Rank 0 is in every grid: it runs every test.
+      if (root)
+        live.update(record_so_far(), static_cast<long>(tests.size()),
+                    static_cast<long>(all_tests.size()));
     }
     if (root) {
       print_summary(out.fp, counts, dat.threshold);
@@ -363,17 +383,9 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
       std::fprintf(stderr, "hplx: trace written to %s (open it in ui.perfetto.dev)\n",
                    options.trace_path.c_str());
   }
-  if (root && !options.json_path.empty()) {
-    nlohmann::json record = make_record_header("lu", options.argv);
-    record["backend"] = device::name_of(ctx.device().kind());
-    record["input"] = {{"source", dat.source}, {"threshold", dat.threshold}};
-    record["notes"] = options.notes;
-    for (const std::string& c : choices) record["notes"].push_back("hplx: " + c);
-    record["tests"] = std::move(tests);
-    record["summary"] = {
-        {"passed", counts.passed}, {"failed", counts.failed}, {"skipped", counts.skipped}};
-    write_json_atomically(options.json_path, record);
-  }
+  if (root)
+    live.finish(record_so_far(), static_cast<long>(tests.size()),
+                static_cast<long>(all_tests.size()));
   int status = (counts.failed > 0 || counts.skipped > 0) ? 1 : 0;
   HPLX_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, world));
   return status;

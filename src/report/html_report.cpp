@@ -188,6 +188,29 @@ std::string test_section(const TestView& t, int id, bool several_files) {
   return out.str();
 }
 
+// What the report must say about a record that did not finish: a run
+// stopped by a signal ("interrupted", with the reason), or one whose record
+// was last written mid-run ("running": still going, or killed outright).
+// Records from before the "status" field say nothing.
+std::string incompleteness(const json& rec) {
+  const std::string status = field(rec, "status");
+  const auto progress = rec.find("progress");
+  const std::string tests =
+      progress != rec.end() && progress->is_object()
+          ? fmt::format("{} of {} tests", text_of(progress->value("done", json())),
+                        text_of(progress->value("planned", json())))
+          : std::string("some tests");
+  if (status == "interrupted")
+    return fmt::format("this run was interrupted ({}); it holds {} only", field(rec, "reason"),
+                       tests);
+  if (status == "running")
+    return fmt::format(
+        "this run did not finish: its record was last written after {} (the job was still "
+        "running, or was killed)",
+        tests);
+  return {};
+}
+
 std::string summary_table(const std::vector<TestView>& tests) {
   // A model's predictions, when any test has one, sit beside the measurement.
   bool predicted = false;
@@ -241,6 +264,10 @@ std::string render_report(const std::vector<RunFile>& files) {
     if (!host.empty()) out << " on " << escape_html(host);
   }
   out << "</p>\n";
+  for (const RunFile& f : files)
+    if (const std::string warning = incompleteness(f.record); !warning.empty())
+      out << "<p class=\"warn\"><b>" << escape_html(f.path) << "</b>: " << escape_html(warning)
+          << "</p>\n";
   if (tests.empty()) out << "<p>The record holds no tests.</p>\n";
 
   if (tests.size() > 1) {

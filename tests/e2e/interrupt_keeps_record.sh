@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# A run stopped by a signal keeps what it finished: hplx lu with a JSON
+# record and an HPL.dat of 8 tests is sent SIGNAL once its record shows a
+# finished test; the record must then say "interrupted" with the signal,
+# hold the finished tests (at least 1, fewer than 8), and `hplx report`
+# must say the run was interrupted.
+#   interrupt_keeps_record.sh HPLX SIGNAL [LAUNCHER...]
+# SIGNAL goes to the launched process (hplx itself, or mpirun, which passes
+# the stop on to the ranks as SIGTERM).
+set -u
+hplx=$1 signal=$2
+shift 2
+src=$(cd "$(dirname "$0")/../.." && pwd)
+work=$(mktemp -d)
+trap 'kill -KILL $pid 2>/dev/null; rm -rf "$work"' EXIT
+cd "$work"
+ranks=1
+[[ $# -gt 0 ]] && ranks=2
+sed -e "5s/^[0-9]*/8/" -e "6s/^.*/3000 3000 3000 3000 3000 3000 3000 3000  Ns/" \
+  -e "11s/^[0-9]*/1/" -e "12s/^[0-9]*/$ranks/" "$src/examples/HPL.dat" >in.dat
+# setsid: a job started from a script ignores SIGINT otherwise.
+setsid "$@" "$hplx" lu in.dat --json r.json -q >out.txt 2>&1 &
+pid=$!
+done_tests() {
+  python3 -c 'import json,sys; print(json.load(open("r.json"))["progress"]["done"])' 2>/dev/null || echo 0
+}
+for _ in $(seq 1 600); do
+  [[ $(done_tests) -ge 1 ]] && break
+  kill -0 $pid 2>/dev/null || { echo "FAIL: hplx ended before a test finished"; cat out.txt; exit 1; }
+  sleep 0.1
+done
+kill -"$signal" $pid
+wait $pid
+rc=$?
+echo "exit status after SIG$signal: $rc"
+[[ $rc -ne 0 ]] || { echo "FAIL: the run went on to the end (exit 0)"; exit 1; }
+python3 - <<'PY' || exit 1
+import json
+r = json.load(open("r.json"))
+print("record:", r["status"], "|", r.get("reason"), "|", len(r["tests"]), "tests")
+assert r["status"] == "interrupted", r["status"]
+assert r["reason"].startswith(("SIGINT", "SIGTERM")), r["reason"]
+assert 1 <= len(r["tests"]) < 8, len(r["tests"])
+assert r["progress"]["done"] == len(r["tests"])
+assert all(t["verdict"] == "PASSED" for t in r["tests"])
+PY
+"$hplx" report r.json -o r.html -q || exit 1
+grep -q "this run was interrupted" r.html || { echo "FAIL: the report does not say so"; exit 1; }
+echo "PASS"
