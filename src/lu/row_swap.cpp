@@ -133,7 +133,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
   stage_rows(q, my_rows, mine_rows_);
   gather_rows(q, a, mine_rows_, lc0, nn, mine_.device());
   mine_.to_host(q);
-  q.synchronize();  // MPI reads the packed rows
+  if (!form.omit_pack_wait) q.synchronize();  // MPI reads the packed rows
   udisp_ = displacements(ucount_);
   copy_ += wall_time() - pack_start;
 

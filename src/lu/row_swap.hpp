@@ -75,6 +75,11 @@ struct SwapForm {
   bool u_transposed = true;
   bool equilibrate = true;  // long swap: even the pieces before the roll (line 30)
   MPI_Comm second = MPI_COMM_NULL;
+  // Fault injection, for the one test that shows the emulated device
+  // catches a missing wait (tests/mpi/test_emulated_catches_missing_wait):
+  // skip the host's wait for the packed U rows before MPI reads them.
+  // Nothing in hplx sets it.
+  bool omit_pack_wait = false;
 };
 
 // The form of a swap of `local_columns` columns (second: see SwapForm).
