@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all deps configure build run test bench format clean
+.PHONY: all deps configure build run test test-sanitize bench format clean
 
 all: build
 
@@ -26,6 +26,19 @@ run: build
 
 test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
+
+# The unit, device and MPI tests again under AddressSanitizer and
+# UndefinedBehaviorSanitizer (a second build in build-sanitize/, without the
+# CUDA backend); any report fails the test. CI runs it after `make test`.
+SANITIZE_DIR ?= build-sanitize
+test-sanitize: deps
+	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPLX_CUDA=off -DHPLX_SANITIZE=on
+	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	cd $(SANITIZE_DIR) && \
+	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0 \
+	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0 \
+	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS) -LE e2e
 
 # hplx lu against netlib HPL (Debian's hpcc) in one session: see bench/lu-vs-netlib.sh
 # for the knobs (NS, NBS, GRIDS, REPS). Takes minutes; results on stdout.

@@ -68,11 +68,20 @@ CLI::Validator finite_in(double lo, double hi, const std::string& allowed) {
 // (the "prediction" object `hplx report` overlays).
 class PredictionObserver : public lu::TestObserver {
  public:
-  PredictionObserver(std::shared_ptr<const model::SystemSpec> spec, std::string path, bool print)
-      : spec_(std::move(spec)), path_(std::move(path)), print_(print) {}
+  // `ranks_per_node`: this job's ranks on each node (filled in rank order),
+  // so the model sees the nodes the run really uses.
+  PredictionObserver(std::shared_ptr<const model::SystemSpec> spec, std::string path, bool print,
+                     int ranks_per_node)
+      : spec_(std::move(spec)),
+        path_(std::move(path)),
+        print_(print),
+        ranks_per_node_(std::max(1, ranks_per_node)) {}
 
   void before(const lu::TestCase& t) override {
-    predicted_ = model::predict_run(*spec_, t.n, t.nb, t.grid.p, t.grid.q, omp_get_max_threads());
+    const int ranks = t.grid.p * t.grid.q;
+    const int nodes = (ranks + ranks_per_node_ - 1) / ranks_per_node_;
+    predicted_ =
+        model::predict_run(*spec_, t.n, t.nb, t.grid.p, t.grid.q, omp_get_max_threads(), nodes);
     if (print_)
       std::fprintf(stderr,
                    "hplx: %s N=%ld NB=%d: the MCL model of %s predicts %.2f s, %.2f Gflops\n",
@@ -102,6 +111,7 @@ class PredictionObserver : public lu::TestObserver {
   std::shared_ptr<const model::SystemSpec> spec_;
   std::string path_;
   bool print_;
+  int ranks_per_node_;
   model::Prediction predicted_;
 };
 
@@ -265,7 +275,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   options.quiet = quiet_;
   std::unique_ptr<PredictionObserver> predict;
   if (spec) {
-    predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_);
+    predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_,
+                                                   plan.local_ranks);
     options.observer = predict.get();
   }
   options.notes.push_back(describe(plan, size));

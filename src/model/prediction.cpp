@@ -133,9 +133,12 @@ Layout plan_layout(const SystemSpec& spec, int p, int q, int nodes) {
   if (nodes > 0) {
     if (devices % nodes || devices / nodes > spec.node.devices)
       throw UsageError(fmt::format(
-          "{}: grid {}x{} on {} node(s) is {} devices per node; allowed: a whole number of "
-          "devices per node, at most node.devices = {}",
-          spec.file, p, q, nodes, static_cast<double>(devices) / nodes, spec.node.devices));
+          "{}: grid {}x{} on {} node(s) is {} ranks (devices) per node, but the spec describes "
+          "nodes of node.devices = {}; allowed: at most {} per node, or a spec made for {} per "
+          "node (e.g. `mpirun -np {} hplx model calibrate -o {}` on one node)",
+          spec.file, p, q, nodes, static_cast<double>(devices) / nodes, spec.node.devices,
+          spec.node.devices, (devices + nodes - 1) / nodes, (devices + nodes - 1) / nodes,
+          spec.file));
     per_node = static_cast<int>(devices / nodes);
   }
   if (devices <= per_node) {
@@ -248,8 +251,9 @@ Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run) {
   return from_panels("mcl", spec, run, lay, mcl_layers(spec, lay, model_n(spec, run)), true);
 }
 
-Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads) {
-  return predict_mcl(spec, RunPoint{n, nb, p, q, threads});
+Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads,
+                       int nodes) {
+  return predict_mcl(spec, RunPoint{n, nb, p, q, threads, nodes});
 }
 
 long n_from_memory(const SystemSpec& spec, int nodes, double fraction, int nb) {

@@ -74,7 +74,10 @@ Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run);
 // P x Q run with `threads` threads per rank. time_s, gflops and iter_s (one
 // entry per panel k = 0 .. ceil(N/NB)-1) are what a run would be compared
 // with. Throws UsageError for sizes the model cannot take.
-Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads);
+// `nodes` > 0: the nodes the run's P x Q ranks actually sit on (hplx lu
+// knows them); 0: as few as hold them.
+Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads,
+                       int nodes = 0);
 
 // The largest N, a multiple of NB, whose N^2 doubles fill `fraction` of the
 // memory of `nodes` nodes (device memory times devices, else node memory).
