@@ -30,6 +30,9 @@
 namespace hplx::app {
 namespace {
 
+// The share of a device's free memory its default problem fills.
+constexpr double kDeviceMemoryFraction = 0.85;
+
 // Rank 0 reads the file (it need exist only there, as with netlib) and every
 // rank parses the same text, so every rank reaches the same verdict.
 std::string read_on_root(const std::string& path, MPI_Comm world) {
@@ -268,6 +271,15 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         device::name_of(backend)));
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
+  // The device first: a backend that cannot run here (no GPU) says so now,
+  // and a device whose memory is its own sizes and checks the problem.
+  std::shared_ptr<device::Device> dev = device::make_device(backend);
+  const bool own_memory = !dev->backend().host_accessible(device::MemorySpace::Device);
+  // Every rank sees the smallest per-rank memory, so all agree on the verdict.
+  long long per_rank = own_memory
+                           ? static_cast<long long>(dev->backend().free_device_bytes())
+                           : available_memory_bytes() / std::max(1, plan.local_ranks);
+  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   lu::RunOptions options;
   options.json_path = json_;
   options.trace_path = trace_;
@@ -319,14 +331,28 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     if (n_) {
       if (*n_ < 0) throw UsageError(fmt::format("--n {}: allowed: N >= 0", *n_));
       dat.ns = {*n_};
+    } else if (backend == device::BackendKind::Cuda) {
+      // A GPU fills its memory, as GPU HPL runs do (the emulated device,
+      // slow by design, keeps the time-based default below).
+      const lu::GridShape g = dat.grids.front();
+      const int nb = dat.nbs.at(0);
+      const long n = lu::largest_fitting_n(per_rank, kDeviceMemoryFraction, nb, g.p, g.q);
+      if (n < nb)
+        throw UsageError(fmt::format(
+            "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
+            "allowed: --n N small enough, or free device memory",
+            device::name_of(backend), static_cast<double>(per_rank) / (1 << 30), nb));
+      dat.ns = {n};
+      options.notes.push_back(fmt::format(
+          "hplx: default problem: N = {} fills about {:.0f}% of the {:.2f} GiB of device memory "
+          "free per rank (a device backend sizes N by memory; --n sets it)",
+          n, 100 * kDeviceMemoryFraction, static_cast<double>(per_rank) / (1 << 30)));
     } else {
       // The embedded default: about `seconds_` of work that fits in memory.
       const double mine = lu::probe_dgemm_gflops(0);
       double total = 0;
       MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, world);
-      long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
-      long long avail = 0;
-      MPI_Allreduce(&per_rank, &avail, 1, MPI_LONG_LONG, MPI_SUM, world);
+      const long long avail = per_rank * size;
       const auto choice = lu::choose_default_problem(total, avail, size, seconds_, dat.nbs.at(0));
       dat.ns = {choice.n};
       options.notes.push_back("hplx: default problem: " + choice.reason);
@@ -361,16 +387,13 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         omp_get_max_task_priority(), lu::kDagMaxPriority));
   }
 
-  // Every rank sees the smallest per-rank memory, so all agree on the verdict.
-  long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
-  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   lu::preflight(dat, size, per_rank);
 
   if (rank == 0 && !quiet_) {
     for (const auto& w : dat.warnings) std::fprintf(stderr, "hplx: warning: %s\n", w.c_str());
     for (const auto& note : options.notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
-  const Context ctx(world, plan, device::make_device(backend));
+  const Context ctx(world, plan, std::move(dev));
   if (rank == 0 && !quiet_)
     std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
   return lu::run_hpl(ctx, dat, options);

@@ -193,4 +193,20 @@ long long lu_memory_bytes(long n, int nb, int nprow, int npcol) {
   return bytes < static_cast<Wide>(kMost) ? static_cast<long long>(bytes) : kMost;
 }
 
+long largest_fitting_n(long long bytes_per_rank, double fraction, int nb, int p, int q) {
+  if (nb < 1 || p < 1 || q < 1 || !(fraction > 0) || bytes_per_rank <= 0) return 0;
+  const double budget = fraction * static_cast<double>(bytes_per_rank);
+  auto fits = [&](long blocks) {
+    return static_cast<double>(lu_memory_bytes(blocks * nb, nb, p, q)) <= budget;
+  };
+  // The matrix alone bounds N: N^2 / (p q) doubles per rank.
+  long hi = static_cast<long>(std::sqrt(budget / 8.0 * p * q) / nb) + 2;
+  long lo = 0;  // fits (N = 0)
+  while (lo + 1 < hi) {
+    const long mid = lo + (hi - lo) / 2;
+    (fits(mid) ? lo : hi) = mid;
+  }
+  return lo * nb;
+}
+
 }  // namespace hplx::lu

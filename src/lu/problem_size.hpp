@@ -56,6 +56,12 @@ DefaultProblem choose_default_problem(double aggregate_gflops, long long aggrega
 // nprow x npcol grid: its block-cyclic piece of the n x (n+1) matrix
 // (process row and column 0 own the most), the panel workspace
 // (local rows + nb) * nb * 3 doubles and the U buffer nb * local columns.
+// The largest N, a multiple of nb, whose test on a p x q grid needs at most
+// `fraction` of `bytes_per_rank` per rank (lu_memory_bytes); 0 when not
+// even N = nb fits. How a device backend sizes its default problem: by the
+// memory it has (rocHPL's and NVIDIA HPL's practice), not by time.
+long largest_fitting_n(long long bytes_per_rank, double fraction, int nb, int p, int q);
+
 // Saturates at the largest long long (more than any machine has) instead
 // of overflowing, for any N a long holds.
 long long lu_memory_bytes(long n, int nb, int nprow, int npcol);

@@ -170,3 +170,26 @@ TEST(Probe, DgemmRateIsPositiveAndRestoresThreads) {
 }
 
 }  // namespace
+
+// A device backend's default N: the largest multiple of NB whose test fits
+// the given share of the memory, checked against lu_memory_bytes itself.
+TEST(LargestFittingN, IsTheLargestMultipleOfNbThatFits) {
+  for (auto [p, q] : {std::pair{1, 1}, {2, 1}, {2, 2}, {4, 2}}) {
+    for (long long bytes : {80LL << 20, 1LL << 30, 80LL << 30}) {
+      const int nb = 384;
+      const long n = hplx::lu::largest_fitting_n(bytes, 0.85, nb, p, q);
+      ASSERT_GT(n, 0);
+      EXPECT_EQ(n % nb, 0);
+      EXPECT_LE(lu_memory_bytes(n, nb, p, q), 0.85 * bytes) << n;
+      EXPECT_GT(lu_memory_bytes(n + nb, nb, p, q), 0.85 * bytes) << n;
+    }
+  }
+  // An 80 GiB H100 on one rank: N a little below sqrt(0.85 * 80 GiB / 8) =
+  // 95534 (the panel and U workspace, and NB steps): within 2%.
+  const long h100 = hplx::lu::largest_fitting_n(80LL << 30, 0.85, 384, 1, 1);
+  const double matrix_only = std::sqrt(0.85 * (80LL << 30) / 8.0);
+  EXPECT_LE(static_cast<double>(h100), matrix_only);
+  EXPECT_GT(static_cast<double>(h100), 0.98 * matrix_only);
+  EXPECT_EQ(hplx::lu::largest_fitting_n(1000, 0.85, 384, 1, 1), 0);  // not one block
+  EXPECT_EQ(hplx::lu::largest_fitting_n(1LL << 30, 0.0, 384, 1, 1), 0);
+}

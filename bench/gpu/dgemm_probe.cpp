@@ -1,0 +1,129 @@
+// The update's DGEMM alone, on a device-layer backend: C (M x M) -= A (M x K)
+// B (K x M) with K = NB, the shape of the LU's trailing update, timed over
+// several repetitions after one warm-up. The figure a GPU LU is judged
+// against (docs/GPU.md: hplx lu reaches some share of this rate).
+//
+//   build/bin/hplx_dgemm_probe [--backend NAME] [--m M,M,...] [--nb NB,NB,...]
+//                              [--reps R] [--json FILE]
+//
+// Defaults: --backend the default one (cuda where a GPU is present),
+// --m 20000,40000,60000 on a GPU and 2000,4000 otherwise, --nb 256,512,768,1024,
+// --reps 5. Shapes that do not fit the device's free memory are skipped and
+// said so. Prints one line per shape and, with --json, a record of them.
+#include <algorithm>
+#include <cstdio>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "device/device.hpp"
+
+namespace {
+
+using hplx::device::BackendKind;
+
+std::vector<long> parse_list(const std::string& text, const char* what) {
+  std::vector<long> v;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = text.find(',', at);
+    const std::string item = text.substr(at, comma == std::string::npos ? comma : comma - at);
+    char* end = nullptr;
+    const long x = std::strtol(item.c_str(), &end, 10);
+    if (item.empty() || *end != '\0' || x < 1)
+      throw hplx::UsageError(fmt::format("{} '{}': allowed: positive integers, comma-separated",
+                                         what, text));
+    v.push_back(x);
+    if (comma == std::string::npos) break;
+    at = comma + 1;
+  }
+  return v;
+}
+
+// Fills a device buffer with a constant through a host copy, in chunks.
+void fill(hplx::device::Queue& q, double* dst, long count, double value) {
+  const long chunk = std::min(count, 1L << 22);
+  const std::vector<double> host(chunk, value);
+  for (long done = 0; done < count; done += chunk)
+    hplx::device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
+  q.synchronize();
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  CLI::App app{"hplx_dgemm_probe: the LU update's DGEMM rate on a backend"};
+  std::string backend_name, ms_text, nbs_text = "256,512,768,1024", json_path;
+  int reps = 5;
+  app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
+  app.add_option("--m", ms_text, "M = N of the update, comma-separated");
+  app.add_option("--nb", nbs_text, "K = NB, comma-separated");
+  app.add_option("--reps", reps, "timed repetitions per shape")->check(CLI::Range(1, 1000));
+  app.add_option("--json", json_path, "write the results here");
+  CLI11_PARSE(app, argc, argv);
+  try {
+    if (!json_path.empty()) hplx::require_writable("--json", json_path);
+    const BackendKind kind = backend_name.empty() ? hplx::device::default_backend()
+                                                  : hplx::device::parse_backend(backend_name);
+    auto dev = hplx::device::make_device(kind);
+    const bool gpu = kind == BackendKind::Cuda;
+    const std::vector<long> ms =
+        parse_list(ms_text.empty() ? (gpu ? "20000,40000,60000" : "2000,4000") : ms_text, "--m");
+    const std::vector<long> nbs = parse_list(nbs_text, "--nb");
+    std::printf("hplx_dgemm_probe: %s\n", dev->backend().describe().c_str());
+    nlohmann::json rows = nlohmann::json::array();
+    hplx::device::Queue& q = dev->compute();
+    for (long m : ms) {
+      for (long k : nbs) {
+        const double bytes = 8.0 * (2.0 * m * k + static_cast<double>(m) * m);
+        if (bytes > 0.9 * static_cast<double>(dev->backend().free_device_bytes())) {
+          std::printf("M = %ld, NB = %ld: skipped, needs %.1f GiB\n", m, k, bytes / (1 << 30));
+          continue;
+        }
+        auto a = dev->alloc<double>(m * k), b = dev->alloc<double>(k * m),
+             c = dev->alloc<double>(m * m);
+        fill(q, a.data(), m * k, 1e-3);
+        fill(q, b.data(), k * m, 1e-3);
+        fill(q, c.data(), m * m, 1.0);
+        auto gemm = [&] {
+          q.gemm(hplx::device::Trans::No, hplx::device::Trans::No, m, m, k, -1.0, a.data(), m,
+                 b.data(), k, 1.0, c.data(), m);
+        };
+        gemm();  // warm-up: library initialisation, clocks
+        q.synchronize();
+        std::vector<double> rates;
+        for (int r = 0; r < reps; ++r) {
+          const double t0 = hplx::wall_time();
+          gemm();
+          q.synchronize();
+          rates.push_back(2.0 * m * m * k / (hplx::wall_time() - t0) / 1e9);
+        }
+        std::sort(rates.begin(), rates.end());
+        const double median = rates[rates.size() / 2];
+        std::printf("M = %ld, NB = %ld: %.1f Gflop/s (median of %d; min %.1f, max %.1f)\n", m, k,
+                    median, reps, rates.front(), rates.back());
+        rows.push_back({{"m", m}, {"nb", k}, {"gflops_median", median}, {"gflops", rates}});
+      }
+    }
+    if (!json_path.empty()) {
+      const nlohmann::json record = {{"probe", "dgemm"},
+                                     {"backend", hplx::device::name_of(kind)},
+                                     {"device", dev->backend().describe()},
+                                     {"shapes", rows}};
+      hplx::write_text_atomically(json_path, record.dump(2) + "\n");
+    }
+  } catch (const hplx::UsageError& e) {
+    std::fprintf(stderr, "hplx_dgemm_probe: error: %s\n", e.what());
+    return 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hplx_dgemm_probe: error: %s\n", e.what());
+    return 1;
+  }
+  return 0;
+}

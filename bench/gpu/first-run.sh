@@ -1,0 +1,85 @@
+#!/usr/bin/env bash
+# The first run of hplx on an NVIDIA GPU (H100/H200 or A100), in one go:
+#   1. build with the CUDA backend required (-DHPLX_CUDA=on),
+#   2. the test suite, whose contract tests then run on the GPU too,
+#   3. the update's DGEMM alone (build/bin/hplx_dgemm_probe: M = 20000,
+#      40000, 60000, K = NB = 256, 512, 768, 1024),
+#   4. hplx lu --backend cuda with no N (N fills about 85% of the GPU's free
+#      memory), NB = the probe's best NB, with its residual check,
+#   5. the LU's rate against the probe's at that NB, one JSON summary, and
+#      `hplx report` of the LU run.
+# Everything goes to $OUT [bench/results/<UTC date>-gpu-first-run/].
+#
+#   bench/gpu/first-run.sh                 # on the GPU machine, from the repository root
+#   DRY_RUN=1 bench/gpu/first-run.sh       # anywhere: the same steps on the emulated
+#                                          # device, small sizes, the existing build/
+#
+# Needs on the GPU machine: CUDA (nvcc, cuBLAS), a C++20 compiler, CMake,
+# Open MPI and OpenBLAS (scripts/install-deps.sh installs the Debian
+# packages; a machine without network needs them carried as .deb files).
+set -euo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+DRY_RUN=${DRY_RUN:-0}
+OUT=${OUT:-$ROOT/bench/results/$(date -u +%Y-%m-%d)-gpu-first-run}
+if [[ $DRY_RUN == 1 ]]; then
+  BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated PROBE_M=${PROBE_M:-2000} PROBE_NB=${PROBE_NB:-256,512}
+  LU_N=(--n "${LU_N:-1500}") TESTS=${TESTS:-"BackendPresence|DeviceContract"}
+else
+  BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda PROBE_M=${PROBE_M:-20000,40000,60000}
+  PROBE_NB=${PROBE_NB:-256,512,768,1024} LU_N=() TESTS=${TESTS:-.}
+  command -v nvidia-smi >/dev/null && nvidia-smi -L || {
+    echo "first-run: no GPU seen by nvidia-smi; DRY_RUN=1 runs the steps on the emulated device" >&2
+    exit 2
+  }
+fi
+mkdir -p "$OUT"
+log() { echo "first-run: $*" | tee -a "$OUT/steps.txt"; }
+log "$(date -u +%FT%TZ), backend $BACKEND, results in $OUT"
+
+log "1. build ($BUILD_DIR)"
+if [[ $DRY_RUN == 1 ]]; then
+  cmake --build "$BUILD_DIR" -j "$(nproc)" --target hplx hplx_dgemm_probe >"$OUT/build.txt" 2>&1
+else
+  cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DHPLX_CUDA=on >"$OUT/build.txt" 2>&1
+  cmake --build "$BUILD_DIR" -j "$(nproc)" >>"$OUT/build.txt" 2>&1
+fi
+"$BUILD_DIR/bin/hplx" --version | tee "$OUT/version.txt"
+
+log "2. tests (-R '$TESTS')"
+(cd "$BUILD_DIR" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+  ctest -j "$(nproc)" -R "$TESTS" --output-on-failure) >"$OUT/tests.txt" 2>&1 || {
+  log "tests FAILED: see $OUT/tests.txt"
+  exit 1
+}
+grep -E "tests passed|Skipped" "$OUT/tests.txt" | tee -a "$OUT/steps.txt"
+
+log "3. DGEMM probe, M in $PROBE_M, NB in $PROBE_NB"
+"$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$PROBE_NB" \
+  --json "$OUT/probe.json" | tee "$OUT/probe.txt"
+best_nb=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["shapes"]
+print(max(r, key=lambda s: s["gflops_median"])["nb"])' "$OUT/probe.json")
+
+log "4. hplx lu --backend $BACKEND ${LU_N[*]} --nb $best_nb"
+OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+  "$BUILD_DIR/bin/hplx" lu --backend "$BACKEND" "${LU_N[@]}" --nb "$best_nb" \
+  --json "$OUT/lu.json" 2>&1 | tee "$OUT/lu.txt"
+grep -q PASSED "$OUT/lu.txt" || { log "the LU did not pass its residual check"; exit 1; }
+
+log "5. summary and report"
+python3 - "$OUT" "$BACKEND" <<'PY' | tee -a "$OUT/steps.txt"
+import json, sys
+out, backend = sys.argv[1], sys.argv[2]
+probe = json.load(open(f"{out}/probe.json"))
+lu = json.load(open(f"{out}/lu.json"))["tests"][0]
+at_nb = [s for s in probe["shapes"] if s["nb"] == lu["nb"]]
+ref = max(s["gflops_median"] for s in at_nb)
+summary = {"backend": backend, "device": probe["device"], "n": lu["n"], "nb": lu["nb"],
+           "lu_gflops": lu["gflops"], "lu_seconds": lu["time_s"], "verdict": lu["verdict"],
+           "probe_gflops_at_nb": ref, "lu_over_probe": lu["gflops"] / ref, "goal": 0.80}
+json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
+print(f"N = {lu['n']}, NB = {lu['nb']}: {lu['gflops']:.1f} Gflop/s, {lu['verdict']}; "
+      f"DGEMM probe {ref:.1f}: {100 * summary['lu_over_probe']:.1f}% of it (goal 80%)")
+PY
+"$BUILD_DIR/bin/hplx" report "$OUT/lu.json" -o "$OUT/report.html"
+log "done: $OUT/summary.json, $OUT/report.html"
