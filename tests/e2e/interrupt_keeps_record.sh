@@ -6,7 +6,10 @@
 # must say the run was interrupted.
 #   interrupt_keeps_record.sh HPLX SIGNAL [LAUNCHER...]
 # SIGNAL goes to the launched process (hplx itself, or mpirun, which passes
-# the stop on to the ranks as SIGTERM).
+# the stop on to the ranks as SIGTERM). SIGNAL "KILL-RANK-1" instead kills
+# rank 1 with SIGKILL (under a launcher): the job must then end within 10 s,
+# the launcher must name the lost rank, and rank 0's record must keep the
+# finished tests.
 set -u
 hplx=$1 signal=$2
 shift 2
@@ -29,10 +32,25 @@ for _ in $(seq 1 600); do
   kill -0 $pid 2>/dev/null || { echo "FAIL: hplx ended before a test finished"; cat out.txt; exit 1; }
   sleep 0.1
 done
-kill -"$signal" $pid
+start=$(date +%s)
+if [[ $signal == KILL-RANK-1 ]]; then
+  victim=""
+  for p in $(pgrep -f "$hplx lu in.dat"); do
+    if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=1"; then victim=$p; fi
+  done
+  [[ -n $victim ]] || { echo "FAIL: rank 1 not found"; exit 1; }
+  kill -KILL "$victim"
+else
+  kill -"$signal" $pid
+fi
 wait $pid
 rc=$?
-echo "exit status after SIG$signal: $rc"
+took=$(($(date +%s) - start))
+echo "exit status after $signal: $rc, the job ended $took s after it"
+if [[ $signal == KILL-RANK-1 ]]; then
+  [[ $took -le 10 ]] || { echo "FAIL: the job took $took s to end (allowed: 10)"; exit 1; }
+  grep -m1 "rank 1" out.txt || { echo "FAIL: the output does not name rank 1"; cat out.txt; exit 1; }
+fi
 [[ $rc -ne 0 ]] || { echo "FAIL: the run went on to the end (exit 0)"; exit 1; }
 python3 - <<'PY' || exit 1
 import json
