@@ -272,12 +272,13 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   // The device first: a backend that cannot run here (no GPU) says so now,
-  // and a device whose memory is its own sizes and checks the problem.
+  // and a GPU's own memory (one per rank) sizes and checks the problem. The
+  // host and emulated backends keep the matrix in host memory, which the
+  // node's ranks share.
   std::shared_ptr<device::Device> dev = device::make_device(backend);
-  const bool own_memory = !dev->backend().host_accessible(device::MemorySpace::Device);
+  const bool gpu = backend == device::BackendKind::Cuda;
   // Every rank sees the smallest per-rank memory, so all agree on the verdict.
-  long long per_rank = own_memory
-                           ? static_cast<long long>(dev->backend().free_device_bytes())
+  long long per_rank = gpu ? static_cast<long long>(dev->backend().free_device_bytes())
                            : available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   lu::RunOptions options;
@@ -331,7 +332,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     if (n_) {
       if (*n_ < 0) throw UsageError(fmt::format("--n {}: allowed: N >= 0", *n_));
       dat.ns = {*n_};
-    } else if (backend == device::BackendKind::Cuda) {
+    } else if (gpu) {
       // A GPU fills its memory, as GPU HPL runs do (the emulated device,
       // slow by design, keeps the time-based default below).
       const lu::GridShape g = dat.grids.front();
