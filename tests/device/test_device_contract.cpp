@@ -10,6 +10,7 @@
 #include "core/error.hpp"
 #include "device/device.hpp"
 #include "device/launch.hpp"
+#include "device/mirror.hpp"
 #include "tests/device/backends.hpp"
 #include "tests/device/test_bodies.hpp"
 #include "tests/device/test_data.hpp"
@@ -177,6 +178,57 @@ TEST_P(DeviceContract, HostCallbackRunsInQueueOrder) {
   q().host_callback([&] { seen.push_back(2); });
   q().synchronize();
   EXPECT_EQ(seen, (std::vector<int>{1, 2}));
+}
+
+// Mirrors (mirror.hpp): one memory where Device memory is host accessible,
+// two sides with queue copies between them otherwise.
+TEST_P(DeviceContract, MirrorSidesAreOneMemoryExactlyWhenDeviceMemoryIsHostAccessible) {
+  Mirror<double> m(dev().backend());
+  m.resize(100);
+  const bool one = dev().backend().host_accessible(MemorySpace::Device);
+  EXPECT_EQ(m.aliased(), one);
+  EXPECT_EQ(m.data() == m.device(), one);
+  EXPECT_EQ(m.size(), 100);
+}
+
+TEST_P(DeviceContract, MirrorCarriesHostValuesToAKernelAndItsResultBack) {
+  const long n = 5000;
+  const std::vector<double> x0 = random_values(n, 11), y0 = random_values(n, 12);
+  Mirror<double> x(dev().backend()), y(dev().backend());
+  x.resize(n);
+  y.resize(n);
+  std::copy(x0.begin(), x0.end(), x.data());
+  std::copy(y0.begin(), y0.end(), y.data());
+  x.to_device(q());
+  y.to_device(q());
+  launch(q(), n, AxpyBody{3.0, x.device(), y.device()});
+  y.to_host(q());
+  q().synchronize();
+  for (long i = 0; i < n; ++i) ASSERT_EQ(y[i], y0[i] + 3.0 * x0[i]) << i;
+  // Part of a mirror: only elements [10, 20) come back (with one memory
+  // there is nothing to copy, and the -1s are the device side's too).
+  if (y.aliased()) return;
+  for (long i = 0; i < n; ++i) y[i] = -1.0;
+  y.to_host(q(), 10, 10);
+  q().synchronize();
+  for (long i = 0; i < n; ++i) ASSERT_EQ(y[i], i >= 10 && i < 20 ? y0[i] + 3.0 * x0[i] : -1.0) << i;
+}
+
+TEST_P(DeviceContract, MirrorKeepsItsCapacityAndAnUnboundOneIsHostMemory) {
+  Mirror<double> m(dev().backend());
+  m.resize(1000);
+  const double* first = m.device();
+  m.resize(400);  // within the capacity: the same memory
+  EXPECT_EQ(m.device(), first);
+  EXPECT_EQ(m.size(), 400);
+  m.resize(4000);  // beyond it: new memory of the new size
+  EXPECT_EQ(m.size(), 4000);
+  m.assign(4000, 2.5);
+  EXPECT_EQ(m[3999], 2.5);
+  Mirror<double> loose;  // no backend: host memory, both sides one
+  loose.resize(8);
+  EXPECT_TRUE(loose.aliased());
+  EXPECT_EQ(loose.data(), loose.device());
 }
 
 HPLX_INSTANTIATE_OVER_BACKENDS(DeviceContract);
