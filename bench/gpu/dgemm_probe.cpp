@@ -15,8 +15,8 @@
 #include <string>
 #include <vector>
 
-#include <CLI/CLI.hpp>
 #include <fmt/format.h>
+#include <CLI/CLI.hpp>
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
@@ -37,8 +37,8 @@ std::vector<long> parse_list(const std::string& text, const char* what) {
     char* end = nullptr;
     const long x = std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || x < 1)
-      throw hplx::UsageError(fmt::format("{} '{}': allowed: positive integers, comma-separated",
-                                         what, text));
+      throw hplx::UsageError(
+          fmt::format("{} '{}': allowed: positive integers, comma-separated", what, text));
     v.push_back(x);
     if (comma == std::string::npos) break;
     at = comma + 1;
