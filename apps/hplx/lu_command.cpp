@@ -234,6 +234,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "compare after (FILE from `hplx model calibrate`; without FILE: "
                    "$HPLX_MACHINE_SPEC, ./machine.toml, ~/.config/hplx/machine.toml)")
       ->expected(0, 1);
+  sub_->add_option("--watchdog", watchdog_,
+                   "end the job (exit status 3) when a rank has made no progress for SECONDS, "
+                   "saying where each rank stopped and whom it waited for, and mark the record "
+                   "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
+      ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
 
@@ -286,6 +291,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   options.trace_path = trace_;
   options.argv = argv;
   options.quiet = quiet_;
+  options.watchdog_s = watchdog_;
   std::unique_ptr<PredictionObserver> predict;
   if (spec) {
     predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_,

@@ -45,6 +45,7 @@ class LuCommand {
   std::optional<std::string> predict_;  // --predict [FILE]
   int threads_ = 0;
   double seconds_ = 60.0;
+  std::optional<double> watchdog_;  // unset: automatic
   std::string json_;
   std::string backend_;
   bool quiet_ = false;

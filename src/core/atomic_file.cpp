@@ -21,8 +21,9 @@ namespace {
 
 }  // namespace
 
-void write_text_atomically(const std::string& path, const std::string& text) {
-  const std::string tmp = path + ".tmp";
+void write_text_atomically(const std::string& path, const std::string& text,
+                           const std::string& tmp_suffix) {
+  const std::string tmp = path + tmp_suffix;
   const int fd = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
   if (fd < 0) fail(path, "open " + tmp, errno);
   const char* p = text.data();

@@ -8,10 +8,12 @@
 
 namespace hplx {
 
-// Writes `text` to path + ".tmp", fsyncs it and renames it over `path`.
+// Writes `text` to path + tmp_suffix, fsyncs it and renames it over `path`.
 // Throws SystemError naming the path and the failed step (after removing
-// the temporary file).
-void write_text_atomically(const std::string& path, const std::string& text);
+// the temporary file). Writers that may race for one path give each their
+// own suffix.
+void write_text_atomically(const std::string& path, const std::string& text,
+                           const std::string& tmp_suffix = ".tmp");
 
 // Checks, before any work starts, that `path` can be written the way
 // write_text_atomically (or a plain fopen "w") will write it: its folder

@@ -9,6 +9,7 @@
 //             core does not depend on the device layer)
 //   trace     spans of the phases (Chrome trace events), or null
 //   progress  the progress line, on one rank, or null
+//   activity  what this rank is doing now, for the watchdog, or null
 #pragma once
 
 #include <mpi.h>
@@ -24,6 +25,7 @@ class Device;
 }
 class TraceRecorder;
 class ProgressMeter;
+class Activity;
 
 class Context {
  public:
@@ -35,9 +37,11 @@ class Context {
   device::Device& device() const { return *device_; }
   TraceRecorder* trace() const { return trace_; }
   ProgressMeter* progress() const { return progress_; }
+  Activity* activity() const { return activity_; }
 
   void set_trace(TraceRecorder* t) { trace_ = t; }
   void set_progress(ProgressMeter* p) { progress_ = p; }
+  void set_activity(Activity* a) { activity_ = a; }
 
  private:
   MPI_Comm world_;
@@ -45,6 +49,7 @@ class Context {
   std::shared_ptr<device::Device> device_;
   TraceRecorder* trace_ = nullptr;
   ProgressMeter* progress_ = nullptr;
+  Activity* activity_ = nullptr;
 };
 
 }  // namespace hplx

@@ -1,15 +1,18 @@
 #include "core/live_record.hpp"
 
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <fstream>
 #include <utility>
 
 #include <fmt/format.h>
 
+#include "core/atomic_file.hpp"
 #include "core/json_record.hpp"
 
 namespace hplx {
@@ -25,6 +28,10 @@ struct Prepared {
 Prepared g_slots[2];
 std::atomic<int> g_ready{-1};  // the slot the handler may write, -1: none
 std::string g_path, g_tmp;
+// The inode of the record this process wrote last: another inode at the
+// path means another rank has since replaced it (the watchdog's reason),
+// which a signal must not overwrite.
+std::atomic<ino_t> g_inode{0};
 struct sigaction g_old_int {
 }, g_old_term{};
 bool g_installed = false;
@@ -41,7 +48,10 @@ void write_all(int fd, const char* p, std::size_t n) {
 
 extern "C" void on_stop_signal(int sig) {
   const int slot = g_ready.exchange(-1);
-  if (slot >= 0) {
+  struct stat now {};
+  const ino_t mine = g_inode.load();
+  const bool replaced = mine != 0 && ::stat(g_path.c_str(), &now) == 0 && now.st_ino != mine;
+  if (slot >= 0 && !replaced) {
     const std::string& text = sig == SIGINT ? g_slots[slot].on_sigint : g_slots[slot].on_sigterm;
     const int fd = ::open(g_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
     if (fd >= 0) {
@@ -101,7 +111,10 @@ void LiveRecord::update(nlohmann::json record, long done, long planned) {
   g_slots[idle].on_sigterm = stopped("SIGTERM");
   g_ready = idle;
   record["status"] = "running";
+  g_inode = 0;  // unknown while the new record is written: a signal writes its own
   write_json_atomically(path_, record);
+  struct stat written {};
+  if (::stat(path_.c_str(), &written) == 0) g_inode = written.st_ino;
 }
 
 void LiveRecord::finish(nlohmann::json record, long done, long planned) {
@@ -112,6 +125,25 @@ void LiveRecord::finish(nlohmann::json record, long done, long planned) {
       {"planned", planned}};  // a signal from now on leaves the complete record alone
   record["status"] = "complete";
   write_json_atomically(path_, record);
+}
+
+void LiveRecord::stand_down() {
+  g_ready = -1;
+}
+
+void mark_record_interrupted(const std::string& path, const std::string& reason) {
+  try {
+    std::ifstream in(path);
+    if (!in) return;
+    nlohmann::json record = nlohmann::json::parse(in);
+    if (record.value("status", "") != "running") return;
+    record["status"] = "interrupted";
+    record["reason"] = reason;
+    // Several ranks of a node may do this at once: one temporary each.
+    write_text_atomically(path, render(record), fmt::format(".{}.tmp", ::getpid()));
+  } catch (const std::exception&) {
+    // A record this rank cannot read or rewrite stays as it is.
+  }
 }
 
 }  // namespace hplx

@@ -19,6 +19,10 @@
 // Spans on one track should nest (a span inside another, never a partial
 // overlap); the viewers draw nested spans as a stack.
 //
+// A recorder also tells the rank's Activity (core/activity.hpp), when one
+// is attached, which phases are under way: what the watchdog reports. The
+// LU's PhaseScope goes through it, so every phase is seen by both.
+//
 // A disabled recorder costs one branch per span(). An enabled one takes a
 // mutex per span, so several OpenMP threads can record at once; the LU
 // driver records a handful of spans per iteration, which is nothing next to
@@ -33,6 +37,7 @@
 #include <string>
 #include <vector>
 
+#include "core/activity.hpp"
 #include "core/timer.hpp"
 
 namespace hplx {
@@ -53,6 +58,10 @@ class TraceRecorder {
   void span(const char* name, int track, double t0, double t1) {
     if (enabled_) record(name, track, t0, t1);
   }
+
+  // The activity that phases begun and ended are reported to (may be null).
+  void set_activity(Activity* a) { activity_ = a; }
+  Activity* activity() const { return activity_; }
 
   // Names a track of this rank in the viewer ("main", "update worker 1").
   void set_track_name(int track, const std::string& name);
@@ -79,6 +88,7 @@ class TraceRecorder {
   int name_index(const char* name);  // with mutex_ held
 
   bool enabled_;
+  Activity* activity_ = nullptr;
   mutable std::mutex mutex_;
   std::vector<Span> spans_;
   std::vector<std::string> names_;

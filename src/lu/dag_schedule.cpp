@@ -13,6 +13,7 @@
 
 #include <fmt/format.h>
 
+#include "core/activity.hpp"
 #include "core/balance_point.hpp"
 #include "core/error.hpp"
 #include "core/threads.hpp"
@@ -102,7 +103,7 @@ class DagLu {
         q_(grid.npcol()),
         mycol_(grid.mycol()),
         panels_((a.n() + a.nb() - 1) / a.nb()),
-        log_(a, ctx.progress()) {
+        log_(a, ctx.progress(), ctx.activity()) {
     // Column blocks of [A | b]: ceil((n + 1) / nb); this rank's are mycol, mycol + Q, ...
     local_blocks_ = local_count(n_ / nb_ + 1, 1, mycol_, q_);
     group_ = std::max(1L, (t_.schedule.dag_group_columns + nb_ / 2) / nb_);
@@ -158,6 +159,7 @@ class DagLu {
     out_.iterations = log_.take();
     if (ctx_.progress()) ctx_.progress()->finish();
     ScopedTimer timer(out_.phases.solve);
+    ActivityScope solving(ctx_.activity(), Activity::kSolve);
     out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
   }

@@ -10,11 +10,13 @@
 #include <limits>
 #include <memory>
 #include <optional>
+#include <vector>
 
 #include <fmt/format.h>
 #include <omp.h>
 #include <nlohmann/json.hpp>
 
+#include "core/activity.hpp"
 #include "core/core_sharing.hpp"
 #include "core/error.hpp"
 #include "core/flops.hpp"
@@ -24,6 +26,7 @@
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "core/trace.hpp"
+#include "core/watchdog.hpp"
 #include "device/backend_kind.hpp"
 #include "lu/dag_schedule.hpp"
 #include "lu/local_matrix.hpp"
@@ -127,13 +130,39 @@ struct TestOutcome {
   Verdict verdict = Verdict::Unchecked;
 };
 
+// The world ranks of the grid's parts, as the watchdog names them.
+Activity::Peers peers_of(const ProcessGrid& grid, MPI_Comm world) {
+  auto in_world = [&](MPI_Comm part) {
+    int n = 0;
+    MPI_Comm_size(part, &n);
+    MPI_Group from, to;
+    MPI_Comm_group(part, &from);
+    MPI_Comm_group(world, &to);
+    std::vector<int> ranks(n), out(n);
+    for (int i = 0; i < n; ++i) ranks[i] = i;
+    MPI_Group_translate_ranks(from, n, ranks.data(), to, out.data());
+    MPI_Group_free(&from);
+    MPI_Group_free(&to);
+    return out;
+  };
+  Activity::Peers p;
+  MPI_Comm_rank(world, &p.me);
+  p.row = in_world(grid.row());
+  p.column = in_world(grid.col());
+  p.grid = in_world(grid.all());
+  return p;
+}
+
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
 TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGrid& grid,
                      double threshold, const RunOptions& options, TraceRecorder& trace) {
   TestOutcome o;
   LocalMatrix a(run_ctx.device(), t.n, t.nb, grid, t.alignment);
-  generate_matrix(run_ctx.device().compute(), a, grid);
-  run_ctx.device().compute().synchronize();
+  {
+    ActivityScope generating(run_ctx.activity(), Activity::kMatgen);
+    generate_matrix(run_ctx.device().compute(), a, grid);
+    run_ctx.device().compute().synchronize();
+  }
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
   o.start = std::time(nullptr);
   const double t0 = wall_time();
@@ -162,6 +191,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   } else if (solved.info != 0) {
     o.verdict = Verdict::Skipped;  // as netlib: a zero pivot skips the check
   } else {
+    ActivityScope checking(run_ctx.activity(), Activity::kVerify);
     o.residual = check_solution(run_ctx.device(), a, solved.x, grid, threshold);
     o.verdict = o.residual.scaled_residual < threshold ? Verdict::Passed : Verdict::Failed;
   }
@@ -297,18 +327,38 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   };
   LiveRecord live(root ? options.json_path : std::string());
   const std::vector<TestCase> all_tests = expand_tests(dat);
+  if (root) live.update(record_so_far(), 0, static_cast<long>(all_tests.size()));
+  // What this rank is doing, watched by the watchdog.
+  Activity activity;
+  trace.set_activity(&activity);
+  Context run_ctx = ctx;
+  run_ctx.set_activity(&activity);
+  WatchdogOptions watching;
+  watching.limit_s = options.watchdog_s;
+  watching.record_path = options.json_path;
+  watching.rank = rank;
+  watching.command = "hplx lu";
+  const Watchdog watchdog(activity, watching);
   try {
     if (root) print_preamble(out.fp, dat, eps);
     bool first = true;
     std::unique_ptr<ProcessGrid> grid;
+    long index = 0;
     for (const TestCase& t : all_tests) {
+      ++index;
       // Tests come grouped by grid (netlib's outermost loop); a new grid is a
       // collective over every rank, members or not.
       if (!grid || grid->nprow() != t.grid.p || grid->npcol() != t.grid.q) {
         grid.reset();
         grid = std::make_unique<ProcessGrid>(world, t.grid.p, t.grid.q, t.pmap);
       }
-      if (!grid->in_grid()) continue;  // extra ranks sit this grid out
+      // Extra ranks sit this grid out, waiting in the next collective.
+      activity.set_idle(!grid->in_grid());
+      if (!grid->in_grid()) continue;
+      activity.begin_test(
+          index, static_cast<long>(all_tests.size()),
+          fmt::format("{} N={} NB={} P={} Q={}", variant_code(t), t.n, t.nb, t.grid.p, t.grid.q),
+          peers_of(*grid, world));
       {
         TestCase chosen = t;
         const std::string note = choose_for_grid(chosen);
@@ -327,7 +377,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
           std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
       }
       if (options.observer) options.observer->before(t);
-      const TestOutcome o = run_test(ctx, run, *grid, dat.threshold, options, trace);
+      const TestOutcome o = run_test(run_ctx, run, *grid, dat.threshold, options, trace);
       if (share) restore_binding();
       if (root) {
         // netlib repeats the header before every checked test, and prints it
@@ -386,6 +436,8 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   if (root)
     live.finish(record_so_far(), static_cast<long>(tests.size()),
                 static_cast<long>(all_tests.size()));
+  // Waiting for the last tests of a grid this rank was not in.
+  activity.set_idle(true);
   int status = (counts.failed > 0 || counts.skipped > 0) ? 1 : 0;
   HPLX_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, world));
   return status;

@@ -5,6 +5,7 @@
 #include <mpi.h>
 
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -46,6 +47,8 @@ struct RunOptions {
   std::vector<std::string> notes;    // lines for the log (e.g. why N was chosen)
   bool quiet = false;                // only the netlib-format output (no stderr lines)
   TestObserver* observer = nullptr;  // null: none
+  // The watchdog's limit (core/watchdog.hpp): unset = automatic, 0 = off.
+  std::optional<double> watchdog_s;
 };
 
 // Checks everything that can be checked before a large allocation: grids

@@ -4,8 +4,8 @@
 
 namespace hplx::lu {
 
-IterationLog::IterationLog(const LocalMatrix& a, ProgressMeter* progress)
-    : a_(a), progress_(progress), start_(wall_time()), last_(start_) {}
+IterationLog::IterationLog(const LocalMatrix& a, ProgressMeter* progress, Activity* activity)
+    : a_(a), progress_(progress), activity_(activity), start_(wall_time()), last_(start_) {}
 
 void IterationLog::start() {
   start_ = last_ = wall_time();
@@ -27,8 +27,9 @@ void IterationLog::close(long k, long jb, const PhaseTimes& spent, double flops)
   it.flops = flops;
   flops_done_ += flops;
   record_.push_back(it);
+  const long count = (n + a_.nb() - 1) / a_.nb();
+  if (activity_) activity_->closed_iteration(it.k + 1, count);
   if (progress_) {
-    const long count = (n + a_.nb() - 1) / a_.nb();
     progress_->update(flops_done_, it.k + 1, count,
                       it.elapsed > 0 ? flops_done_ / it.elapsed / 1e9 : 0.0);
   }

@@ -7,6 +7,7 @@
 
 #include <vector>
 
+#include "core/activity.hpp"
 #include "core/progress.hpp"
 #include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
@@ -15,8 +16,8 @@ namespace hplx::lu {
 
 class IterationLog {
  public:
-  // `progress` may be null.
-  IterationLog(const LocalMatrix& a, ProgressMeter* progress);
+  // `progress` and `activity` (the watchdog's view) may be null.
+  IterationLog(const LocalMatrix& a, ProgressMeter* progress, Activity* activity);
   // Starts the factorization's clock (else construction started it).
   void start();
 
@@ -33,6 +34,7 @@ class IterationLog {
  private:
   const LocalMatrix& a_;
   ProgressMeter* progress_;
+  Activity* activity_;
   double start_, last_;
   double flops_done_ = 0;
   std::vector<IterationTimes> record_;

@@ -8,6 +8,7 @@
 #include <exception>
 #include <vector>
 
+#include "core/activity.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
@@ -82,7 +83,7 @@ class LuDriver {
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
         trace_(ctx.trace()),
-        log_(a, ctx.progress()) {
+        log_(a, ctx.progress(), ctx.activity()) {
     applier_.set_trace(trace_);
   }
 
@@ -93,6 +94,7 @@ class LuDriver {
     out_.iterations = log_.take();
     if (ctx_.progress()) ctx_.progress()->finish();
     ScopedTimer timer(tm().solve);
+    ActivityScope solving(ctx_.activity(), Activity::kSolve);
     out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
   }
