@@ -169,8 +169,9 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--seconds", seconds_, "target run time of the default problem")
       ->check(finite_in(1e-3, 1e9, "a finite number of seconds in [0.001, 1e9]"));
   sub_->add_option("--fact-overlap", fact_overlap_,
-                   "with DEPTH > 0 and > 1 thread: factor the next panel on one thread while "
-                   "the others update (default: on)")
+                   "with DEPTH > 0: factor the next panel on one thread while the others "
+                   "update (host backend, > 1 thread), or on the host while the device updates "
+                   "(device backends) (default: on)")
       ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--fact-threads", fact_threads_,
                    "a panel factorization not beside the update: 1 = unthreaded, BLAS threads "

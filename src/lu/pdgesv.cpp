@@ -56,6 +56,12 @@ long split_column(long n, int nb, double fraction) {
 // thread joins them when it is done. FACT, mostly BLAS-2 that one core does
 // as fast as several, then costs almost nothing.
 //
+// On a device (a GPU, or the emulated one) steps 2 and 3 swap places, as in
+// seed 000's Fig. 3: step 3's RS runs and its update is queued on the
+// compute queue, and while the device works through it the host factors the
+// new panel, whose columns step 1 brought up to date: they travel on the
+// transfer queue, which waits for step 1 only, not for step 3.
+//
 // The split update (seed 000 III.C, --split F) cuts step 3 at the global
 // column S: the right section [S, N] keeps about F of the columns while the
 // left one [next, S) shrinks. The right section's swap for a panel starts as
@@ -80,6 +86,9 @@ class LuDriver {
         // on the calling thread (the host backend's queue).
         concurrent_fact_(t.schedule.fact_overlap && depth_ > 0 && omp_get_max_threads() > 1 &&
                          ctx.device().compute().runs_inline()),
+        // Where queue work runs elsewhere, the host is free while it does.
+        fact_beside_device_(t.schedule.fact_overlap && depth_ > 0 &&
+                            !ctx.device().compute().runs_inline()),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
         trace_(ctx.trace()),
@@ -153,8 +162,12 @@ class LuDriver {
   }
 
   // 2. FACT on the panel's process column, then LBCAST starts.
-  // With broadcast pipelining, finished sub-panels leave during FACT.
+  // With broadcast pipelining, finished sub-panels leave during FACT. The
+  // panel's columns go to the host and back on `q`.
   void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
+    factor_and_send(panel, bcast, ctx_.device().compute());
+  }
+  void factor_and_send(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast, device::Queue& q) {
     {
       PhaseScope phase(&tm().bcast, trace_, "LBCAST");
       bcast = std::make_unique<PanelBroadcast>(panel, bcast_, grid_);
@@ -162,8 +175,7 @@ class LuDriver {
     if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, trace_, "FACT");
       PanelBroadcast* send = bcast.get();
-      factor_panel(ctx_.device().compute(), a_, panel, fact_, grid_,
-                   omp_in_parallel() ? 1 : fact_team_,
+      factor_panel(q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : fact_team_,
                    [send](long first, long end) { send->subpanel_done(first, end); });
     }
     PhaseScope phase(&tm().bcast, trace_, "LBCAST");
@@ -195,6 +207,10 @@ class LuDriver {
     if (concurrent_fact_) {
       const long chunks = applier_.begin(oldest.panel, oldest.plan, oldest.done, end_, &tm());
       chunks_beside_fact(chunks, panel, bcast);
+    } else if (fact_beside_device_) {
+      device::Queue& copies = panel_after_step_1();
+      applier_.apply(oldest.panel, oldest.plan, oldest.done, end_, tm());
+      factor_and_send(panel, bcast, copies);
     } else {
       factor_and_send(panel, bcast);
       applier_.apply(oldest.panel, oldest.plan, oldest.done, end_, tm(), bcast.get());
@@ -214,10 +230,24 @@ class LuDriver {
                       std::unique_ptr<PanelBroadcast>& bcast) {
     if (concurrent_fact_) {
       chunks_beside_fact(applier_.begin_section(s, tm()), panel, bcast);
+    } else if (fact_beside_device_) {
+      device::Queue& copies = panel_after_step_1();
+      applier_.update_section(s, tm());
+      factor_and_send(panel, bcast, copies);
     } else {
       factor_and_send(panel, bcast);
       applier_.update_section(s, tm(), bcast.get());
     }
+  }
+
+  // The queue the new panel's columns go to the host and back on, beside
+  // the compute queue: it waits for step 1, queued on the compute queue so
+  // far, and for nothing queued there later. (factor_panel waits for its
+  // copies back before it returns, so nothing later need wait for them.)
+  device::Queue& panel_after_step_1() {
+    device::Queue& copies = ctx_.device().transfer();
+    copies.wait(ctx_.device().compute().record());
+    return copies;
   }
 
   // The main thread factors and starts the broadcast while the other
@@ -287,6 +317,7 @@ class LuDriver {
   const long n_, end_;                // the trailing columns include b: end = n + 1
   const std::size_t depth_;
   const bool concurrent_fact_;
+  const bool fact_beside_device_;
   // A panel factored on its own may use a team (--fact-threads); beside
   // the update it runs single-threaded on the main thread.
   const int fact_team_;
