@@ -19,11 +19,15 @@ namespace hplx::device {
 class Backend;
 
 // A point in a queue's order. done() polls; synchronize() blocks the host.
+// seconds_until(later): the time between the queue reaching this event and
+// reaching `later`, both recorded on queues of one backend and both done
+// (CUDA's cudaEventElapsedTime): how the device's side of a run is timed.
 class Event {
  public:
   virtual ~Event() = default;
   virtual bool done() const = 0;
   virtual void synchronize() = 0;
+  virtual double seconds_until(const Event& later) const = 0;
 };
 using EventPtr = std::shared_ptr<Event>;
 

@@ -147,7 +147,7 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
   const long c = bounds_[i];
   const long w = bounds_[i + 1] - c;
   const GatheredU u = in_place_ ? GatheredU{} : GatheredU{u_, lc0_, nn_};
-  swap_and_update(q_, a_, *p_, u, params_.forms, lc0_ + c, w, grid_, times, trace_);
+  swap_and_update(q_, a_, *p_, u, params_.forms, lc0_ + c, w, grid_, times, trace_, timeline_);
 }
 
 namespace {
@@ -201,7 +201,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();
       swap_and_update(q_, a_, p, gathered, params_.forms, lc0 + c + d,
-                      std::min(kChunkColumns, w - d), grid_, &times, trace_);
+                      std::min(kChunkColumns, w - d), grid_, &times, trace_, timeline_);
     }
     c += w;
   }

@@ -15,6 +15,7 @@
 #include "core/grid.hpp"
 #include "core/trace.hpp"
 #include "lu/config.hpp"
+#include "lu/device_timeline.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
@@ -76,6 +77,8 @@ class PanelApplier {
 
   // Records RS and UPDATE spans into `trace` (may be null).
   void set_trace(TraceRecorder* trace) { trace_ = trace; }
+  // Times the device's side of the update (may be null: not timed).
+  void set_timeline(DeviceTimeline* timeline) { timeline_ = timeline; }
 
  private:
   // How this test's swaps of nn local columns run (see SwapForm).
@@ -106,6 +109,7 @@ class PanelApplier {
   double* u_ = nullptr;  // U of the chunks being run, on the device (ut_ or a section's)
   SectionState sections_[2];
   TraceRecorder* trace_ = nullptr;
+  DeviceTimeline* timeline_ = nullptr;
 };
 
 }  // namespace hplx::lu

@@ -21,7 +21,7 @@ void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& 
 namespace {
 
 // The fields reduced with MAX, in one flat array per iteration.
-constexpr int kFields = 12;
+constexpr int kFields = 15;
 
 void pack(const IterationTimes& it, double* v) {
   const double fields[kFields] = {static_cast<double>(it.local_cols),
@@ -35,7 +35,10 @@ void pack(const IterationTimes& it, double* v) {
                                   it.rs_hidden,
                                   it.iter,
                                   it.elapsed,
-                                  it.flops};
+                                  it.flops,
+                                  it.device_update,
+                                  it.device_swap,
+                                  it.transfer};
   std::copy(fields, fields + kFields, v);
 }
 
@@ -52,6 +55,9 @@ void unpack(const double* v, IterationTimes& it) {
   it.iter = v[9];
   it.elapsed = v[10];
   it.flops = v[11];
+  it.device_update = v[12];
+  it.device_swap = v[13];
+  it.transfer = v[14];
 }
 
 }  // namespace
@@ -78,6 +84,9 @@ std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>
 nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n) {
   nlohmann::json out = nlohmann::json::array();
   double done = 0;
+  const bool device = std::any_of(record.begin(), record.end(), [](const IterationTimes& it) {
+    return it.device_update > 0 || it.device_swap > 0 || it.transfer > 0;
+  });
   for (const IterationTimes& it : record) {
     const double flops = it.flops;
     done += flops;
@@ -98,6 +107,11 @@ nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, lon
                    {"flops", flops},
                    {"elapsed_s", it.elapsed},
                    {"gflops", it.elapsed > 0 ? done / it.elapsed / 1e9 : 0.0}});
+    if (device) {
+      out.back()["device_update_s"] = it.device_update;
+      out.back()["device_swap_s"] = it.device_swap;
+      out.back()["transfer_s"] = it.transfer;
+    }
   }
   return out;
 }

@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "lu/device_timeline.hpp"
 #include "lu/update.hpp"
 
 namespace hplx::lu {
@@ -43,13 +44,17 @@ FactParams fact_params(const TestCase& t) {
 }
 
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& algo,
-                  const ProcessGrid& grid, int threads, const SubpanelDone& done) {
+                  const ProcessGrid& grid, int threads, const SubpanelDone& done,
+                  DeviceTimeline* timeline) {
   const long jb = p.jb, ld = p.ld();
   const long lc0 = a.col_start(p.k);
   const long lr0 = a.row_start(p.k);
   const bool top = grid.myrow() == p.owner_row;
-  if (top) device::copy_matrix(q, jb, jb, a.at(lr0, lc0), a.lda(), p.a1(), ld);
-  device::copy_matrix(q, p.m2, jb, a.at(p.a2_first, lc0), a.lda(), p.a2(), ld);
+  {
+    DeviceTimeline::Span down(timeline, q, DeviceTimeline::kTransfer);
+    if (top) device::copy_matrix(q, jb, jb, a.at(lr0, lc0), a.lda(), p.a1(), ld);
+    device::copy_matrix(q, p.m2, jb, a.at(p.a2_first, lc0), a.lda(), p.a2(), ld);
+  }
   q.synchronize();
   if (grid.nprow() > 1) {
     // A1 is replicated down the column; send it as a jb x jb block.
@@ -66,8 +71,11 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
   factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads,
                        done);
 
-  if (top) device::copy_matrix(q, jb, jb, p.a1(), ld, a.at(lr0, lc0), a.lda());
-  device::copy_matrix(q, p.m2, jb, p.a2(), ld, a.at(p.a2_first, lc0), a.lda());
+  {
+    DeviceTimeline::Span up(timeline, q, DeviceTimeline::kTransfer);
+    if (top) device::copy_matrix(q, jb, jb, p.a1(), ld, a.at(lr0, lc0), a.lda());
+    device::copy_matrix(q, p.m2, jb, p.a2(), ld, a.at(p.a2_first, lc0), a.lda());
+  }
   q.synchronize();  // the panel's buffer changes next (L1 transposed, then LBCAST)
   if (algo.l1_transposed) transpose_l1(p);
 }

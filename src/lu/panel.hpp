@@ -90,10 +90,14 @@ struct FactParams {
 };
 FactParams fact_params(const TestCase& t);
 
+class DeviceTimeline;
+
 // The panel's columns come out of the matrix and go back through `q`'s
-// copies (FACT runs on the host whatever the backend: rocHPL's design).
+// copies (FACT runs on the host whatever the backend: rocHPL's design),
+// timed on the device by `timeline` when it is not null.
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& panel, const FactParams& f,
-                  const ProcessGrid& grid, int threads = 1, const SubpanelDone& done = {});
+                  const ProcessGrid& grid, int threads = 1, const SubpanelDone& done = {},
+                  DeviceTimeline* timeline = nullptr);
 
 // The factorization kernels, exposed for tests: factor columns [0, jb) of a
 // stacked panel whose A2 rows have the given global indices. `col` is the

@@ -6,6 +6,7 @@
 #include <cmath>
 #include <deque>
 #include <exception>
+#include <memory>
 #include <vector>
 
 #include "core/activity.hpp"
@@ -13,6 +14,7 @@
 #include "core/timer.hpp"
 #include "lu/apply_panel.hpp"
 #include "lu/dag_schedule.hpp"
+#include "lu/device_timeline.hpp"
 #include "lu/iteration_log.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
@@ -97,10 +99,21 @@ class LuDriver {
   }
 
   SolveOutcome run() {
+    device::Queue& compute = ctx_.device().compute();
+    // A device's own clock times its side of each iteration.
+    if (!compute.runs_inline()) {
+      timeline_ = std::make_unique<DeviceTimeline>(compute);
+      applier_.set_timeline(timeline_.get());
+    }
     log_.start();
     for (long k = 0; k < n_; k += a_.nb()) iteration(k);
     finish_waiting();
     out_.iterations = log_.take();
+    if (timeline_) {
+      compute.synchronize();
+      ctx_.device().transfer().synchronize();
+      timeline_->resolve(out_.iterations, trace_);
+    }
     if (ctx_.progress()) ctx_.progress()->finish();
     ScopedTimer timer(tm().solve);
     ActivityScope solving(ctx_.activity(), Activity::kSolve);
@@ -158,6 +171,7 @@ class LuDriver {
       waiting_.pop_front();
     }
     log_.close(k, next - k, tm().since(before), finished_flops_);
+    if (timeline_) timeline_->close_iteration();
     finished_flops_ = 0;
   }
 
@@ -175,8 +189,9 @@ class LuDriver {
     if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, trace_, "FACT");
       PanelBroadcast* send = bcast.get();
-      factor_panel(q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : fact_team_,
-                   [send](long first, long end) { send->subpanel_done(first, end); });
+      factor_panel(
+          q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : fact_team_,
+          [send](long first, long end) { send->subpanel_done(first, end); }, timeline_.get());
     }
     PhaseScope phase(&tm().bcast, trace_, "LBCAST");
     bcast->send_rest();
@@ -325,7 +340,8 @@ class LuDriver {
   SolveOutcome out_;
   TraceRecorder* trace_;
   IterationLog log_;
-  double finished_flops_ = 0;  // of the panels whose update completed this iteration
+  std::unique_ptr<DeviceTimeline> timeline_;  // on a device backend
+  double finished_flops_ = 0;                 // of the panels whose update completed this iteration
 };
 
 }  // namespace

@@ -8,20 +8,23 @@ namespace hplx::lu {
 
 void swap_and_update(device::Queue& q, LocalMatrix& a, const Panel& p, const GatheredU& gathered,
                      Forms forms, long lc0, long nn, const ProcessGrid& grid, PhaseTimes* times,
-                     TraceRecorder* trace) {
+                     TraceRecorder* trace, DeviceTimeline* timeline) {
   if (nn <= 0) return;
   if (gathered.data == nullptr) {
     {
       const double t0 = wall_time();
       PhaseScope phase(times ? &times->swap : nullptr, trace, "RS");
+      DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kSwap);
       swap_rows_in_place(q, a, p, lc0, nn);
       if (times) times->swap_copy += wall_time() - t0;
     }
     PhaseScope phase(times ? &times->update : nullptr, trace, "UPDATE");
+    DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kUpdate);
     update_in_place(q, a, p, forms.l1_transposed, lc0, nn);
     return;
   }
   PhaseScope phase(times ? &times->update : nullptr, trace, "UPDATE");
+  DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kUpdate);
   const long c = lc0 - gathered.lc0;
   update_trailing(q, a, p, u_column(gathered.data, c, gathered.nn, p.jb, forms.u_transposed),
                   u_ld(gathered.nn, p.jb, forms.u_transposed), forms, lc0, nn, grid);

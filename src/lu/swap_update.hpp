@@ -10,6 +10,7 @@
 #include "core/grid.hpp"
 #include "core/trace.hpp"
 #include "device/queue.hpp"
+#include "lu/device_timeline.hpp"
 #include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
@@ -24,8 +25,9 @@ struct GatheredU {
   long lc0 = 0, nn = 0;
 };
 
+// `timeline` (may be null) times the device's side of the work.
 void swap_and_update(device::Queue& q, LocalMatrix& a, const Panel& p, const GatheredU& gathered,
                      Forms forms, long lc0, long nn, const ProcessGrid& grid, PhaseTimes* times,
-                     TraceRecorder* trace);
+                     TraceRecorder* trace, DeviceTimeline* timeline = nullptr);
 
 }  // namespace hplx::lu

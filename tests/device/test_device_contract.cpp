@@ -2,9 +2,11 @@
 // what a driver relies on when it moves data and orders work.
 #include <gtest/gtest.h>
 
+#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <random>
+#include <thread>
 #include <vector>
 
 #include "core/error.hpp"
@@ -107,6 +109,24 @@ TEST_P(DeviceContract, EventOrdersOneQueueAfterAnother) {
     ASSERT_EQ(got[0], 2.0);
     ASSERT_EQ(got[n - 1], 2.0);
   }
+}
+
+TEST_P(DeviceContract, EventsTimeTheWorkBetweenThem) {
+  // 30 ms of work between two events: the queue's own clock says so (the
+  // emulated device's random delays may only add to it).
+  EventPtr before = q().record();
+  q().host_callback([] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); });
+  EventPtr after = q().record();
+  after->synchronize();
+  before->synchronize();
+  const double s = before->seconds_until(*after);
+  EXPECT_GE(s, 0.029);
+  EXPECT_LT(s, 5.0);
+  EXPECT_NEAR(after->seconds_until(*before), -s, 1e-6);
+  // An event on the other queue, recorded after `after` was reached, is later.
+  EventPtr other = dev_->transfer().record();
+  other->synchronize();
+  EXPECT_GE(before->seconds_until(*other), s);
 }
 
 template <class T>

@@ -6,6 +6,8 @@
 #include <omp.h>
 
 #include "core/grid.hpp"
+#include "core/timer.hpp"
+#include "device/backend_kind.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
@@ -60,6 +62,49 @@ TEST(IterationRecordRun, OneEntryPerPanelConsistentOnEveryRank) {
     }
   }
   omp_set_num_threads(1);
+}
+
+// On a device backend the record carries the device's own times of each
+// iteration (update, in-place swaps, panel copies), from its events; on the
+// host, whose phases are the device's, none.
+TEST(IterationRecordRun, DeviceTimesOnADeviceOnly) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  ProcessGrid grid(MPI_COMM_WORLD, 1, size, GridOrder::RowMajor);
+  for (auto kind : {device::BackendKind::Host, device::BackendKind::Emulated}) {
+    if (!device::compiled_in(kind)) continue;
+    const Context& ctx = test::test_context(kind);
+    TestCase t;
+    t.n = 600;
+    t.nb = 32;
+    t.grid = {1, size};
+    t.depth = 1;
+    LocalMatrix a(ctx.device(), t.n, t.nb, grid);
+    generate_matrix(ctx.device().compute(), a, grid);
+    const double t0 = wall_time();
+    const SolveOutcome out = pdgesv(ctx, a, t, grid);
+    const double wall = wall_time() - t0;
+    const auto record = max_over_ranks(out.iterations, grid.all());
+    double update = 0, transfer = 0;
+    for (const IterationTimes& it : record) {
+      EXPECT_GE(it.device_update, 0.0);
+      EXPECT_GE(it.device_swap, 0.0);
+      update += it.device_update;
+      transfer += it.transfer;
+    }
+    const std::string where = std::string(device::name_of(kind));
+    if (kind == device::BackendKind::Host) {
+      EXPECT_EQ(update, 0.0) << where;
+      EXPECT_EQ(transfer, 0.0) << where;
+      EXPECT_FALSE(iterations_to_json(record, t.n)[0].contains("device_update_s"));
+    } else {
+      EXPECT_GT(update, 0.0) << where;
+      EXPECT_GT(transfer, 0.0) << where;  // the panels' copies (every rank owns some)
+      // The device's time fits in the solve's (one queue each).
+      EXPECT_LE(update, wall) << where;
+      EXPECT_TRUE(iterations_to_json(record, t.n)[0].contains("device_update_s"));
+    }
+  }
 }
 
 }  // namespace

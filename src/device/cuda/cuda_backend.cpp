@@ -53,12 +53,19 @@ int local_rank() {
 class CudaEvent final : public Event {
  public:
   explicit CudaEvent(cudaStream_t stream) {
-    check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDisableTiming), "cudaEventCreate");
+    // Timing on: seconds_until times the device's side of the LU.
+    check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDefault), "cudaEventCreate");
     check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
   }
   ~CudaEvent() override { cudaEventDestroy(event_); }
   bool done() const override { return cudaEventQuery(event_) == cudaSuccess; }
   void synchronize() override { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+  double seconds_until(const Event& later) const override {
+    float ms = 0;
+    check_cuda(cudaEventElapsedTime(&ms, event_, dynamic_cast<const CudaEvent&>(later).event_),
+               "cudaEventElapsedTime");
+    return ms / 1e3;
+  }
   cudaEvent_t get() const { return event_; }
 
  private:

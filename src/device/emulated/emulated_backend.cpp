@@ -1,5 +1,6 @@
 #include "device/emulated/emulated_backend.hpp"
 
+#include <atomic>
 #include <chrono>
 #include <condition_variable>
 #include <cstdlib>
@@ -16,6 +17,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "device/host/host_backend.hpp"
 #include "device/host_blas.hpp"
 
@@ -138,16 +140,23 @@ class Worker {
   std::thread thread_;
 };
 
+// Reached when the worker has run everything queued before it, and stamped
+// then by an operation of its own.
 class EmulatedEvent final : public Event {
  public:
-  EmulatedEvent(std::shared_ptr<Worker> w, std::uint64_t ticket)
-      : worker_(std::move(w)), ticket_(ticket) {}
+  EmulatedEvent(std::shared_ptr<Worker> w, std::uint64_t ticket,
+                std::shared_ptr<std::atomic<double>> reached_at)
+      : worker_(std::move(w)), ticket_(ticket), reached_at_(std::move(reached_at)) {}
   bool done() const override { return worker_->reached(ticket_); }
   void synchronize() override { worker_->wait_for(ticket_); }
+  double seconds_until(const Event& later) const override {
+    return dynamic_cast<const EmulatedEvent&>(later).reached_at_->load() - reached_at_->load();
+  }
 
  private:
   std::shared_ptr<Worker> worker_;
   std::uint64_t ticket_;
+  std::shared_ptr<std::atomic<double>> reached_at_;
 };
 
 class EmulatedQueue final : public Queue {
@@ -181,7 +190,11 @@ class EmulatedQueue final : public Queue {
   }
   void execute(std::function<void()> work) override { worker_->push(std::move(work)); }
   void host_callback(std::function<void()> fn) override { worker_->push(std::move(fn)); }
-  EventPtr record() override { return std::make_shared<EmulatedEvent>(worker_, worker_->pushed()); }
+  EventPtr record() override {
+    auto reached_at = std::make_shared<std::atomic<double>>(0.0);
+    worker_->push([reached_at] { *reached_at = wall_time(); });
+    return std::make_shared<EmulatedEvent>(worker_, worker_->pushed(), std::move(reached_at));
+  }
   void wait(const EventPtr& e) override {
     if (!e || e->done()) return;
     worker_->push([e] { e->synchronize(); });
