@@ -51,7 +51,8 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
     } else {
       const double t_fact =
           b * cpu.fact_column_s +
-          fact_flops * (cpu.fact_s_per_flop > 0 ? cpu.fact_s_per_flop : pb.gamma_s);
+          fact_flops * (cpu.fact_s_per_flop > 0 ? cpu.fact_s_per_flop : pb.gamma_s) +
+          2.0 * (cpu.panel_copy_alpha_s + cpu.panel_copy_s_per_word * b * n / P);
       const double t_trsm =
           trsm_flops * (cpu.trsm_s_per_flop > 0 ? cpu.trsm_s_per_flop : pb.gamma_s);
       const double t_gemm =

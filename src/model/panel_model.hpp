@@ -41,6 +41,8 @@ struct LayerParams {
 
 // Per panel, with f = max(0, n/P - b/3) b^2 FACT flops:
 //   t_fact = b lambda_f + f / R_f                  (R_f unset: f gamma)
+//            + 2 (alpha_h + beta_h b n/P)          (FACT on the host: the
+//              panel's local rows to it and back over the device-host link)
 //   t_trsm = u b^2 / Q / R_trsm                    (unset: gamma)
 //   t_gemm = 2 u^2 b / (PQ) / R_upd                (unset: gamma)
 //   t_copy = t_sw b u / Q                          (local row swap, U copy)
@@ -64,13 +66,16 @@ struct CpuTerms {
   double trsm_s_per_flop = 0;  // 1 / R_trsm; 0: gamma
   double gemm_s_per_flop = 0;  // 1 / R_upd, the update's DGEMM as dealt; 0: gamma
   double swap_s_per_word = 0;  // t_sw
-  double overlap_ratio = -1;   // r >= 0: FACT beside the update; < 0: no overlap
+  // FACT on the host of a device: the panel's copy each way (alpha_h, beta_h).
+  double panel_copy_alpha_s = 0, panel_copy_s_per_word = 0;
+  double overlap_ratio = -1;  // r >= 0: FACT beside the update; < 0: no overlap
   bool look_ahead = false;
   long chunk_columns = 0;  // the update's chunk beside FACT; 0: no tail term
   int threads = 1;         // T, threads per rank
   bool any() const {
     return fact_s_per_flop > 0 || fact_column_s > 0 || trsm_s_per_flop > 0 || gemm_s_per_flop > 0 ||
-           swap_s_per_word > 0 || overlap_ratio >= 0 || look_ahead;
+           swap_s_per_word > 0 || panel_copy_alpha_s > 0 || panel_copy_s_per_word > 0 ||
+           overlap_ratio >= 0 || look_ahead;
   }
 };
 

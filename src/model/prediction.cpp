@@ -71,6 +71,17 @@ CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
                           : spec.gamma_s(run.threads) / spec.gamma_s(run.threads - 1);
     c.chunk_columns = spec.schedule.chunk_columns;
   }
+  // FACT on the host of a GPU (hplx lu's device schedule): at the host's
+  // rate, plus the panel's copies; beside the device's update it takes
+  // nothing from it (r = 1) and leaves no chunk tail.
+  if (const HostFact& h = spec.host; h.present) {
+    c.fact_s_per_flop = 1.0 / (h.fact_gflops * 1e9);
+    c.fact_column_s = h.fact_column_us * 1e-6;
+    c.panel_copy_alpha_s = h.link.alpha_s;
+    c.panel_copy_s_per_word = h.link.beta_s();
+    c.overlap_ratio = ahead && spec.schedule.fact_overlap ? 1.0 : -1.0;
+    c.chunk_columns = 0;
+  }
   return c;
 }
 

@@ -231,8 +231,9 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   SystemSpec spec;
   spec.file = name;
-  Section top(&root, "", name,
-              {"system", "device", "memory", "node", "network", "schedule", "run", "published"});
+  Section top(
+      &root, "", name,
+      {"system", "device", "memory", "node", "host", "network", "schedule", "run", "published"});
 
   Section sys(top.table("system"), "system", name, {"name", "source", "grid_reading", "n_reading"});
   if (!sys.exists()) top.fail("system", "missing; allowed: a [system] table with name = \"...\"");
@@ -394,6 +395,27 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     node.fail("link",
               "missing with devices > 1; allowed: [node.link] with alpha_us and bandwidth_gbs");
   node.finish();
+
+  Section host(top.table("host"), "host", name, {"name", "fact_gflops", "fact_column_us", "link"});
+  if (host.exists()) {
+    HostFact& h = spec.host;
+    h.present = true;
+    h.name = host.string("name").value_or("");
+    auto rate = host.positive("fact_gflops", " (GFLOPS)");
+    if (!rate) host.fail("fact_gflops", "missing; allowed: the host's FACT rate > 0 in GFLOPS");
+    h.fact_gflops = *rate;
+    h.fact_column_us =
+        host.non_negative("fact_column_us", " (microseconds per column)").value_or(0);
+    const toml::table* lt = host.table("link");
+    if (!lt)
+      host.fail("link",
+                "missing; allowed: [host.link] with alpha_us and bandwidth_gbs (the device-host "
+                "link the panel crosses)");
+    Section link(lt, "host.link", name, {"name", "alpha_us", "bandwidth_gbs"});
+    h.link = read_link(link, false);
+    link.finish();
+  }
+  host.finish();
 
   Section net(top.table("network"), "network", name,
               {"name", "alpha_us", "bandwidth_gbs", "share"});

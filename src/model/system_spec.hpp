@@ -79,6 +79,18 @@ struct Node {
   std::optional<double> memory_gib;   // for sizing N when devices have no own memory
 };
 
+// Where FACT runs when the devices are GPUs whose matrix stays in their
+// memory (hplx lu's device backends, rocHPL, seed 000): on the host, each
+// panel's local rows copied to it and back over `link` (PCIe, NVLink-C2C).
+// Absent: FACT on the device, as the papers' models have it.
+struct HostFact {
+  bool present = false;
+  std::string name;
+  double fact_gflops = 0;     // R_f,host: FACT's rate on the host share of one device
+  double fact_column_us = 0;  // lambda_f,host: its time per column
+  Link link;                  // device <-> host
+};
+
 // What to predict when the command line does not say.
 struct Run {
   std::optional<long> n;
@@ -115,6 +127,7 @@ struct SystemSpec {
   Device device;
   MemoryLayer memory;
   Node node;
+  HostFact host;
   Link network;
   ScheduleSpec schedule;
   Run run;

@@ -322,3 +322,85 @@ TEST(CpuTerms, FactBesideAFewChunksTakesTheChunksWholeTime) {
   EXPECT_NEAR(f.exposed, 0.25, 1e-15);
   EXPECT_NEAR(f.tail, chunk_tail_s(8.0, 4096, 256, 2), 1e-15);
 }
+
+// FACT on the host of a GPU ([host], hplx lu's device schedule): the
+// host's rate and the panel's two copies over the device-host link; beside
+// the device's update (look-ahead + fact_overlap) only what the update does
+// not cover shows, and the update keeps its whole rate (r = 1).
+TEST(HostFact, ChargesTheHostRateAndTheCopiesAndHidesBehindTheDevice) {
+  const std::string base = R"([system]
+name = "gpu"
+grid_reading = "as-given"
+n_reading = "as-given"
+[device]
+dgemm_gflops = 50000
+[host]
+fact_gflops = 400
+fact_column_us = 10
+[host.link]
+alpha_us = 5
+bandwidth_gbs = 50
+)";
+  const long n = 60000;
+  const int nb = 512;
+  const SystemSpec serial = parse_system_spec(base, "gpu.toml");
+  ASSERT_TRUE(serial.host.present);
+  const Prediction s = predict_run(serial, n, nb, 1, 1, 1);
+  // FACT's whole time, summed here independently: rate, columns, copies.
+  double fact = 0;
+  for (long c = 0; c < n; c += nb) {
+    const double m = static_cast<double>(n - c), b = std::min<double>(nb, m);
+    fact +=
+        std::max(0.0, m - b / 3.0) * b * b / 400e9 + b * 10e-6 + 2.0 * (5e-6 + 8.0 / 50e9 * b * m);
+  }
+  EXPECT_NEAR(s.fact_total_s, fact, 1e-9 * fact);
+  EXPECT_NEAR(s.fact_s, fact, 1e-9 * fact);  // no overlap: all of it shows
+  // With the schedule, FACT hides behind the previous panel's update: the
+  // update of a trailing order m takes 2m/NB x 400/50000 of its FACT's time,
+  // more than all of it while m > 32000.
+  const SystemSpec ahead =
+      parse_system_spec(base + "[schedule]\nlook_ahead = 1\nfact_overlap = true\n", "gpu.toml");
+  const Prediction a = predict_run(ahead, n, nb, 1, 1, 1);
+  EXPECT_NEAR(a.fact_total_s, fact, 1e-9 * fact);
+  EXPECT_LT(a.fact_s, 0.5 * fact);
+  EXPECT_LT(a.time_s, s.time_s);
+  EXPECT_NEAR(a.dgemm_s, s.dgemm_s, 1e-12 * s.dgemm_s);  // r = 1: the update keeps its rate
+  // A slower link costs more copy time.
+  std::string slow = base;
+  slow.replace(slow.find("bandwidth_gbs = 50"), 18, "bandwidth_gbs = 5");
+  EXPECT_GT(predict_run(parse_system_spec(slow, "gpu.toml"), n, nb, 1, 1, 1).fact_total_s,
+            s.fact_total_s + 0.5 * 8.0 * n * static_cast<double>(n) / 5e9);
+}
+
+TEST(HostFact, BadTablesNameTheKeyAndWhatIsAllowed) {
+  const std::string head = "[system]\nname = \"x\"\n[device]\nrpeak_gflops = 1000\n";
+  EXPECT_NE(error_of(head + "[host]\nfact_gflops = 40\n").find("key 'host.link': missing"),
+            std::string::npos)
+      << error_of(head + "[host]\nfact_gflops = 40\n");
+  EXPECT_NE(error_of(head + "[host]\n[host.link]\nalpha_us = 1\nbandwidth_gbs = 1\n")
+                .find("key 'host.fact_gflops': missing"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "[host]\nfact_gflops = -1\n[host.link]\nalpha_us = 1\n"
+                            "bandwidth_gbs = 1\n")
+                .find("not > 0"),
+            std::string::npos);
+  EXPECT_NE(error_of(head + "[host]\nfact_gflops = 4\nspeed = 1\n[host.link]\nalpha_us = 1\n"
+                            "bandwidth_gbs = 1\n")
+                .find("host.speed"),
+            std::string::npos);
+}
+
+// The example DGX H100 node: FACT on the host beside the GPUs' update, and
+// a prediction for one GPU filling 85% of its memory (what
+// bench/gpu/first-run.sh measures) within the DGEMM rate it is given.
+TEST(HostFact, TheDgxH100ExamplePredictsTheHostSchedule) {
+  SystemSpec spec = load_system_spec(kSrc + "/examples/systems/dgx-h100.toml");
+  ASSERT_TRUE(spec.host.present);
+  // One GPU's 80 GB, 85% of it, in whole blocks.
+  const long n = static_cast<long>(std::sqrt(0.85 * 80e9 / 8) / 512) * 512;
+  Prediction one = predict_run(spec, n, 512, 1, 1, 1);
+  EXPECT_TRUE(one.cpu_terms);
+  EXPECT_GT(one.fact_total_s, one.fact_s);  // partly hidden
+  EXPECT_GT(one.gflops, 0.5 * *spec.device.dgemm_gflops);
+  EXPECT_LT(one.gflops, *spec.device.dgemm_gflops);
+}
