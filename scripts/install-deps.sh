@@ -12,6 +12,9 @@ PACKAGES=(
   nlohmann-json3-dev
   libfmt-dev
   libtomlplusplus-dev
+  # tests/multihost: ip (namespaces, veth, bridge), unshare (hostnames),
+  # pgrep (finding a rank to kill); python3 reads the JSON records in tests.
+  iproute2 util-linux procps python3
 )
 
 missing=()

@@ -179,6 +179,15 @@ ThreadPlan plan_threads(MPI_Comm world, int requested) {
   HPLX_MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_raw));
   Communicator node(node_raw);
   const int local_ranks = node.size();
+  // How many nodes the job spans and how evenly, for the run log: each rank
+  // sees only its own node, and a job meant for several hosts whose ranks
+  // all landed on one (or spread unevenly) should say so on its first line.
+  int node_rank = 0;
+  HPLX_MPI_CHECK(MPI_Comm_rank(node, &node_rank));
+  int leader = node_rank == 0 ? 1 : 0, nodes = 0;
+  HPLX_MPI_CHECK(MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, world));
+  int extremes[2] = {local_ranks, -local_ranks}, most[2] = {0, 0};
+  HPLX_MPI_CHECK(MPI_Allreduce(extremes, most, 2, MPI_INT, MPI_MAX, world));
 
   // Every rank of the node needs the whole picture to reach the same
   // decision, so the affinity masks are all-gathered (not just gathered).
@@ -219,6 +228,9 @@ ThreadPlan plan_threads(MPI_Comm world, int requested) {
     }
   }
   plan.local_ranks = local_ranks;
+  plan.nodes = nodes;
+  plan.max_local_ranks = most[0];
+  plan.min_local_ranks = -most[1];
   plan.node_cpus = static_cast<int>(node_set.size());
   const int own = static_cast<int>(plan.rebind.empty() ? mine.size() : plan.rebind.size());
 
@@ -296,10 +308,14 @@ ScopedThreads::~ScopedThreads() {
 }
 
 std::string describe(const ThreadPlan& plan, int world_size) {
+  const std::string per_node =
+      plan.min_local_ranks == plan.max_local_ranks
+          ? plural(plan.local_ranks, "rank")
+          : fmt::format("{}-{} ranks", plan.min_local_ranks, plan.max_local_ranks);
   std::string line = fmt::format(
-      "hplx: {} x {}{} on {} per node ({} per node), binding: {}", plural(world_size, "rank"),
+      "hplx: {} x {}{} on {} per node ({} per node, {}), binding: {}", plural(world_size, "rank"),
       plural(plan.threads_per_rank, "thread"), plan.user_set ? " (set by user)" : "",
-      plural(plan.node_cpus, "cpu"), plural(plan.local_ranks, "rank"), plan.binding);
+      plural(plan.node_cpus, "cpu"), per_node, plural(plan.nodes, "node"), plan.binding);
   const long wanted = static_cast<long>(plan.local_ranks) * plan.threads_per_rank;
   if (wanted > plan.node_cpus) {
     line += fmt::format("; oversubscribed: {} on {}", plural(wanted, "thread"),

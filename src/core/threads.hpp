@@ -31,6 +31,9 @@ namespace hplx {
 
 struct ThreadPlan {
   int local_ranks = 1;       // ranks on this node (shared-memory communicator)
+  int nodes = 1;             // nodes of the job: what MPI_COMM_TYPE_SHARED tells apart
+  int min_local_ranks = 1;   // the fewest and most ranks any node of the job runs,
+  int max_local_ranks = 1;   // so one line can say "2 ranks per node" or "1-3"
   int node_cpus = 1;         // CPUs the node's ranks may use (union of their affinity)
   int threads_per_rank = 1;  // what apply_threads() sets
   std::string binding;       // how the node's ranks are bound, e.g. "none (ranks share cpus 0-1)"
@@ -74,7 +77,7 @@ class ScopedThreads {
 };
 
 // One line for the run log, e.g. "hplx: 4 ranks x 1 thread on 2 cpus per
-// node (2 ranks per node), binding: none (ranks share cpus 0-1)".
+// node (2 ranks per node, 2 nodes), binding: none (ranks share cpus 0-1)".
 std::string describe(const ThreadPlan& plan, int world_size);
 
 // The CPUs this process may run on (sched_getaffinity), ascending; all

@@ -54,6 +54,19 @@ TEST(PlanThreads, AutomaticNeverOversubscribes) {
   EXPECT_FALSE(plan.binding.empty());
 }
 
+TEST(PlanThreads, CountsNodesAndRanksPerNode) {
+  clear_thread_env();
+  const hplx::ThreadPlan plan = hplx::plan_threads(MPI_COMM_WORLD, 0);
+  EXPECT_TRUE(same_everywhere(plan.nodes));
+  EXPECT_TRUE(same_everywhere(plan.min_local_ranks));
+  EXPECT_TRUE(same_everywhere(plan.max_local_ranks));
+  EXPECT_LE(plan.min_local_ranks, plan.local_ranks);
+  EXPECT_GE(plan.max_local_ranks, plan.local_ranks);
+  // Every rank is on exactly one node.
+  EXPECT_LE(plan.nodes * plan.min_local_ranks, world_size());
+  EXPECT_GE(plan.nodes * plan.max_local_ranks, world_size());
+}
+
 TEST(PlanThreads, UnboundRanksShareTheirCpus) {
   clear_thread_env();
   const hplx::ThreadPlan plan = hplx::plan_threads(MPI_COMM_WORLD, 0);
@@ -120,6 +133,9 @@ TEST(Describe, OneLineNamingRanksThreadsAndBinding) {
   EXPECT_EQ(line.rfind(head, 0), 0u) << line;
   EXPECT_NE(line.find("binding: " + plan.binding), std::string::npos) << line;
   EXPECT_NE(line.find(std::to_string(plan.node_cpus) + " cpu"), std::string::npos) << line;
+  EXPECT_NE(line.find(std::to_string(plan.nodes) + (plan.nodes == 1 ? " node)" : " nodes)")),
+            std::string::npos)
+      << line;
   EXPECT_EQ(line.find('\n'), std::string::npos);
 
   hplx::ThreadPlan crowded = plan;
@@ -128,6 +144,14 @@ TEST(Describe, OneLineNamingRanksThreadsAndBinding) {
   const std::string warn = hplx::describe(crowded, n);
   EXPECT_NE(warn.find("(set by user)"), std::string::npos) << warn;
   EXPECT_NE(warn.find("oversubscribed"), std::string::npos) << warn;
+
+  // Nodes running different numbers of ranks: the range, not rank 0's count.
+  hplx::ThreadPlan uneven = plan;
+  uneven.nodes = 2;
+  uneven.min_local_ranks = 1;
+  uneven.max_local_ranks = 3;
+  const std::string spread = hplx::describe(uneven, 4);
+  EXPECT_NE(spread.find("(1-3 ranks per node, 2 nodes)"), std::string::npos) << spread;
 }
 
 }  // namespace
