@@ -78,7 +78,7 @@ void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& orde
       gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], false, path);
   }
   if (stats) {
-    const double t1 = wall_time();
+    const double t1 = motif_end(q);
     if (wait > 0 || !x_is_zero) {  // a sweep that exchanged the halo
       if (!order.sequential) stats->span("interior rows", t0, tw);
       stats->span("halo wait", tw, tw + wait);

@@ -10,7 +10,9 @@
 // completion, so they show beside the interior kernels they overlap.
 #pragma once
 
+#include "core/timer.hpp"
 #include "core/trace.hpp"
+#include "device/queue.hpp"
 
 namespace hplx::mxp {
 
@@ -64,5 +66,16 @@ struct MotifStats {
     return *this;
   }
 };
+
+// The end of a motif's time, for the stats: on a queue that runs ahead of
+// the host (a GPU, the emulated device) the host first waits for the queue,
+// so that the motif's seconds are its kernels' and not their launches'
+// (one synchronization per motif; a motif's start is the previous one's
+// end). The halo-wait stamps inside a motif are not synchronized: waiting
+// for the interior rows there would stop the messages' progress.
+inline double motif_end(device::Queue& q) {
+  if (!q.runs_inline()) q.synchronize();
+  return wall_time();
+}
 
 }  // namespace hplx::mxp
