@@ -2,6 +2,9 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <optional>
+#include <utility>
 
 #include "core/context.hpp"
 #include "core/error.hpp"
@@ -11,6 +14,7 @@
 #include "core/trace.hpp"
 #include "device/backend_kind.hpp"
 #include "device/device.hpp"
+#include "mxp/expected_rating.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
@@ -52,6 +56,11 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--backend", backend_,
                    "device layer implementation the solver runs on: " +
                        device::compiled_backends() + " (default " + backend_ + ")");
+  expect_ = sub_->add_option(
+      "--expect-bandwidth", expect_gbs_,
+      "also print what this problem should rate on a device of this memory bandwidth per rank, "
+      "in GB/s (each motif's modelled bytes at that bandwidth, times this run's penalty; e.g. "
+      "H100 SXM 3350, H200 4800, A100 80GB 2039): the figure a first GPU run has to meet");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (per rank: phases, and every kernel of the first timed "
@@ -71,15 +80,22 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   config_.shape = {npx_, npy_, npz_};
   const device::BackendKind backend = device::parse_backend(backend_);
   mxp::check_config(config_, size);
+  if (expect_->count() > 0) mxp::check_bandwidth_gbs(expect_gbs_);
   require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
-  // Every rank sees the smallest share of memory, so all agree.
-  long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
+  // The device first, as in hplx lu: a backend that cannot run here says so
+  // now, and a GPU's own memory (one per rank) checks the problem; the host
+  // and emulated backends keep it in host memory, which the node's ranks
+  // share. Every rank sees the smallest share, so all agree.
+  std::shared_ptr<device::Device> dev = device::make_device(backend);
+  long long per_rank = backend == device::BackendKind::Cuda
+                           ? static_cast<long long>(dev->backend().free_device_bytes())
+                           : available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   mxp::check_memory(config_, per_rank);
   apply_threads(plan);
-  const Context ctx(world, plan, device::make_device(backend));
+  const Context ctx(world, plan, std::move(dev));
   if (rank == 0) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
     std::fprintf(stderr, "hplx mxp: backend %s\n", ctx.device().backend().describe().c_str());
@@ -98,6 +114,11 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     if (!report_.empty() && !(flat = std::fopen(report_.c_str(), "w")))
       throw SystemError(report_ + ": cannot write the report file");
     mxp::print_report(result, stdout, flat);
+    std::optional<mxp::ExpectedRating> expected;
+    if (expect_->count() > 0) {
+      expected = mxp::expect_rating(result, expect_gbs_);
+      mxp::print_expected(*expected, result, stdout);
+    }
     if (flat && std::fclose(flat) != 0)
       throw SystemError(report_ + ": cannot write the report file");
     if (!json_.empty()) {
@@ -105,6 +126,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       record["thread_plan"] = describe(plan, size);
       record["backend"] = result.backend;
       record["result"] = mxp::to_json(result);
+      if (expected) record["result"]["expected"] = mxp::to_json(*expected);
       write_json_atomically(json_, record);
     }
   }

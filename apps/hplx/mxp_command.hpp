@@ -30,6 +30,8 @@ class MxpCommand {
   std::string json_;
   std::string report_;
   std::string trace_;
+  CLI::Option* expect_ = nullptr;
+  double expect_gbs_ = 0;
 };
 
 }  // namespace hplx::app

@@ -2,10 +2,12 @@
 // penalty and the flop model (no MPI needed).
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <string>
 
 #include "core/error.hpp"
 #include "mxp/benchmark.hpp"
+#include "mxp/expected_rating.hpp"
 #include "mxp/flop_model.hpp"
 #include "mxp/geometry.hpp"
 #include "mxp/validation.hpp"
@@ -123,6 +125,70 @@ TEST(MxpFlopModel, CycleMatchesTheReferenceFormula) {
   EXPECT_DOUBLE_EQ(solve_flops(c, 300, 30), 10 * cycle_flops(c, 30) + 2 * c.nnz + 4 * c.rows);
   EXPECT_DOUBLE_EQ(solve_flops(c, 45, 30),
                    cycle_flops(c, 30) + cycle_flops(c, 15) + final_residual_flops(c));
+}
+
+// A run on 2 ranks whose motifs moved known bytes: at 100 GB/s per rank each
+// motif takes its bytes / 2 / 1e11 seconds, and the rating is the mixed
+// phase's flops over their sum, times the penalty.
+MxpResult run_with_bytes() {
+  MxpResult r;
+  r.geom.size = 2;
+  r.has_mixed = true;
+  r.validation.penalty = 0.5;
+  r.rating = 1;
+  auto fill = [](PhaseResult& ph, Precision p, double scale) {
+    ph.precision = p;
+    ph.seconds = 1;
+    MotifStats& s = ph.stats;
+    s.bytes_spmv = 4e11 * scale;
+    s.bytes_gs = 8e11 * scale;
+    s.bytes_restriction = 1e11 * scale;
+    s.bytes_prolongation = 1e11 * scale;
+    s.bytes_ortho = 4e11 * scale;
+    s.bytes_vector = 2e11 * scale;
+    s.flops_spmv = 1e12;
+    s.flops_mg = 3e12;
+    s.flops_ortho = 1e12;
+    s.flops_vector = 1e12;
+  };
+  fill(r.mixed, Precision::Mixed, 0.5);
+  fill(r.dbl, Precision::Double, 1.0);
+  return r;
+}
+
+TEST(MxpExpectedRating, EachMotifMovesItsBytesAtTheBandwidth) {
+  const MxpResult r = run_with_bytes();
+  const ExpectedRating e = expect_rating(r, 100);
+  ASSERT_EQ(e.dbl.motifs.size(), 6u);
+  EXPECT_STREQ(e.dbl.motifs[0].motif, "SpMV");
+  EXPECT_DOUBLE_EQ(e.dbl.motifs[0].seconds, 2.0);  // 4e11 B / 2 ranks / 1e11 B/s
+  EXPECT_DOUBLE_EQ(e.dbl.motifs[1].seconds, 4.0);  // GS
+  EXPECT_DOUBLE_EQ(e.dbl.seconds, 10.0);
+  EXPECT_DOUBLE_EQ(e.mixed.seconds, 5.0);
+  EXPECT_DOUBLE_EQ(e.dbl.gflops, 600.0);     // 6e12 flops / 10 s
+  EXPECT_DOUBLE_EQ(e.mixed.gflops, 1200.0);  // half the bytes, the same flops
+  EXPECT_DOUBLE_EQ(e.rating, 600.0);         // times the penalty 0.5
+  EXPECT_DOUBLE_EQ(e.mixed_over_double, 1.0);
+  const auto j = to_json(e);
+  EXPECT_DOUBLE_EQ(j["rating_gflops"].get<double>(), 600.0);
+  EXPECT_DOUBLE_EQ(j["mixed"]["motifs"]["SpMV"]["bytes_per_rank"].get<double>(), 1e11);
+}
+
+TEST(MxpExpectedRating, DoublePrecisionRunHasNoPenalty) {
+  MxpResult r = run_with_bytes();
+  r.has_mixed = false;
+  const ExpectedRating e = expect_rating(r, 100);
+  EXPECT_DOUBLE_EQ(e.rating, 600.0);
+  EXPECT_EQ(e.mixed_over_double, 0.0);
+  EXPECT_FALSE(to_json(e).contains("mixed"));
+}
+
+TEST(MxpExpectedRating, RejectsABandwidthThatIsNotAPositiveNumber) {
+  for (double bad : {0.0, -1.0, std::nan(""), HUGE_VAL, 2e6})
+    EXPECT_NE(usage_error_of([&] { check_bandwidth_gbs(bad); }).find("--expect-bandwidth"),
+              std::string::npos)
+        << bad;
+  EXPECT_EQ(usage_error_of([] { check_bandwidth_gbs(3350); }), "");
 }
 
 }  // namespace
