@@ -177,6 +177,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "a panel factorization not beside the update: 1 = unthreaded, BLAS threads "
                    "(default); N > 1 = a team of N threads on row tiles; 0 = team of all threads")
       ->check(CLI::Range(0, 4096));
+  sub_->add_option("--fact-device-gemm", fact_device_gemm_,
+                   "device backends: FACT's recursion levels at least this many columns wide run "
+                   "their DGEMM on the device, the panel's columns copied there and back (seed "
+                   "003 5.1.2); 0 = off (default 0)")
+      ->check(CLI::Range(0L, 1L << 20));
   sub_->add_option("--swap-pipeline", swap_pipeline_,
                    "P > 1: cut row swap + update into growing column segments, the swap of "
                    "one overlapping the update of the previous (default: off)")
@@ -275,6 +280,11 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--schedule dag --backend {}: the dag schedule runs on the host backend only (its tasks "
         "share the host's cores); use --schedule bsp",
         device::name_of(backend)));
+  if (fact_device_gemm_ > 0 && backend == device::BackendKind::Host)
+    throw UsageError(fmt::format(
+        "--fact-device-gemm {} --backend host: FACT's DGEMMs are on the host already; allowed: "
+        "0 on the host backend, any width on a device backend (emulated, cuda)",
+        fact_device_gemm_));
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   // The device first: a backend that cannot run here (no GPU) says so now,
@@ -370,6 +380,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.fact_overlap = fact_overlap_ == "on";
   dat.schedule.swap_pipeline = swap_pipeline_ == "on";
   dat.schedule.fact_threads = fact_threads_;
+  dat.schedule.fact_device_gemm = fact_device_gemm_;
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;
   dat.schedule.split = split_;

@@ -31,6 +31,7 @@ class LuCommand {
   std::string fact_overlap_ = "on";
   std::string swap_pipeline_ = "off";
   int fact_threads_ = 1;
+  long fact_device_gemm_ = 0;
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;
   double split_ = 0.0;

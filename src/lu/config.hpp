@@ -54,6 +54,10 @@ struct Schedule {
   // the rank's threads (--fact-threads). 1 is the default: on the 2-core
   // development machine the team of 2 was slower (docs/PERFORMANCE.md).
   int fact_threads = 1;
+  // On a device backend: FACT's recursion levels at least this many columns
+  // wide run their DGEMM on the device (seed 003 5.1.2; --fact-device-gemm;
+  // src/lu/panel.hpp FactDeviceGemm). 0 = off.
+  long fact_device_gemm = 0;
   // P > 1: the row swap and update cut into column segments of growing
   // width (the first `swap_first` of the columns, each next `swap_growth`
   // times wider); the swap of segment k+1 travels while segment k is

@@ -40,7 +40,7 @@ void panel_to_device(device::Queue& q, Panel& p) {
 }
 
 FactParams fact_params(const TestCase& t) {
-  return {t.rfact, t.pfact, t.nbmin, t.ndiv, t.l1_transposed};
+  return {t.rfact, t.pfact, t.nbmin, t.ndiv, t.l1_transposed, t.schedule.fact_device_gemm};
 }
 
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& algo,
@@ -69,7 +69,7 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
   factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads,
-                       done);
+                       done, FactDeviceGemm{&q, algo.device_gemm_cols});
 
   {
     DeviceTimeline::Span up(timeline, q, DeviceTimeline::kTransfer);

@@ -87,6 +87,10 @@ struct FactParams {
   int nbmin = 4;
   int ndiv = 2;
   bool l1_transposed = true;
+  // GPU DGEMM inside FACT (--fact-device-gemm, FactDeviceGemm below): the
+  // recursion's updates at levels at least this many columns wide run on
+  // the device; 0 = all on the host.
+  long device_gemm_cols = 0;
 };
 FactParams fact_params(const TestCase& t);
 
@@ -109,6 +113,23 @@ struct PanelRows {
   long a2_first;  // local row index of A2's first row
 };
 
+// GPU DGEMM inside the recursive FACT (seed 003 5.1.2): a recursion level
+// at least `min_cols` columns wide updates its right part on `queue`'s
+// device instead of on the host. The operands are copied into the panel
+// W's device side (the same offsets), the GEMM runs there and the updated
+// columns come back; the host waits. It pays where the device's DGEMM is
+// much faster than the host's and the level wide enough to hide the
+// copies. Ignored when W's device side is host memory (the host backend).
+// `calls`, when set, counts the device GEMMs.
+struct FactDeviceGemm {
+  device::Queue* queue = nullptr;
+  long min_cols = 0;
+  long* calls = nullptr;
+  bool applies(long level_cols) const {
+    return queue != nullptr && min_cols > 0 && level_cols >= min_cols;
+  }
+};
+
 // `threads` > 1 factors with one OpenMP team of min(threads, 1 + A2's row
 // tiles of jb rows) threads, at least two: each thread updates, searches and
 // scales its own tiles (A1 is thread 0's), and only thread 0 calls MPI, so
@@ -121,7 +142,7 @@ struct PanelRows {
 // alone.
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
                           Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads = 1,
-                          const SubpanelDone& done = {});
+                          const SubpanelDone& done = {}, const FactDeviceGemm& device_gemm = {});
 
 // The first columns of the top-level sub-panels the recursion factors in
 // turn, for a panel of jb columns ({0} when it is not split).

@@ -114,6 +114,10 @@ class SharedPanel {
   SharedPanel& operator=(const SharedPanel&) = delete;
 
   double* at(long r, long c) { return p_.w.data() + r + c * ld_; }
+  // The same element in W's device side (FactDeviceGemm).
+  double* on_device(long r, long c) { return p_.w.device() + r + c * ld_; }
+  void set_device_gemm(const FactDeviceGemm& g) { device_gemm_ = g; }
+  const FactDeviceGemm& device_gemm() const { return device_gemm_; }
   long ld() const { return ld_; }
   long jb() const { return jb_; }
   long m2() const { return p_.m2; }
@@ -210,6 +214,7 @@ class SharedPanel {
   std::vector<double> mine_, best_;
   std::vector<CandidateSlot> slots_;
   std::exception_ptr failure_;
+  FactDeviceGemm device_gemm_;
 };
 
 // One thread's part of the factorization. With a team of one it is the
@@ -273,6 +278,7 @@ class PanelThread {
     // netlib's split: NDIV parts, each a multiple of NBMIN, so 1 <= s < n.
     const long s = (((n + prm_.nbmin - 1) / prm_.nbmin + prm_.ndiv - 1) / prm_.ndiv) * prm_.nbmin;
     const long end = c0 + n;
+    const bool on_device = s_.device_gemm().applies(n);
     for (long a = c0; a < end; a += s) {
       const long w = std::min(s, end - a);
       switch (prm_.rfact) {
@@ -282,20 +288,12 @@ class PanelThread {
               host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, a - c0, w, 1.0,
                               at(c0, c0), ld_, at(c0, a), ld_);
             });
-            below(a, [&](long r, long m) {
-              host_blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a),
-                              ld_, 1.0, at(r, a), ld_);
-            });
+            update_below(a, {a, w}, {c0, a - c0}, on_device);
           }
           recursive(a, w);
           break;
         case Factorization::Crout:
-          if (a > c0) {
-            below(a, [&](long r, long m) {
-              host_blas::gemm(Trans::No, Trans::No, m, w, a - c0, -1.0, at(r, c0), ld_, at(c0, a),
-                              ld_, 1.0, at(r, a), ld_);
-            });
-          }
+          if (a > c0) update_below(a, {a, w}, {c0, a - c0}, on_device);
           recursive(a, w);
           if (a + w < end) {
             on_main([&] {
@@ -313,10 +311,7 @@ class PanelThread {
               host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
                               at(a, a), ld_, at(a, a + w), ld_);
             });
-            below(a + w, [&](long r, long m) {
-              host_blas::gemm(Trans::No, Trans::No, m, end - a - w, w, -1.0, at(r, a), ld_,
-                              at(a, a + w), ld_, 1.0, at(r, a + w), ld_);
-            });
+            update_below(a + w, {a + w, end - a - w}, {a, w}, on_device);
           }
           break;
       }
@@ -327,6 +322,52 @@ class PanelThread {
         if (owns_a1()) s_.subpanel_done(a, a + w);
       }
     }
+  }
+
+  struct Columns {
+    long first, count;
+  };
+
+  // The recursion's update: rows from stacked row `from` down, columns
+  // `cols`, minus the factored columns `inner` times their U rows (the
+  // inner columns' rows, above `from`): C -= A B with A = rows x inner, B =
+  // inner rows x cols. On the host each thread updates its own rows. On the
+  // device (seed 003 5.1.2) thread 0 copies A, B and C into W's device side,
+  // runs the GEMM there (A1's rows and A2's rows as separate calls, so A1
+  // rounds alike on every process of the column) and copies C back; the
+  // others wait.
+  void update_below(long from, Columns cols, Columns inner, bool on_device) {
+    if (!on_device) {
+      below(from, [&](long r, long m) {
+        host_blas::gemm(Trans::No, Trans::No, m, cols.count, inner.count, -1.0, at(r, inner.first),
+                        ld_, at(inner.first, cols.first), ld_, 1.0, at(r, cols.first), ld_);
+      });
+      return;
+    }
+    on_main([&] {
+      const FactDeviceGemm& g = s_.device_gemm();
+      device::Queue& q = *g.queue;
+      const long rows = jb_ + s_.m2() - from;
+      const std::size_t pitch = ld_ * sizeof(double);
+      auto to_device = [&](long r, long m, Columns c) {
+        q.copy_columns(s_.on_device(r, c.first), pitch, at(r, c.first), pitch, m * sizeof(double),
+                       c.count);
+      };
+      to_device(from, rows, inner);
+      to_device(inner.first, inner.count, cols);
+      to_device(from, rows, cols);
+      auto gemm = [&](long r, long m) {
+        q.gemm(device::Trans::No, device::Trans::No, m, cols.count, inner.count, -1.0,
+               s_.on_device(r, inner.first), ld_, s_.on_device(inner.first, cols.first), ld_, 1.0,
+               s_.on_device(r, cols.first), ld_);
+        if (g.calls) ++*g.calls;
+      };
+      if (from < jb_) gemm(from, jb_ - from);
+      if (s_.m2() > 0) gemm(std::max(from, jb_), jb_ + s_.m2() - std::max(from, jb_));
+      q.copy_columns(at(from, cols.first), pitch, s_.on_device(from, cols.first), pitch,
+                     rows * sizeof(double), cols.count);
+      q.synchronize();
+    });
   }
 
   // Unblocked factorization of columns [c0, c0 + n).
@@ -410,13 +451,14 @@ class PanelThread {
 
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
                           Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads,
-                          const SubpanelDone& done) {
+                          const SubpanelDone& done, const FactDeviceGemm& device_gemm) {
   panel.ipiv.assign(panel.jb, 0);
   panel.info = 0;
   if (panel.jb == 0) return;
   const FactorParams prm{rfact, pfact, std::max(1, nbmin), std::max(2, ndiv)};
   SharedPanel shared(panel, rows, col, std::max(1, threads));
   shared.set_subpanel_done(&done);
+  if (device_gemm.queue && !panel.w.aliased()) shared.set_device_gemm(device_gemm);
   if (threads <= 1) {
     // No OpenMP region: BLAS keeps all of its own threads, as before threading.
     PanelThread(shared, prm, 0, 1).run();

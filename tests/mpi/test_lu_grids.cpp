@@ -80,6 +80,8 @@ TEST_P(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.u_transposed = (variant / 7) % 2 == 0;
           t.equilibration = (variant / 11) % 2 == 0;
           t.schedule.bcast_pipeline = (variant / 13) % 2 == 1;
+          // Device backends: FACT's levels of 8 columns and more on the device.
+          t.schedule.fact_device_gemm = (variant / 17) % 2 == 0 ? 8 : 0;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
                              << " " << variant_code(t) << " threads " << omp_get_max_threads();

@@ -12,8 +12,10 @@
 #include <random>
 #include <vector>
 
+#include "device/device.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel.hpp"
+#include "tests/device/backends.hpp"
 
 extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,
                         int* info);
@@ -39,7 +41,8 @@ std::vector<double> random_panel(long m, int jb, unsigned seed) {
 // factored panel (m x jb) and the pivots.
 void factor_distributed(const std::vector<double>& full, const Case& c, Factorization rfact,
                         Factorization pfact, MPI_Comm comm, std::vector<double>& out,
-                        std::vector<long>& ipiv, long& info, int threads = 1) {
+                        std::vector<long>& ipiv, long& info, int threads = 1,
+                        const FactDeviceGemm& device_gemm = {}) {
   int me = 0, np = 1;
   MPI_Comm_rank(comm, &me);
   MPI_Comm_size(comm, &np);
@@ -50,6 +53,7 @@ void factor_distributed(const std::vector<double>& full, const Case& c, Factoriz
   p.owner_row = 0;
   p.a2_first = me == 0 ? c.jb : 0;
   p.m2 = mp - p.a2_first;
+  if (device_gemm.queue) p.w.bind(device_gemm.queue->backend());
   p.w.assign(p.ld() * c.jb, 0.0);
   for (long j = 0; j < c.jb; ++j) {
     for (long r = 0; r < c.jb; ++r) p.a1()[r + j * p.ld()] = full[r + j * c.m];
@@ -59,7 +63,7 @@ void factor_distributed(const std::vector<double>& full, const Case& c, Factoriz
     }
   }
   factor_stacked_panel(p, PanelRows{c.nb, np, me, p.a2_first}, rfact, pfact, c.nbmin, c.ndiv, comm,
-                       threads);
+                       threads, {}, device_gemm);
   // Reassemble: A1 from anyone, A2 rows from their owners (sum of disjoint parts).
   std::vector<double> mine(c.m * c.jb, 0.0);
   for (long j = 0; j < c.jb; ++j) {
@@ -230,6 +234,51 @@ INSTANTIATE_TEST_SUITE_P(
     ::testing::Combine(
         ::testing::Values(Factorization::Left, Factorization::Crout, Factorization::Right),
         ::testing::Values(Factorization::Left, Factorization::Crout, Factorization::Right)));
+
+// GPU DGEMM inside FACT (seed 003 5.1.2) on every device backend present
+// (the emulated device here): the recursion levels at least `min_cols` wide
+// update on the device, through W's device side, and the factorization is
+// the host's: the same pivots, values equal up to rounding, on every rank
+// count and with a team of threads. Levels narrower than the threshold stay
+// on the host (no device GEMM at min_cols > jb).
+TEST(DeviceGemmPanel, FactorsLikeTheHostWithTheWideLevelsOnTheDevice) {
+  std::vector<device::BackendKind> kinds;
+  for (device::BackendKind k : test::contract_backends())
+    if (k != device::BackendKind::Host) kinds.push_back(k);
+  if (kinds.empty()) GTEST_SKIP() << "no device backend here";
+  for (device::BackendKind kind : kinds) {
+    auto dev = device::make_device(kind);
+    unsigned seed = 500;
+    for (Factorization rfact : {Factorization::Left, Factorization::Crout, Factorization::Right}) {
+      for (Factorization pfact : {Factorization::Left, Factorization::Right}) {
+        for (const Case& c :
+             {Case{200, 32, 32, 4, 2}, Case{90, 24, 24, 2, 3}, Case{40, 40, 40, 8, 2}}) {
+          const auto full = random_panel(c.m, c.jb, seed++);
+          const Factored host = factor_with(full, c, rfact, pfact, 1);
+          const double tolerance = 1e-12 * std::max(1.0, max_magnitude(full));
+          for (int threads : {1, 2}) {
+            for (long min_cols : {8L, 16L, 64L}) {
+              long calls = 0;
+              Factored on;
+              factor_distributed(full, c, rfact, pfact, MPI_COMM_WORLD, on.lu, on.ipiv, on.info,
+                                 threads, FactDeviceGemm{&dev->transfer(), min_cols, &calls});
+              const auto where = ::testing::Message()
+                                 << device::name_of(kind) << " m=" << c.m << " jb=" << c.jb
+                                 << " threads=" << threads << " min_cols=" << min_cols;
+              ASSERT_EQ(on.ipiv, host.ipiv) << where;
+              EXPECT_EQ(on.info, host.info) << where;
+              EXPECT_LE(max_difference(on.lu, host.lu), tolerance) << where;
+              if (min_cols <= c.jb)
+                EXPECT_GT(calls, 0) << where;
+              else
+                EXPECT_EQ(calls, 0) << where;
+            }
+          }
+        }
+      }
+    }
+  }
+}
 
 }  // namespace
 }  // namespace hplx::lu
