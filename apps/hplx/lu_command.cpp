@@ -230,7 +230,9 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
                    "emulated (a GPU's semantics on the CPU, to test GPU code paths: slow); "
-                   "others when compiled in (default: the best one compiled in and present)");
+                   "cuda when compiled in (NVIDIA GPUs, CUDA and cuBLAS: compiled, its logic "
+                   "tested on the emulated device, not yet run on a GPU) (default: the best one "
+                   "compiled in and present)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (FACT, LBCAST, RS, UPDATE spans per rank and thread) to "
