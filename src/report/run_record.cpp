@@ -79,9 +79,13 @@ RunFile load_run_file(const std::string& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
+  return parse_run_file(text.str(), path);
+}
+
+RunFile parse_run_file(const std::string& text, const std::string& path) {
   RunFile file{path, {}};
   try {
-    file.record = json::parse(text.str());
+    file.record = json::parse(text);
   } catch (const json::parse_error& e) {
     throw UsageError(fmt::format("{}: not JSON ({}); allowed: a record written by `hplx lu --json`",
                                  path, parse_message(e.what())));
