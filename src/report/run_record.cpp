@@ -86,7 +86,8 @@ RunFile parse_run_file(const std::string& text, const std::string& path) {
   RunFile file{path, {}};
   try {
     file.record = json::parse(text);
-  } catch (const json::parse_error& e) {
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number beyond a double (1e999).
     throw UsageError(fmt::format("{}: not JSON ({}); allowed: a record written by `hplx lu --json`",
                                  path, parse_message(e.what())));
   }

@@ -267,6 +267,16 @@ TEST(HtmlReportErrors, OneLineNamingTheFileAndWhatIsWrong) {
   EXPECT_NE(usage_error(notests).find("no \"tests\" array"), std::string::npos);
 }
 
+// Found by fuzz/fuzz_run_record: a number beyond a double is nlohmann's
+// out_of_range, not a parse_error, and ended `hplx report` with exit 1.
+TEST(HtmlReportErrors, NumberBeyondADoubleIsAUsageError) {
+  const std::string huge = write_temp(
+      "huge.json", R"({"schema": "hplx.run", "schema_version": 2, "tests": [{"n": -1e3080}]})");
+  EXPECT_NE(usage_error(huge).find(huge + ": not JSON (number overflow parsing '-1e3080'"),
+            std::string::npos)
+      << usage_error(huge);
+}
+
 TEST(HtmlReportErrors, MalformedIterationNamesTheField) {
   RunFile f = fixture();
   f.record["tests"][0]["iterations"][3].erase("update_s");
