@@ -2,6 +2,7 @@
 
 #include <cerrno>
 #include <cstdlib>
+#include <limits>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -9,6 +10,7 @@
 #include "core/error.hpp"
 
 namespace hplx::app {
+
 std::vector<std::string> split(const std::string& s, char sep) {
   std::vector<std::string> out;
   std::stringstream ss(s);
@@ -40,7 +42,8 @@ std::vector<long> parse_n_list(const std::string& s) {
     if (b < a) throw UsageError(fmt::format("--n '{}': B < A; allowed: A:B:S with A <= B", s));
     if ((b - a) / st > 100000)
       throw UsageError(fmt::format("--n '{}': more than 100000 points; allowed: fewer", s));
-    for (long n = a; n <= b; n += st) out.push_back(n);
+    // Counted, not `n += st` up to B: near LONG_MAX the sum would overflow.
+    for (long i = 0; i <= (b - a) / st; ++i) out.push_back(a + i * st);
   } else {
     for (const auto& x : split(s, ',')) out.push_back(parse_long(x, what, 1));
   }
@@ -50,7 +53,13 @@ std::vector<long> parse_n_list(const std::string& s) {
 
 std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
   std::vector<int> out;
-  for (const auto& x : split(s, ',')) out.push_back(static_cast<int>(parse_long(x, what, 1)));
+  for (const auto& x : split(s, ',')) {
+    const long v = parse_long(x, what, 1);
+    if (v > std::numeric_limits<int>::max())
+      throw UsageError(fmt::format("{} '{}': {} is too large; allowed: integers 1..{}", what, s, x,
+                                   std::numeric_limits<int>::max()));
+    out.push_back(static_cast<int>(v));
+  }
   if (out.empty())
     throw UsageError(fmt::format("{} '': allowed: a list a,b,c of integers >= 1", what));
   return out;
