@@ -248,6 +248,29 @@ TEST(Spec, BadInputNamesFileKeyAndWhatIsAllowed) {
   }
 }
 
+// Found by fuzz/fuzz_system_spec: a float key was first read as an integer
+// (toml++ converts it, undefined beyond int64_t: rpeak_gflops = 1e308), and
+// integers kept in an int were cut to their low bits (devices = 4294967297
+// became 1).
+TEST(Spec, NumbersBeyondTheirTypeAreReadOrRefused) {
+  const std::string huge = "[system]\nname = \"x\"\n[device]\nrpeak_gflops = 1e308\n";
+  EXPECT_EQ(*parse_system_spec(huge, "t.toml").device.rpeak_gflops, 1e308);
+  EXPECT_NE(error_of(std::string(kMinimal) + "[node]\ndevices = 4294967297\n")
+                .find("key 'node.devices': '4294967297' is not allowed; allowed: an integer "
+                      "1..2147483647"),
+            std::string::npos)
+      << error_of(std::string(kMinimal) + "[node]\ndevices = 4294967297\n");
+  EXPECT_NE(error_of(std::string(kMinimal) + "[run]\nnb = 2147483648\n")
+                .find("key 'run.nb': '2147483648' is not allowed"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "dgemm_gflops_by_threads = { \"4294967297\" = 3 }\n")
+                .find("not a thread count"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "dgemm_gflops_by_threads = { \"1\" = inf }\n")
+                .find("not a thread count"),
+            std::string::npos);
+}
+
 TEST(Examples, EverySystemFileLoadsAndPredicts) {
   for (const char* f : {"hdpex-p100.toml", "summit.toml", "selene.toml", "frontier-crusher.toml",
                         "seed003-4gpu.toml"}) {
