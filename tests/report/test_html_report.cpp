@@ -277,6 +277,22 @@ TEST(HtmlReportErrors, NumberBeyondADoubleIsAUsageError) {
       << usage_error(huge);
 }
 
+// Found by fuzz/fuzz_run_record: a count beyond a long (5.9e19) was
+// converted to one, which is undefined.
+TEST(HtmlReportErrors, CountBeyondALongNamesTheField) {
+  RunFile f = fixture();
+  f.record["tests"][0]["iterations"][2]["jb"] = 5.92234e19;
+  try {
+    render(f);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("tests[0].iterations[2]: 'jb' is 5.92234e+19, out of range"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(HtmlReportErrors, MalformedIterationNamesTheField) {
   RunFile f = fixture();
   f.record["tests"][0]["iterations"][3].erase("update_s");
