@@ -17,6 +17,7 @@ namespace hplx::model {
 namespace {
 
 constexpr long kIntMax = std::numeric_limits<int>::max();
+constexpr double kMaxNumber = 1e15;  // any spec number (GFLOPS, GB/s, cores, ...)
 
 // One TOML table with the keys it may hold. Every getter records its key as
 // allowed, and finish() rejects the rest, so a misspelt key is an error
@@ -48,6 +49,11 @@ class Section {
     if (n->is_floating_point()) v = n->value<double>();
     if (!v || !std::isfinite(*v))
       fail(key, fmt::format("'{}' is not a number; allowed: {}", text(*n), allowed));
+    // Beyond it the models' products (C F S 1e9, words / bandwidth) leave
+    // the doubles: an Rpeak of inf, a time of 0.
+    if (std::fabs(*v) > kMaxNumber)
+      fail(key, fmt::format("{} is too large; allowed: {} of at most {:g}", text(*n), allowed,
+                            kMaxNumber));
     return v;
   }
   std::optional<double> positive(const std::string& key, const std::string& unit) {
