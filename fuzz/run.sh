@@ -30,13 +30,13 @@ for t in "${targets[@]}"; do
     "$build/corpus/$t" "fuzz/corpus/$t" >"$log" 2>&1
   rc=$?
   wall=$(($(date +%s) - start))
-  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log")
-  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log")
+  execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
+  rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -1)
   last=$(grep -E '^#[0-9]+[[:space:]]+(DONE|pulse|NEW|REDUCE|INITED)' "$log" | tail -1)
   cov=$(sed -nE 's/.* cov: ([0-9]+).*/\1/p' <<<"$last")
   ft=$(sed -nE 's/.* ft: ([0-9]+).*/\1/p' <<<"$last")
   corp=$(sed -nE 's/.* corp: ([0-9]+\/[0-9]+[a-zA-Z]+).*/\1/p' <<<"$last")
-  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log")
+  rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$log" | tail -1)
   if [ $rc -eq 0 ]; then verdict="no findings"; else verdict="FINDING (exit $rc), see $log"; failed+=("$t"); fi
   printf 'fuzz_%-12s %4ss  %9s execs  %6s exec/s  corpus %-12s cov %-5s ft %-6s rss %sMB  %s\n' \
     "$t" "$wall" "${execs:-?}" "${rate:-?}" "${corp:-?}" "${cov:-?}" "${ft:-?}" "${rss:-?}" "$verdict"
