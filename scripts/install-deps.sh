@@ -15,6 +15,9 @@ PACKAGES=(
   # tests/multihost: ip (namespaces, veth, bridge), unshare (hostnames),
   # pgrep (finding a rank to kill); python3 reads the JSON records in tests.
   iproute2 util-linux procps python3
+  # fuzz/ (make fuzz-smoke): clang and its runtime libraries, libFuzzer
+  # among them (libclang_rt.fuzzer), which --no-install-recommends leaves out.
+  clang libclang-rt-14-dev
 )
 
 missing=()

@@ -267,6 +267,32 @@ TEST(HtmlReportErrors, OneLineNamingTheFileAndWhatIsWrong) {
   EXPECT_NE(usage_error(notests).find("no \"tests\" array"), std::string::npos);
 }
 
+// Found by fuzz/fuzz_run_record: a number beyond a double is nlohmann's
+// out_of_range, not a parse_error, and ended `hplx report` with exit 1.
+TEST(HtmlReportErrors, NumberBeyondADoubleIsAUsageError) {
+  const std::string huge = write_temp(
+      "huge.json", R"({"schema": "hplx.run", "schema_version": 2, "tests": [{"n": -1e3080}]})");
+  EXPECT_NE(usage_error(huge).find(huge + ": not JSON (number overflow parsing '-1e3080'"),
+            std::string::npos)
+      << usage_error(huge);
+}
+
+// Found by fuzz/fuzz_run_record: a count beyond a long (5.9e19) was
+// converted to one, which is undefined.
+TEST(HtmlReportErrors, CountBeyondALongNamesTheField) {
+  RunFile f = fixture();
+  f.record["tests"][0]["iterations"][2]["jb"] = 5.92234e19;
+  try {
+    render(f);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("tests[0].iterations[2]: 'jb' is 5.92234e+19, out of range"),
+        std::string::npos)
+        << e.what();
+  }
+}
+
 TEST(HtmlReportErrors, MalformedIterationNamesTheField) {
   RunFile f = fixture();
   f.record["tests"][0]["iterations"][3].erase("update_s");
