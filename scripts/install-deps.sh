@@ -15,6 +15,10 @@ PACKAGES=(
   # tests/multihost: ip (namespaces, veth, bridge), unshare (hostnames),
   # pgrep (finding a rank to kill); python3 reads the JSON records in tests.
   iproute2 util-linux procps python3
+  # The man pages are generated from --help at build time (help2man); the
+  # install test loads the installed hplx through Lmod and renders its man
+  # page (man-db).
+  help2man lmod man-db
 )
 
 missing=()
