@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all deps configure build run test test-sanitize fuzz-build fuzz-smoke fuzz bench format clean
+.PHONY: all deps configure build run test test-sanitize fuzz-build fuzz-smoke fuzz bench format clean install
 
 all: build
 
@@ -19,6 +19,12 @@ configure: deps $(BUILD_DIR)/CMakeCache.txt
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Installs hplx, its examples, docs, man pages and modulefiles under PREFIX
+# (docs/USAGE.md "Installing"): `make install PREFIX=/opt/hplx`.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 # The main job: hplx lu with its embedded default problem (about a minute).
 run: build

@@ -13,6 +13,7 @@
 #include <omp.h>
 
 #include "core/context.hpp"
+#include "core/cpu_peak.hpp"
 #include "core/error.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
@@ -128,6 +129,65 @@ std::optional<bool> early_swap_from_environment() {
   return v == "1";
 }
 
+// Rpeak for the TOP500 figures (core/top500.hpp): --rpeak as Gflops or a
+// system spec (its device Rpeak x the job's ranks, one device per rank, as
+// `hplx model` reads a spec); else detected from the CPUs of each node, one
+// rank per node probing, when the CPUs do the work.
+void resolve_rpeak(const std::string& flag, MPI_Comm world, device::BackendKind backend,
+                   lu::RunOptions& options) {
+  int size = 1;
+  MPI_Comm_size(world, &size);
+  if (!flag.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(flag.c_str(), &end);
+    if (end != flag.c_str() && *end == '\0') {
+      if (!std::isfinite(v) || v <= 0)
+        throw UsageError(fmt::format(
+            "--rpeak {}: allowed: a positive number of Gflops, or a system spec (TOML)", flag));
+      options.rpeak = Rpeak{v, fmt::format("--rpeak {}", flag)};
+      return;
+    }
+    const model::SystemSpec spec = model::load_system_spec(flag);
+    const double per_device = spec.rpeak_flops() / 1e9;
+    if (!(per_device > 0))
+      throw UsageError(
+          fmt::format("--rpeak {}: the spec gives no device Rpeak; allowed: a spec with [device] "
+                      "rpeak_gflops or cores, flops_per_cycle and clock_ghz, or --rpeak GFLOPS",
+                      flag));
+    options.rpeak =
+        Rpeak{per_device * size,
+              fmt::format("--rpeak {}: {} ranks x {:.1f} Gflops per device ({})",
+                          model::resolve_system_spec(flag), size, per_device, spec.device.name)};
+    return;
+  }
+  if (backend == device::BackendKind::Cuda) {
+    options.rpeak_why_not =
+        "the cuda backend computes on GPUs, whose peak hplx does not detect; give --rpeak GFLOPS "
+        "or --rpeak SPEC.toml";
+    return;
+  }
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_free(&node);
+  CpuPeakProbe probe;
+  if (node_rank == 0) probe = probe_cpu_peak();
+  double sums[2] = {node_rank == 0 && probe.peak ? probe.peak->gflops() : 0.0,
+                    node_rank == 0 ? 1.0 : 0.0};
+  int ok = node_rank != 0 || probe.peak ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, world);
+  // World rank 0 is its node's first rank: its probe describes the result.
+  if (ok == 1 && probe.peak) {
+    options.rpeak = Rpeak{sums[0], fmt::format("detected: {} node{}, on rank 0's: {}", sums[1],
+                                               sums[1] == 1 ? "" : "s", probe.peak->describe())};
+  } else {
+    options.rpeak_why_not =
+        probe.peak ? "not detected on every node; give --rpeak" : probe.why_not + "; give --rpeak";
+  }
+}
+
 }  // namespace
 
 LuCommand::LuCommand(CLI::App& parent) {
@@ -213,6 +273,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "compare after (FILE from `hplx model calibrate`; without FILE: "
                    "$HPLX_MACHINE_SPEC, ./machine.toml, ~/.config/hplx/machine.toml)")
       ->expected(0, 1);
+  sub_->add_option("--rpeak", rpeak_,
+                   "the job's Rpeak for the TOP500 figures printed after a sweep: GFLOPS, or a "
+                   "system spec (TOML file, or the name of an installed example) whose device "
+                   "Rpeak is multiplied by the ranks (default: detected from each node's CPUs: "
+                   "cores x clock x FP64 flops per cycle)");
   sub_->add_option("--watchdog", watchdog_,
                    "end the job (exit status 3) when a rank has made no progress for SECONDS, "
                    "saying where each rank stopped and whom it waited for, and mark the record "
@@ -274,6 +339,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   options.argv = argv;
   options.quiet = quiet_;
   options.watchdog_s = watchdog_;
+  resolve_rpeak(rpeak_, world, backend, options);
   std::unique_ptr<PredictionObserver> predict;
   if (spec) {
     predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_,

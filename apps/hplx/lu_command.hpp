@@ -43,6 +43,7 @@ class LuCommand {
   std::string dag_early_swap_ = "on";
   std::string trace_;
   std::optional<std::string> predict_;  // --predict [FILE]
+  std::string rpeak_;                   // --rpeak GFLOPS|SPEC
   int threads_ = 0;
   double seconds_ = 60.0;
   std::optional<double> watchdog_;  // unset: automatic

@@ -3,6 +3,7 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <limits>
 #include <set>
@@ -12,6 +13,7 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "core/install_paths.hpp"
 
 namespace hplx::model {
 namespace {
@@ -496,13 +498,26 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   return spec;
 }
 
-SystemSpec load_system_spec(const std::string& path) {
+std::string resolve_system_spec(const std::string& name) {
+  std::error_code ec;
+  if (name.empty() || name.find('/') != std::string::npos || std::filesystem::exists(name, ec) ||
+      examples_dir().empty())
+    return name;
+  const std::string dir = examples_dir() + "/systems/";
+  for (const std::string& candidate : {dir + name, dir + name + ".toml"})
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+  return name;
+}
+
+SystemSpec load_system_spec(const std::string& given) {
+  const std::string path = resolve_system_spec(given);
   std::ifstream in(path);
   if (!in)
     throw UsageError(
         fmt::format("{}: cannot open the system spec ({}); allowed: a readable TOML "
-                    "file, e.g. examples/systems/summit.toml",
-                    path, std::strerror(errno)));
+                    "file, e.g. examples/systems/summit.toml, or the name of one in {}/systems "
+                    "(e.g. summit)",
+                    path, std::strerror(errno), examples_dir()));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_system_spec(text.str(), path);
