@@ -21,6 +21,9 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_option("--n", n_, "matrix order N (>= 3; required)");
   sub_->add_option("--nb", config_.nb, "block size NB (>= 1; default 256)");
   sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
+  sub_->add_option("--bcast", bcast_,
+                   "panel broadcast along process rows: 1ring | 1ringM | 2ring | 2ringM | long | "
+                   "longM (default 1ringM)");
   sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
   sub_->add_option(
       "--max-iterations", config_.max_iterations,
@@ -47,6 +50,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     config_.nprow = g.p;
     config_.npcol = g.q;
   }
+  if (bcast_) config_.bcast = lu::parse_bcast_flag(*bcast_);
   hplmxp::check_config(config_, size);
   require_outputs_on_root(world, {{"--json", json_}});
 

@@ -117,7 +117,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   res.convert_s = wall_time() - t0;
 
   t0 = wall_time();
-  res.bad_pivot = factor_nopiv(l, grid, q, lu.data()).bad_pivot;
+  res.bad_pivot = factor_nopiv(l, grid, q, lu.data(), c.bcast).bad_pivot;
   res.factor_s = max_over_grid(wall_time() - t0);
   say("hplx hpl-mxp: FP32 LU without pivoting in %.3f s (%.2f Gflops)%s\n", res.factor_s,
       hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,
@@ -179,6 +179,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"nb", r.nb},
       {"p", r.nprow},
       {"q", r.npcol},
+      {"bcast", lu::name_of(c.bcast)},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},
       {"threshold", c.threshold},

@@ -12,13 +12,15 @@
 
 #include "device/queue.hpp"
 #include "hplmxp/gmres_ir.hpp"
+#include "lu/config.hpp"
 
 namespace hplx::hplmxp {
 
 struct HplMxpConfig {
   long n = 0;
   int nb = 256;
-  int nprow = 0, npcol = 0;  // 0: the squarest grid P <= Q of the ranks
+  int nprow = 0, npcol = 0;                       // 0: the squarest grid P <= Q of the ranks
+  lu::Broadcast bcast = lu::Broadcast::OneRingM;  // the panel along process rows
   int restart = 30;
   int max_iterations = 100;
   double threshold = 16.0;

@@ -6,6 +6,7 @@
 
 #include "core/error.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/panel_broadcast.hpp"
 
 namespace hplx::hplmxp {
 namespace {
@@ -34,11 +35,14 @@ bool factor_diagonal_block(long jb, float* a, long lda) {
 
 }  // namespace
 
-LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a) {
+LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
+                           lu::Broadcast bcast) {
   const long lda = l.lda;
   int bad = 0;
   std::vector<float> diag(static_cast<std::size_t>(l.nb) * l.nb);
-  std::vector<float> w(static_cast<std::size_t>(std::max(1L, l.mloc)) * l.nb);
+  // The panel, FP32 in double storage: LBCAST moves doubles.
+  std::vector<double> w_store((static_cast<std::size_t>(std::max(1L, l.mloc)) * l.nb + 1) / 2);
+  float* const w = reinterpret_cast<float*>(w_store.data());
   std::vector<float> u(static_cast<std::size_t>(std::max(1L, l.nloc)) * l.nb);
   for (long j0 = 0; j0 < l.n; j0 += l.nb) {
     const long jb = std::min<long>(l.nb, l.n - j0);
@@ -62,14 +66,14 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
       if (l.mloc > i1)  // L21 = A21 U11^-1
         q.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l.mloc - i1, jb, 1.0f,
                diag.data(), jb, a + i1 + c0 * lda, lda);
-      device::copy_matrix(q, mrest, jb, a + i0 + c0 * lda, lda, w.data(), ldw);
+      device::copy_matrix(q, mrest, jb, a + i0 + c0 * lda, lda, w, ldw);
       q.synchronize();
     }
-    HPLX_MPI_CHECK(MPI_Bcast(w.data(), static_cast<int>(mrest * jb), MPI_FLOAT, pc, grid.row()));
+    if (l.npcol > 1) lu::broadcast_row(w_store.data(), (mrest * jb + 1) / 2, bcast, pc, grid.row());
     if (l.myrow == pr) {
       // U12 = L11^-1 A12; L11 is the top of the panel on this process row.
       if (ntrail > 0) {
-        q.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, jb, ntrail, 1.0f, w.data(), ldw,
+        q.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, jb, ntrail, 1.0f, w, ldw,
                a + i0 + c1 * lda, lda);
         device::copy_matrix(q, jb, ntrail, a + i0 + c1 * lda, lda, u.data(), jb);
       }
@@ -77,8 +81,8 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
     }
     HPLX_MPI_CHECK(MPI_Bcast(u.data(), static_cast<int>(jb * ntrail), MPI_FLOAT, pr, grid.col()));
     if (l.mloc > i1 && ntrail > 0)  // A22 -= L21 U12
-      q.gemm(Trans::No, Trans::No, l.mloc - i1, ntrail, jb, -1.0f, w.data() + (i1 - i0), ldw,
-             u.data(), jb, 1.0f, a + i1 + c1 * lda, lda);
+      q.gemm(Trans::No, Trans::No, l.mloc - i1, ntrail, jb, -1.0f, w + (i1 - i0), ldw, u.data(), jb,
+             1.0f, a + i1 + c1 * lda, lda);
     q.synchronize();
   }
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));

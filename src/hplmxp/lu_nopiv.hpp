@@ -5,9 +5,12 @@
 //   (STRSM); the panel of L goes along the process rows and the diagonal
 //   block's process row solves for its row of U (STRSM), which goes down the
 //   process columns; every process updates its trailing part (SGEMM).
-// The broadcasts are plain MPI_Bcast on the grid's row and column
-// communicators, not the LU's LBCAST topologies (src/lu/lbcast.*), which
-// carry the pivoting LU's FP64 panel and its pivots in one message.
+// The panel's trip along the process row is the LU's LBCAST
+// (lu::broadcast_row, netlib's six topologies, blocking): it moves doubles,
+// so the FP32 panel lives in double storage and travels as half as many
+// doubles (bytes are not converted). The diagonal block and U go down the
+// process columns by MPI_Bcast. No look-ahead: the broadcast completes
+// before the update.
 // BLAS runs on `queue` in FP32; the matrix must be host memory (the host
 // backend's queue).
 #pragma once
@@ -15,6 +18,7 @@
 #include "core/grid.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
+#include "lu/config.hpp"
 
 namespace hplx::hplmxp {
 
@@ -27,7 +31,8 @@ struct LuNopivResult {
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.
 // Collective over the grid.
-LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue,
-                           float* a);
+// `bcast`: the panel broadcast's topology along the process rows.
+LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue, float* a,
+                           lu::Broadcast bcast = lu::Broadcast::OneRingM);
 
 }  // namespace hplx::hplmxp

@@ -77,6 +77,26 @@ TEST(HplMxpLu, MatchesUnpivotedLuInDoubleOnEveryGrid) {
   }
 }
 
+TEST(HplMxpLu, EveryBroadcastTopologyGivesTheSameFactors) {
+  const long n = 77;
+  const int nb = 6;
+  for (auto [p, q] : hplmxp_test_grids()) {
+    if (q == 1) continue;
+    ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+    if (!grid.in_grid()) continue;
+    const Layout l = Layout::of(n, nb, grid);
+    std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+    generate_matrix(l, grid, a.data());
+    std::vector<float> first;
+    for (int t = 0; t < 6; ++t) {
+      std::vector<float> f(a.begin(), a.end());
+      factor_nopiv(l, grid, host_queue(), f.data(), static_cast<lu::Broadcast>(t));
+      if (t == 0) first = f;
+      EXPECT_EQ(f, first) << "topology " << t << " grid " << p << "x" << q;
+    }
+  }
+}
+
 TEST(HplMxpSolve, DistributedSolvesMatchSerialOnes) {
   const long n = 45;
   for (int nb : {1, 4, 7}) {
