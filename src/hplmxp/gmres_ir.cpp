@@ -99,6 +99,7 @@ GmresIrResult gmres_ir(const Layout& l, const ProcessGrid& grid, device::Queue& 
       g[j + 1] = -sn[j] * g[j];
       g[j] = cs[j] * g[j];
       k = j + 1;
+      res.estimate_history.push_back(std::fabs(g[j + 1]) / scale / (static_cast<double>(n) * eps));
       if (!(std::fabs(g[j + 1]) > target) || breakdown == 0 || !std::isfinite(rho)) break;
       for (long t = 0; t < n; ++t) v[j + 1][t] = w[t] / breakdown;
     }

@@ -39,6 +39,9 @@ struct GmresIrResult {
   int cycles = 0;      // restart cycles (refinement steps)
   // The check's value before each cycle and at the end (the last is `check`).
   std::vector<double> check_history;
+  // Per GMRES iteration, GMRES's own estimate of the residual's 2-norm
+  // (from the Givens rotations), scaled as the check: no product needed.
+  std::vector<double> estimate_history;
   double check = 0, residual_inf = 0, norm_a = 0, norm_x = 0, norm_b = 0;
 };
 

@@ -174,6 +174,9 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
   const GmresIrResult& g = r.refinement;
   nlohmann::json checks = nlohmann::json::array();
   for (double v : g.check_history) checks.push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
+  nlohmann::json estimates = nlohmann::json::array();
+  for (double v : g.estimate_history)
+    estimates.push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
   return {
       {"n", r.n},
       {"nb", r.nb},
@@ -196,6 +199,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
        {{"gmres_iterations", g.iterations},
         {"cycles", g.cycles},
         {"check_per_cycle", checks},
+        {"estimate_per_iteration", estimates},
         {"residual_inf", g.residual_inf},
         {"norm_a", g.norm_a},
         {"norm_x", g.norm_x},

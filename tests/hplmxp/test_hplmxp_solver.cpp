@@ -152,6 +152,8 @@ TEST(HplMxpRefinement, ConvergesInFewIterationsOnEveryGrid) {
         EXPECT_GT(r.gflops, 0.0);
         EXPECT_EQ(r.refinement.check_history.size(),
                   static_cast<std::size_t>(r.refinement.cycles + 1));
+        EXPECT_EQ(r.refinement.estimate_history.size(),
+                  static_cast<std::size_t>(r.refinement.iterations));
       }
     }
   }
