@@ -9,6 +9,7 @@
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/grid.hpp"
+#include "core/progress.hpp"
 #include "core/timer.hpp"
 #include "hplmxp/distributed_matrix.hpp"
 #include "hplmxp/lu_nopiv.hpp"
@@ -117,7 +118,22 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   res.convert_s = wall_time() - t0;
 
   t0 = wall_time();
-  res.bad_pivot = factor_nopiv(l, grid, q, lu.data(), c.bcast).bad_pivot;
+  // Live progress of the factorization (rank 0, runs longer than a second).
+  ProgressMeter::Options shown;
+  shown.out = progress ? progress : stderr;
+  shown.enabled = progress != nullptr;
+  shown.silent_first_s = 1.0;
+  const double flops = hpl_flops(static_cast<double>(c.n));
+  ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " FP32 LU", flops, shown);
+  const long panels = (c.n + c.nb - 1) / c.nb;
+  auto panel_done = [&](long j_end) {
+    const double done = flops - (j_end < c.n ? hpl_flops(static_cast<double>(c.n - j_end)) : 0.0);
+    const double elapsed = wall_time() - t0;
+    meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
+                 elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
+  };
+  res.bad_pivot = factor_nopiv(l, grid, q, lu.data(), c.bcast, panel_done).bad_pivot;
+  meter.finish();
   res.factor_s = max_over_grid(wall_time() - t0);
   say("hplx hpl-mxp: FP32 LU without pivoting in %.3f s (%.2f Gflops)%s\n", res.factor_s,
       hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,

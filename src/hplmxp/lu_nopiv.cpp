@@ -36,7 +36,7 @@ bool factor_diagonal_block(long jb, float* a, long lda) {
 }  // namespace
 
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
-                           lu::Broadcast bcast) {
+                           lu::Broadcast bcast, const PanelDone& panel_done) {
   const long lda = l.lda;
   int bad = 0;
   std::vector<float> diag(static_cast<std::size_t>(l.nb) * l.nb);
@@ -84,6 +84,7 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
       q.gemm(Trans::No, Trans::No, l.mloc - i1, ntrail, jb, -1.0f, w + (i1 - i0), ldw, u.data(), jb,
              1.0f, a + i1 + c1 * lda, lda);
     q.synchronize();
+    if (panel_done) panel_done(j0 + jb);
   }
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));
   return {bad != 0};

@@ -15,6 +15,8 @@
 // backend's queue).
 #pragma once
 
+#include <functional>
+
 #include "core/grid.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
@@ -31,8 +33,12 @@ struct LuNopivResult {
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.
 // Collective over the grid.
+// Called after each panel with the global column where it ends.
+using PanelDone = std::function<void(long)>;
+
 // `bcast`: the panel broadcast's topology along the process rows.
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue, float* a,
-                           lu::Broadcast bcast = lu::Broadcast::OneRingM);
+                           lu::Broadcast bcast = lu::Broadcast::OneRingM,
+                           const PanelDone& panel_done = {});
 
 }  // namespace hplx::hplmxp
