@@ -132,9 +132,24 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
                  elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
   };
-  res.bad_pivot = factor_nopiv(l, grid, q, lu.data(), c.bcast, panel_done).bad_pivot;
+  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), c.bcast, panel_done);
   meter.finish();
   res.factor_s = max_over_grid(wall_time() - t0);
+  res.bad_pivot = factored.bad_pivot;
+  {  // the per-panel record: each phase's maximum over the ranks
+    std::vector<double> phases;
+    for (const PanelTimes& p : factored.panels)
+      phases.insert(phases.end(), {p.fact_s, p.bcast_s, p.update_s});
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, phases.data(), static_cast<int>(phases.size()),
+                                 MPI_DOUBLE, MPI_MAX, grid.all()));
+    for (std::size_t k = 0; k < factored.panels.size(); ++k) {
+      PanelTimes p = factored.panels[k];
+      p.fact_s = phases[3 * k];
+      p.bcast_s = phases[3 * k + 1];
+      p.update_s = phases[3 * k + 2];
+      res.panels.push_back(p);
+    }
+  }
   say("hplx hpl-mxp: FP32 LU without pivoting in %.3f s (%.2f Gflops)%s\n", res.factor_s,
       hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
@@ -193,6 +208,13 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
   nlohmann::json estimates = nlohmann::json::array();
   for (double v : g.estimate_history)
     estimates.push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
+  nlohmann::json panels = nlohmann::json::array();
+  for (const PanelTimes& p : r.panels)
+    panels.push_back({{"j", p.j},
+                      {"jb", p.jb},
+                      {"fact_s", p.fact_s},
+                      {"bcast_s", p.bcast_s},
+                      {"update_s", p.update_s}});
   return {
       {"n", r.n},
       {"nb", r.nb},
@@ -220,6 +242,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
         {"norm_a", g.norm_a},
         {"norm_x", g.norm_x},
         {"norm_b", g.norm_b}}},
+      {"panels", panels},
       {"bad_pivot", r.bad_pivot},
       {"check", std::isfinite(g.check) ? nlohmann::json(g.check) : nullptr},
       {"passed", g.converged},

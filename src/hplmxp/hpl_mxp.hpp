@@ -12,6 +12,7 @@
 
 #include "device/queue.hpp"
 #include "hplmxp/gmres_ir.hpp"
+#include "hplmxp/lu_nopiv.hpp"
 #include "lu/config.hpp"
 
 namespace hplx::hplmxp {
@@ -47,6 +48,8 @@ struct HplMxpResult {
   double generate_s = 0, convert_s = 0, factor_s = 0, solve_s = 0, refine_s = 0, total_s = 0;
   double gflops = 0;  // the score
   bool bad_pivot = false;
+  // Per panel of the factorization, each phase's maximum over the ranks.
+  std::vector<PanelTimes> panels;
   GmresIrResult refinement;
   bool passed() const { return refinement.converged; }
 };

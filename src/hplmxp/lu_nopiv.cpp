@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel_broadcast.hpp"
 
@@ -39,6 +40,7 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
                            lu::Broadcast bcast, const PanelDone& panel_done) {
   const long lda = l.lda;
   int bad = 0;
+  LuNopivResult result;
   std::vector<float> diag(static_cast<std::size_t>(l.nb) * l.nb);
   // The panel, FP32 in double storage: LBCAST moves doubles.
   std::vector<double> w_store((static_cast<std::size_t>(std::max(1L, l.mloc)) * l.nb + 1) / 2);
@@ -55,6 +57,8 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
     const long mrest = l.mloc - i0;  // my rows of the panel (the same along a process row)
     const long ldw = std::max(1L, mrest);
     const long ntrail = l.nloc - c1;
+    PanelTimes times{j0, jb};
+    double t = wall_time();
 
     if (l.mycol == pc) {
       if (l.myrow == pr) {
@@ -69,7 +73,11 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
       device::copy_matrix(q, mrest, jb, a + i0 + c0 * lda, lda, w, ldw);
       q.synchronize();
     }
+    times.fact_s = wall_time() - t;
+    t = wall_time();
     if (l.npcol > 1) lu::broadcast_row(w_store.data(), (mrest * jb + 1) / 2, bcast, pc, grid.row());
+    times.bcast_s = wall_time() - t;
+    t = wall_time();
     if (l.myrow == pr) {
       // U12 = L11^-1 A12; L11 is the top of the panel on this process row.
       if (ntrail > 0) {
@@ -84,10 +92,13 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
       q.gemm(Trans::No, Trans::No, l.mloc - i1, ntrail, jb, -1.0f, w + (i1 - i0), ldw, u.data(), jb,
              1.0f, a + i1 + c1 * lda, lda);
     q.synchronize();
+    times.update_s = wall_time() - t;
+    result.panels.push_back(times);
     if (panel_done) panel_done(j0 + jb);
   }
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));
-  return {bad != 0};
+  result.bad_pivot = bad != 0;
+  return result;
 }
 
 }  // namespace hplx::hplmxp

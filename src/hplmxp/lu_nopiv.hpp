@@ -16,6 +16,7 @@
 #pragma once
 
 #include <functional>
+#include <vector>
 
 #include "core/grid.hpp"
 #include "device/queue.hpp"
@@ -24,11 +25,21 @@
 
 namespace hplx::hplmxp {
 
+// Seconds one process spent on one panel's phases (blocking communication
+// included, so a process's waits show in the phase that waited).
+struct PanelTimes {
+  long j = 0, jb = 0;
+  double fact_s = 0;    // diagonal block, its broadcast down the column, L's STRSM
+  double bcast_s = 0;   // the panel along the process row (LBCAST)
+  double update_s = 0;  // U's STRSM, U down the columns, the trailing SGEMM
+};
+
 struct LuNopivResult {
   // A pivot was zero or not finite somewhere: the factors are not usable
   // (the refinement then fails to converge; reported, not thrown). The
   // same on every process.
   bool bad_pivot = false;
+  std::vector<PanelTimes> panels;  // this process's own times
 };
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.

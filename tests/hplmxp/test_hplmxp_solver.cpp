@@ -150,6 +150,7 @@ TEST(HplMxpRefinement, ConvergesInFewIterationsOnEveryGrid) {
         EXPECT_LT(r.refinement.check, 16.0) << what;
         EXPECT_LE(r.refinement.iterations, 10) << what;
         EXPECT_GT(r.gflops, 0.0);
+        EXPECT_EQ(r.panels.size(), static_cast<std::size_t>((n + nb - 1) / nb));
         EXPECT_EQ(r.refinement.check_history.size(),
                   static_cast<std::size_t>(r.refinement.cycles + 1));
         EXPECT_EQ(r.refinement.estimate_history.size(),
