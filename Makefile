@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all deps configure build run test test-sanitize bench format clean
+.PHONY: all deps configure build run test test-sanitize fuzz-build fuzz-smoke fuzz bench format clean install
 
 all: build
 
@@ -19,6 +19,12 @@ configure: deps $(BUILD_DIR)/CMakeCache.txt
 
 build: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS)
+
+# Installs hplx, its examples, docs, man pages and modulefiles under PREFIX
+# (docs/USAGE.md "Installing"): `make install PREFIX=/opt/hplx`.
+PREFIX ?= /usr/local
+install: build
+	cmake --install $(BUILD_DIR) --prefix $(PREFIX)
 
 # The main job: hplx lu with its embedded default problem (about a minute).
 run: build
@@ -40,6 +46,23 @@ test-sanitize: deps
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  OMPI_MCA_mca_base_component_disable_dlclose=1 \
 	  ctest --output-on-failure -j $(JOBS) -E '^e2e_'
+
+# libFuzzer targets of the input parsers (fuzz/, docs/TESTING.md "Fuzzing"):
+# a clang build of only the parsers in build-fuzz/. fuzz-smoke runs each
+# target FUZZ_SMOKE_SECONDS (CI); fuzz runs each FUZZ_SECONDS, one after
+# the other. Any crash, leak, sanitizer report or timeout fails.
+FUZZ_DIR ?= build-fuzz
+FUZZ_SECONDS ?= 600
+FUZZ_SMOKE_SECONDS ?= 30
+fuzz-build: deps
+	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPLX_FUZZ=on
+	cmake --build $(FUZZ_DIR) -j $(JOBS)
+
+fuzz-smoke: fuzz-build
+	bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SMOKE_SECONDS)
+
+fuzz: fuzz-build
+	bash fuzz/run.sh $(FUZZ_DIR) $(FUZZ_SECONDS)
 
 # hplx lu against netlib HPL (Debian's hpcc) in one session: see bench/lu-vs-netlib.sh
 # for the knobs (NS, NBS, GRIDS, REPS). Takes minutes; results on stdout.

@@ -15,6 +15,13 @@ PACKAGES=(
   # tests/multihost: ip (namespaces, veth, bridge), unshare (hostnames),
   # pgrep (finding a rank to kill); python3 reads the JSON records in tests.
   iproute2 util-linux procps python3
+  # fuzz/ (make fuzz-smoke): clang and its runtime libraries, libFuzzer
+  # among them (libclang_rt.fuzzer), which --no-install-recommends leaves out.
+  clang libclang-rt-14-dev
+  # The man pages are generated from --help at build time (help2man); the
+  # install test loads the installed hplx through Lmod and renders its man
+  # page (man-db).
+  help2man lmod man-db
 )
 
 missing=()

@@ -13,15 +13,16 @@
 #include <omp.h>
 
 #include "core/context.hpp"
+#include "core/cpu_peak.hpp"
 #include "core/error.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "device/device.hpp"
 #include "lu/config.hpp"
 #include "lu/dag_schedule.hpp"
-#include "lu/flag_values.hpp"
 #include "lu/hpl_run.hpp"
 #include "lu/problem_size.hpp"
+#include "lu_flags.hpp"
 #include "model/machine_spec_path.hpp"
 #include "model/prediction.hpp"
 #include "model/system_spec.hpp"
@@ -50,20 +51,6 @@ std::string read_on_root(const std::string& path, MPI_Comm world) {
   });
   broadcast_string(text, world);
   return text;
-}
-
-// A floating-point option's check: a finite number in [lo, hi] (CLI::Range
-// lets NaN through: every comparison with it is false).
-CLI::Validator finite_in(double lo, double hi, const std::string& allowed) {
-  return CLI::Validator(
-      [lo, hi, allowed](std::string& text) -> std::string {
-        char* end = nullptr;
-        const double v = std::strtod(text.c_str(), &end);
-        if (text.empty() || *end != '\0' || !std::isfinite(v) || v < lo || v > hi)
-          return fmt::format("{}: allowed: {}", text, allowed);
-        return {};
-      },
-      "FLOAT");
 }
 
 // --predict: the MCL model's prediction of each test, printed before it,
@@ -142,6 +129,65 @@ std::optional<bool> early_swap_from_environment() {
   return v == "1";
 }
 
+// Rpeak for the TOP500 figures (core/top500.hpp): --rpeak as Gflops or a
+// system spec (its device Rpeak x the job's ranks, one device per rank, as
+// `hplx model` reads a spec); else detected from the CPUs of each node, one
+// rank per node probing, when the CPUs do the work.
+void resolve_rpeak(const std::string& flag, MPI_Comm world, device::BackendKind backend,
+                   lu::RunOptions& options) {
+  int size = 1;
+  MPI_Comm_size(world, &size);
+  if (!flag.empty()) {
+    char* end = nullptr;
+    const double v = std::strtod(flag.c_str(), &end);
+    if (end != flag.c_str() && *end == '\0') {
+      if (!std::isfinite(v) || v <= 0)
+        throw UsageError(fmt::format(
+            "--rpeak {}: allowed: a positive number of Gflops, or a system spec (TOML)", flag));
+      options.rpeak = Rpeak{v, fmt::format("--rpeak {}", flag)};
+      return;
+    }
+    const model::SystemSpec spec = model::load_system_spec(flag);
+    const double per_device = spec.rpeak_flops() / 1e9;
+    if (!(per_device > 0))
+      throw UsageError(
+          fmt::format("--rpeak {}: the spec gives no device Rpeak; allowed: a spec with [device] "
+                      "rpeak_gflops or cores, flops_per_cycle and clock_ghz, or --rpeak GFLOPS",
+                      flag));
+    options.rpeak =
+        Rpeak{per_device * size,
+              fmt::format("--rpeak {}: {} ranks x {:.1f} Gflops per device ({})",
+                          model::resolve_system_spec(flag), size, per_device, spec.device.name)};
+    return;
+  }
+  if (backend == device::BackendKind::Cuda) {
+    options.rpeak_why_not =
+        "the cuda backend computes on GPUs, whose peak hplx does not detect; give --rpeak GFLOPS "
+        "or --rpeak SPEC.toml";
+    return;
+  }
+  MPI_Comm node = MPI_COMM_NULL;
+  MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
+  int node_rank = 0;
+  MPI_Comm_rank(node, &node_rank);
+  MPI_Comm_free(&node);
+  CpuPeakProbe probe;
+  if (node_rank == 0) probe = probe_cpu_peak();
+  double sums[2] = {node_rank == 0 && probe.peak ? probe.peak->gflops() : 0.0,
+                    node_rank == 0 ? 1.0 : 0.0};
+  int ok = node_rank != 0 || probe.peak ? 1 : 0;
+  MPI_Allreduce(MPI_IN_PLACE, sums, 2, MPI_DOUBLE, MPI_SUM, world);
+  MPI_Allreduce(MPI_IN_PLACE, &ok, 1, MPI_INT, MPI_MIN, world);
+  // World rank 0 is its node's first rank: its probe describes the result.
+  if (ok == 1 && probe.peak) {
+    options.rpeak = Rpeak{sums[0], fmt::format("detected: {} node{}, on rank 0's: {}", sums[1],
+                                               sums[1] == 1 ? "" : "s", probe.peak->describe())};
+  } else {
+    options.rpeak_why_not =
+        probe.peak ? "not detected on every node; give --rpeak" : probe.why_not + "; give --rpeak";
+  }
+}
+
 }  // namespace
 
 LuCommand::LuCommand(CLI::App& parent) {
@@ -153,22 +199,7 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("file", file_,
                    "HPL.dat input (netlib 2.3 format); without it, one test from "
                    "the flags, or the default problem sized to run about a minute");
-  sub_->add_option("--n", n_, "matrix order N (>= 0)");
-  sub_->add_option("--nb", nb_, "block size NB (>= 1)");
-  sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
-  sub_->add_option("--pmap", pmap_, "process mapping: row | column");
-  sub_->add_option("--pfact", pfact_, "panel factorization: left | crout | right");
-  sub_->add_option("--rfact", rfact_, "recursive panel factorization: left | crout | right");
-  sub_->add_option("--nbmin", nbmin_, "recursion stops at NBMIN columns (>= 1)");
-  sub_->add_option("--ndiv", ndiv_, "panels in recursion (>= 2)");
-  sub_->add_option("--bcast", bcast_,
-                   "panel broadcast: 1ring | 1ringM | 2ring | 2ringM | long | longM");
-  sub_->add_option("--depth", depth_,
-                   "look-ahead depth: panels factored ahead of the update (>= 0)");
-  sub_->add_option("--swap", swap_, "row swap: bin-exch | long | mix");
-  sub_->add_option("--swap-threshold", swap_threshold_, "mix: long swap above this many columns");
-  sub_->add_option("--threshold", threshold_, "residual threshold (<= 0 skips the check)")
-      ->check(finite_in(-HUGE_VAL, HUGE_VAL, "a finite number"));
+  add_test_flags(*sub_, test_);
   sub_->add_option("--threads", threads_, "BLAS/OpenMP threads per rank (default: cores / ranks)");
   sub_->add_option("--seconds", seconds_, "target run time of the default problem")
       ->check(finite_in(1e-3, 1e9, "a finite number of seconds in [0.001, 1e9]"));
@@ -234,7 +265,9 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
                    "emulated (a GPU's semantics on the CPU, to test GPU code paths: slow); "
-                   "others when compiled in (default: the best one compiled in and present)");
+                   "cuda when compiled in (NVIDIA GPUs, CUDA and cuBLAS: compiled, its logic "
+                   "tested on the emulated device, not yet run on a GPU) (default: the best one "
+                   "compiled in and present)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (FACT, LBCAST, RS, UPDATE spans per rank and thread) to "
@@ -244,6 +277,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "compare after (FILE from `hplx model calibrate`; without FILE: "
                    "$HPLX_MACHINE_SPEC, ./machine.toml, ~/.config/hplx/machine.toml)")
       ->expected(0, 1);
+  sub_->add_option("--rpeak", rpeak_,
+                   "the job's Rpeak for the TOP500 figures printed after a sweep: GFLOPS, or a "
+                   "system spec (TOML file, or the name of an installed example) whose device "
+                   "Rpeak is multiplied by the ranks (default: detected from each node's CPUs: "
+                   "cores x clock x FP64 flops per cycle)");
   sub_->add_option("--watchdog", watchdog_,
                    "end the job (exit status 3) when a rank has made no progress for SECONDS, "
                    "saying where each rank stopped and whom it waited for, and mark the record "
@@ -256,9 +294,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  const bool flags = n_ || nb_ || nbmin_ || ndiv_ || depth_ || swap_threshold_ || grid_ || pmap_ ||
-                     pfact_ || rfact_ || bcast_ || swap_ || threshold_;
-  if (!file_.empty() && flags) {
+  if (!file_.empty() && test_.any()) {
     throw UsageError(
         fmt::format("{}: give either an HPL.dat file or test flags (--n, --nb, "
                     "--grid, ...), not both",
@@ -307,6 +343,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   options.argv = argv;
   options.quiet = quiet_;
   options.watchdog_s = watchdog_;
+  resolve_rpeak(rpeak_, world, backend, options);
   std::unique_ptr<PredictionObserver> predict;
   if (spec) {
     predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_,
@@ -321,38 +358,9 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     if (dat.device_out != 6 && dat.device_out != 7)
       require_outputs_on_root(world, {{file_ + ": line 3 (output file)", dat.output_file}});
   } else {
-    dat.source = "<command line>";
-    // netlib's recommended variant (its tuning notes): look-ahead 1, 1ringM.
-    dat.depths = {1};
-    dat.bcasts = {lu::Broadcast::OneRingM};
-    // No equilibration: hplx's long swap rolls unequal pieces in one
-    // MPI_Iallgatherv, so evening them out first only adds a collective and
-    // a copy (+0.1 s of RS at N = 5000 on 2x1 here). An HPL.dat's line 30
-    // is still obeyed.
-    dat.equilibration = false;
-    if (nb_) dat.nbs = {*nb_};
-    if (nb_ && *nb_ < 1) throw UsageError(fmt::format("--nb {}: allowed: NB >= 1", *nb_));
-    dat.grids = {grid_ ? lu::parse_grid_flag(*grid_) : lu::default_grid(size)};
-    if (pmap_) dat.pmap = lu::parse_pmap_flag(*pmap_);
-    if (pfact_) dat.pfacts = {lu::parse_factorization_flag("--pfact", *pfact_)};
-    if (rfact_) dat.rfacts = {lu::parse_factorization_flag("--rfact", *rfact_)};
-    if (nbmin_) dat.nbmins = {*nbmin_};
-    if (nbmin_ && *nbmin_ < 1) throw UsageError(fmt::format("--nbmin {}: allowed: >= 1", *nbmin_));
-    if (ndiv_) dat.ndivs = {*ndiv_};
-    if (ndiv_ && *ndiv_ < 2) throw UsageError(fmt::format("--ndiv {}: allowed: >= 2", *ndiv_));
-    if (bcast_) dat.bcasts = {lu::parse_bcast_flag(*bcast_)};
-    if (depth_) dat.depths = {*depth_};
-    if (depth_ && *depth_ < 0) throw UsageError(fmt::format("--depth {}: allowed: >= 0", *depth_));
-    if (swap_) dat.swap = lu::parse_swap_flag(*swap_);
-    if (swap_threshold_) dat.swap_threshold = std::max(0, *swap_threshold_);
-    if (threshold_) {
-      if (!std::isfinite(*threshold_))
-        throw UsageError(fmt::format("--threshold {}: allowed: a finite number", *threshold_));
-      dat.threshold = *threshold_;
-    }
-    if (n_) {
-      if (*n_ < 0) throw UsageError(fmt::format("--n {}: allowed: N >= 0", *n_));
-      dat.ns = {*n_};
+    dat = dat_from_test_flags(test_, size);
+    if (test_.n) {
+      // --n given: dat.ns holds it.
     } else if (gpu) {
       // A GPU fills its memory, as GPU HPL runs do (the emulated device,
       // slow by design, keeps the time-based default below).

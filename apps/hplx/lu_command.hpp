@@ -8,6 +8,8 @@
 #include <string>
 #include <vector>
 
+#include "lu_flags.hpp"
+
 namespace hplx::app {
 
 class LuCommand {
@@ -24,10 +26,7 @@ class LuCommand {
 
   CLI::App* sub_;
   std::string file_;
-  std::optional<long> n_;
-  std::optional<int> nb_, nbmin_, ndiv_, depth_, swap_threshold_;
-  std::optional<std::string> grid_, pmap_, pfact_, rfact_, bcast_, swap_;
-  std::optional<double> threshold_;
+  LuTestFlags test_;  // --n, --nb, --grid, ...: one test without an HPL.dat
   std::string fact_overlap_ = "on";
   std::string swap_pipeline_ = "off";
   int fact_threads_ = 1;
@@ -44,6 +43,7 @@ class LuCommand {
   std::string dag_early_swap_ = "on";
   std::string trace_;
   std::optional<std::string> predict_;  // --predict [FILE]
+  std::string rpeak_;                   // --rpeak GFLOPS|SPEC
   int threads_ = 0;
   double seconds_ = 60.0;
   std::optional<double> watchdog_;  // unset: automatic

@@ -15,6 +15,7 @@
 #include "lu/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
+#include "model_flags.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
@@ -38,53 +39,6 @@ model::LuPhaseTimings lu_phase_timings() {
 using model::Prediction;
 using model::RunPoint;
 using model::SystemSpec;
-
-std::vector<std::string> split(const std::string& s, char sep) {
-  std::vector<std::string> out;
-  std::stringstream ss(s);
-  std::string item;
-  while (std::getline(ss, item, sep)) out.push_back(item);
-  return out;
-}
-
-long parse_long(const std::string& s, const std::string& what, long min) {
-  char* end = nullptr;
-  errno = 0;
-  long v = std::strtol(s.c_str(), &end, 10);
-  if (s.empty() || *end || errno || v < min)
-    throw UsageError(fmt::format("{} '{}': allowed: an integer >= {}", what, s, min));
-  return v;
-}
-
-// "A:B:S" (A, A+S, ... <= B) or "a,b,c".
-std::vector<long> parse_n_list(const std::string& s) {
-  const std::string what = "--n";
-  std::vector<long> out;
-  if (s.find(':') != std::string::npos) {
-    auto parts = split(s, ':');
-    if (parts.size() != 3)
-      throw UsageError(
-          fmt::format("--n '{}': allowed: A:B:S (from A to B in steps of S) or a list a,b,c", s));
-    const long a = parse_long(parts[0], what, 1), b = parse_long(parts[1], what, 1),
-               st = parse_long(parts[2], what, 1);
-    if (b < a) throw UsageError(fmt::format("--n '{}': B < A; allowed: A:B:S with A <= B", s));
-    if ((b - a) / st > 100000)
-      throw UsageError(fmt::format("--n '{}': more than 100000 points; allowed: fewer", s));
-    for (long n = a; n <= b; n += st) out.push_back(n);
-  } else {
-    for (const auto& x : split(s, ',')) out.push_back(parse_long(x, what, 1));
-  }
-  if (out.empty()) throw UsageError("--n '': allowed: A:B:S or a list a,b,c");
-  return out;
-}
-
-std::vector<int> parse_int_list(const std::string& s, const std::string& what) {
-  std::vector<int> out;
-  for (const auto& x : split(s, ',')) out.push_back(static_cast<int>(parse_long(x, what, 1)));
-  if (out.empty())
-    throw UsageError(fmt::format("{} '': allowed: a list a,b,c of integers >= 1", what));
-  return out;
-}
 
 std::string si_time(double s) {
   return fmt::format("{:.4g}", s);

@@ -58,7 +58,9 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   backend_ = device::name_of(device::default_backend());
   sub_->add_option("--backend", backend_,
                    "device layer implementation the solver runs on: " +
-                       device::compiled_backends() + " (default " + backend_ + ")");
+                       device::compiled_backends() + " (default " + backend_ +
+                       "; cuda: compiled, its logic tested on the emulated device, not yet run "
+                       "on a GPU)");
   expect_ = sub_->add_option(
       "--expect-bandwidth", expect_gbs_,
       "also print what this problem should rate on a device of this memory bandwidth per rank, "

@@ -6,7 +6,7 @@
 
 namespace hplx {
 
-void throw_mpi_error(int code, const char* call, std::source_location where) {
+void throw_mpi_error(int code, const char* call, SourceLocation where) {
   char text[MPI_MAX_ERROR_STRING] = {};
   int len = 0;
   MPI_Error_string(code, text, &len);

@@ -2,21 +2,54 @@
 // the program maps UsageError to exit status 2 and everything else to 1.
 #pragma once
 
-#include <source_location>
 #include <stdexcept>
 #include <string>
+#include <version>
+
+#if defined(__cpp_lib_source_location)
+#include <source_location>
+namespace hplx {
+using SourceLocation = std::source_location;
+}  // namespace hplx
+#else
+namespace hplx {
+// clang 14 with libstdc++ 12 (the fuzz build, fuzz/CMakeLists.txt) has no
+// __builtin_source_location, hence no std::source_location: the same file,
+// line and function from the builtins both compilers have.
+class SourceLocation {
+ public:
+  static constexpr SourceLocation current(const char* file = __builtin_FILE(),
+                                          unsigned line = __builtin_LINE(),
+                                          const char* function = __builtin_FUNCTION()) noexcept {
+    SourceLocation s;
+    s.file_ = file;
+    s.line_ = line;
+    s.function_ = function;
+    return s;
+  }
+  constexpr const char* file_name() const noexcept { return file_; }
+  constexpr unsigned line() const noexcept { return line_; }
+  constexpr unsigned column() const noexcept { return 0; }
+  constexpr const char* function_name() const noexcept { return function_; }
+
+ private:
+  const char* file_ = "";
+  unsigned line_ = 0;
+  const char* function_ = "";
+};
+}  // namespace hplx
+#endif
 
 namespace hplx {
 
 class Error : public std::runtime_error {
  public:
-  explicit Error(const std::string& what,
-                 std::source_location where = std::source_location::current())
+  explicit Error(const std::string& what, SourceLocation where = SourceLocation::current())
       : std::runtime_error(what), where_(where) {}
-  const std::source_location& where() const noexcept { return where_; }
+  const SourceLocation& where() const noexcept { return where_; }
 
  private:
-  std::source_location where_;
+  SourceLocation where_;
 };
 
 // Bad input from the user (command line, HPL.dat, sizes that cannot fit).
@@ -33,7 +66,7 @@ class SystemError : public Error {
 };
 
 [[noreturn]] void throw_mpi_error(int code, const char* call,
-                                  std::source_location where = std::source_location::current());
+                                  SourceLocation where = SourceLocation::current());
 
 }  // namespace hplx
 

@@ -7,6 +7,7 @@
 #include <memory>
 #include <string>
 
+#include "core/energy.hpp"
 #include "device/backend_kind.hpp"
 #include "device/queue.hpp"
 #include "device/types.hpp"
@@ -28,6 +29,11 @@ class Backend {
   // Bytes of Device memory still free (for the memory preflight).
   virtual std::size_t free_device_bytes() const = 0;
   virtual std::unique_ptr<Queue> make_queue() = 0;
+  // The device's own cumulative energy counter, read before and after each
+  // LU test (core/energy.hpp). The CUDA backend reads its GPU's through
+  // NVML; the host and emulated backends have no device of their own, so
+  // an empty `why_not` says there is nothing to measure.
+  virtual EnergyCounter energy_counter() { return {}; }
 };
 
 // Makes the implementation `kind` (it must be compiled in: parse_backend).

@@ -18,6 +18,7 @@
 
 #include "core/activity.hpp"
 #include "core/core_sharing.hpp"
+#include "core/energy.hpp"
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/json_record.hpp"
@@ -27,6 +28,7 @@
 #include "core/timer.hpp"
 #include "core/trace.hpp"
 #include "core/watchdog.hpp"
+#include "device/backend.hpp"
 #include "device/backend_kind.hpp"
 #include "lu/dag_schedule.hpp"
 #include "lu/local_matrix.hpp"
@@ -120,8 +122,121 @@ constexpr const char* verdict_name(Verdict v) {
   return "";
 }
 
+// The energy of one solve over the test's grid: the packages of each node
+// (read by the node's first rank of the grid) and each rank's device.
+struct EnergyUse {
+  std::optional<double> cpu_joules, device_joules;
+  std::string cpu_why_not, device_why_not;  // rank 0's reasons
+  std::string sources;
+  bool measured() const { return cpu_joules || device_joules; }
+  double joules() const { return cpu_joules.value_or(0) + device_joules.value_or(0); }
+};
+
+// What one rank reads at one instant: its node's package counters when it
+// reads for the node, and its device's counter.
+struct EnergySample {
+  std::optional<std::vector<unsigned long long>> packages;
+  EnergyCounter device;
+};
+
+class EnergyMeter {
+ public:
+  EnergyMeter(const PackageEnergy& packages, device::Backend& backend, MPI_Comm grid)
+      : packages_(packages), backend_(backend), grid_(grid) {
+    MPI_Comm node = MPI_COMM_NULL;
+    HPLX_MPI_CHECK(MPI_Comm_split_type(grid, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node));
+    int node_rank = 0;
+    MPI_Comm_rank(node, &node_rank);
+    MPI_Comm_free(&node);
+    reads_node_ = node_rank == 0;
+  }
+  EnergySample sample() const {
+    EnergySample s;
+    if (reads_node_ && packages_.available()) s.packages = packages_.read();
+    s.device = backend_.energy_counter();
+    return s;
+  }
+  // Collective over the grid.
+  EnergyUse use(const EnergySample& before, const EnergySample& after) const {
+    EnergyUse u;
+    // ok[0]: packages read (ranks that do not read for a node agree);
+    // ok[1]: device counter read; -1 where the backend has no device.
+    int ok[2] = {1, 1};
+    double joules[2] = {0, 0}, nodes = 0;
+    if (reads_node_) {
+      nodes = 1;
+      if (packages_.available() && before.packages && after.packages)
+        joules[0] = packages_.joules_between(*before.packages, *after.packages);
+      else
+        ok[0] = 0;
+    }
+    const bool no_device = !after.device.joules && after.device.why_not.empty();
+    if (no_device) {
+      ok[1] = -1;
+    } else if (before.device.joules && after.device.joules) {
+      joules[1] = *after.device.joules - *before.device.joules;
+    } else {
+      ok[1] = 0;
+    }
+    double devices = ok[1] == 1 ? 1 : 0;
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, ok, 2, MPI_INT, MPI_MIN, grid_));
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, joules, 2, MPI_DOUBLE, MPI_SUM, grid_));
+    double counts[2] = {nodes, devices};
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, counts, 2, MPI_DOUBLE, MPI_SUM, grid_));
+    if (ok[0] == 1) {
+      u.cpu_joules = joules[0];
+      u.sources = fmt::format("{} on {} node{}", packages_.describe(), counts[0],
+                              counts[0] == 1 ? "" : "s");
+    } else {
+      u.cpu_why_not = !packages_.available() ? packages_.why_not()
+                      : reads_node_ && !(before.packages && after.packages)
+                          ? "a RAPL counter could not be read again"
+                          : "the RAPL counters are not readable on every node";
+    }
+    if (ok[1] == 1) {
+      u.device_joules = joules[1];
+      u.sources +=
+          fmt::format("{}{} on {} device{}", u.sources.empty() ? "" : "; ",
+                      device::name_of(backend_.kind()), counts[1], counts[1] == 1 ? "" : "s");
+    } else if (ok[1] == 0) {
+      u.device_why_not = !after.device.why_not.empty()    ? after.device.why_not
+                         : !before.device.why_not.empty() ? before.device.why_not
+                                                          : "not readable on every rank";
+    }
+    return u;
+  }
+
+ private:
+  const PackageEnergy& packages_;
+  device::Backend& backend_;
+  MPI_Comm grid_;
+  bool reads_node_ = false;
+};
+
+nlohmann::json to_json(const EnergyUse& u, double seconds, double gflops) {
+  if (!u.measured()) {
+    return {{"not_available", "not available on this machine: " + u.cpu_why_not +
+                                  (u.device_why_not.empty() ? "" : "; " + u.device_why_not)}};
+  }
+  nlohmann::json j = {{"joules", u.joules()}, {"sources", u.sources}};
+  if (seconds > 0) {
+    const double watts = u.joules() / seconds;
+    j["watts"] = watts;
+    if (watts > 0) j["gflops_per_watt"] = gflops / watts;
+  }
+  if (u.cpu_joules) j["cpu_packages_joules"] = *u.cpu_joules;
+  if (u.device_joules) j["device_joules"] = *u.device_joules;
+  std::string missing;
+  if (!u.cpu_joules) missing = "cpu packages: " + u.cpu_why_not;
+  if (!u.device_joules && !u.device_why_not.empty())
+    missing += (missing.empty() ? "" : "; ") + std::string("device: ") + u.device_why_not;
+  if (!missing.empty()) j["not_measured"] = missing;
+  return j;
+}
+
 struct TestOutcome {
   double seconds = 0, gflops = 0;  // wall time of the solve, maximum over ranks
+  EnergyUse energy;
   std::time_t start = 0, end = 0;
   long info = 0;
   PhaseTimes phases;                       // this rank's
@@ -156,7 +271,8 @@ Activity::Peers peers_of(const ProcessGrid& grid, MPI_Comm world) {
 
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
 TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGrid& grid,
-                     double threshold, const RunOptions& options, TraceRecorder& trace) {
+                     double threshold, const RunOptions& options, TraceRecorder& trace,
+                     const PackageEnergy& packages) {
   TestOutcome o;
   LocalMatrix a(run_ctx.device(), t.n, t.nb, grid, t.alignment);
   {
@@ -164,8 +280,10 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
     generate_matrix(run_ctx.device().compute(), a, grid);
     run_ctx.device().compute().synchronize();
   }
+  const EnergyMeter meter(packages, run_ctx.device().backend(), grid.all());
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
   o.start = std::time(nullptr);
+  const EnergySample energy_before = meter.sample();
   const double t0 = wall_time();
   // Live progress from the grid's first rank, for runs longer than a second.
   int grid_rank = 0;
@@ -180,9 +298,12 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   ctx.set_progress(&progress);
   const SolveOutcome solved = pdgesv(ctx, a, t, grid);
   o.seconds = wall_time() - t0;
+  // The device counter after the device's work (pdgesv returns with it done).
+  const EnergySample energy_after = meter.sample();
   o.end = std::time(nullptr);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
   o.gflops = o.seconds > 0 ? hpl_gflops(t.n, o.seconds) : 0.0;
+  o.energy = meter.use(energy_before, energy_after);
   o.info = solved.info;
   o.phases = solved.phases;
   o.iterations = max_over_ranks(solved.iterations, grid.all());
@@ -215,6 +336,7 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
   rec["iterations"] = iterations_to_json(o.iterations, t.n);
   rec["balance_point"] = balance_point_json(o.balance);
   rec["verdict"] = verdict_name(o.verdict);
+  rec["energy"] = to_json(o.energy, o.seconds, o.gflops);
   if (o.verdict == Verdict::Passed || o.verdict == Verdict::Failed)
     rec["residual"] = o.residual.scaled_residual;
   if (o.info != 0) rec["info"] = o.info;
@@ -251,6 +373,24 @@ void print_balance_point(const TestCase& t, const TestOutcome& o) {
                  "hplx: %s N=%ld NB=%d: no balance point: the update hid FACT + RS up to the "
                  "last of %ld iterations\n",
                  variant_code(t).c_str(), t.n, t.nb, count);
+  }
+}
+
+// On stderr beside the balance point: the test's energy, or once per run
+// why there is none.
+void print_energy(const TestCase& t, const TestOutcome& o, bool& said_not_available) {
+  if (o.energy.measured()) {
+    const nlohmann::json j = to_json(o.energy, o.seconds, o.gflops);
+    std::fprintf(stderr, "hplx: %s N=%ld NB=%d: energy %.1f J, %.1f W, %.3f Gflops/W (%s)%s\n",
+                 variant_code(t).c_str(), t.n, t.nb, o.energy.joules(), j.value("watts", 0.0),
+                 j.value("gflops_per_watt", 0.0), o.energy.sources.c_str(),
+                 j.contains("not_measured")
+                     ? (", not measured: " + j["not_measured"].get<std::string>()).c_str()
+                     : "");
+  } else if (!said_not_available) {
+    said_not_available = true;
+    std::fprintf(stderr, "hplx: energy: %s\n",
+                 to_json(o.energy, 0, 0)["not_available"].get<std::string>().c_str());
   }
 }
 
@@ -315,6 +455,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   TraceRecorder trace(!options.trace_path.empty());
   // The JSON record, on disk after every test and on SIGINT/SIGTERM.
   const nlohmann::json header = make_record_header("lu", options.argv);
+  std::vector<SweepPoint> passed;  // for the TOP500 figures
   auto record_so_far = [&] {
     nlohmann::json record = header;
     record["backend"] = device::name_of(ctx.device().kind());
@@ -324,6 +465,8 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
     record["tests"] = tests;
     record["summary"] = {
         {"passed", counts.passed}, {"failed", counts.failed}, {"skipped", counts.skipped}};
+    if (const auto figures = top500_figures(passed, options.rpeak, options.rpeak_why_not))
+      record["top500"] = to_json(*figures);
     return record;
   };
   LiveRecord live(root ? options.json_path : std::string());
@@ -340,6 +483,8 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   watching.rank = rank;
   watching.command = "hplx lu";
   const Watchdog watchdog(activity, watching);
+  const PackageEnergy packages;
+  bool said_no_energy = false;
   try {
     if (root) print_preamble(out.fp, dat, eps);
     bool first = true;
@@ -378,7 +523,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
           std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
       }
       if (options.observer) options.observer->before(t);
-      const TestOutcome o = run_test(run_ctx, run, *grid, dat.threshold, options, trace);
+      const TestOutcome o = run_test(run_ctx, run, *grid, dat.threshold, options, trace, packages);
       if (share) restore_binding();
       if (root) {
         // netlib repeats the header before every checked test, and prints it
@@ -396,7 +541,16 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
           print_residual(out.fp, o.residual);
         }
         std::fflush(out.fp);
-        if (!options.quiet) print_balance_point(t, o);
+        if (!options.quiet) {
+          print_balance_point(t, o);
+          print_energy(t, o, said_no_energy);
+        }
+        // The TOP500 counts only runs that passed the residual check.
+        if (o.verdict == Verdict::Passed) {
+          SweepPoint p{t.n, t.nb, o.gflops, std::nullopt};
+          if (o.energy.measured() && o.seconds > 0) p.watts = o.energy.joules() / o.seconds;
+          passed.push_back(p);
+        }
       }
       switch (o.verdict) {
         case Verdict::Unchecked:
@@ -422,6 +576,10 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
     if (root) {
       print_summary(out.fp, counts, dat.threshold);
       std::fflush(out.fp);
+      if (!options.quiet && passed.size() >= 2)
+        if (const auto figures = top500_figures(passed, options.rpeak, options.rpeak_why_not))
+          for (const std::string& line : describe(*figures))
+            std::fprintf(stderr, "%s\n", line.c_str());
     }
   } catch (...) {
     out.discard();

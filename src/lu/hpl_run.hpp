@@ -12,6 +12,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/context.hpp"
+#include "core/top500.hpp"
 #include "lu/config.hpp"
 
 namespace hplx::lu {
@@ -49,6 +50,10 @@ struct RunOptions {
   TestObserver* observer = nullptr;  // null: none
   // The watchdog's limit (core/watchdog.hpp): unset = automatic, 0 = off.
   std::optional<double> watchdog_s;
+  // The job's Rpeak for the TOP500 figures (core/top500.hpp), or why it is
+  // not known.
+  std::optional<Rpeak> rpeak;
+  std::string rpeak_why_not;
 };
 
 // Checks everything that can be checked before a large allocation: grids
@@ -56,7 +61,12 @@ struct RunOptions {
 // needs against the memory available. Throws UsageError naming the value.
 void preflight(const HplDat& dat, int world_size, long long available_bytes_per_rank);
 
-// Runs every test on ctx's device. Collective over ctx.world(). Returns the
+// Runs every test on ctx's device. Collective over ctx.world(). Each test's
+// record carries the energy its solve used where the machine exposes it
+// (core/energy.hpp: the packages of each node of the grid, read by one rank
+// per node, plus each rank's device counter), or why not; the record's
+// "top500" object holds the figures of the passed tests so far, and after a
+// sweep of two or more passed tests rank 0 prints them on stderr. Returns the
 // exit status for every rank: 0 when every checked test passed, 1 when any
 // failed or was skipped because the solve reported a zero pivot.
 int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options);

@@ -3,7 +3,9 @@
 #include <cerrno>
 #include <cmath>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
+#include <limits>
 #include <set>
 #include <sstream>
 
@@ -11,9 +13,13 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "core/install_paths.hpp"
 
 namespace hplx::model {
 namespace {
+
+constexpr long kIntMax = std::numeric_limits<int>::max();
+constexpr double kMaxNumber = 1e15;  // any spec number (GFLOPS, GB/s, cores, ...)
 
 // One TOML table with the keys it may hold. Every getter records its key as
 // allowed, and finish() rejects the rest, so a misspelt key is an error
@@ -39,10 +45,17 @@ class Section {
     const toml::node* n = get(key);
     if (!n) return std::nullopt;
     std::optional<double> v;
-    if (auto i = n->value<int64_t>(); i && n->is_integer()) v = static_cast<double>(*i);
+    // value<int64_t>() of a float converts it, undefined beyond int64_t
+    // (1e308): only integers are read as integers.
+    if (n->is_integer()) v = static_cast<double>(*n->value<int64_t>());
     if (n->is_floating_point()) v = n->value<double>();
     if (!v || !std::isfinite(*v))
       fail(key, fmt::format("'{}' is not a number; allowed: {}", text(*n), allowed));
+    // Beyond it the models' products (C F S 1e9, words / bandwidth) leave
+    // the doubles: an Rpeak of inf, a time of 0.
+    if (std::fabs(*v) > kMaxNumber)
+      fail(key, fmt::format("{} is too large; allowed: {} of at most {:g}", text(*n), allowed,
+                            kMaxNumber));
     return v;
   }
   std::optional<double> positive(const std::string& key, const std::string& unit) {
@@ -55,11 +68,16 @@ class Section {
     if (v && *v < 0) fail(key, fmt::format("{} is negative; allowed: a number >= 0{}", *v, unit));
     return v;
   }
-  std::optional<long> integer(const std::string& key, long min) {
+  // An integer in [min, max]; `max` is INT_MAX for the values kept in an int.
+  std::optional<long> integer(const std::string& key, long min,
+                              long max = std::numeric_limits<long>::max()) {
     const toml::node* n = get(key);
     if (!n) return std::nullopt;
-    if (!n->is_integer() || *n->value<int64_t>() < min)
-      fail(key, fmt::format("'{}' is not allowed; allowed: an integer >= {}", text(*n), min));
+    if (!n->is_integer() || *n->value<int64_t>() < min || *n->value<int64_t>() > max)
+      fail(key, max == std::numeric_limits<long>::max()
+                    ? fmt::format("'{}' is not allowed; allowed: an integer >= {}", text(*n), min)
+                    : fmt::format("'{}' is not allowed; allowed: an integer {}..{}", text(*n), min,
+                                  max));
     return static_cast<long>(*n->value<int64_t>());
   }
   std::optional<std::string> string(const std::string& key) {
@@ -134,7 +152,7 @@ Link read_link(Section& s, bool with_share) {
   if (!bw) s.fail("bandwidth_gbs", "missing; allowed: a bandwidth > 0 in GB/s");
   l.alpha_s = *a * 1e-6;
   l.bandwidth_Bps = *bw * 1e9;
-  if (with_share) l.share = static_cast<int>(s.integer("share", 1).value_or(1));
+  if (with_share) l.share = static_cast<int>(s.integer("share", 1, kIntMax).value_or(1));
   return l;
 }
 
@@ -289,7 +307,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       char* end = nullptr;
       const long t = std::strtol(tkey.c_str(), &end, 10);
       const std::optional<double> g = v.value<double>();
-      if (tkey.empty() || *end || t < 1 || !g || *g <= 0)
+      if (tkey.empty() || *end || t < 1 || t > kIntMax || !g || !std::isfinite(*g) || *g <= 0)
         throw UsageError(fmt::format(
             "{}: key '{}': not a thread count with a value; allowed: {} (threads = value > 0)",
             name, full, example));
@@ -374,7 +392,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
 
   Section node(top.table("node"), "node", name, {"devices", "memory_gib", "grid", "link"});
   Node& nd = spec.node;
-  nd.devices = static_cast<int>(node.integer("devices", 1).value_or(1));
+  nd.devices = static_cast<int>(node.integer("devices", 1, kIntMax).value_or(1));
   nd.memory_gib = node.positive("memory_gib", " (GiB)");
   if (auto g = node.string("grid")) {
     auto [p, q] = parse_grid(*g, name + ": key 'node.grid'");
@@ -424,7 +442,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
 
   Section sch(top.table("schedule"), "schedule", name,
               {"look_ahead", "fact_overlap", "chunk_columns"});
-  spec.schedule.look_ahead = static_cast<int>(sch.integer("look_ahead", 0).value_or(0));
+  spec.schedule.look_ahead = static_cast<int>(sch.integer("look_ahead", 0, kIntMax).value_or(0));
   spec.schedule.chunk_columns = sch.integer("chunk_columns", 1).value_or(0);
   if (auto fo = sch.boolean("fact_overlap")) spec.schedule.fact_overlap = *fo;
   sch.finish();
@@ -438,13 +456,13 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
              fmt::format("{} is above 1; allowed: a fraction in (0, 1]", *r.memory_fraction));
   if (r.n && r.memory_fraction)
     run.fail("memory_fraction", "given together with n; allowed: one of the two");
-  r.nb = static_cast<int>(run.integer("nb", 1).value_or(0));
+  r.nb = static_cast<int>(run.integer("nb", 1, kIntMax).value_or(0));
   if (auto g = run.string("grid")) {
     auto [p, q] = parse_grid(*g, name + ": key 'run.grid'");
     r.p = p;
     r.q = q;
   }
-  if (auto n = run.integer("nodes", 1)) r.nodes = static_cast<int>(*n);
+  if (auto n = run.integer("nodes", 1, kIntMax)) r.nodes = static_cast<int>(*n);
   run.finish();
 
   if (const toml::array* pubs = top.array("published")) {
@@ -456,9 +474,9 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       Published p;
       p.label = ps.string("label").value_or("");
       p.source = ps.string("source").value_or("");
-      p.nodes = static_cast<int>(ps.integer("nodes", 1).value_or(1));
+      p.nodes = static_cast<int>(ps.integer("nodes", 1, kIntMax).value_or(1));
       auto n = ps.integer("n", 1);
-      auto nb = ps.integer("nb", 1);
+      auto nb = ps.integer("nb", 1, kIntMax);
       auto grid = ps.string("grid");
       if (!n) ps.fail("n", "missing; allowed: the published matrix order N");
       if (!nb) ps.fail("nb", "missing; allowed: the published block size NB");
@@ -480,13 +498,26 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   return spec;
 }
 
-SystemSpec load_system_spec(const std::string& path) {
+std::string resolve_system_spec(const std::string& name) {
+  std::error_code ec;
+  if (name.empty() || name.find('/') != std::string::npos || std::filesystem::exists(name, ec) ||
+      examples_dir().empty())
+    return name;
+  const std::string dir = examples_dir() + "/systems/";
+  for (const std::string& candidate : {dir + name, dir + name + ".toml"})
+    if (std::filesystem::is_regular_file(candidate, ec)) return candidate;
+  return name;
+}
+
+SystemSpec load_system_spec(const std::string& given) {
+  const std::string path = resolve_system_spec(given);
   std::ifstream in(path);
   if (!in)
     throw UsageError(
         fmt::format("{}: cannot open the system spec ({}); allowed: a readable TOML "
-                    "file, e.g. examples/systems/summit.toml",
-                    path, std::strerror(errno)));
+                    "file, e.g. examples/systems/summit.toml, or the name of one in {}/systems "
+                    "(e.g. summit)",
+                    path, std::strerror(errno), examples_dir()));
   std::ostringstream text;
   text << in.rdbuf();
   return parse_system_spec(text.str(), path);

@@ -145,7 +145,11 @@ struct SystemSpec {
 };
 
 // Reads and checks a spec file. Throws UsageError ("FILE: key 'x.y': ...").
+// A bare name that is not a file here ("summit", "summit.toml") is looked
+// up among the installed examples (core/install_paths.hpp).
 SystemSpec load_system_spec(const std::string& path);
+// The file load_system_spec reads for `name`.
+std::string resolve_system_spec(const std::string& name);
 // The same from TOML text; `name` stands in for the file in messages.
 SystemSpec parse_system_spec(const std::string& toml_text, const std::string& name);
 

@@ -298,4 +298,67 @@ std::string scaling_chart(const std::vector<TestView>& tests, bool by_nb) {
   return svg.finish();
 }
 
+std::string top500_chart(const std::vector<TestView>& tests, const Top500Marks& marks, int id) {
+  std::map<long, std::vector<double>> by_n;
+  for (const auto& t : tests)
+    if (t.test->value("verdict", std::string()) == "PASSED") by_n[t.n].push_back(t.gflops);
+  if (by_n.empty()) return "";
+  double xmin = static_cast<double>(by_n.begin()->first);
+  double xmax = static_cast<double>(by_n.rbegin()->first);
+  if (xmax == xmin) {
+    xmin -= 1;
+    xmax += 1;
+  }
+  double gmax = marks.rmax_gflops;
+  if (marks.rpeak_gflops) gmax = std::max(gmax, *marks.rpeak_gflops);
+  if (!(gmax > 0)) gmax = 1;
+  const Frame f;
+  SvgWriter svg(fmt::format("top500-{}", id), f, "Gflops against N, with the TOP500 figures");
+  const auto xticks = nice_ticks(xmin, xmax, 8);
+  const auto yticks = nice_ticks(0, gmax * 1.04, 6);
+  const double pad = (xmax - xmin) * 0.03;
+  const LinearScale x{xmin - pad, xmax + pad, f.x0(), f.x1()};
+  const LinearScale y{0, yticks.back(), f.y0(), f.y1()};
+  std::vector<double> inside;
+  for (double t : xticks)
+    if (t >= x.d0 && t <= x.d1) inside.push_back(t);
+  svg.axes(f, x, inside, y, yticks, "N", "Gflops");
+
+  std::vector<SvgWriter::LegendEntry> legend = {{"passed tests", kMeasuredColour}};
+  const double half = marks.rmax_gflops / 2;
+  svg.line(f.x0(), y(half), f.x1(), y(half), "#444", 1.2, "6 4", "half-rmax");
+  legend.push_back({fmt::format("Rmax / 2 = {} Gflops", format_number(half)), "#444", true, "6 4"});
+  if (marks.rpeak_gflops) {
+    svg.line(f.x0(), y(*marks.rpeak_gflops), f.x1(), y(*marks.rpeak_gflops), kPredictionColour, 1.5,
+             "2 3", "rpeak");
+    legend.push_back({fmt::format("Rpeak {} Gflops", format_number(*marks.rpeak_gflops)),
+                      kPredictionColour, true, "2 3"});
+  }
+  if (marks.n_half) {
+    const double px = x(static_cast<double>(*marks.n_half));
+    svg.line(px, f.y1(), px, f.y0(), kBalanceColour, 2, "", "n-half");
+    svg.text(px + 6, f.y1() + 14, fmt::format("N_half = {}", *marks.n_half), "start",
+             "balance-label");
+  }
+  std::vector<std::pair<double, double>> best;
+  for (const auto& [n, gs] : by_n) {
+    best.emplace_back(x(static_cast<double>(n)), y(*std::max_element(gs.begin(), gs.end())));
+    for (double g : gs)
+      svg.circle(x(static_cast<double>(n)), y(g), 3.5, kMeasuredColour,
+                 fmt::format("N={}: {} Gflops", n, format_number(g)));
+  }
+  if (best.size() > 1) svg.path(best, kMeasuredColour, 1.8, "", "series", "best at each N");
+  // Rmax at Nmax: a ring around its dot.
+  svg.raw(fmt::format(
+      "<circle class=\"rmax\" cx=\"{:.1f}\" cy=\"{:.1f}\" r=\"8\" fill=\"none\" "
+      "stroke=\"{}\" stroke-width=\"2\"><title>Rmax {} Gflops at Nmax {}</title></circle>\n",
+      x(static_cast<double>(marks.nmax)), y(marks.rmax_gflops), kBalanceColour,
+      format_number(marks.rmax_gflops), marks.nmax));
+  legend.push_back(
+      {fmt::format("Rmax {} Gflops at Nmax {}", format_number(marks.rmax_gflops), marks.nmax),
+       kBalanceColour});
+  svg.legend(f, legend);
+  return svg.finish();
+}
+
 }  // namespace hplx::report

@@ -2,6 +2,7 @@
 // users can find it.
 #pragma once
 
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -33,6 +34,20 @@ std::string gflops_chart(const TestView& test, int id);
 // id "gflops-vs-n" (`by_nb` false: x = N, one series per NB) or
 // "gflops-vs-nb" (x = NB, one series per N).
 std::string scaling_chart(const std::vector<TestView>& tests, bool by_nb);
+
+// The TOP500 figures of one record ("top500", core/top500.hpp) drawn over
+// its passed tests.
+struct Top500Marks {
+  double rmax_gflops = 0;
+  long nmax = 0;
+  std::optional<long> n_half;
+  std::optional<double> rpeak_gflops;
+};
+
+// id "top500-<id>": Gflops against N of the tests that passed (a dot each,
+// a line through the best at each N), Rmax at Nmax ringed, half of Rmax
+// dashed, N_half as a vertical line, Rpeak dotted when known.
+std::string top500_chart(const std::vector<TestView>& tests, const Top500Marks& marks, int id);
 
 // Series colours, by component.
 struct Component {

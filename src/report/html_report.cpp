@@ -1,5 +1,6 @@
 #include "report/html_report.hpp"
 
+#include <cmath>
 #include <set>
 #include <sstream>
 
@@ -167,6 +168,19 @@ std::string test_section(const TestView& t, int id, bool several_files) {
         "balance point",
         fmt::format("iteration {} ({:.1f}% of iterations, {:.1f}% of flops)", t.balance->iteration,
                     t.balance->percent_iterations, t.balance->percent_flops));
+  if (auto e = j.find("energy"); e != j.end() && e->is_object()) {
+    if (e->contains("joules")) {
+      results.text("energy",
+                   format_number(e->value("joules", 0.0)) + " J (" + field(*e, "sources") + ")");
+      if (e->contains("watts"))
+        results.text("average power", format_number(e->value("watts", 0.0)) + " W");
+      if (e->contains("gflops_per_watt"))
+        results.text("Gflops/W", format_number(e->value("gflops_per_watt", 0.0)));
+      results.text("energy not measured", field(*e, "not_measured"));
+    } else {
+      results.text("energy", field(*e, "not_available"));
+    }
+  }
   if (t.prediction) {
     if (t.prediction->time_s)
       results.text("predicted time", format_number(*t.prediction->time_s) + " s");
@@ -209,6 +223,57 @@ std::string incompleteness(const json& rec) {
         "running, or was killed)",
         tests);
   return {};
+}
+
+// The TOP500 (and Green500) figures of one record, as `hplx lu` recorded
+// them, over a chart of its passed tests.
+std::string top500_section(const RunFile& file, const std::vector<TestView>& all, int id,
+                           bool several_files) {
+  const json& rec = file.record;
+  const auto it = rec.find("top500");
+  if (it == rec.end() || !it->is_object()) return "";
+  const json& f = *it;
+  std::vector<TestView> mine;
+  for (const auto& t : all)
+    if (t.record == &rec) mine.push_back(t);
+  Top500Marks marks;
+  marks.rmax_gflops = f.value("rmax_gflops", 0.0);
+  marks.nmax = f.value("nmax", 0L);
+  if (auto nh = f.find("n_half"); nh != f.end() && nh->is_number_integer())
+    marks.n_half = nh->get<long>();
+  if (auto rp = f.find("rpeak_gflops"); rp != f.end() && rp->is_number())
+    marks.rpeak_gflops = rp->get<double>();
+
+  std::ostringstream out;
+  out << fmt::format("<section id=\"top500-figures-{}\">\n<h2>TOP500 figures{}</h2>\n", id,
+                     several_files ? ": " + escape_html(file.path) : std::string());
+  Table t("TOP500 figures (passed tests only)");
+  t.text("Rmax", format_number(marks.rmax_gflops) + " Gflops");
+  t.text("Nmax", fmt::format("{} (NB {})", marks.nmax, field(f, "nmax_nb")));
+  t.text("N_half", marks.n_half ? std::to_string(*marks.n_half) : field(f, "n_half"));
+  t.text("how N_half was found", field(f, "n_half_how"));
+  t.text("Rpeak", marks.rpeak_gflops ? format_number(*marks.rpeak_gflops) + " Gflops"
+                                     : std::string("not known"));
+  t.text(marks.rpeak_gflops ? "Rpeak from" : "why", field(f, "rpeak_source"));
+  if (auto e = f.find("rmax_over_rpeak"); e != f.end() && e->is_number())
+    t.text("Rmax/Rpeak", fmt::format("{:.1f}%", 100 * e->get<double>()));
+  if (f.contains("rmax_gflops_per_watt")) {
+    t.text("Green500: Gflops/W at Rmax", format_number(f.value("rmax_gflops_per_watt", 0.0)));
+    t.text("power at Rmax", format_number(f.value("rmax_watts", 0.0)) + " W");
+  } else {
+    // The Rmax test's own record says why its energy is missing.
+    for (const auto& v : mine)
+      if (v.n == marks.nmax && std::abs(v.gflops - marks.rmax_gflops) < 1e-9)
+        if (auto e = v.test->find("energy"); e != v.test->end() && e->contains("not_available"))
+          t.text("Green500: energy", field(*e, "not_available"));
+  }
+  t.text("tests counted", field(f, "tests_counted"));
+  out << "<div class=\"tables\">\n" << t.finish() << "</div>\n";
+  out << top500_chart(mine, marks, id);
+  out << "<p class=\"caption\">Each dot a test that passed its residual check; the line joins "
+         "the best at each N. N_half is the smallest N measured below Nmax whose best rate "
+         "reaches half of Rmax.</p>\n</section>\n";
+  return out.str();
 }
 
 std::string summary_table(const std::vector<TestView>& tests) {
@@ -270,6 +335,8 @@ std::string render_report(const std::vector<RunFile>& files) {
           << "</p>\n";
   if (tests.empty()) out << "<p>The record holds no tests.</p>\n";
 
+  for (size_t i = 0; i < files.size(); ++i)
+    out << top500_section(files[i], tests, static_cast<int>(i), files.size() > 1);
   if (tests.size() > 1) {
     out << "<section id=\"overview\">\n<h2>All tests</h2>\n" << summary_table(tests);
     out << "<h3>Gflops against N</h3>\n" << scaling_chart(tests, false);

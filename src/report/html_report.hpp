@@ -2,13 +2,18 @@
 // script, no network) from one or more `hplx lu --json` records.
 //
 // Page layout:
-//   - the files read; with several tests, a summary table and the Gflops
+//   - the files read; per record with a "top500" object (core/top500.hpp),
+//     section "top500-figures-<f>": Rmax, Nmax, N_half (and how it was
+//     found), Rpeak (and where from), Rmax/Rpeak, the Green500 Gflops/W,
+//     over the chart "top500-<f>" (Gflops against N of the passed tests);
+//   - with several tests, a summary table and the Gflops
 //     against N (one line per NB) and against NB (one line per N) charts;
 //   - per test (section id "test-<i>", i counting tests over all files):
 //     a headline (variant, N, NB, grid, Gflops, verdict), the balance point
 //     sentence, the per-iteration breakdown (svg "breakdown-<i>"), the
 //     running Gflops (svg "gflops-<i>"), and a table of parameters, results
-//     and the machine.
+//     (with the energy: joules, watts, Gflops/W, or why not measured) and
+//     the machine.
 //   - the definition of the balance point.
 // Model overlay: a test's optional "prediction" object
 // {"time_s", "gflops", "iterations": [{"k", "iter_s"}]} is drawn as a dashed

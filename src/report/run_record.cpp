@@ -1,6 +1,7 @@
 #include "report/run_record.hpp"
 
 #include <cerrno>
+#include <cmath>
 #include <cstring>
 #include <fstream>
 #include <sstream>
@@ -39,6 +40,25 @@ double number_or(const json& obj, const char* key, double fallback) {
   return it != obj.end() && it->is_number() ? it->get<double>() : fallback;
 }
 
+// A count (N, NB, k, ...) kept in a long. Records hold integers, but a
+// number beyond a long is undefined to convert.
+long whole(double v, const char* key, const std::string& where) {
+  if (!(std::fabs(v) < 9.2e18))
+    throw UsageError(
+        fmt::format("{}: '{}' is {:g}, out of range; allowed: an integer of at most "
+                    "18 digits",
+                    where, key, v));
+  return static_cast<long>(v);
+}
+
+long count(const json& obj, const char* key, const std::string& where) {
+  return whole(number(obj, key, where), key, where);
+}
+
+long count_or(const json& obj, const char* key, double fallback, const std::string& where) {
+  return whole(number_or(obj, key, fallback), key, where);
+}
+
 std::optional<double> optional_number(const json& obj, const char* key) {
   const auto it = obj.find(key);
   if (it != obj.end() && it->is_number()) return it->get<double>();
@@ -48,11 +68,11 @@ std::optional<double> optional_number(const json& obj, const char* key) {
 IterationRow parse_iteration(const json& it, const std::string& where) {
   if (!it.is_object()) throw UsageError(fmt::format("{}: not an object", where));
   IterationRow r;
-  r.k = static_cast<long>(number(it, "k", where));
-  r.j = static_cast<long>(number_or(it, "j", 0));
-  r.jb = static_cast<long>(number_or(it, "jb", 0));
-  r.n_trailing = static_cast<long>(number_or(it, "n_trailing", 0));
-  r.local_cols = static_cast<long>(number_or(it, "local_cols", 0));
+  r.k = count(it, "k", where);
+  r.j = count_or(it, "j", 0, where);
+  r.jb = count_or(it, "jb", 0, where);
+  r.n_trailing = count_or(it, "n_trailing", 0, where);
+  r.local_cols = count_or(it, "local_cols", 0, where);
   r.fact_s = number(it, "fact_s", where);
   r.bcast_s = number(it, "bcast_s", where);
   r.rs_comm_s = number(it, "rs_comm_s", where);
@@ -79,10 +99,15 @@ RunFile load_run_file(const std::string& path) {
   }
   std::ostringstream text;
   text << in.rdbuf();
+  return parse_run_file(text.str(), path);
+}
+
+RunFile parse_run_file(const std::string& text, const std::string& path) {
   RunFile file{path, {}};
   try {
-    file.record = json::parse(text.str());
-  } catch (const json::parse_error& e) {
+    file.record = json::parse(text);
+  } catch (const json::exception& e) {
+    // parse_error, and out_of_range for a number beyond a double (1e999).
     throw UsageError(fmt::format("{}: not JSON ({}); allowed: a record written by `hplx lu --json`",
                                  path, parse_message(e.what())));
   }
@@ -127,10 +152,10 @@ std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
       v.index = static_cast<int>(i);
       v.test = &t;
       v.record = &file.record;
-      v.n = static_cast<long>(number(t, "n", where));
-      v.nb = static_cast<long>(number(t, "nb", where));
-      v.p = static_cast<long>(number_or(t, "p", 1));
-      v.q = static_cast<long>(number_or(t, "q", 1));
+      v.n = count(t, "n", where);
+      v.nb = count(t, "nb", where);
+      v.p = count_or(t, "p", 1, where);
+      v.q = count_or(t, "q", 1, where);
       v.gflops = number_or(t, "gflops", 0);
       v.time_s = number_or(t, "time_s", 0);
 
@@ -153,7 +178,7 @@ std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
       if (bp != t.end() && bp->is_object()) {
         const std::string w = where + ".balance_point";
         BalancePoint b;
-        b.iteration = static_cast<long>(number(*bp, "iteration", w));
+        b.iteration = count(*bp, "iteration", w);
         b.percent_iterations = number(*bp, "percent_iterations", w);
         b.percent_flops = number(*bp, "percent_flops", w);
         const auto def = bp->find("definition");
@@ -182,8 +207,7 @@ std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
             const std::string w = fmt::format("{}.prediction.iterations[{}]", where, k);
             const json& pi = (*pits)[k];
             if (!pi.is_object()) throw UsageError(w + ": not an object");
-            p.iterations.push_back(
-                {static_cast<long>(number(pi, "k", w)), number(pi, "iter_s", w)});
+            p.iterations.push_back({count(pi, "k", w), number(pi, "iter_s", w)});
           }
         }
         v.prediction = p;

@@ -56,6 +56,8 @@ struct RunFile {
 // cannot open, not JSON, "schema" not "hplx.run", "schema_version" older
 // than kMinReportSchemaVersion, no "tests" array.
 RunFile load_run_file(const std::string& path);
+// The same checks on a record's text; `path` names it in messages.
+RunFile parse_run_file(const std::string& text, const std::string& path);
 
 // The tests of a loaded record, with iteration tables parsed and the
 // balance point taken from the record or, when the record has iterations

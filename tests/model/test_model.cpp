@@ -248,6 +248,39 @@ TEST(Spec, BadInputNamesFileKeyAndWhatIsAllowed) {
   }
 }
 
+// Found by fuzz/fuzz_system_spec: a float key was first read as an integer
+// (toml++ converts it, undefined beyond int64_t: rpeak_gflops = 1e20);
+// rpeak_gflops = 1e308 made an Rpeak of inf; integers kept in an int were
+// cut to their low bits (devices = 4294967297 became 1).
+TEST(Spec, NumbersBeyondTheirTypeAreRefused) {
+  for (const char* big : {"1e20", "1e308"}) {
+    const std::string text =
+        std::string("[system]\nname = \"x\"\n[device]\nrpeak_gflops = ") + big + "\n";
+    EXPECT_NE(error_of(text).find("key 'device.rpeak_gflops': "), std::string::npos)
+        << error_of(text);
+    EXPECT_NE(error_of(text).find(" is too large; allowed: a number > 0 (GFLOPS) of at most 1e+15"),
+              std::string::npos)
+        << error_of(text);
+  }
+  EXPECT_EQ(*parse_system_spec("[system]\nname = \"x\"\n[device]\nrpeak_gflops = 1e15\n", "t.toml")
+                 .device.rpeak_gflops,
+            1e15);
+  EXPECT_NE(error_of(std::string(kMinimal) + "[node]\ndevices = 4294967297\n")
+                .find("key 'node.devices': '4294967297' is not allowed; allowed: an integer "
+                      "1..2147483647"),
+            std::string::npos)
+      << error_of(std::string(kMinimal) + "[node]\ndevices = 4294967297\n");
+  EXPECT_NE(error_of(std::string(kMinimal) + "[run]\nnb = 2147483648\n")
+                .find("key 'run.nb': '2147483648' is not allowed"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "dgemm_gflops_by_threads = { \"4294967297\" = 3 }\n")
+                .find("not a thread count"),
+            std::string::npos);
+  EXPECT_NE(error_of(std::string(kMinimal) + "dgemm_gflops_by_threads = { \"1\" = inf }\n")
+                .find("not a thread count"),
+            std::string::npos);
+}
+
 TEST(Examples, EverySystemFileLoadsAndPredicts) {
   for (const char* f : {"hdpex-p100.toml", "summit.toml", "selene.toml", "frontier-crusher.toml",
                         "seed003-4gpu.toml"}) {

@@ -73,6 +73,79 @@ RunFile synthetic(long n) {
                  {{"schema", "hplx.run"}, {"schema_version", 2}, {"tests", json::array({test})}}};
 }
 
+// A sweep of three N with its TOP500 figures and measured energy, as
+// `hplx lu` records them (core/top500.hpp, core/energy.hpp).
+RunFile sweep_with_top500() {
+  RunFile f = synthetic(10);
+  const json one = f.record["tests"][0];
+  json tests = json::array();
+  const long ns[] = {320, 640, 960};
+  const double gs[] = {4, 9, 12};
+  for (int i = 0; i < 3; ++i) {
+    json t = one;
+    t["n"] = ns[i];
+    t["gflops"] = gs[i];
+    t["energy"] = {{"joules", 10.0 * (i + 1)},
+                   {"watts", 50.0},
+                   {"gflops_per_watt", gs[i] / 50},
+                   {"sources", "RAPL package-0 (intel-rapl:0) on 1 node"}};
+    tests.push_back(t);
+  }
+  f.record["tests"] = tests;
+  f.record["top500"] = {{"rmax_gflops", 12.0},
+                        {"nmax", 960},
+                        {"nmax_nb", 32},
+                        {"n_half", 640},
+                        {"n_half_how", "the smallest N measured below Nmax = 960 ..."},
+                        {"rpeak_gflops", 20.0},
+                        {"rpeak_source", "--rpeak 20"},
+                        {"rmax_over_rpeak", 0.6},
+                        {"tests_counted", 3},
+                        {"distinct_n", 3},
+                        {"rmax_watts", 50.0},
+                        {"rmax_gflops_per_watt", 0.24}};
+  return f;
+}
+
+TEST(HtmlReport, Top500SectionShowsTheSweepsFiguresOverGflopsAgainstN) {
+  const std::string html = render(sweep_with_top500());
+  EXPECT_EQ(check_html(html), "");
+  const std::string section = element_by_id(html, "top500-figures-0");
+  ASSERT_FALSE(section.empty());
+  for (const char* text :
+       {"<td>Rmax</td><td>12 Gflops</td>", "<td>Nmax</td><td>960 (NB 32)</td>",
+        "<td>N_half</td><td>640</td>", "how N_half was found", "<td>Rpeak</td><td>20 Gflops</td>",
+        "<td>Rpeak from</td><td>--rpeak 20", "<td>Rmax/Rpeak</td><td>60.0%</td>",
+        "<td>Green500: Gflops/W at Rmax</td><td>0.24</td>"})
+    EXPECT_NE(section.find(text), std::string::npos) << text;
+  const std::string chart = element_by_id(html, "top500-0");
+  EXPECT_GE(count_tags(chart, "circle"), 3 + 1);  // the tests and the Rmax ring
+  for (const char* cls :
+       {"class=\"n-half\"", "class=\"half-rmax\"", "class=\"rpeak\"", "class=\"rmax\""})
+    EXPECT_NE(chart.find(cls), std::string::npos) << cls;
+  // Each test's results carry its energy.
+  EXPECT_NE(html.find("<td>Gflops/W</td><td>0.24</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>average power</td><td>50 W</td>"), std::string::npos);
+}
+
+TEST(HtmlReport, EnergyNotAvailableIsSaidWithItsReason) {
+  RunFile f = sweep_with_top500();
+  for (auto& t : f.record["tests"])
+    t["energy"] = {
+        {"not_available", "not available on this machine: /sys/class/powercap does not exist"}};
+  f.record["top500"].erase("rmax_watts");
+  f.record["top500"].erase("rmax_gflops_per_watt");
+  const std::string html = render(f);
+  EXPECT_NE(element_by_id(html, "top500-figures-0")
+                .find("not available on this machine: /sys/class/powercap does not exist"),
+            std::string::npos);
+}
+
+TEST(HtmlReport, NoTop500SectionWithoutFigures) {
+  const std::string html = render(fixture());
+  EXPECT_TRUE(element_by_id(html, "top500-figures-0").empty());
+}
+
 TEST(HtmlReport, FixtureIsWellFormedWithChartsAndData) {
   const std::string html = render(fixture());
   EXPECT_EQ(check_html(html), "");
@@ -265,6 +338,32 @@ TEST(HtmlReportErrors, OneLineNamingTheFileAndWhatIsWrong) {
   const std::string notests =
       write_temp("notests.json", R"({"schema": "hplx.run", "schema_version": 2})");
   EXPECT_NE(usage_error(notests).find("no \"tests\" array"), std::string::npos);
+}
+
+// Found by fuzz/fuzz_run_record: a number beyond a double is nlohmann's
+// out_of_range, not a parse_error, and ended `hplx report` with exit 1.
+TEST(HtmlReportErrors, NumberBeyondADoubleIsAUsageError) {
+  const std::string huge = write_temp(
+      "huge.json", R"({"schema": "hplx.run", "schema_version": 2, "tests": [{"n": -1e3080}]})");
+  EXPECT_NE(usage_error(huge).find(huge + ": not JSON (number overflow parsing '-1e3080'"),
+            std::string::npos)
+      << usage_error(huge);
+}
+
+// Found by fuzz/fuzz_run_record: a count beyond a long (5.9e19) was
+// converted to one, which is undefined.
+TEST(HtmlReportErrors, CountBeyondALongNamesTheField) {
+  RunFile f = fixture();
+  f.record["tests"][0]["iterations"][2]["jb"] = 5.92234e19;
+  try {
+    render(f);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(
+        std::string(e.what()).find("tests[0].iterations[2]: 'jb' is 5.92234e+19, out of range"),
+        std::string::npos)
+        << e.what();
+  }
 }
 
 TEST(HtmlReportErrors, MalformedIterationNamesTheField) {

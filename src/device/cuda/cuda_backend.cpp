@@ -10,6 +10,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "device/cuda/nvml_energy.hpp"
 #include "device/host/host_backend.hpp"
 
 namespace hplx::device {
@@ -217,10 +218,20 @@ class CudaBackend final : public Backend {
     return free;
   }
   std::unique_ptr<Queue> make_queue() override { return std::make_unique<CudaQueue>(*this); }
+  EnergyCounter energy_counter() override {
+    if (!nvml_) {
+      char bus_id[32] = {};
+      const cudaError_t status = cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_);
+      nvml_ =
+          std::make_unique<NvmlEnergy>(status == cudaSuccess ? std::string(bus_id) : std::string());
+    }
+    return nvml_->read();
+  }
 
  private:
   int device_;
   cudaDeviceProp props_{};
+  std::unique_ptr<NvmlEnergy> nvml_;  // opened on the first reading
 };
 
 }  // namespace

@@ -1,0 +1,27 @@
+// What the fuzz targets share: an input's bytes as text, and a check that
+// turns a broken promise of a parser into a crash libFuzzer reports.
+//
+// Every target calls a parser the way hplx does and catches exactly the
+// exception hplx maps to "bad input, exit 2" (hplx::UsageError; CLI11's
+// ParseError where hplx converts it). Anything else is a finding: another
+// exception (libFuzzer reports it as a crash through std::terminate), a
+// sanitizer report, a leak, a timeout, or a FUZZ_CHECK that fails on a value
+// the parser accepted but promised to refuse.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#define FUZZ_CHECK(cond)                                                                   \
+  do {                                                                                     \
+    if (!(cond)) {                                                                         \
+      std::fprintf(stderr, "FUZZ_CHECK failed at %s:%d: %s\n", __FILE__, __LINE__, #cond); \
+      std::abort();                                                                        \
+    }                                                                                      \
+  } while (0)
+
+inline std::string fuzz_text(const std::uint8_t* data, std::size_t size) {
+  return std::string(reinterpret_cast<const char*>(data), size);
+}
