@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
 # Layers point one way (docs: /DESIGN "Layout"): core <- device <- lu, mxp;
+# lu <- hplmxp (HPL-MxP reuses the LU's block-cyclic helpers);
 # core <- model; lu, mxp, model <- report <- apps. Fails, naming the file
 # and line, when a source under src/LAYER includes a header of a layer it
 # may not depend on, or when src/LAYER/CMakeLists.txt links such a library.
@@ -11,6 +12,7 @@ declare -A allowed=(
   [device]="core device"
   [lu]="core device lu"
   [mxp]="core device mxp"
+  [hplmxp]="core device lu hplmxp"
   [model]="core device model"
   [report]="core device lu mxp model report"
 )
@@ -33,7 +35,7 @@ for layer in "${!allowed[@]}"; do
   # target_link_libraries(... hplx_X ...): X must be allowed too.
   while IFS= read -r hit; do
     file=${hit%%:*} rest=${hit#*:} line=${rest%%:*} text=${rest#*:}
-    for dep in $(grep -oE 'hplx_(core|device|lu|mxp|model|report)\b' <<<"$text" | sed 's/^hplx_//'); do
+    for dep in $(grep -oE 'hplx_(core|device|lu|mxp|hplmxp|model|report)\b' <<<"$text" | sed 's/^hplx_//'); do
       if [[ $ok != *" $dep "* ]]; then
         echo "src/${file#"$src"/}:$line: src/$layer may not link hplx_$dep (allowed: ${allowed[$layer]})"
         bad=1
@@ -42,7 +44,7 @@ for layer in "${!allowed[@]}"; do
   done < <(grep -rn 'target_link_libraries' "$src/$layer" --include=CMakeLists.txt)
 done
 if [ $bad -ne 0 ]; then
-  echo "check_layers: layers point one way: core <- device <- lu, mxp; core <- model; lu, mxp, model <- report <- apps"
+  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps"
   exit 1
 fi
 echo "check_layers: every include and link of src/ points down the layers"

@@ -6,6 +6,7 @@
 #include <sstream>
 
 #include "core/error.hpp"
+#include "hpl_mxp_command.hpp"
 #include "lu_command.hpp"
 #include "model_command.hpp"
 #include "mxp_command.hpp"
@@ -26,6 +27,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   ReportCommand report(app);
   ModelCommand model(app);
   MxpCommand mxp(app);
+  HplMxpCommand hpl_mxp(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -36,7 +38,9 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
     std::ostringstream what;
     what << e.what();
     if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
-      what.str("a subcommand is required; allowed: lu, model, mxp, report (run `hplx --help`)");
+      what.str(
+          "a subcommand is required; allowed: lu (alias hpl), hpl-mxp, mxp (alias hpg-mxp), model, "
+          "report (run `hplx --help`)");
     throw UsageError(what.str());
   }
   std::vector<std::string> args(argv, argv + argc);
@@ -44,6 +48,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   if (report.chosen()) return report.run(world);
   if (model.chosen()) return model.run(world, args);
   if (mxp.chosen()) return mxp.run(world, args);
+  if (hpl_mxp.chosen()) return hpl_mxp.run(world, args);
   return 2;
 }
 

@@ -191,7 +191,11 @@ void resolve_rpeak(const std::string& flag, MPI_Comm world, device::BackendKind 
 }  // namespace
 
 LuCommand::LuCommand(CLI::App& parent) {
-  sub_ = parent.add_subcommand("lu", "HPL: solve a dense random system by distributed LU");
+  sub_ = parent.add_subcommand(
+      "lu",
+      "HPL: solve a dense random system by distributed LU in FP64 with partial pivoting "
+      "(the mixed-precision HPL-MxP is `hpl-mxp`)");
+  sub_->alias("hpl");
   sub_->add_option("file", file_,
                    "HPL.dat input (netlib 2.3 format); without it, one test from "
                    "the flags, or the default problem sized to run about a minute");

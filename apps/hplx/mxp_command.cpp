@@ -21,7 +21,10 @@ namespace hplx::app {
 
 MxpCommand::MxpCommand(CLI::App& parent) {
   sub_ = parent.add_subcommand(
-      "mxp", "HPG-MxP: mixed-precision GMRES-IR with multigrid on a 27-point stencil");
+      "mxp",
+      "HPG-MxP: mixed-precision GMRES-IR with multigrid on a 27-point stencil (the "
+      "dense HPL-MxP is `hpl-mxp`)");
+  sub_->alias("hpg-mxp");
   // The reference's names (--nx=64, --rt=60) work too: CLI11 accepts
   // --name=value, and --rt is an alias of --time.
   sub_->add_option("--nx", config_.nx,

@@ -1,0 +1,34 @@
+// `hplx hpl-mxp`: HPL-MxP, the TOP500's mixed-precision dense LU benchmark
+// (FP32 LU without pivoting, GMRES-IR in FP64). Not `hplx mxp`, which is
+// HPG-MxP, the sparse multigrid benchmark.
+#pragma once
+
+#include <mpi.h>
+#include <CLI/CLI.hpp>
+
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "hplmxp/hpl_mxp.hpp"
+
+namespace hplx::app {
+
+class HplMxpCommand {
+ public:
+  explicit HplMxpCommand(CLI::App& parent);
+  bool chosen() const { return sub_->parsed(); }
+  int run(MPI_Comm world, const std::vector<std::string>& argv);
+
+ private:
+  CLI::App* sub_;
+  hplmxp::HplMxpConfig config_;
+  std::optional<long> n_;
+  std::optional<std::string> grid_;
+  std::optional<std::string> bcast_;
+  int threads_ = 0;
+  bool quiet_ = false;
+  std::string json_;
+};
+
+}  // namespace hplx::app

@@ -1,0 +1,252 @@
+#include "hplmxp/hpl_mxp.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <limits>
+#include <string>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/flops.hpp"
+#include "core/grid.hpp"
+#include "core/progress.hpp"
+#include "core/timer.hpp"
+#include "hplmxp/distributed_matrix.hpp"
+#include "hplmxp/lu_nopiv.hpp"
+#include "hplmxp/triangular_solve.hpp"
+#include "lu/block_cyclic.hpp"
+
+namespace hplx::hplmxp {
+namespace {
+
+std::string gib(long long bytes) {
+  char text[32];
+  std::snprintf(text, sizeof text, "%.2f GiB", static_cast<double>(bytes) / (1024.0 * 1024 * 1024));
+  return text;
+}
+
+}  // namespace
+
+void check_config(HplMxpConfig& c, int world_size) {
+  // The diagonal only equals the row's off-diagonal sum: for N = 1 that is
+  // the zero matrix, for N = 2 the generator's matrix is singular.
+  if (c.n < 3)
+    throw UsageError("--n " + std::to_string(c.n) +
+                     ": allowed: N >= 3 (the matrix of order 1 or 2 is singular)");
+  if (c.n > std::numeric_limits<int>::max())
+    throw UsageError("--n " + std::to_string(c.n) +
+                     ": allowed: N <= " + std::to_string(std::numeric_limits<int>::max()));
+  if (c.nb < 1) throw UsageError("--nb " + std::to_string(c.nb) + ": allowed: NB >= 1");
+  if (c.nprow == 0 && c.npcol == 0) {
+    int p = 1;
+    for (int d = 1; d * d <= world_size; ++d)
+      if (world_size % d == 0) p = d;
+    c.nprow = p;
+    c.npcol = world_size / p;
+  }
+  if (c.nprow < 1 || c.npcol < 1 || static_cast<long>(c.nprow) * c.npcol > world_size)
+    throw UsageError("--grid " + std::to_string(c.nprow) + "x" + std::to_string(c.npcol) +
+                     ": needs P*Q <= " + std::to_string(world_size) + " ranks, P, Q >= 1");
+  if (c.restart < 1) throw UsageError("--restart " + std::to_string(c.restart) + ": allowed: >= 1");
+  if (c.max_iterations < 1)
+    throw UsageError("--max-iterations " + std::to_string(c.max_iterations) + ": allowed: >= 1");
+  if (!std::isfinite(c.diagonal_scale))
+    throw UsageError("--diagonal-scale: allowed: a finite number");
+  if (!(c.threshold > 0) || !std::isfinite(c.threshold))
+    throw UsageError("--threshold: allowed: a finite number > 0");
+}
+
+long long bytes_per_process(const HplMxpConfig& c) {
+  const long long mloc = lu::local_count(c.n, c.nb, 0, c.nprow);  // process 0 owns the most
+  const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
+  const long long matrix = mloc * nloc * (8 + 4);
+  const long long buffers = 4LL * c.nb * (mloc + nloc + c.nb);
+  const long long vectors = 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
+  return matrix + buffers + vectors;
+}
+
+void check_memory(const HplMxpConfig& c, long long available) {
+  const long long need = bytes_per_process(c);
+  if (need <= available) return;
+  // The largest N that fits, from 12 N^2 / (P Q) bytes for the matrices.
+  const double fit = std::sqrt(static_cast<double>(available) * c.nprow * c.npcol / 12.0) * 0.98;
+  throw UsageError("--n " + std::to_string(c.n) + ": needs " + gib(need) +
+                   " per process (FP64 matrix, FP32 factors, vectors), " + gib(available) +
+                   " available; allowed: N up to about " +
+                   std::to_string(static_cast<long long>(fit)) + " on this grid");
+}
+
+HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q,
+                         std::FILE* progress) {
+  const ProcessGrid grid(world, c.nprow, c.npcol, GridOrder::RowMajor);
+  HplMxpResult res;
+  res.n = c.n;
+  res.nb = c.nb;
+  res.nprow = c.nprow;
+  res.npcol = c.npcol;
+  if (!grid.in_grid()) return res;
+  res.in_grid = true;
+  const Layout l = Layout::of(c.n, c.nb, grid);
+  auto say = [&](const char* fmt, auto... args) {
+    if (progress) {
+      std::fprintf(progress, fmt, args...);
+      std::fflush(progress);
+    }
+  };
+  auto max_over_grid = [&](double t) {
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
+    return t;
+  };
+
+  double t0 = wall_time();
+  std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+  std::vector<float> lu(a.size());
+  generate_matrix(l, grid, a.data());
+  if (c.diagonal_scale != 1.0) scale_diagonal(l, a.data(), c.diagonal_scale);
+  const std::vector<double> b = generate_rhs(c.n);
+  const double norm_a = norm_inf(l, grid, a.data());
+  res.generate_s = max_over_grid(wall_time() - t0);
+  say("hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb, c.nprow,
+      c.npcol, res.generate_s);
+
+  HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
+  const double start = wall_time();
+  t0 = start;
+  std::transform(a.begin(), a.end(), lu.begin(), [](double v) { return static_cast<float>(v); });
+  std::vector<float> xf(static_cast<std::size_t>(c.n));
+  std::transform(b.begin(), b.end(), xf.begin(), [](double v) { return static_cast<float>(v); });
+  res.convert_s = wall_time() - t0;
+
+  t0 = wall_time();
+  // Live progress of the factorization (rank 0, runs longer than a second).
+  ProgressMeter::Options shown;
+  shown.out = progress ? progress : stderr;
+  shown.enabled = progress != nullptr;
+  shown.silent_first_s = 1.0;
+  const double flops = hpl_flops(static_cast<double>(c.n));
+  ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " FP32 LU", flops, shown);
+  const long panels = (c.n + c.nb - 1) / c.nb;
+  auto panel_done = [&](long j_end) {
+    const double done = flops - (j_end < c.n ? hpl_flops(static_cast<double>(c.n - j_end)) : 0.0);
+    const double elapsed = wall_time() - t0;
+    meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
+                 elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
+  };
+  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), c.bcast, panel_done);
+  meter.finish();
+  res.factor_s = max_over_grid(wall_time() - t0);
+  res.bad_pivot = factored.bad_pivot;
+  {  // the per-panel record: each phase's maximum over the ranks
+    std::vector<double> phases;
+    for (const PanelTimes& p : factored.panels)
+      phases.insert(phases.end(), {p.fact_s, p.bcast_s, p.update_s});
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, phases.data(), static_cast<int>(phases.size()),
+                                 MPI_DOUBLE, MPI_MAX, grid.all()));
+    for (std::size_t k = 0; k < factored.panels.size(); ++k) {
+      PanelTimes p = factored.panels[k];
+      p.fact_s = phases[3 * k];
+      p.bcast_s = phases[3 * k + 1];
+      p.update_s = phases[3 * k + 2];
+      res.panels.push_back(p);
+    }
+  }
+  say("hplx hpl-mxp: FP32 LU without pivoting in %.3f s (%.2f Gflops)%s\n", res.factor_s,
+      hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,
+      res.bad_pivot ? ": a pivot was zero or not finite" : "");
+
+  t0 = wall_time();
+  solve_lu(l, grid, q, lu.data(), xf.data(), xf.data());
+  std::vector<double> x(xf.begin(), xf.end());
+  res.solve_s = wall_time() - t0;
+
+  t0 = wall_time();
+  std::vector<float> work(static_cast<std::size_t>(c.n));
+  auto precondition = [&](const double* v, double* z) {
+    std::transform(v, v + c.n, work.begin(), [](double e) { return static_cast<float>(e); });
+    solve_lu(l, grid, q, lu.data(), work.data(), work.data());
+    std::copy(work.begin(), work.end(), z);
+  };
+  GmresIrOptions opt;
+  opt.restart = c.restart;
+  opt.max_iterations = c.max_iterations;
+  opt.threshold = c.threshold;
+  res.refinement =
+      gmres_ir(l, grid, q, a.data(), norm_a, b, precondition, opt, x, [&](int cycle, double check) {
+        say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
+      });
+  res.refine_s = wall_time() - t0;
+  res.total_s = max_over_grid(wall_time() - start);
+  res.convert_s = max_over_grid(res.convert_s);
+  res.solve_s = max_over_grid(res.solve_s);
+  res.refine_s = max_over_grid(res.refine_s);
+  res.gflops = hpl_flops(static_cast<double>(c.n)) / res.total_s * 1e-9;
+  return res;
+}
+
+void print_result(const HplMxpResult& r, double threshold, std::FILE* out) {
+  const GmresIrResult& g = r.refinement;
+  std::fprintf(out, "HPL-MxP N=%ld NB=%d P=%d Q=%d time %.4f s score %.4e Gflops\n", r.n, r.nb,
+               r.nprow, r.npcol, r.total_s, r.gflops);
+  std::fprintf(out,
+               "  convert %.4f s, FP32 LU %.4f s, solve %.4f s, refinement %.4f s (%d GMRES "
+               "iterations, %d restart cycles)\n",
+               r.convert_s, r.factor_s, r.solve_s, r.refine_s, g.iterations, g.cycles);
+  std::fprintf(out, "||Ax-b||_oo/(||A||_oo*||x||_oo+||b||_oo)/(N*eps)= %.7e ...... %s\n", g.check,
+               g.converged ? "PASSED" : "FAILED");
+  if (!g.converged)
+    std::fprintf(out,
+                 "hplx hpl-mxp: failed to converge: the check is not below %g after %d GMRES "
+                 "iterations%s\n",
+                 threshold, g.iterations,
+                 r.bad_pivot ? " (a pivot of the FP32 LU was zero or not finite)" : "");
+}
+
+nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
+  const GmresIrResult& g = r.refinement;
+  nlohmann::json checks = nlohmann::json::array();
+  for (double v : g.check_history) checks.push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
+  nlohmann::json estimates = nlohmann::json::array();
+  for (double v : g.estimate_history)
+    estimates.push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
+  nlohmann::json panels = nlohmann::json::array();
+  for (const PanelTimes& p : r.panels)
+    panels.push_back({{"j", p.j},
+                      {"jb", p.jb},
+                      {"fact_s", p.fact_s},
+                      {"bcast_s", p.bcast_s},
+                      {"update_s", p.update_s}});
+  return {
+      {"n", r.n},
+      {"nb", r.nb},
+      {"p", r.nprow},
+      {"q", r.npcol},
+      {"bcast", lu::name_of(c.bcast)},
+      {"restart", c.restart},
+      {"max_iterations", c.max_iterations},
+      {"threshold", c.threshold},
+      {"diagonal_scale", c.diagonal_scale},
+      {"time_s", r.total_s},
+      {"gflops", r.gflops},
+      {"phases_s",
+       {{"generate", r.generate_s},
+        {"convert", r.convert_s},
+        {"factor", r.factor_s},
+        {"solve", r.solve_s},
+        {"refine", r.refine_s}}},
+      {"refinement",
+       {{"gmres_iterations", g.iterations},
+        {"cycles", g.cycles},
+        {"check_per_cycle", checks},
+        {"estimate_per_iteration", estimates},
+        {"residual_inf", g.residual_inf},
+        {"norm_a", g.norm_a},
+        {"norm_x", g.norm_x},
+        {"norm_b", g.norm_b}}},
+      {"panels", panels},
+      {"bad_pivot", r.bad_pivot},
+      {"check", std::isfinite(g.check) ? nlohmann::json(g.check) : nullptr},
+      {"passed", g.converged},
+  };
+}
+
+}  // namespace hplx::hplmxp

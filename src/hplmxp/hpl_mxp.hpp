@@ -1,0 +1,67 @@
+// One HPL-MxP run: generate A (FP64) and b, convert A to FP32, factor it
+// without pivoting, solve with the factors, refine with GMRES-IR to the
+// HPL-MxP check, and time it. The score counts conversion, factorization,
+// solves and refinement: (2/3 n^3 + 3/2 n^2) / that time (the generator is
+// not timed, as in the reference).
+#pragma once
+
+#include <mpi.h>
+#include <nlohmann/json.hpp>
+
+#include <cstdio>
+
+#include "device/queue.hpp"
+#include "hplmxp/gmres_ir.hpp"
+#include "hplmxp/lu_nopiv.hpp"
+#include "lu/config.hpp"
+
+namespace hplx::hplmxp {
+
+struct HplMxpConfig {
+  long n = 0;
+  int nb = 256;
+  int nprow = 0, npcol = 0;                       // 0: the squarest grid P <= Q of the ranks
+  lu::Broadcast bcast = lu::Broadcast::OneRingM;  // the panel along process rows
+  int restart = 30;
+  int max_iterations = 100;
+  double threshold = 16.0;
+  // 1 for the benchmark; otherwise the diagonal is multiplied by it (tests
+  // of a matrix that is not diagonally dominant), and the run is no result.
+  double diagonal_scale = 1.0;
+};
+
+// Fills in the grid and checks the values against the ranks; a usage
+// error names the value and what is allowed.
+void check_config(HplMxpConfig& config, int world_size);
+
+// Bytes one process of the grid needs: the FP64 matrix, its FP32 copy,
+// the panel and U buffers, the refinement's vectors.
+long long bytes_per_process(const HplMxpConfig& config);
+
+// A usage error when bytes_per_process exceeds `available` (per process).
+void check_memory(const HplMxpConfig& config, long long available);
+
+struct HplMxpResult {
+  bool in_grid = false;
+  long n = 0;
+  int nb = 0, nprow = 0, npcol = 0;
+  double generate_s = 0, convert_s = 0, factor_s = 0, solve_s = 0, refine_s = 0, total_s = 0;
+  double gflops = 0;  // the score
+  bool bad_pivot = false;
+  // Per panel of the factorization, each phase's maximum over the ranks.
+  std::vector<PanelTimes> panels;
+  GmresIrResult refinement;
+  bool passed() const { return refinement.converged; }
+};
+
+// Collective over `world`. Ranks beyond P*Q sit out (in_grid false).
+// `progress` (rank 0's stderr, or null) gets a line per phase and per
+// refinement step. BLAS runs on `queue` (host memory: the host backend).
+HplMxpResult run_hpl_mxp(const HplMxpConfig& config, MPI_Comm world, device::Queue& queue,
+                         std::FILE* progress);
+
+// The verdict line printed on every run.
+void print_result(const HplMxpResult& result, double threshold, std::FILE* out);
+nlohmann::json to_json(const HplMxpResult& result, const HplMxpConfig& config);
+
+}  // namespace hplx::hplmxp

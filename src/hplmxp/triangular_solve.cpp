@@ -1,0 +1,71 @@
+#include "hplmxp/triangular_solve.hpp"
+
+#include <algorithm>
+#include <vector>
+
+#include "core/error.hpp"
+#include "lu/block_cyclic.hpp"
+
+namespace hplx::hplmxp {
+namespace {
+
+using device::Diag;
+using device::Side;
+using device::Trans;
+using device::Uplo;
+
+// Block [j0, j0 + jb) of x, solved on process (pr, pc), to every process:
+// along the owner's process row, then down every process column.
+void share_block(const ProcessGrid& grid, int pr, int pc, float* block, long jb) {
+  if (grid.myrow() == pr)
+    HPLX_MPI_CHECK(MPI_Bcast(block, static_cast<int>(jb), MPI_FLOAT, pc, grid.row()));
+  HPLX_MPI_CHECK(MPI_Bcast(block, static_cast<int>(jb), MPI_FLOAT, pr, grid.col()));
+}
+
+}  // namespace
+
+void solve_lu(const Layout& l, const ProcessGrid& grid, device::Queue& q, const float* lu,
+              const float* b, float* x) {
+  const long lda = l.lda;
+  std::copy_n(b, l.n, x);
+  // x in the order of my local columns, filled as blocks are solved.
+  std::vector<float> xloc(static_cast<std::size_t>(std::max(1L, l.nloc)), 0.0f);
+  std::vector<float> partial(static_cast<std::size_t>(l.nb)), total(static_cast<std::size_t>(l.nb));
+  const long nblocks = (l.n + l.nb - 1) / l.nb;
+
+  auto step = [&](long k, bool lower) {
+    const long j0 = k * l.nb;
+    const long jb = std::min<long>(l.nb, l.n - j0);
+    const int pr = lu::owner_of(j0, l.nb, l.nprow);
+    const int pc = lu::owner_of(j0, l.nb, l.npcol);
+    const long c0 = lu::local_start(j0, l.nb, l.mycol, l.npcol);
+    const long c1 = lu::local_start(j0 + jb, l.nb, l.mycol, l.npcol);
+    if (l.myrow == pr) {
+      const long i0 = lu::local_start(j0, l.nb, l.myrow, l.nprow);
+      // Columns already solved: left of the block for L, right of it for U.
+      const long cfirst = lower ? 0 : c1;
+      const long count = lower ? c0 : l.nloc - c1;
+      std::fill_n(partial.data(), jb, 0.0f);
+      if (count > 0)
+        q.gemv(Trans::No, jb, count, 1.0f, lu + i0 + cfirst * lda, lda, xloc.data() + cfirst, 1,
+               0.0f, partial.data(), 1);
+      q.synchronize();
+      HPLX_MPI_CHECK(MPI_Reduce(partial.data(), total.data(), static_cast<int>(jb), MPI_FLOAT,
+                                MPI_SUM, pc, grid.row()));
+      if (l.mycol == pc) {
+        for (long t = 0; t < jb; ++t) x[j0 + t] -= total[t];
+        q.trsm(Side::Left, lower ? Uplo::Lower : Uplo::Upper, Trans::No,
+               lower ? Diag::Unit : Diag::NonUnit, jb, 1, 1.0f, lu + i0 + c0 * lda, lda, x + j0,
+               jb);
+        q.synchronize();
+      }
+    }
+    share_block(grid, pr, pc, x + j0, jb);
+    if (l.mycol == pc) std::copy_n(x + j0, jb, xloc.data() + c0);
+  };
+  for (long k = 0; k < nblocks; ++k) step(k, true);
+  std::fill(xloc.begin(), xloc.end(), 0.0f);
+  for (long k = nblocks - 1; k >= 0; --k) step(k, false);
+}
+
+}  // namespace hplx::hplmxp

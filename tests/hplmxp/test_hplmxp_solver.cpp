@@ -1,0 +1,183 @@
+// The FP32 LU without pivoting against an unpivoted LU in double of the same
+// matrix; the distributed solves against a serial one; GMRES-IR reaching the
+// HPL-MxP check in a few iterations on every grid, odd N and NB; and a
+// matrix that is not diagonally dominant reported as failing, not hung.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <algorithm>
+#include <cmath>
+#include <vector>
+
+#include "device/device.hpp"
+#include "grids.hpp"
+#include "hplmxp/distributed_matrix.hpp"
+#include "hplmxp/hpl_mxp.hpp"
+#include "hplmxp/lu_nopiv.hpp"
+#include "hplmxp/triangular_solve.hpp"
+
+using namespace hplx;
+using namespace hplx::hplmxp;
+
+namespace {
+
+device::Queue& host_queue() {
+  static auto dev = device::make_device(device::BackendKind::Host);
+  return dev->compute();
+}
+
+// The whole matrix, generated on this process alone.
+std::vector<double> serial_matrix(long n) {
+  ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
+  const Layout l = Layout::of(n, 8, self);
+  std::vector<double> a(static_cast<std::size_t>(n * n));
+  generate_matrix(l, self, a.data());
+  return a;
+}
+
+// Doolittle LU without pivoting in double, in place (the oracle: LAPACK
+// has no unpivoted LU).
+void lu_double(long n, std::vector<double>& a) {
+  for (long k = 0; k < n; ++k) {
+    for (long i = k + 1; i < n; ++i) a[i + k * n] /= a[k + k * n];
+    for (long j = k + 1; j < n; ++j)
+      for (long i = k + 1; i < n; ++i) a[i + j * n] -= a[i + k * n] * a[k + j * n];
+  }
+}
+
+}  // namespace
+
+TEST(HplMxpLu, MatchesUnpivotedLuInDoubleOnEveryGrid) {
+  for (long n : {3L, 13L, 64L, 101L}) {
+    std::vector<double> ref = serial_matrix(n);
+    lu_double(n, ref);
+    double refmax = 0;
+    for (double v : ref) refmax = std::max(refmax, std::fabs(v));
+    for (int nb : {1, 4, 7, 32}) {
+      for (auto [p, q] : hplmxp_test_grids()) {
+        ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+        if (!grid.in_grid()) continue;
+        const Layout l = Layout::of(n, nb, grid);
+        std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+        generate_matrix(l, grid, a.data());
+        std::vector<float> f(a.begin(), a.end());
+        const LuNopivResult r = factor_nopiv(l, grid, host_queue(), f.data());
+        EXPECT_FALSE(r.bad_pivot);
+        double worst = 0;
+        for (long jl = 0; jl < l.nloc; ++jl)
+          for (long il = 0; il < l.mloc; ++il) {
+            const double want = ref[l.global_row(il) + l.global_col(jl) * n];
+            worst = std::max(worst, std::fabs(f[il + jl * l.lda] - want));
+          }
+        // FP32 rounding, growing at most about linearly with n here.
+        EXPECT_LT(worst, 8.0 * n * 6e-8 * refmax)
+            << "n " << n << " nb " << nb << " grid " << p << "x" << q;
+      }
+    }
+  }
+}
+
+TEST(HplMxpLu, EveryBroadcastTopologyGivesTheSameFactors) {
+  const long n = 77;
+  const int nb = 6;
+  for (auto [p, q] : hplmxp_test_grids()) {
+    if (q == 1) continue;
+    ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+    if (!grid.in_grid()) continue;
+    const Layout l = Layout::of(n, nb, grid);
+    std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+    generate_matrix(l, grid, a.data());
+    std::vector<float> first;
+    for (int t = 0; t < 6; ++t) {
+      std::vector<float> f(a.begin(), a.end());
+      factor_nopiv(l, grid, host_queue(), f.data(), static_cast<lu::Broadcast>(t));
+      if (t == 0) first = f;
+      EXPECT_EQ(f, first) << "topology " << t << " grid " << p << "x" << q;
+    }
+  }
+}
+
+TEST(HplMxpSolve, DistributedSolvesMatchSerialOnes) {
+  const long n = 45;
+  for (int nb : {1, 4, 7}) {
+    for (auto [p, q] : hplmxp_test_grids()) {
+      ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+      if (!grid.in_grid()) continue;
+      const Layout l = Layout::of(n, nb, grid);
+      std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+      generate_matrix(l, grid, a.data());
+      std::vector<float> f(a.begin(), a.end());
+      factor_nopiv(l, grid, host_queue(), f.data());
+      // The whole factors, to solve serially here.
+      std::vector<float> full(static_cast<std::size_t>(n * n), 0.0f);
+      for (long jl = 0; jl < l.nloc; ++jl)
+        for (long il = 0; il < l.mloc; ++il)
+          full[l.global_row(il) + l.global_col(jl) * n] = f[il + jl * l.lda];
+      MPI_Allreduce(MPI_IN_PLACE, full.data(), static_cast<int>(n * n), MPI_FLOAT, MPI_SUM,
+                    grid.all());
+      const std::vector<double> b = generate_rhs(n);
+      std::vector<double> y(b);
+      for (long i = 0; i < n; ++i)
+        for (long j = 0; j < i; ++j) y[i] -= full[i + j * n] * y[j];
+      for (long i = n - 1; i >= 0; --i) {
+        for (long j = i + 1; j < n; ++j) y[i] -= full[i + j * n] * y[j];
+        y[i] /= full[i + i * n];
+      }
+      std::vector<float> x(b.begin(), b.end());
+      solve_lu(l, grid, host_queue(), f.data(), x.data(), x.data());
+      for (long i = 0; i < n; ++i)
+        EXPECT_NEAR(x[i], y[i], 1e-5 * (1 + std::fabs(y[i])))
+            << i << " nb " << nb << " grid " << p << "x" << q;
+    }
+  }
+}
+
+TEST(HplMxpRefinement, ConvergesInFewIterationsOnEveryGrid) {
+  for (long n : {3L, 31L, 200L, 333L}) {
+    for (int nb : {1, 5, 16, 64}) {
+      if (n > 100 && nb == 1) continue;  // N/NB latency-bound steps; covered at small n
+      for (auto [p, q] : hplmxp_test_grids()) {
+        HplMxpConfig c;
+        c.n = n;
+        c.nb = nb;
+        c.nprow = p;
+        c.npcol = q;
+        const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+        if (!r.in_grid) continue;
+        const std::string what = "n " + std::to_string(n) + " nb " + std::to_string(nb) + " " +
+                                 std::to_string(p) + "x" + std::to_string(q);
+        EXPECT_TRUE(r.passed()) << what << " check " << r.refinement.check;
+        EXPECT_LT(r.refinement.check, 16.0) << what;
+        EXPECT_LE(r.refinement.iterations, 10) << what;
+        EXPECT_GT(r.gflops, 0.0);
+        EXPECT_EQ(r.panels.size(), static_cast<std::size_t>((n + nb - 1) / nb));
+        EXPECT_EQ(r.refinement.check_history.size(),
+                  static_cast<std::size_t>(r.refinement.cycles + 1));
+        EXPECT_EQ(r.refinement.estimate_history.size(),
+                  static_cast<std::size_t>(r.refinement.iterations));
+      }
+    }
+  }
+}
+
+TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
+  for (double scale : {0.0, 1e-9}) {
+    for (auto [p, q] : hplmxp_test_grids()) {
+      HplMxpConfig c;
+      c.n = 150;
+      c.nb = 16;
+      c.nprow = p;
+      c.npcol = q;
+      c.max_iterations = 20;
+      c.restart = 10;
+      c.diagonal_scale = scale;
+      const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+      if (!r.in_grid) continue;
+      EXPECT_FALSE(r.passed()) << "scale " << scale << " grid " << p << "x" << q;
+      EXPECT_LE(r.refinement.iterations, 20);
+      if (scale == 0.0) {
+        EXPECT_TRUE(r.bad_pivot);
+      }
+    }
+  }
+}
