@@ -45,7 +45,7 @@ test-sanitize: deps
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  OMPI_MCA_mca_base_component_disable_dlclose=1 \
-	  ctest --output-on-failure -j $(JOBS) -E '^e2e_'
+	  ctest --output-on-failure -j $(JOBS) -E '^(e2e_|install_)'
 
 # libFuzzer targets of the input parsers (fuzz/, docs/TESTING.md "Fuzzing"):
 # a clang build of only the parsers in build-fuzz/. fuzz-smoke runs each
