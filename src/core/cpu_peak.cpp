@@ -7,28 +7,15 @@
 
 #include <fmt/format.h>
 
+#include "core/system_info.hpp"
 #include "core/threads.hpp"
 
 namespace hplx {
 
 namespace {
 
-std::string trim(const std::string& s) {
-  const auto first = s.find_first_not_of(" \t\r\n");
-  if (first == std::string::npos) return {};
-  const auto last = s.find_last_not_of(" \t\r\n");
-  return s.substr(first, last - first + 1);
-}
-
 std::optional<std::string> cpuinfo_field(const std::string& key) {
-  std::ifstream in("/proc/cpuinfo");
-  std::string line;
-  while (in && std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    if (trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
-  }
-  return std::nullopt;
+  return proc_field("/proc/cpuinfo", key);
 }
 
 std::optional<long long> read_integer(const std::string& path) {

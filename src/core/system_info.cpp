@@ -29,19 +29,6 @@ std::string or_unknown(std::string s) {
   return s.empty() ? kUnknown : s;
 }
 
-// Value of the first "key : value" line of a /proc-style file whose key is
-// exactly `key` (cpuinfo pads keys with tabs, meminfo does not).
-std::optional<std::string> proc_field(const char* path, const std::string& key) {
-  std::ifstream in(path);
-  std::string line;
-  while (in && std::getline(in, line)) {
-    const auto colon = line.find(':');
-    if (colon == std::string::npos) continue;
-    if (trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
-  }
-  return std::nullopt;
-}
-
 // A /proc/meminfo entry in bytes (the file reports kB).
 std::optional<long long> meminfo_bytes(const std::string& key) {
   const auto value = proc_field("/proc/meminfo", key);
@@ -170,6 +157,19 @@ std::string blas_description() {
 }
 
 }  // namespace
+
+// Value of the first "key : value" line of a /proc-style file whose key is
+// exactly `key` (cpuinfo pads keys with tabs, meminfo does not).
+std::optional<std::string> proc_field(const char* path, const std::string& key) {
+  std::ifstream in(path);
+  std::string line;
+  while (in && std::getline(in, line)) {
+    const auto colon = line.find(':');
+    if (colon == std::string::npos) continue;
+    if (trim(line.substr(0, colon)) == key) return trim(line.substr(colon + 1));
+  }
+  return std::nullopt;
+}
 
 long long available_memory_bytes() {
   long long avail = meminfo_bytes("MemAvailable").value_or(sysconf_bytes(_SC_AVPHYS_PAGES));

@@ -9,6 +9,7 @@
 
 #include <nlohmann/json.hpp>
 
+#include <optional>
 #include <string>
 
 namespace hplx {
@@ -36,5 +37,9 @@ nlohmann::json to_json(const SystemInfo& info);
 // (minus what the cgroup already uses) so a container's limit is respected.
 // Always > 0.
 long long available_memory_bytes();
+
+// Value of the first "key : value" line of a /proc-style file whose key is
+// exactly `key` (cpuinfo pads keys with tabs, meminfo does not), trimmed.
+std::optional<std::string> proc_field(const char* path, const std::string& key);
 
 }  // namespace hplx
