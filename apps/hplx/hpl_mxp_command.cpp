@@ -24,6 +24,9 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_option("--bcast", bcast_,
                    "panel broadcast along process rows: 1ring | 1ringM | 2ring | 2ringM | long | "
                    "longM (default 1ringM)");
+  sub_->add_option("--depth", config_.depth,
+                   "look-ahead: 1 factors and sends the next panel during the update (default), "
+                   "0 does not");
   sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
   sub_->add_option(
       "--max-iterations", config_.max_iterations,

@@ -2,9 +2,11 @@
 // B (K x M) with K = NB, the shape of the LU's trailing update, timed over
 // several repetitions after one warm-up. The figure a GPU LU is judged
 // against (docs/GPU.md: hplx lu reaches some share of this rate).
+// `--precision single` times SGEMM instead: the rate HPL-MxP's FP32
+// factorization is judged against (bench/hpl-mxp-vs-lu.sh).
 //
 //   build/bin/hplx_dgemm_probe [--backend NAME] [--m M,M,...] [--nb NB,NB,...]
-//                              [--reps R] [--json FILE]
+//                              [--precision double|single] [--reps R] [--json FILE]
 //
 // Defaults: --backend the default one (cuda where a GPU is present),
 // --m 20000,40000,60000 on a GPU and 2000,4000 otherwise, --nb 256,512,768,1024,
@@ -47,12 +49,37 @@ std::vector<long> parse_list(const std::string& text, const char* what) {
 }
 
 // Fills a device buffer with a constant through a host copy, in chunks.
-void fill(hplx::device::Queue& q, double* dst, long count, double value) {
+template <class T>
+void fill(hplx::device::Queue& q, T* dst, long count, T value) {
   const long chunk = std::min(count, 1L << 22);
-  const std::vector<double> host(chunk, value);
+  const std::vector<T> host(chunk, value);
   for (long done = 0; done < count; done += chunk)
     hplx::device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
   q.synchronize();
+}
+
+// The rates of `reps` timed GEMMs of one shape after a warm-up, Gflop/s.
+template <class T>
+std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int reps) {
+  hplx::device::Queue& q = dev.compute();
+  auto a = dev.alloc<T>(m * k), b = dev.alloc<T>(k * m), c = dev.alloc<T>(m * m);
+  fill<T>(q, a.data(), m * k, T(1e-3));
+  fill<T>(q, b.data(), k * m, T(1e-3));
+  fill<T>(q, c.data(), m * m, T(1));
+  auto gemm = [&] {
+    q.gemm(hplx::device::Trans::No, hplx::device::Trans::No, m, m, k, T(-1), a.data(), m, b.data(),
+           k, T(1), c.data(), m);
+  };
+  gemm();  // warm-up: library initialisation, clocks
+  q.synchronize();
+  std::vector<double> rates;
+  for (int r = 0; r < reps; ++r) {
+    const double t0 = hplx::wall_time();
+    gemm();
+    q.synchronize();
+    rates.push_back(2.0 * m * m * k / (hplx::wall_time() - t0) / 1e9);
+  }
+  return rates;
 }
 
 }  // namespace
@@ -60,10 +87,13 @@ void fill(hplx::device::Queue& q, double* dst, long count, double value) {
 int main(int argc, char** argv) {
   CLI::App app{"hplx_dgemm_probe: the LU update's DGEMM rate on a backend"};
   std::string backend_name, ms_text, nbs_text = "256,512,768,1024", json_path;
+  std::string precision = "double";
   int reps = 5;
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "M = N of the update, comma-separated");
   app.add_option("--nb", nbs_text, "K = NB, comma-separated");
+  app.add_option("--precision", precision, "double (DGEMM, default) or single (SGEMM)")
+      ->check(CLI::IsMember({"double", "single"}));
   app.add_option("--reps", reps, "timed repetitions per shape")->check(CLI::Range(1, 1000));
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
@@ -73,37 +103,23 @@ int main(int argc, char** argv) {
                                                   : hplx::device::parse_backend(backend_name);
     auto dev = hplx::device::make_device(kind);
     const bool gpu = kind == BackendKind::Cuda;
+    const bool single = precision == "single";
+    const double element = single ? 4.0 : 8.0;
     const std::vector<long> ms =
         parse_list(ms_text.empty() ? (gpu ? "20000,40000,60000" : "2000,4000") : ms_text, "--m");
     const std::vector<long> nbs = parse_list(nbs_text, "--nb");
-    std::printf("hplx_dgemm_probe: %s\n", dev->backend().describe().c_str());
+    std::printf("hplx_dgemm_probe: %s, %s\n", single ? "SGEMM" : "DGEMM",
+                dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
-    hplx::device::Queue& q = dev->compute();
     for (long m : ms) {
       for (long k : nbs) {
-        const double bytes = 8.0 * (2.0 * m * k + static_cast<double>(m) * m);
+        const double bytes = element * (2.0 * m * k + static_cast<double>(m) * m);
         if (bytes > 0.9 * static_cast<double>(dev->backend().free_device_bytes())) {
           std::printf("M = %ld, NB = %ld: skipped, needs %.1f GiB\n", m, k, bytes / (1 << 30));
           continue;
         }
-        auto a = dev->alloc<double>(m * k), b = dev->alloc<double>(k * m),
-             c = dev->alloc<double>(m * m);
-        fill(q, a.data(), m * k, 1e-3);
-        fill(q, b.data(), k * m, 1e-3);
-        fill(q, c.data(), m * m, 1.0);
-        auto gemm = [&] {
-          q.gemm(hplx::device::Trans::No, hplx::device::Trans::No, m, m, k, -1.0, a.data(), m,
-                 b.data(), k, 1.0, c.data(), m);
-        };
-        gemm();  // warm-up: library initialisation, clocks
-        q.synchronize();
-        std::vector<double> rates;
-        for (int r = 0; r < reps; ++r) {
-          const double t0 = hplx::wall_time();
-          gemm();
-          q.synchronize();
-          rates.push_back(2.0 * m * m * k / (hplx::wall_time() - t0) / 1e9);
-        }
+        std::vector<double> rates =
+            single ? time_gemm<float>(*dev, m, k, reps) : time_gemm<double>(*dev, m, k, reps);
         std::sort(rates.begin(), rates.end());
         const double median = rates[rates.size() / 2];
         std::printf("M = %ld, NB = %ld: %.1f Gflop/s (median of %d; min %.1f, max %.1f)\n", m, k,
@@ -112,7 +128,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!json_path.empty()) {
-      const nlohmann::json record = {{"probe", "dgemm"},
+      const nlohmann::json record = {{"probe", single ? "sgemm" : "dgemm"},
                                      {"backend", hplx::device::name_of(kind)},
                                      {"device", dev->backend().describe()},
                                      {"shapes", rows}};

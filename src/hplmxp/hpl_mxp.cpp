@@ -47,6 +47,8 @@ void check_config(HplMxpConfig& c, int world_size) {
   if (c.nprow < 1 || c.npcol < 1 || static_cast<long>(c.nprow) * c.npcol > world_size)
     throw UsageError("--grid " + std::to_string(c.nprow) + "x" + std::to_string(c.npcol) +
                      ": needs P*Q <= " + std::to_string(world_size) + " ranks, P, Q >= 1");
+  if (c.depth != 0 && c.depth != 1)
+    throw UsageError("--depth " + std::to_string(c.depth) + ": allowed: 0 or 1");
   if (c.restart < 1) throw UsageError("--restart " + std::to_string(c.restart) + ": allowed: >= 1");
   if (c.max_iterations < 1)
     throw UsageError("--max-iterations " + std::to_string(c.max_iterations) + ": allowed: >= 1");
@@ -132,7 +134,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
                  elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
   };
-  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), c.bcast, panel_done);
+  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), c.bcast, c.depth, panel_done);
   meter.finish();
   res.factor_s = max_over_grid(wall_time() - t0);
   res.bad_pivot = factored.bad_pivot;
@@ -221,6 +223,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"p", r.nprow},
       {"q", r.npcol},
       {"bcast", lu::name_of(c.bcast)},
+      {"depth", c.depth},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},
       {"threshold", c.threshold},

@@ -22,6 +22,7 @@ struct HplMxpConfig {
   int nb = 256;
   int nprow = 0, npcol = 0;                       // 0: the squarest grid P <= Q of the ranks
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // the panel along process rows
+  int depth = 1;                                  // look-ahead: 0 or 1
   int restart = 30;
   int max_iterations = 100;
   double threshold = 16.0;

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 #include <vector>
 
 #include "core/error.hpp"
@@ -34,68 +35,192 @@ bool factor_diagonal_block(long jb, float* a, long lda) {
   return ok;
 }
 
+// Where panel k (global columns j0 .. j0 + jb) lies on this process.
+struct Step {
+  long j0 = 0, jb = 0;
+  int pr = 0, pc = 0;       // the process row and column that own its diagonal block
+  long i0 = 0, i1 = 0;      // my local rows at and after the panel's diagonal block
+  long c0 = 0, c1 = 0;      // my local columns at and after the panel
+  long mrest = 0, ldw = 1;  // my rows of the panel; its leading dimension in W
+
+  static Step of(const Layout& l, long j0) {
+    Step s;
+    s.j0 = j0;
+    s.jb = std::min<long>(l.nb, l.n - j0);
+    s.pr = lu::owner_of(j0, l.nb, l.nprow);
+    s.pc = lu::owner_of(j0, l.nb, l.npcol);
+    s.i0 = lu::local_start(j0, l.nb, l.myrow, l.nprow);
+    s.i1 = lu::local_start(j0 + s.jb, l.nb, l.myrow, l.nprow);
+    s.c0 = lu::local_start(j0, l.nb, l.mycol, l.npcol);
+    s.c1 = lu::local_start(j0 + s.jb, l.nb, l.mycol, l.npcol);
+    s.mrest = l.mloc - s.i0;
+    s.ldw = std::max(1L, s.mrest);
+    return s;
+  }
+};
+
+// The panel in FP32, stored as doubles: LBCAST moves doubles.
+struct PanelBuffer {
+  std::vector<double> store;
+  float* w() { return reinterpret_cast<float*>(store.data()); }
+  long doubles(const Step& s) const { return (s.mrest * s.jb + 1) / 2; }
+};
+
+class Factorization {
+ public:
+  Factorization(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
+                lu::Broadcast bcast)
+      : l_(l),
+        grid_(grid),
+        q_(q),
+        a_(a),
+        bcast_(bcast),
+        diag_(static_cast<std::size_t>(l.nb) * l.nb),
+        u_(static_cast<std::size_t>(std::max(1L, l.nloc)) * l.nb) {
+    for (PanelBuffer& b : w_)
+      b.store.resize((static_cast<std::size_t>(std::max(1L, l.mloc)) * l.nb + 1) / 2);
+  }
+
+  // FACT on the panel's process column: the diagonal block factored on its
+  // owner and sent down the column, L21 = A21 U11^-1 (STRSM), the panel
+  // copied into W. Other processes do nothing.
+  void fact(const Step& s, PanelBuffer& w) {
+    if (l_.mycol != s.pc) return;
+    const long lda = l_.lda;
+    if (l_.myrow == s.pr) {
+      float* akk = a_ + s.i0 + s.c0 * lda;
+      if (!factor_diagonal_block(s.jb, akk, lda)) bad_ = 1;
+      for (long j = 0; j < s.jb; ++j) std::copy_n(akk + j * lda, s.jb, diag_.data() + j * s.jb);
+    }
+    HPLX_MPI_CHECK(
+        MPI_Bcast(diag_.data(), static_cast<int>(s.jb * s.jb), MPI_FLOAT, s.pr, grid_.col()));
+    if (l_.mloc > s.i1)
+      q_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l_.mloc - s.i1, s.jb, 1.0f,
+              diag_.data(), s.jb, a_ + s.i1 + s.c0 * lda, lda);
+    device::copy_matrix(q_, s.mrest, s.jb, a_ + s.i0 + s.c0 * lda, lda, w.w(), s.ldw);
+    q_.synchronize();
+  }
+
+  // LBCAST of W along the process row, started (non-blocking).
+  // Consecutive panels' broadcasts carry different tags: a piece still
+  // being forwarded can never match the next panel's receive.
+  std::unique_ptr<lu::RowBroadcast> start_bcast(long k, const Step& s, PanelBuffer& w) {
+    return std::make_unique<lu::RowBroadcast>(
+        w.store.data(), w.doubles(s), bcast_, s.pc, grid_.row(),
+        lu::RowBroadcast::kDefaultTag + static_cast<int>(k % 2));
+  }
+
+  // U12 = L11^-1 A12 on the panel's process row (L11 the top of W there),
+  // for all my columns after the panel, then U12 down the process columns.
+  void solve_u(const Step& s, PanelBuffer& w) {
+    const long ntrail = l_.nloc - s.c1;
+    if (l_.myrow == s.pr) {
+      if (ntrail > 0) {
+        q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, ntrail, 1.0f, w.w(), s.ldw,
+                a_ + s.i0 + s.c1 * l_.lda, l_.lda);
+        device::copy_matrix(q_, s.jb, ntrail, a_ + s.i0 + s.c1 * l_.lda, l_.lda, u_.data(), s.jb);
+      }
+      q_.synchronize();
+    }
+    HPLX_MPI_CHECK(
+        MPI_Bcast(u_.data(), static_cast<int>(s.jb * ntrail), MPI_FLOAT, s.pr, grid_.col()));
+  }
+
+  // A22 -= L21 U12 on my local columns [from, to) (from >= s.c1).
+  void update(const Step& s, PanelBuffer& w, long from, long to) {
+    if (l_.mloc <= s.i1 || to <= from) return;
+    q_.gemm(Trans::No, Trans::No, l_.mloc - s.i1, to - from, s.jb, -1.0f, w.w() + (s.i1 - s.i0),
+            s.ldw, u_.data() + (from - s.c1) * s.jb, s.jb, 1.0f, a_ + s.i1 + from * l_.lda, l_.lda);
+  }
+
+  PanelBuffer& buffer(long k) { return w_[k % 2]; }
+  int bad() const { return bad_; }
+
+ private:
+  const Layout& l_;
+  const ProcessGrid& grid_;
+  device::Queue& q_;
+  float* a_;
+  lu::Broadcast bcast_;
+  std::vector<float> diag_, u_;
+  PanelBuffer w_[2];
+  int bad_ = 0;
+};
+
+// Columns of the trailing update done between two looks at the next
+// panel's broadcast (so its forwarding goes on while this process computes).
+constexpr long kUpdateChunkColumns = 512;
+
 }  // namespace
 
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
-                           lu::Broadcast bcast, const PanelDone& panel_done) {
-  const long lda = l.lda;
-  int bad = 0;
+                           lu::Broadcast bcast, int depth, const PanelDone& panel_done) {
+  if (depth != 0 && depth != 1)
+    throw UsageError("--depth " + std::to_string(depth) + ": allowed: 0 or 1");
+  Factorization f(l, grid, q, a, bcast);
   LuNopivResult result;
-  std::vector<float> diag(static_cast<std::size_t>(l.nb) * l.nb);
-  // The panel, FP32 in double storage: LBCAST moves doubles.
-  std::vector<double> w_store((static_cast<std::size_t>(std::max(1L, l.mloc)) * l.nb + 1) / 2);
-  float* const w = reinterpret_cast<float*>(w_store.data());
-  std::vector<float> u(static_cast<std::size_t>(std::max(1L, l.nloc)) * l.nb);
-  for (long j0 = 0; j0 < l.n; j0 += l.nb) {
-    const long jb = std::min<long>(l.nb, l.n - j0);
-    const int pr = lu::owner_of(j0, l.nb, l.nprow);
-    const int pc = lu::owner_of(j0, l.nb, l.npcol);
-    const long i0 = lu::local_start(j0, l.nb, l.myrow, l.nprow);  // my first row >= j0
-    const long i1 = lu::local_start(j0 + jb, l.nb, l.myrow, l.nprow);
-    const long c0 = lu::local_start(j0, l.nb, l.mycol, l.npcol);
-    const long c1 = lu::local_start(j0 + jb, l.nb, l.mycol, l.npcol);
-    const long mrest = l.mloc - i0;  // my rows of the panel (the same along a process row)
-    const long ldw = std::max(1L, mrest);
-    const long ntrail = l.nloc - c1;
-    PanelTimes times{j0, jb};
-    double t = wall_time();
+  const long panels = (l.n + l.nb - 1) / l.nb;
+  result.panels.resize(static_cast<std::size_t>(panels));
 
-    if (l.mycol == pc) {
-      if (l.myrow == pr) {
-        float* akk = a + i0 + c0 * lda;
-        if (!factor_diagonal_block(jb, akk, lda)) bad = 1;
-        for (long j = 0; j < jb; ++j) std::copy_n(akk + j * lda, jb, diag.data() + j * jb);
-      }
-      HPLX_MPI_CHECK(MPI_Bcast(diag.data(), static_cast<int>(jb * jb), MPI_FLOAT, pr, grid.col()));
-      if (l.mloc > i1)  // L21 = A21 U11^-1
-        q.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l.mloc - i1, jb, 1.0f,
-               diag.data(), jb, a + i1 + c0 * lda, lda);
-      device::copy_matrix(q, mrest, jb, a + i0 + c0 * lda, lda, w, ldw);
-      q.synchronize();
-    }
-    times.fact_s = wall_time() - t;
-    t = wall_time();
-    if (l.npcol > 1) lu::broadcast_row(w_store.data(), (mrest * jb + 1) / 2, bcast, pc, grid.row());
-    times.bcast_s = wall_time() - t;
-    t = wall_time();
-    if (l.myrow == pr) {
-      // U12 = L11^-1 A12; L11 is the top of the panel on this process row.
-      if (ntrail > 0) {
-        q.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, jb, ntrail, 1.0f, w, ldw,
-               a + i0 + c1 * lda, lda);
-        device::copy_matrix(q, jb, ntrail, a + i0 + c1 * lda, lda, u.data(), jb);
-      }
-      q.synchronize();
-    }
-    HPLX_MPI_CHECK(MPI_Bcast(u.data(), static_cast<int>(jb * ntrail), MPI_FLOAT, pr, grid.col()));
-    if (l.mloc > i1 && ntrail > 0)  // A22 -= L21 U12
-      q.gemm(Trans::No, Trans::No, l.mloc - i1, ntrail, jb, -1.0f, w + (i1 - i0), ldw, u.data(), jb,
-             1.0f, a + i1 + c1 * lda, lda);
-    q.synchronize();
-    times.update_s = wall_time() - t;
-    result.panels.push_back(times);
-    if (panel_done) panel_done(j0 + jb);
+  // With look-ahead, panel k + 1 is factored and its broadcast started
+  // before the rest of panel k's update: the prologue does panel 0.
+  std::unique_ptr<lu::RowBroadcast> next_bcast;
+  if (depth == 1) {
+    const Step s0 = Step::of(l, 0);
+    double t = wall_time();
+    f.fact(s0, f.buffer(0));
+    result.panels[0].fact_s = wall_time() - t;
+    next_bcast = f.start_bcast(0, s0, f.buffer(0));
   }
+  for (long k = 0; k < panels; ++k) {
+    const Step s = Step::of(l, k * l.nb);
+    PanelTimes& times = result.panels[static_cast<std::size_t>(k)];
+    times.j = s.j0;
+    times.jb = s.jb;
+    PanelBuffer& w = f.buffer(k);
+    double t = wall_time();
+    std::unique_ptr<lu::RowBroadcast> bcast_k;
+    if (depth == 0) {
+      f.fact(s, w);
+      times.fact_s = wall_time() - t;
+      t = wall_time();
+      bcast_k = f.start_bcast(k, s, w);
+    } else {
+      bcast_k = std::move(next_bcast);
+    }
+    bcast_k->finish();
+    times.bcast_s = wall_time() - t;
+
+    t = wall_time();
+    f.solve_u(s, w);
+    const bool look_ahead = depth == 1 && k + 1 < panels;
+    long from = s.c1;
+    double next_fact_s = 0;
+    if (look_ahead) {
+      // Panel k + 1's columns first (only its process column has any), then
+      // its FACT and the start of its broadcast.
+      const Step n = Step::of(l, s.j0 + s.jb);
+      f.update(s, w, s.c1, n.c1);
+      q.synchronize();
+      from = n.c1;
+      const double tf = wall_time();
+      f.fact(n, f.buffer(k + 1));
+      next_fact_s = wall_time() - tf;
+      result.panels[static_cast<std::size_t>(k + 1)].fact_s = next_fact_s;
+      next_bcast = f.start_bcast(k + 1, n, f.buffer(k + 1));
+    }
+    // The rest of the trailing update, in chunks with a look at the next
+    // broadcast between them.
+    const long chunk = look_ahead && l.npcol > 1 ? kUpdateChunkColumns : l.nloc;
+    for (long c = from; c < l.nloc; c += chunk) {
+      f.update(s, w, c, std::min(l.nloc, c + chunk));
+      q.synchronize();
+      if (next_bcast) next_bcast->progress();
+    }
+    times.update_s = wall_time() - t - next_fact_s;
+    if (panel_done) panel_done(s.j0 + s.jb);
+  }
+  int bad = f.bad();
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));
   result.bad_pivot = bad != 0;
   return result;

@@ -1,16 +1,20 @@
 // The FP32 LU factorization without pivoting of the distributed matrix,
-// right-looking, one NB-column panel at a time (no look-ahead yet):
-//   the diagonal block is factored on its owner and broadcast down its
+// right-looking, one NB-column panel at a time:
+//   FACT: the diagonal block is factored on its owner and broadcast down its
 //   process column; the column's processes solve for their rows of L
-//   (STRSM); the panel of L goes along the process rows and the diagonal
-//   block's process row solves for its row of U (STRSM), which goes down the
-//   process columns; every process updates its trailing part (SGEMM).
-// The panel's trip along the process row is the LU's LBCAST
-// (lu::broadcast_row, netlib's six topologies, blocking): it moves doubles,
-// so the FP32 panel lives in double storage and travels as half as many
-// doubles (bytes are not converted). The diagonal block and U go down the
-// process columns by MPI_Bcast. No look-ahead: the broadcast completes
-// before the update.
+//   (STRSM);
+//   LBCAST: the panel of L goes along the process rows (the LU's
+//   lu::RowBroadcast, netlib's six topologies, non-blocking);
+//   U: the diagonal block's process row solves for its row of U (STRSM),
+//   which goes down the process columns (MPI_Bcast);
+//   UPDATE: every process updates its trailing part (SGEMM).
+// With look-ahead (depth 1, the default) the process column of panel k + 1
+// updates that panel's columns first, factors it and starts its broadcast,
+// then updates the rest of its trailing part in chunks, moving the
+// broadcast on between them: the next panel's FACT and LBCAST hide behind
+// the update. Depth 0 finishes each panel's broadcast before its update.
+// The broadcast moves doubles, so the FP32 panel lives in double storage
+// and travels as half as many doubles (bytes are not converted).
 // BLAS runs on `queue` in FP32; the matrix must be host memory (the host
 // backend's queue).
 #pragma once
@@ -30,7 +34,7 @@ namespace hplx::hplmxp {
 struct PanelTimes {
   long j = 0, jb = 0;
   double fact_s = 0;    // diagonal block, its broadcast down the column, L's STRSM
-  double bcast_s = 0;   // the panel along the process row (LBCAST)
+  double bcast_s = 0;   // waiting for the panel along the process row (LBCAST)
   double update_s = 0;  // U's STRSM, U down the columns, the trailing SGEMM
 };
 
@@ -47,9 +51,10 @@ struct LuNopivResult {
 // Called after each panel with the global column where it ends.
 using PanelDone = std::function<void(long)>;
 
-// `bcast`: the panel broadcast's topology along the process rows.
+// `bcast`: the panel broadcast's topology along the process rows; `depth`:
+// 0 (no look-ahead) or 1 (look-ahead); other values are a usage error.
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue, float* a,
-                           lu::Broadcast bcast = lu::Broadcast::OneRingM,
+                           lu::Broadcast bcast = lu::Broadcast::OneRingM, int depth = 1,
                            const PanelDone& panel_done = {});
 
 }  // namespace hplx::hplmxp

@@ -9,6 +9,7 @@
 #include <cmath>
 #include <vector>
 
+#include "core/error.hpp"
 #include "device/device.hpp"
 #include "grids.hpp"
 #include "hplmxp/distributed_matrix.hpp"
@@ -95,6 +96,46 @@ TEST(HplMxpLu, EveryBroadcastTopologyGivesTheSameFactors) {
       EXPECT_EQ(f, first) << "topology " << t << " grid " << p << "x" << q;
     }
   }
+}
+
+TEST(HplMxpLu, LookAheadGivesTheSameFactorsAsNone) {
+  const long n = 83;
+  for (int nb : {5, 16}) {
+    for (auto [p, q] : hplmxp_test_grids()) {
+      ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+      if (!grid.in_grid()) continue;
+      const Layout l = Layout::of(n, nb, grid);
+      std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+      generate_matrix(l, grid, a.data());
+      std::vector<float> none(a.begin(), a.end()), ahead(a.begin(), a.end());
+      const LuNopivResult r0 =
+          factor_nopiv(l, grid, host_queue(), none.data(), lu::Broadcast::OneRingM, 0);
+      const LuNopivResult r1 =
+          factor_nopiv(l, grid, host_queue(), ahead.data(), lu::Broadcast::Long, 1);
+      // The same operations, but the update's SGEMM is cut in other pieces:
+      // equal up to FP32 rounding of a few operations.
+      double worst = 0, largest = 0;
+      for (std::size_t i = 0; i < none.size(); ++i) {
+        worst = std::max(worst, static_cast<double>(std::fabs(ahead[i] - none[i])));
+        largest = std::max(largest, static_cast<double>(std::fabs(none[i])));
+      }
+      EXPECT_LE(worst, 1e-5 * largest) << "nb " << nb << " grid " << p << "x" << q;
+      ASSERT_EQ(r1.panels.size(), static_cast<std::size_t>((n + nb - 1) / nb));
+      for (std::size_t k = 0; k < r1.panels.size(); ++k) {
+        EXPECT_EQ(r1.panels[k].j, static_cast<long>(k) * nb);
+        EXPECT_EQ(r1.panels[k].j, r0.panels[k].j);
+      }
+    }
+  }
+}
+
+TEST(HplMxpLu, DepthOtherThanZeroOrOneIsAUsageError) {
+  ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
+  if (!grid.in_grid()) return;
+  const Layout l = Layout::of(8, 4, grid);
+  std::vector<float> f(static_cast<std::size_t>(l.local_elements()), 1.0f);
+  EXPECT_THROW(factor_nopiv(l, grid, host_queue(), f.data(), lu::Broadcast::OneRingM, 2),
+               UsageError);
 }
 
 TEST(HplMxpSolve, DistributedSolvesMatchSerialOnes) {
