@@ -34,18 +34,20 @@ test: build
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The unit, device and MPI tests again under AddressSanitizer and
-# UndefinedBehaviorSanitizer (a second build in build-sanitize/, without the
-# CUDA backend); any report fails the test. CI runs it after `make test`.
+# UndefinedBehaviorSanitizer (a second build in build-sanitize/ of the test
+# programs only, without the CUDA backend); any report fails the test. CI
+# runs it after `make test`. The end-to-end tests (they run the hplx
+# program), the install test and the include-layering script are not rerun.
 SANITIZE_DIR ?= build-sanitize
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPLX_CUDA=off -DHPLX_SANITIZE=on
-	cmake --build $(SANITIZE_DIR) -j $(JOBS)
+	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target hplx_test_programs
 	cd $(SANITIZE_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0:fast_unwind_on_malloc=0 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0 \
 	  UBSAN_OPTIONS=halt_on_error=1:print_stacktrace=1 \
 	  OMPI_MCA_mca_base_component_disable_dlclose=1 \
-	  ctest --output-on-failure -j $(JOBS) -E '^(e2e_|install_)'
+	  ctest --output-on-failure -j $(JOBS) -E '^(e2e_|install_|layers_)'
 
 # libFuzzer targets of the input parsers (fuzz/, docs/TESTING.md "Fuzzing"):
 # a clang build of only the parsers in build-fuzz/. fuzz-smoke runs each

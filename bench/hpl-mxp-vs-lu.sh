@@ -99,7 +99,7 @@ for round in $(seq 1 "$REPS"); do
 done
 
 # Medians per side and grid, then the goals from the best grid of each side.
-awk -v n="$N" '
+awk -v n="$N" -v ref_n="$REF_N" '
   /^#/ || NF < 5 {next}
   {key = $2 " " $3; cnt[key]++; g[key, cnt[key]] = $4; t[key, cnt[key]] = $5
    f[key, cnt[key]] = $6; s[key, cnt[key]] = $7; r[key, cnt[key]] = $8}
@@ -113,13 +113,13 @@ awk -v n="$N" '
     for (key in cnt) {
       split(key, k, " ")
       mg = med(g, key, cnt[key]); mt = med(t, key, cnt[key])
+      if (k[1] == "sgemm") {printf "%-9s %-4s %9.2f\n", k[1], k[2], mg; sgemm = mg; continue}
       printf "%-9s %-4s %9.2f %9.3f", k[1], k[2], mg, mt
-      if (k[1] != "lu" && k[1] != "sgemm")
+      if (k[1] != "lu")
         printf " %8.3f %8.3f %8.3f", med(f, key, cnt[key]), med(s, key, cnt[key]), med(r, key, cnt[key])
       printf "\n"
       if (k[1] == "lu" && mg > best_lu) {best_lu = mg; lu_grid = k[2]}
       if (k[1] == "hpl-mxp" && mg > best_mxp) {best_mxp = mg; mxp_key = key; mxp_grid = k[2]}
-      if (k[1] == "sgemm") sgemm = mg
       if (k[1] == "reference") ref = mg
     }
     if (best_lu > 0 && best_mxp > 0)
@@ -133,5 +133,6 @@ awk -v n="$N" '
           2 / 3 * n * n * n / mf * 1e-9, sgemm, 100 * 2 / 3 * n * n * n / mf * 1e-9 / sgemm
     }
     if (ref > 0 && best_mxp > 0)
-      printf "score / reference score: %.2f\n", best_mxp / ref
+      printf "score / reference score: %.2f%s\n", best_mxp / ref,
+        ref_n == n ? "" : " (the reference at N = " ref_n ", hplx at N = " n ")"
   }' "$OUT" | tee -a "$OUT"

@@ -4,10 +4,14 @@
 include(GoogleTest)
 find_package(GTest REQUIRED)
 set(HPLX_MPIEXEC_FLAGS --oversubscribe --bind-to none CACHE STRING "Extra mpiexec flags for tests")
+# Every gtest program, and nothing else: `make test-sanitize` builds only
+# these (its ctest leaves out the e2e tests, which run the hplx program).
+add_custom_target(hplx_test_programs)
 
 function(hplx_add_test name)
   cmake_parse_arguments(T "" "" "SOURCES;MPI_RANKS;LIBS" ${ARGN})
   add_executable(${name} ${T_SOURCES})
+  add_dependencies(hplx_test_programs ${name})
   target_link_libraries(${name} PRIVATE ${T_LIBS} GTest::gtest)
   target_include_directories(${name} PRIVATE ${CMAKE_SOURCE_DIR})
   set_target_properties(${name} PROPERTIES RUNTIME_OUTPUT_DIRECTORY ${CMAKE_BINARY_DIR}/tests)
