@@ -180,9 +180,9 @@ class CudaQueue final : public Queue {
 
  private:
   // 16-bit A and B, FP32 C, FP32 products and sums. CUBLAS_GEMM_DEFAULT:
-  // since CUDA 11 the default math mode lets cuBLAS choose tensor cores for
-  // 16-bit inputs with CUBLAS_COMPUTE_32F (CUBLAS_GEMM_DEFAULT_TENSOR_OP is
-  // deprecated and means the same).
+  // the default math mode uses tensor cores for 16-bit inputs with
+  // CUBLAS_COMPUTE_32F; CUBLAS_GEMM_DEFAULT_TENSOR_OP is deprecated and
+  // would also let cuBLAS pick its reduced-precision (FAST_16F) kernels.
   void gemm_ex(Trans ta, Trans tb, long m, long n, long k, float alpha, const void* a,
                const void* b, cudaDataType type, long lda, long ldb, float beta, float* c,
                long ldc) {
