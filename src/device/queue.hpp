@@ -12,6 +12,7 @@
 #include <functional>
 #include <memory>
 
+#include "device/precision.hpp"
 #include "device/types.hpp"
 
 namespace hplx::device {
@@ -81,6 +82,23 @@ class Queue {
                     const double* x, long incx, double beta, double* y, long incy) = 0;
   virtual void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
                     long incx, float beta, float* y, long incy) = 0;
+
+  // Mixed precision (HPL-MxP's update on a GPU): C = alpha op(A) op(B) +
+  // beta C with A and B in 16 bits and C in FP32, every product and sum in
+  // FP32 (cuBLAS GemmEx, compute type 32F, on the GPU's tensor cores; on
+  // the host the operands are widened to FP32 and OpenBLAS's SGEMM runs:
+  // docs/GPU.md says where the two round differently).
+  virtual void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a,
+                          long lda, const Half* b, long ldb, float beta, float* c, long ldc) = 0;
+  virtual void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha,
+                          const BFloat16* a, long lda, const BFloat16* b, long ldb, float beta,
+                          float* c, long ldc) = 0;
+
+  // B = A rounded to 16 bits (to nearest, ties to even; precision.hpp), A
+  // and B m x n in the queue's memory: one kernel body (convert_kernel.hpp)
+  // on every backend.
+  void convert(long m, long n, const float* a, long lda, Half* b, long ldb);
+  void convert(long m, long n, const float* a, long lda, BFloat16* b, long ldb);
 };
 
 // Typed copies.

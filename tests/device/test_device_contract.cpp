@@ -4,6 +4,8 @@
 
 #include <chrono>
 #include <cmath>
+#include <cstring>
+#include <limits>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -249,6 +251,146 @@ TEST_P(DeviceContract, MirrorKeepsItsCapacityAndAnUnboundOneIsHostMemory) {
   loose.resize(8);
   EXPECT_TRUE(loose.aliased());
   EXPECT_EQ(loose.data(), loose.device());
+}
+
+// Mixed precision (HPL-MxP's factorization in FP16 or BF16 on a GPU).
+
+// FP32 values over much of FP16's range and beyond, and the values whose
+// rounding is easy to get wrong (ties, overflow, subnormals, NaN).
+std::vector<float> values_to_round(long count) {
+  const std::vector<double> r = random_values(count, 13);
+  std::vector<float> v(count);
+  for (long i = 0; i < count; ++i) v[i] = static_cast<float>(std::ldexp(r[i], int(i % 61) - 40));
+  const float inf = std::numeric_limits<float>::infinity();
+  const float special[] = {1.0f,
+                           -2.0f,
+                           65504.0f,
+                           65520.0f,
+                           -65520.0f,
+                           inf,
+                           -inf,
+                           std::numeric_limits<float>::quiet_NaN(),
+                           std::ldexp(1.0f, -24),
+                           std::ldexp(1.0f, -25),
+                           3 * std::ldexp(1.0f, -25),
+                           1.0f + std::ldexp(1.0f, -11),
+                           1.0f + std::ldexp(1.0f, -8),
+                           1.0f + 3 * std::ldexp(1.0f, -8),
+                           std::numeric_limits<float>::max(),
+                           std::numeric_limits<float>::denorm_min(),
+                           -0.0f};
+  for (std::size_t s = 0; s < std::size(special) && long(s) * 7 < count; ++s) v[s * 7] = special[s];
+  return v;
+}
+
+template <class T>
+void check_convert(DeviceContract& t, Queue& q) {
+  // 101 x 97 out of leading dimensions 104 and 103: above the host's
+  // threading grain, and the rows past m of B must stay as they were.
+  const long m = 101, n = 97, lda = 104, ldb = 103;
+  const std::vector<float> a = values_to_round(lda * n);
+  const T sentinel{0xabcd};
+  std::vector<T> b(ldb * n, sentinel);
+  Buffer<float> da = t.dev().template alloc<float>(lda * n);
+  Buffer<T> db = t.dev().template alloc<T>(ldb * n);
+  copy(q, da.data(), a.data(), lda * n);
+  copy(q, db.data(), b.data(), ldb * n);
+  q.convert(m, n, da.data(), lda, db.data(), ldb);
+  copy(q, b.data(), db.data(), ldb * n);
+  q.synchronize();
+  for (long j = 0; j < n; ++j)
+    for (long i = 0; i < ldb; ++i) {
+      const std::uint16_t want = i < m ? round_to<T>(a[i + j * lda]).bits : sentinel.bits;
+      ASSERT_EQ(b[i + j * ldb].bits, want) << "row " << i << " column " << j;
+    }
+}
+
+TEST_P(DeviceContract, ConvertRoundsEveryElementOfTheBlockToHalfAndBFloat16) {
+  check_convert<Half>(*this, q());
+  check_convert<BFloat16>(*this, q());
+}
+
+// C = alpha op(A) op(B) + beta C with 16-bit A and B (stored with leading
+// dimensions past their rows), against the same product of the same 16-bit
+// values in double. FP32 products and sums in any order are within
+// (k + 2) eps32 (|alpha| |op(A)| |op(B)| + |beta| |C|) of it; the tolerance
+// is twice that, for tensor cores that truncate inside their additions.
+template <class T>
+void check_gemm_mixed(DeviceContract& t, Queue& q, Trans ta, Trans tb, long m, long n, long k) {
+  const long rows_a = ta == Trans::No ? m : k, cols_a = ta == Trans::No ? k : m;
+  const long rows_b = tb == Trans::No ? k : n, cols_b = tb == Trans::No ? n : k;
+  const long lda = rows_a + 3, ldb = rows_b + 2, ldc = m + 1;
+  auto low = [](const std::vector<double>& v) {
+    std::vector<T> r(v.size());
+    for (std::size_t i = 0; i < v.size(); ++i) r[i] = round_to<T>(static_cast<float>(v[i]));
+    return r;
+  };
+  const std::vector<T> a = low(random_values(lda * cols_a, 14)),
+                       b = low(random_values(ldb * cols_b, 15));
+  const std::vector<double> c64 = random_values(ldc * n, 16);
+  std::vector<float> c(c64.begin(), c64.end());
+  for (long j = 0; j < n; ++j) c[m + j * ldc] = -7.0f;  // the row past C's block
+  const float alpha = 0.75f, beta = -1.25f;
+
+  Buffer<T> da = t.dev().template alloc<T>(lda * cols_a),
+            db = t.dev().template alloc<T>(ldb * cols_b);
+  Buffer<float> dc = t.dev().template alloc<float>(ldc * n);
+  copy(q, da.data(), a.data(), lda * cols_a);
+  copy(q, db.data(), b.data(), ldb * cols_b);
+  copy(q, dc.data(), c.data(), ldc * n);
+  q.gemm_mixed(ta, tb, m, n, k, alpha, da.data(), lda, db.data(), ldb, beta, dc.data(), ldc);
+  std::vector<float> got(ldc * n);
+  copy(q, got.data(), dc.data(), ldc * n);
+  q.synchronize();
+
+  const double eps = std::numeric_limits<float>::epsilon();
+  for (long j = 0; j < n; ++j) {
+    for (long i = 0; i < m; ++i) {
+      double s = 0, size = 0;
+      for (long l = 0; l < k; ++l) {
+        const double x = to_float(ta == Trans::No ? a[i + l * lda] : a[l + i * lda]);
+        const double y = to_float(tb == Trans::No ? b[l + j * ldb] : b[j + l * ldb]);
+        s += x * y;
+        size += std::abs(x * y);
+      }
+      const double want = alpha * s + beta * double(c[i + j * ldc]);
+      const double tol =
+          2 * (k + 2) * eps * (std::abs(alpha) * size + std::abs(beta) * std::abs(c[i + j * ldc]));
+      ASSERT_NEAR(got[i + j * ldc], want, tol)
+          << "m " << m << " n " << n << " k " << k << " ta " << (ta == Trans::Yes) << " tb "
+          << (tb == Trans::Yes) << " at " << i << "," << j;
+    }
+    ASSERT_EQ(got[m + j * ldc], -7.0f) << "the row past C's block was written";
+  }
+}
+
+template <class T>
+void check_gemm_mixed_shapes(DeviceContract& t, Queue& q) {
+  for (Trans ta : {Trans::No, Trans::Yes})
+    for (Trans tb : {Trans::No, Trans::Yes}) {
+      check_gemm_mixed<T>(t, q, ta, tb, 37, 29, 67);
+      check_gemm_mixed<T>(t, q, ta, tb, 5, 3, 1100);  // k past the host's blocks of 512
+    }
+  check_gemm_mixed<T>(t, q, Trans::No, Trans::No, 1, 1, 1);
+}
+
+TEST_P(DeviceContract, GemmMixedMatchesDoubleOnTheRoundedOperandsInHalf) {
+  check_gemm_mixed_shapes<Half>(*this, q());
+}
+
+TEST_P(DeviceContract, GemmMixedMatchesDoubleOnTheRoundedOperandsInBFloat16) {
+  check_gemm_mixed_shapes<BFloat16>(*this, q());
+}
+
+TEST_P(DeviceContract, GemmMixedWithNoProductScalesCByBeta) {
+  const long m = 7, n = 5;
+  std::vector<float> c(m * n);
+  for (long i = 0; i < m * n; ++i) c[i] = 0.5f + i;
+  Buffer<float> dc = upload(c);
+  q().gemm_mixed(Trans::No, Trans::No, m, n, 0, 1.0f, static_cast<const Half*>(nullptr), m,
+                 static_cast<const Half*>(nullptr), 1, -2.0f, dc.data(), m);
+  const std::vector<float> got = download(dc);
+  for (long i = 0; i < m * n; ++i) EXPECT_EQ(got[i], -2.0f * c[i]) << i;
 }
 
 HPLX_INSTANTIATE_OVER_BACKENDS(DeviceContract);

@@ -91,6 +91,16 @@ class DisguisedQueue final : public device::Queue {
             long incx, float beta, float* y, long incy) override {
     q_->gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
   }
+  void gemm_mixed(device::Trans ta, device::Trans tb, long m, long n, long k, float alpha,
+                  const device::Half* a, long lda, const device::Half* b, long ldb, float beta,
+                  float* c, long ldc) override {
+    q_->gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void gemm_mixed(device::Trans ta, device::Trans tb, long m, long n, long k, float alpha,
+                  const device::BFloat16* a, long lda, const device::BFloat16* b, long ldb,
+                  float beta, float* c, long ldc) override {
+    q_->gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
 
  private:
   device::Backend& outer_;

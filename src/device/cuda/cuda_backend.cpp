@@ -169,8 +169,30 @@ class CudaQueue final : public Queue {
     check_cublas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
                  "cublasSgemv");
   }
+  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
+                  const Half* b, long ldb, float beta, float* c, long ldc) override {
+    gemm_ex(ta, tb, m, n, k, alpha, a, b, CUDA_R_16F, lda, ldb, beta, c, ldc);
+  }
+  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
+                  long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) override {
+    gemm_ex(ta, tb, m, n, k, alpha, a, b, CUDA_R_16BF, lda, ldb, beta, c, ldc);
+  }
 
  private:
+  // 16-bit A and B, FP32 C, FP32 products and sums. CUBLAS_GEMM_DEFAULT:
+  // the default math mode uses tensor cores for 16-bit inputs with
+  // CUBLAS_COMPUTE_32F; CUBLAS_GEMM_DEFAULT_TENSOR_OP is deprecated and
+  // would also let cuBLAS pick its reduced-precision (FAST_16F) kernels.
+  void gemm_ex(Trans ta, Trans tb, long m, long n, long k, float alpha, const void* a,
+               const void* b, cudaDataType type, long lda, long ldb, float beta, float* c,
+               long ldc) {
+    if (m <= 0 || n <= 0) return;
+    check_cublas(
+        cublasGemmEx_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, type, lda, b, type, ldb, &beta,
+                        c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+        "cublasGemmEx");
+  }
+
   Backend& backend_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;

@@ -225,6 +225,14 @@ class EmulatedQueue final : public Queue {
             long incx, float beta, float* y, long incy) override {
     gemv_t(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
   }
+  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
+                  const Half* b, long ldb, float beta, float* c, long ldc) override {
+    gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
+                  long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) override {
+    gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
 
  private:
   // cuBLAS reads its operands from device memory only.
@@ -244,6 +252,18 @@ class EmulatedQueue final : public Queue {
     }
     require_device("gemm", "C", c);
     worker_->push([=] { host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
+  }
+  // The host's widen-and-SGEMM on the queue's thread (host_backend.hpp).
+  template <class T>
+  void gemm_mixed_t(Trans ta, Trans tb, long m, long n, long k, float alpha, const T* a, long lda,
+                    const T* b, long ldb, float beta, float* c, long ldc) {
+    if (m <= 0 || n <= 0) return;
+    if (k > 0) {
+      require_device("gemm_mixed", "A", a);
+      require_device("gemm_mixed", "B", b);
+    }
+    require_device("gemm_mixed", "C", c);
+    worker_->push([=] { host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
   }
   template <class T>
   void trsm_t(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, T alpha, const T* a,

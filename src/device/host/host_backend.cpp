@@ -4,8 +4,10 @@
 #include <sys/mman.h>
 #include <unistd.h>
 
+#include <algorithm>
 #include <cstdlib>
 #include <cstring>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -61,6 +63,54 @@ void host_gemm(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, 
     return;
   }
   host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+// The rows x cols block at a (leading dimension lda) widened to FP32 in w
+// (leading dimension rows).
+template <class T>
+void widen(long rows, long cols, const T* a, long lda, float* w) {
+  const bool threads = rows * cols >= (1L << 16) && !omp_in_parallel();
+#pragma omp parallel for schedule(static) if (threads)
+  for (long j = 0; j < cols; ++j)
+    for (long i = 0; i < rows; ++i) w[i + j * rows] = to_float(a[i + j * lda]);
+}
+
+template <class T>
+void gemm_mixed_t(Trans ta, Trans tb, long m, long n, long k, float alpha, const T* a, long lda,
+                  const T* b, long ldb, float beta, float* c, long ldc) {
+  if (m <= 0 || n <= 0) return;
+  if (k <= 0) {  // C = beta C, and beta = 0 clears C (NaN included), as BLAS does
+    for (long j = 0; j < n; ++j)
+      for (long i = 0; i < m; ++i) c[i + j * ldc] = beta == 0.0f ? 0.0f : beta * c[i + j * ldc];
+    return;
+  }
+  // Blocks of k bound the FP32 copies at (m + n) * kBlock floats.
+  constexpr long kBlock = 512;
+  const long kb_max = std::min(k, kBlock);
+  std::vector<float> wa(static_cast<std::size_t>(m * kb_max)),
+      wb(static_cast<std::size_t>(n * kb_max));
+  for (long l0 = 0; l0 < k; l0 += kBlock) {
+    const long kb = std::min(kBlock, k - l0);
+    // op(A)'s columns l0 .. l0 + kb: A's columns (No) or rows (Yes).
+    long lwa, lwb;
+    if (ta == Trans::No) {
+      widen(m, kb, a + l0 * lda, lda, wa.data());
+      lwa = m;
+    } else {
+      widen(kb, m, a + l0, lda, wa.data());
+      lwa = kb;
+    }
+    // op(B)'s rows l0 .. l0 + kb: B's rows (No) or columns (Yes).
+    if (tb == Trans::No) {
+      widen(kb, n, b + l0, ldb, wb.data());
+      lwb = kb;
+    } else {
+      widen(n, kb, b + l0 * ldb, ldb, wb.data());
+      lwb = n;
+    }
+    host_gemm(ta, tb, m, n, kb, alpha, wa.data(), lwa, wb.data(), lwb, l0 == 0 ? beta : 1.0f, c,
+              ldc);
+  }
 }
 
 // The host's work is done when it is queued: its events are reached when
@@ -123,6 +173,14 @@ class HostQueue final : public Queue {
             long incx, float beta, float* y, long incy) override {
     host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
   }
+  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
+                  const Half* b, long ldb, float beta, float* c, long ldc) override {
+    host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
+                  long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) override {
+    host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
 
  private:
   Backend& backend_;
@@ -143,6 +201,16 @@ class HostBackend final : public Backend {
 };
 
 }  // namespace
+
+void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a,
+                     long lda, const Half* b, long ldb, float beta, float* c, long ldc) {
+  gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
+                     long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) {
+  gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
 
 std::unique_ptr<Backend> make_host_backend() {
   return std::make_unique<HostBackend>();

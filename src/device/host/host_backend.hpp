@@ -10,6 +10,7 @@
 #include <memory>
 
 #include "device/backend.hpp"
+#include "device/precision.hpp"
 
 namespace hplx::device {
 
@@ -20,6 +21,17 @@ std::unique_ptr<Backend> make_host_backend();
 // element per column: with 4 KiB pages that is one TLB miss each).
 void* allocate_host(std::size_t bytes);
 void free_host(void* p) noexcept;
+
+// The host's mixed-precision GEMM (Queue::gemm_mixed), on the calling
+// thread's OpenMP team: C (FP32) = alpha op(A) op(B) + beta C with A and B
+// widened to FP32 a block of k at a time (exactly: every 16-bit value is a
+// float) and multiplied by OpenBLAS's SGEMM, so each product is exact
+// (for BF16, short of FP32's overflow and underflow) and the sums are FP32.
+// The emulated device runs it on its queues' threads.
+void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a,
+                     long lda, const Half* b, long ldb, float beta, float* c, long ldc);
+void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
+                     long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc);
 
 // Host memory still available (the memory preflight of backends whose
 // device memory is host memory).

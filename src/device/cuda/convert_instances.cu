@@ -1,0 +1,10 @@
+// The device layer's own kernel bodies compiled for CUDA GPUs (Queue::convert).
+#include "device/convert_kernel.hpp"
+#include "device/cuda/launch_cuda.cuh"
+
+namespace hplx::device {
+
+template void launch_on_device(Queue&, long, const RoundMatrix<Half>&);
+template void launch_on_device(Queue&, long, const RoundMatrix<BFloat16>&);
+
+}  // namespace hplx::device
