@@ -12,6 +12,16 @@
 #include "root_check.hpp"
 
 namespace hplx::app {
+namespace {
+
+device::Precision parse_precision(const std::string& text) {
+  for (device::Precision p :
+       {device::Precision::Fp32, device::Precision::Fp16, device::Precision::Bf16})
+    if (text == device::name_of(p)) return p;
+  throw UsageError("--precision '" + text + "': allowed: fp32, fp16, bf16");
+}
+
+}  // namespace
 
 HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_ = parent.add_subcommand(
@@ -27,6 +37,13 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_option("--depth", config_.depth,
                    "look-ahead: 1 factors and sends the next panel during the update (default), "
                    "0 does not");
+  sub_->add_option("--backend", backend_,
+                   "where the factorization and the preconditioner's solves run: host, emulated "
+                   "(the emulated device, for testing), cuda (compiled in, not yet run on a GPU); "
+                   "the FP64 refinement stays on the host (default host)");
+  sub_->add_option("--precision", precision_,
+                   "the update's operands: fp32, fp16 or bf16 (16-bit operands, FP32 products "
+                   "and sums); default fp16 on cuda, fp32 otherwise");
   sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
   sub_->add_option(
       "--max-iterations", config_.max_iterations,
@@ -54,6 +71,13 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     config_.npcol = g.q;
   }
   if (bcast_) config_.bcast = lu::parse_bcast_flag(*bcast_);
+  const device::BackendKind backend =
+      backend_ ? device::parse_backend(*backend_) : device::BackendKind::Host;
+  if (backend == device::BackendKind::Sim)
+    throw UsageError("--backend sim: allowed for hpl-mxp: host, emulated, cuda");
+  config_.precision = precision_                             ? parse_precision(*precision_)
+                      : backend == device::BackendKind::Cuda ? device::Precision::Fp16
+                                                             : device::Precision::Fp32;
   hplmxp::check_config(config_, size);
   require_outputs_on_root(world, {{"--json", json_}});
 
@@ -64,8 +88,16 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   hplmxp::check_memory(config_, per_rank);
   apply_threads(plan);
-  // The host backend: the solver's buffers are host memory.
-  const std::shared_ptr<device::Device> dev = device::make_device(device::BackendKind::Host);
+  const std::shared_ptr<device::Device> dev = device::make_device(backend);
+  if (backend != device::BackendKind::Host) {
+    long long free_dev = static_cast<long long>(dev->backend().free_device_bytes());
+    MPI_Allreduce(MPI_IN_PLACE, &free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
+    const long long need = hplmxp::device_bytes_per_process(config_);
+    if (need > free_dev)
+      throw UsageError("--n " + std::to_string(config_.n) + ": needs " +
+                       std::to_string(need >> 20) + " MiB of device memory per rank, " +
+                       std::to_string(free_dev >> 20) + " MiB free; allowed: a smaller N");
+  }
   if (rank == 0 && !quiet_) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
     std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev->backend().describe().c_str());
@@ -81,7 +113,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     if (!json_.empty()) {
       nlohmann::json record = make_record_header("hpl-mxp", argv);
       record["thread_plan"] = describe(plan, size);
-      record["backend"] = "host";
+      record["backend"] = device::name_of(backend);
       record["result"] = hplmxp::to_json(result, config_);
       write_json_atomically(json_, record);
     }

@@ -26,6 +26,7 @@ class HplMxpCommand {
   std::optional<long> n_;
   std::optional<std::string> grid_;
   std::optional<std::string> bcast_;
+  std::optional<std::string> backend_, precision_;
   int threads_ = 0;
   bool quiet_ = false;
   std::string json_;

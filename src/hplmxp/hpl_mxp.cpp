@@ -1,6 +1,7 @@
 #include "hplmxp/hpl_mxp.hpp"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <limits>
 #include <string>
@@ -11,6 +12,8 @@
 #include "core/grid.hpp"
 #include "core/progress.hpp"
 #include "core/timer.hpp"
+#include "device/buffer.hpp"
+#include "device/device.hpp"
 #include "hplmxp/distributed_matrix.hpp"
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
@@ -18,6 +21,13 @@
 
 namespace hplx::hplmxp {
 namespace {
+
+// "FP32 LU", "FP16 LU", "BF16 LU": the precision of the update's operands.
+std::string lu_label(device::Precision p) {
+  std::string name = device::name_of(p);
+  for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
+  return name + " LU";
+}
 
 std::string gib(long long bytes) {
   char text[32];
@@ -67,6 +77,13 @@ long long bytes_per_process(const HplMxpConfig& c) {
   return matrix + buffers + vectors;
 }
 
+long long device_bytes_per_process(const HplMxpConfig& c) {
+  const long long mloc = lu::local_count(c.n, c.nb, 0, c.nprow);
+  const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
+  const long long low = c.precision == device::Precision::Fp32 ? 0 : 2;
+  return mloc * nloc * 4 + (4 + low) * c.nb * (2 * mloc + nloc + c.nb) + 8LL * c.n;
+}
+
 void check_memory(const HplMxpConfig& c, long long available) {
   const long long need = bytes_per_process(c);
   if (need <= available) return;
@@ -86,6 +103,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   res.nb = c.nb;
   res.nprow = c.nprow;
   res.npcol = c.npcol;
+  res.precision = c.precision;
   if (!grid.in_grid()) return res;
   res.in_grid = true;
   const Layout l = Layout::of(c.n, c.nb, grid);
@@ -102,7 +120,11 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
 
   double t0 = wall_time();
   std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-  std::vector<float> lu(a.size());
+  // The FP32 matrix in the queue's memory (staged on the host when that is
+  // not host memory).
+  device::Buffer<float> lu(q.backend(), l.local_elements());
+  std::vector<float> staging(lu.host_accessible() ? 0 : a.size());
+  float* const lu_host = lu.host_accessible() ? lu.data() : staging.data();
   generate_matrix(l, grid, a.data());
   if (c.diagonal_scale != 1.0) scale_diagonal(l, a.data(), c.diagonal_scale);
   const std::vector<double> b = generate_rhs(c.n);
@@ -114,7 +136,12 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
   const double start = wall_time();
   t0 = start;
-  std::transform(a.begin(), a.end(), lu.begin(), [](double v) { return static_cast<float>(v); });
+  std::transform(a.begin(), a.end(), lu_host, [](double v) { return static_cast<float>(v); });
+  if (!lu.host_accessible()) {
+    device::copy(q, lu.data(), lu_host, l.local_elements());
+    q.synchronize();
+    std::vector<float>().swap(staging);
+  }
   std::vector<float> xf(static_cast<std::size_t>(c.n));
   std::transform(b.begin(), b.end(), xf.begin(), [](double v) { return static_cast<float>(v); });
   res.convert_s = wall_time() - t0;
@@ -126,7 +153,8 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   shown.enabled = progress != nullptr;
   shown.silent_first_s = 1.0;
   const double flops = hpl_flops(static_cast<double>(c.n));
-  ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " FP32 LU", flops, shown);
+  ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " " + lu_label(c.precision), flops,
+                      shown);
   const long panels = (c.n + c.nb - 1) / c.nb;
   auto panel_done = [&](long j_end) {
     const double done = flops - (j_end < c.n ? hpl_flops(static_cast<double>(c.n - j_end)) : 0.0);
@@ -134,7 +162,8 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
                  elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
   };
-  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), c.bcast, c.depth, panel_done);
+  LuNopivResult factored =
+      factor_nopiv(l, grid, q, lu.data(), {c.bcast, c.depth, c.precision}, panel_done);
   meter.finish();
   res.factor_s = max_over_grid(wall_time() - t0);
   res.bad_pivot = factored.bad_pivot;
@@ -152,7 +181,8 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
       res.panels.push_back(p);
     }
   }
-  say("hplx hpl-mxp: FP32 LU without pivoting in %.3f s (%.2f Gflops)%s\n", res.factor_s,
+  say("hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
+      lu_label(c.precision).c_str(), res.factor_s,
       hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
 
@@ -172,10 +202,12 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   opt.restart = c.restart;
   opt.max_iterations = c.max_iterations;
   opt.threshold = c.threshold;
-  res.refinement =
-      gmres_ir(l, grid, q, a.data(), norm_a, b, precondition, opt, x, [&](int cycle, double check) {
-        say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
-      });
+  // The refinement in FP64 on the host, beside the FP64 matrix.
+  const std::shared_ptr<device::Device> host = device::make_device(device::BackendKind::Host);
+  res.refinement = gmres_ir(l, grid, host->compute(), a.data(), norm_a, b, precondition, opt, x,
+                            [&](int cycle, double check) {
+                              say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
+                            });
   res.refine_s = wall_time() - t0;
   res.total_s = max_over_grid(wall_time() - start);
   res.convert_s = max_over_grid(res.convert_s);
@@ -190,9 +222,10 @@ void print_result(const HplMxpResult& r, double threshold, std::FILE* out) {
   std::fprintf(out, "HPL-MxP N=%ld NB=%d P=%d Q=%d time %.4f s score %.4e Gflops\n", r.n, r.nb,
                r.nprow, r.npcol, r.total_s, r.gflops);
   std::fprintf(out,
-               "  convert %.4f s, FP32 LU %.4f s, solve %.4f s, refinement %.4f s (%d GMRES "
+               "  convert %.4f s, %s %.4f s, solve %.4f s, refinement %.4f s (%d GMRES "
                "iterations, %d restart cycles)\n",
-               r.convert_s, r.factor_s, r.solve_s, r.refine_s, g.iterations, g.cycles);
+               r.convert_s, lu_label(r.precision).c_str(), r.factor_s, r.solve_s, r.refine_s,
+               g.iterations, g.cycles);
   std::fprintf(out, "||Ax-b||_oo/(||A||_oo*||x||_oo+||b||_oo)/(N*eps)= %.7e ...... %s\n", g.check,
                g.converged ? "PASSED" : "FAILED");
   if (!g.converged)
@@ -200,7 +233,7 @@ void print_result(const HplMxpResult& r, double threshold, std::FILE* out) {
                  "hplx hpl-mxp: failed to converge: the check is not below %g after %d GMRES "
                  "iterations%s\n",
                  threshold, g.iterations,
-                 r.bad_pivot ? " (a pivot of the FP32 LU was zero or not finite)" : "");
+                 r.bad_pivot ? " (a pivot of the LU was zero or not finite)" : "");
 }
 
 nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
@@ -224,6 +257,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"q", r.npcol},
       {"bcast", lu::name_of(c.bcast)},
       {"depth", c.depth},
+      {"precision", device::name_of(c.precision)},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},
       {"threshold", c.threshold},

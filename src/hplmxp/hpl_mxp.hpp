@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/gmres_ir.hpp"
 #include "hplmxp/lu_nopiv.hpp"
@@ -23,6 +24,8 @@ struct HplMxpConfig {
   int nprow = 0, npcol = 0;                       // 0: the squarest grid P <= Q of the ranks
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // the panel along process rows
   int depth = 1;                                  // look-ahead: 0 or 1
+  // The update's operands: FP32, or FP16/BF16 with FP32 products and sums.
+  device::Precision precision = device::Precision::Fp32;
   int restart = 30;
   int max_iterations = 100;
   double threshold = 16.0;
@@ -36,8 +39,13 @@ struct HplMxpConfig {
 void check_config(HplMxpConfig& config, int world_size);
 
 // Bytes one process of the grid needs: the FP64 matrix, its FP32 copy,
-// the panel and U buffers, the refinement's vectors.
+// the panel and U buffers, the refinement's vectors (all in host memory on
+// the host backend).
 long long bytes_per_process(const HplMxpConfig& config);
+// On a device backend, the device memory one process needs: the FP32
+// matrix, the panel, U and their 16-bit copies. The host then needs
+// bytes_per_process() as well (the FP32 matrix is staged there once).
+long long device_bytes_per_process(const HplMxpConfig& config);
 
 // A usage error when bytes_per_process exceeds `available` (per process).
 void check_memory(const HplMxpConfig& config, long long available);
@@ -49,6 +57,7 @@ struct HplMxpResult {
   double generate_s = 0, convert_s = 0, factor_s = 0, solve_s = 0, refine_s = 0, total_s = 0;
   double gflops = 0;  // the score
   bool bad_pivot = false;
+  device::Precision precision = device::Precision::Fp32;
   // Per panel of the factorization, each phase's maximum over the ranks.
   std::vector<PanelTimes> panels;
   GmresIrResult refinement;
@@ -57,7 +66,9 @@ struct HplMxpResult {
 
 // Collective over `world`. Ranks beyond P*Q sit out (in_grid false).
 // `progress` (rank 0's stderr, or null) gets a line per phase and per
-// refinement step. BLAS runs on `queue` (host memory: the host backend).
+// refinement step. The FP32 matrix lives in `queue`'s memory, where the
+// factorization and the preconditioner's solves run; the FP64 matrix and
+// the refinement stay on the host (the host backend's BLAS).
 HplMxpResult run_hpl_mxp(const HplMxpConfig& config, MPI_Comm world, device::Queue& queue,
                          std::FILE* progress);
 

@@ -7,6 +7,8 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "device/buffer.hpp"
+#include "device/mirror.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel_broadcast.hpp"
 
@@ -59,91 +61,139 @@ struct Step {
   }
 };
 
-// The panel in FP32, stored as doubles: LBCAST moves doubles.
+// The panel in FP32, stored as doubles (LBCAST moves doubles), on the host
+// (FACT's copy out, MPI) and in the queue's memory (UPDATE).
 struct PanelBuffer {
-  std::vector<double> store;
-  float* w() { return reinterpret_cast<float*>(store.data()); }
-  long doubles(const Step& s) const { return (s.mrest * s.jb + 1) / 2; }
+  device::Mirror<double> store;
+  float* host() { return reinterpret_cast<float*>(store.data()); }
+  float* dev() { return reinterpret_cast<float*>(store.device()); }
+  static long doubles(const Step& s) { return (s.mrest * s.jb + 1) / 2; }
+};
+
+// L21 and U12 rounded to 16 bits for the update (FP16/BF16 storage).
+template <class Low>
+struct LowOperands {
+  device::Buffer<Low> l, u;
 };
 
 class Factorization {
  public:
   Factorization(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
-                lu::Broadcast bcast)
-      : l_(l),
-        grid_(grid),
-        q_(q),
-        a_(a),
-        bcast_(bcast),
-        diag_(static_cast<std::size_t>(l.nb) * l.nb),
-        u_(static_cast<std::size_t>(std::max(1L, l.nloc)) * l.nb) {
-    for (PanelBuffer& b : w_)
-      b.store.resize((static_cast<std::size_t>(std::max(1L, l.mloc)) * l.nb + 1) / 2);
+                const FactorOptions& opt)
+      : l_(l), grid_(grid), q_(q), a_(a), opt_(opt), diag_(q.backend()), u_(q.backend()) {
+    diag_.resize(static_cast<long>(l.nb) * l.nb);
+    u_.resize(std::max(1L, l.nloc) * l.nb);
+    for (PanelBuffer& b : w_) {
+      b.store.bind(q.backend());
+      b.store.resize((std::max(1L, l.mloc) * l.nb + 1) / 2);
+    }
+    const long lsize = std::max(1L, l.mloc) * l.nb, usize = std::max(1L, l.nloc) * l.nb;
+    if (opt.precision == device::Precision::Fp16)
+      half_ = {device::Buffer<device::Half>(q.backend(), lsize),
+               device::Buffer<device::Half>(q.backend(), usize)};
+    if (opt.precision == device::Precision::Bf16)
+      bf16_ = {device::Buffer<device::BFloat16>(q.backend(), lsize),
+               device::Buffer<device::BFloat16>(q.backend(), usize)};
   }
 
-  // FACT on the panel's process column: the diagonal block factored on its
-  // owner and sent down the column, L21 = A21 U11^-1 (STRSM), the panel
-  // copied into W. Other processes do nothing.
+  // FACT on the panel's process column: the diagonal block factored on the
+  // host of its owner and sent down the column, L21 = A21 U11^-1 (STRSM on
+  // the queue), the panel copied into W and brought to the host for
+  // LBCAST. Other processes do nothing.
   void fact(const Step& s, PanelBuffer& w) {
     if (l_.mycol != s.pc) return;
     const long lda = l_.lda;
+    float* akk = a_ + s.i0 + s.c0 * lda;
     if (l_.myrow == s.pr) {
-      float* akk = a_ + s.i0 + s.c0 * lda;
-      if (!factor_diagonal_block(s.jb, akk, lda)) bad_ = 1;
-      for (long j = 0; j < s.jb; ++j) std::copy_n(akk + j * lda, s.jb, diag_.data() + j * s.jb);
+      device::copy_matrix(q_, s.jb, s.jb, akk, lda, diag_.device(), s.jb);
+      diag_.to_host(q_, 0, s.jb * s.jb);
+      q_.synchronize();
+      if (!factor_diagonal_block(s.jb, diag_.data(), s.jb)) bad_ = 1;
     }
     HPLX_MPI_CHECK(
         MPI_Bcast(diag_.data(), static_cast<int>(s.jb * s.jb), MPI_FLOAT, s.pr, grid_.col()));
+    diag_.to_device(q_, 0, s.jb * s.jb);
+    if (l_.myrow == s.pr) device::copy_matrix(q_, s.jb, s.jb, diag_.device(), s.jb, akk, lda);
     if (l_.mloc > s.i1)
       q_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l_.mloc - s.i1, s.jb, 1.0f,
-              diag_.data(), s.jb, a_ + s.i1 + s.c0 * lda, lda);
-    device::copy_matrix(q_, s.mrest, s.jb, a_ + s.i0 + s.c0 * lda, lda, w.w(), s.ldw);
+              diag_.device(), s.jb, a_ + s.i1 + s.c0 * lda, lda);
+    device::copy_matrix(q_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
+    w.store.to_host(q_, 0, PanelBuffer::doubles(s));
     q_.synchronize();
   }
 
-  // LBCAST of W along the process row, started (non-blocking).
-  // Consecutive panels' broadcasts carry different tags: a piece still
-  // being forwarded can never match the next panel's receive.
+  // LBCAST of W along the process row, started (non-blocking). Consecutive
+  // panels' broadcasts carry different tags: a piece still being forwarded
+  // can never match the next panel's receive.
   std::unique_ptr<lu::RowBroadcast> start_bcast(long k, const Step& s, PanelBuffer& w) {
     return std::make_unique<lu::RowBroadcast>(
-        w.store.data(), w.doubles(s), bcast_, s.pc, grid_.row(),
+        w.store.data(), PanelBuffer::doubles(s), opt_.bcast, s.pc, grid_.row(),
         lu::RowBroadcast::kDefaultTag + static_cast<int>(k % 2));
   }
 
+  // After LBCAST: the receivers' W to the queue's memory.
+  void panel_arrived(const Step& s, PanelBuffer& w) {
+    if (l_.mycol != s.pc) w.store.to_device(q_, 0, PanelBuffer::doubles(s));
+  }
+
   // U12 = L11^-1 A12 on the panel's process row (L11 the top of W there),
-  // for all my columns after the panel, then U12 down the process columns.
+  // for all my columns after the panel, then U12 down the process columns;
+  // with 16-bit storage, L21 and U12 rounded for the update.
   void solve_u(const Step& s, PanelBuffer& w) {
     const long ntrail = l_.nloc - s.c1;
     if (l_.myrow == s.pr) {
       if (ntrail > 0) {
-        q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, ntrail, 1.0f, w.w(), s.ldw,
+        q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, ntrail, 1.0f, w.dev(), s.ldw,
                 a_ + s.i0 + s.c1 * l_.lda, l_.lda);
-        device::copy_matrix(q_, s.jb, ntrail, a_ + s.i0 + s.c1 * l_.lda, l_.lda, u_.data(), s.jb);
+        device::copy_matrix(q_, s.jb, ntrail, a_ + s.i0 + s.c1 * l_.lda, l_.lda, u_.device(), s.jb);
+        u_.to_host(q_, 0, s.jb * ntrail);
       }
       q_.synchronize();
     }
     HPLX_MPI_CHECK(
         MPI_Bcast(u_.data(), static_cast<int>(s.jb * ntrail), MPI_FLOAT, s.pr, grid_.col()));
+    if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * ntrail);
+    const long m = l_.mloc - s.i1;
+    if (opt_.precision == device::Precision::Fp16) round_operands(s, w, m, ntrail, half_);
+    if (opt_.precision == device::Precision::Bf16) round_operands(s, w, m, ntrail, bf16_);
   }
 
   // A22 -= L21 U12 on my local columns [from, to) (from >= s.c1).
   void update(const Step& s, PanelBuffer& w, long from, long to) {
-    if (l_.mloc <= s.i1 || to <= from) return;
-    q_.gemm(Trans::No, Trans::No, l_.mloc - s.i1, to - from, s.jb, -1.0f, w.w() + (s.i1 - s.i0),
-            s.ldw, u_.data() + (from - s.c1) * s.jb, s.jb, 1.0f, a_ + s.i1 + from * l_.lda, l_.lda);
+    const long m = l_.mloc - s.i1;
+    if (m <= 0 || to <= from) return;
+    float* c = a_ + s.i1 + from * l_.lda;
+    const long ucol = (from - s.c1) * s.jb;
+    if (opt_.precision == device::Precision::Fp16)
+      q_.gemm_mixed(Trans::No, Trans::No, m, to - from, s.jb, -1.0f, half_.l.data(), m,
+                    half_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
+    else if (opt_.precision == device::Precision::Bf16)
+      q_.gemm_mixed(Trans::No, Trans::No, m, to - from, s.jb, -1.0f, bf16_.l.data(), m,
+                    bf16_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
+    else
+      q_.gemm(Trans::No, Trans::No, m, to - from, s.jb, -1.0f, w.dev() + (s.i1 - s.i0), s.ldw,
+              u_.device() + ucol, s.jb, 1.0f, c, l_.lda);
   }
 
   PanelBuffer& buffer(long k) { return w_[k % 2]; }
   int bad() const { return bad_; }
 
  private:
+  template <class Low>
+  void round_operands(const Step& s, PanelBuffer& w, long m, long ntrail, LowOperands<Low>& low) {
+    if (m > 0) q_.convert(m, s.jb, w.dev() + (s.i1 - s.i0), s.ldw, low.l.data(), m);
+    if (ntrail > 0) q_.convert(s.jb, ntrail, u_.device(), s.jb, low.u.data(), s.jb);
+  }
+
   const Layout& l_;
   const ProcessGrid& grid_;
   device::Queue& q_;
   float* a_;
-  lu::Broadcast bcast_;
-  std::vector<float> diag_, u_;
+  FactorOptions opt_;
+  device::Mirror<float> diag_, u_;
   PanelBuffer w_[2];
+  LowOperands<device::Half> half_;
+  LowOperands<device::BFloat16> bf16_;
   int bad_ = 0;
 };
 
@@ -154,10 +204,11 @@ constexpr long kUpdateChunkColumns = 512;
 }  // namespace
 
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
-                           lu::Broadcast bcast, int depth, const PanelDone& panel_done) {
+                           const FactorOptions& opt, const PanelDone& panel_done) {
+  const int depth = opt.depth;
   if (depth != 0 && depth != 1)
     throw UsageError("--depth " + std::to_string(depth) + ": allowed: 0 or 1");
-  Factorization f(l, grid, q, a, bcast);
+  Factorization f(l, grid, q, a, opt);
   LuNopivResult result;
   const long panels = (l.n + l.nb - 1) / l.nb;
   result.panels.resize(static_cast<std::size_t>(panels));
@@ -189,6 +240,7 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
       bcast_k = std::move(next_bcast);
     }
     bcast_k->finish();
+    f.panel_arrived(s, w);
     times.bcast_s = wall_time() - t;
 
     t = wall_time();

@@ -15,14 +15,20 @@
 // the update. Depth 0 finishes each panel's broadcast before its update.
 // The broadcast moves doubles, so the FP32 panel lives in double storage
 // and travels as half as many doubles (bytes are not converted).
-// BLAS runs on `queue` in FP32; the matrix must be host memory (the host
-// backend's queue).
+// The matrix lives in the queue's memory (host memory on the host backend,
+// device memory on the others); FACT's diagonal block is factored on the
+// host, and MPI moves host copies (device::Mirror: no copies at all on the
+// host backend). STRSM runs on the queue in FP32; the update's GEMM in FP32,
+// or with FP16/BF16 storage (`precision`) on L21 and U12 rounded to 16 bits
+// and FP32 products and sums (Queue::gemm_mixed), the trailing matrix
+// staying FP32.
 #pragma once
 
 #include <functional>
 #include <vector>
 
 #include "core/grid.hpp"
+#include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
 #include "lu/config.hpp"
@@ -51,10 +57,13 @@ struct LuNopivResult {
 // Called after each panel with the global column where it ends.
 using PanelDone = std::function<void(long)>;
 
-// `bcast`: the panel broadcast's topology along the process rows; `depth`:
-// 0 (no look-ahead) or 1 (look-ahead); other values are a usage error.
+struct FactorOptions {
+  lu::Broadcast bcast = lu::Broadcast::OneRingM;  // LBCAST's topology along the process rows
+  int depth = 1;  // 0: no look-ahead, 1: look-ahead; other values are a usage error
+  device::Precision precision = device::Precision::Fp32;  // the update's operands
+};
+
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue, float* a,
-                           lu::Broadcast bcast = lu::Broadcast::OneRingM, int depth = 1,
-                           const PanelDone& panel_done = {});
+                           const FactorOptions& options = {}, const PanelDone& panel_done = {});
 
 }  // namespace hplx::hplmxp

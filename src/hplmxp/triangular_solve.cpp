@@ -4,6 +4,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "device/mirror.hpp"
 #include "lu/block_cyclic.hpp"
 
 namespace hplx::hplmxp {
@@ -28,9 +29,15 @@ void solve_lu(const Layout& l, const ProcessGrid& grid, device::Queue& q, const 
               const float* b, float* x) {
   const long lda = l.lda;
   std::copy_n(b, l.n, x);
-  // x in the order of my local columns, filled as blocks are solved.
-  std::vector<float> xloc(static_cast<std::size_t>(std::max(1L, l.nloc)), 0.0f);
-  std::vector<float> partial(static_cast<std::size_t>(l.nb)), total(static_cast<std::size_t>(l.nb));
+  // x in the order of my local columns, filled as blocks are solved; the
+  // partial products; the block being solved. Host copies for MPI, the
+  // queue's memory for BLAS (the same memory on the host backend).
+  device::Mirror<float> xloc(q.backend()), partial(q.backend()), block(q.backend());
+  xloc.assign(std::max(1L, l.nloc), 0.0f);
+  xloc.to_device(q);
+  partial.resize(l.nb);
+  block.resize(l.nb);
+  std::vector<float> total(static_cast<std::size_t>(l.nb));
   const long nblocks = (l.n + l.nb - 1) / l.nb;
 
   auto step = [&](long k, bool lower) {
@@ -45,27 +52,39 @@ void solve_lu(const Layout& l, const ProcessGrid& grid, device::Queue& q, const 
       // Columns already solved: left of the block for L, right of it for U.
       const long cfirst = lower ? 0 : c1;
       const long count = lower ? c0 : l.nloc - c1;
-      std::fill_n(partial.data(), jb, 0.0f);
-      if (count > 0)
-        q.gemv(Trans::No, jb, count, 1.0f, lu + i0 + cfirst * lda, lda, xloc.data() + cfirst, 1,
-               0.0f, partial.data(), 1);
-      q.synchronize();
+      if (count > 0) {
+        q.gemv(Trans::No, jb, count, 1.0f, lu + i0 + cfirst * lda, lda, xloc.device() + cfirst, 1,
+               0.0f, partial.device(), 1);
+        partial.to_host(q, 0, jb);
+        q.synchronize();
+      } else {
+        std::fill_n(partial.data(), jb, 0.0f);
+      }
       HPLX_MPI_CHECK(MPI_Reduce(partial.data(), total.data(), static_cast<int>(jb), MPI_FLOAT,
                                 MPI_SUM, pc, grid.row()));
       if (l.mycol == pc) {
-        for (long t = 0; t < jb; ++t) x[j0 + t] -= total[t];
+        for (long t = 0; t < jb; ++t) block[t] = x[j0 + t] - total[t];
+        block.to_device(q, 0, jb);
         q.trsm(Side::Left, lower ? Uplo::Lower : Uplo::Upper, Trans::No,
-               lower ? Diag::Unit : Diag::NonUnit, jb, 1, 1.0f, lu + i0 + c0 * lda, lda, x + j0,
-               jb);
+               lower ? Diag::Unit : Diag::NonUnit, jb, 1, 1.0f, lu + i0 + c0 * lda, lda,
+               block.device(), jb);
+        block.to_host(q, 0, jb);
         q.synchronize();
+        std::copy_n(block.data(), jb, x + j0);
       }
     }
     share_block(grid, pr, pc, x + j0, jb);
-    if (l.mycol == pc) std::copy_n(x + j0, jb, xloc.data() + c0);
+    if (l.mycol == pc) {
+      std::copy_n(x + j0, jb, xloc.data() + c0);
+      xloc.to_device(q, c0, jb);
+      q.synchronize();
+    }
   };
   for (long k = 0; k < nblocks; ++k) step(k, true);
   std::fill(xloc.begin(), xloc.end(), 0.0f);
+  xloc.to_device(q);
   for (long k = nblocks - 1; k >= 0; --k) step(k, false);
+  q.synchronize();
 }
 
 }  // namespace hplx::hplmxp

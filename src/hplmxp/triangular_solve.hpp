@@ -13,7 +13,8 @@
 
 namespace hplx::hplmxp {
 
-// x (n entries, every process) = U^-1 L^-1 b with the factors in `lu`.
+// x (n entries, every process) = U^-1 L^-1 b with the factors in `lu`, in
+// the queue's memory (b and x are host memory).
 // b and x may be the same array. Collective over the grid.
 void solve_lu(const Layout& l, const ProcessGrid& grid, device::Queue& queue, const float* lu,
               const float* b, float* x);

@@ -27,6 +27,13 @@ device::Queue& host_queue() {
   return dev->compute();
 }
 
+// The emulated device: separate memory, an asynchronous queue with random
+// delays. Every buffer the solver touches must go through the device layer.
+device::Queue& emulated_queue() {
+  static auto dev = device::make_device(device::BackendKind::Emulated);
+  return dev->compute();
+}
+
 // The whole matrix, generated on this process alone.
 std::vector<double> serial_matrix(long n) {
   ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
@@ -91,7 +98,7 @@ TEST(HplMxpLu, EveryBroadcastTopologyGivesTheSameFactors) {
     std::vector<float> first;
     for (int t = 0; t < 6; ++t) {
       std::vector<float> f(a.begin(), a.end());
-      factor_nopiv(l, grid, host_queue(), f.data(), static_cast<lu::Broadcast>(t));
+      factor_nopiv(l, grid, host_queue(), f.data(), {static_cast<lu::Broadcast>(t)});
       if (t == 0) first = f;
       EXPECT_EQ(f, first) << "topology " << t << " grid " << p << "x" << q;
     }
@@ -109,9 +116,9 @@ TEST(HplMxpLu, LookAheadGivesTheSameFactorsAsNone) {
       generate_matrix(l, grid, a.data());
       std::vector<float> none(a.begin(), a.end()), ahead(a.begin(), a.end());
       const LuNopivResult r0 =
-          factor_nopiv(l, grid, host_queue(), none.data(), lu::Broadcast::OneRingM, 0);
+          factor_nopiv(l, grid, host_queue(), none.data(), {lu::Broadcast::OneRingM, 0});
       const LuNopivResult r1 =
-          factor_nopiv(l, grid, host_queue(), ahead.data(), lu::Broadcast::Long, 1);
+          factor_nopiv(l, grid, host_queue(), ahead.data(), {lu::Broadcast::Long, 1});
       // The same operations, but the update's SGEMM is cut in other pieces:
       // equal up to FP32 rounding of a few operations.
       double worst = 0, largest = 0;
@@ -134,7 +141,7 @@ TEST(HplMxpLu, DepthOtherThanZeroOrOneIsAUsageError) {
   if (!grid.in_grid()) return;
   const Layout l = Layout::of(8, 4, grid);
   std::vector<float> f(static_cast<std::size_t>(l.local_elements()), 1.0f);
-  EXPECT_THROW(factor_nopiv(l, grid, host_queue(), f.data(), lu::Broadcast::OneRingM, 2),
+  EXPECT_THROW(factor_nopiv(l, grid, host_queue(), f.data(), {lu::Broadcast::OneRingM, 2}),
                UsageError);
 }
 
@@ -218,6 +225,73 @@ TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
       EXPECT_LE(r.refinement.iterations, 20);
       if (scale == 0.0) {
         EXPECT_TRUE(r.bad_pivot);
+      }
+    }
+  }
+}
+
+// On the emulated device (the matrix in device memory, host copies for MPI
+// and FACT's diagonal block) the factors are those of the host backend, and
+// the solves give the same vector.
+TEST(HplMxpDevice, EmulatedDeviceFactorsAndSolvesAsTheHost) {
+  const long n = 61;
+  const int nb = 8;
+  for (auto [p, q] : hplmxp_test_grids()) {
+    ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+    if (!grid.in_grid()) continue;
+    const Layout l = Layout::of(n, nb, grid);
+    std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+    generate_matrix(l, grid, a.data());
+    std::vector<float> on_host(a.begin(), a.end());
+    factor_nopiv(l, grid, host_queue(), on_host.data());
+    device::Queue& eq = emulated_queue();
+    device::Buffer<float> dev_lu(eq.backend(), l.local_elements());
+    const std::vector<float> start(a.begin(), a.end());
+    device::copy(eq, dev_lu.data(), start.data(), l.local_elements());
+    const LuNopivResult r = factor_nopiv(l, grid, eq, dev_lu.data());
+    EXPECT_FALSE(r.bad_pivot);
+    std::vector<float> back(start.size());
+    device::copy(eq, back.data(), dev_lu.data(), l.local_elements());
+    eq.synchronize();
+    double worst = 0;
+    for (std::size_t i = 0; i < back.size(); ++i)
+      worst = std::max(worst, static_cast<double>(std::fabs(back[i] - on_host[i])));
+    EXPECT_LE(worst, 1e-5 * n) << "grid " << p << "x" << q;
+
+    const std::vector<double> b = generate_rhs(n);
+    std::vector<float> x_host(b.begin(), b.end()), x_dev(b.begin(), b.end());
+    solve_lu(l, grid, host_queue(), on_host.data(), x_host.data(), x_host.data());
+    solve_lu(l, grid, eq, dev_lu.data(), x_dev.data(), x_dev.data());
+    for (long i = 0; i < n; ++i)
+      EXPECT_NEAR(x_dev[i], x_host[i], 1e-5 * (1 + std::fabs(x_host[i])))
+          << i << " grid " << p << "x" << q;
+  }
+}
+
+// With 16-bit operands in the update the factors are those of an unpivoted
+// LU in double up to the 16-bit rounding, and HPL-MxP still passes its
+// check, after more refinement than with FP32 (BF16 keeps 8 bits, FP16 11).
+TEST(HplMxpDevice, SixteenBitUpdateStillPassesTheCheck) {
+  const long n = 150;
+  for (device::Precision prec : {device::Precision::Fp16, device::Precision::Bf16}) {
+    for (auto [p, q] : hplmxp_test_grids()) {
+      for (device::Queue* queue : {&host_queue(), &emulated_queue()}) {
+        HplMxpConfig c;
+        c.n = n;
+        c.nb = 16;
+        c.nprow = p;
+        c.npcol = q;
+        c.precision = prec;
+        const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, *queue, nullptr);
+        if (!r.in_grid) continue;
+        const std::string what = std::string(device::name_of(prec)) + " on " +
+                                 queue->backend().describe() + " grid " + std::to_string(p) + "x" +
+                                 std::to_string(q);
+        EXPECT_TRUE(r.passed()) << what << " check " << r.refinement.check;
+        EXPECT_LE(r.refinement.iterations, 30) << what;
+        // The FP32 solution alone is far from passing: the refinement did it.
+        ASSERT_FALSE(r.refinement.check_history.empty());
+        EXPECT_GT(r.refinement.check_history.front(), 16.0) << what;
       }
     }
   }
