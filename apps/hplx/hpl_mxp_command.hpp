@@ -27,6 +27,7 @@ class HplMxpCommand {
   std::optional<std::string> grid_;
   std::optional<std::string> bcast_;
   int threads_ = 0;
+  double seconds_ = 60.0;
   bool quiet_ = false;
   std::string json_;
 };
