@@ -28,6 +28,8 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "about --seconds)");
   sub_->add_option("--nb", config_.nb, "block size NB (>= 1; default 256)");
   sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
+  sub_->add_option("--pmap", pmap_,
+                   "how ranks fill the process grid: row (row-major, default) | column");
   sub_->add_option("--bcast", bcast_,
                    "panel broadcast along process rows: 1ring | 1ringM | 2ring | 2ringM | long | "
                    "longM (default 1ringM)");
@@ -58,6 +60,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     config_.nprow = g.p;
     config_.npcol = g.q;
   }
+  if (pmap_) config_.pmap = lu::parse_pmap_flag(*pmap_);
   if (bcast_) config_.bcast = lu::parse_bcast_flag(*bcast_);
   if (!n_) config_.n = 3;  // checked with a placeholder, sized below
   hplmxp::check_config(config_, size);

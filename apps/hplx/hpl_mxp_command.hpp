@@ -25,6 +25,7 @@ class HplMxpCommand {
   hplmxp::HplMxpConfig config_;
   std::optional<long> n_;
   std::optional<std::string> grid_;
+  std::optional<std::string> pmap_;
   std::optional<std::string> bcast_;
   int threads_ = 0;
   double seconds_ = 60.0;

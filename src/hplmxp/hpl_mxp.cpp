@@ -108,7 +108,10 @@ DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
 
 HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q,
                          std::FILE* progress) {
-  const ProcessGrid grid(world, c.nprow, c.npcol, GridOrder::RowMajor);
+  // Everything below addresses processes by grid coordinates (the row and
+  // column communicators' ranks are mycol and myrow) or reduces over the
+  // whole grid, so the order ranks take on the grid changes no number.
+  const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
   HplMxpResult res;
   res.n = c.n;
   res.nb = c.nb;
@@ -250,6 +253,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"nb", r.nb},
       {"p", r.nprow},
       {"q", r.npcol},
+      {"pmap", c.pmap == GridOrder::ColumnMajor ? "column" : "row"},
       {"bcast", lu::name_of(c.bcast)},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "core/grid.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/gmres_ir.hpp"
 #include "hplmxp/lu_nopiv.hpp"
@@ -21,6 +22,7 @@ struct HplMxpConfig {
   long n = 0;
   int nb = 256;
   int nprow = 0, npcol = 0;                       // 0: the squarest grid P <= Q of the ranks
+  GridOrder pmap = GridOrder::RowMajor;           // ranks onto the grid (--pmap, HPL.dat line 9)
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // the panel along process rows
   int restart = 30;
   int max_iterations = 100;

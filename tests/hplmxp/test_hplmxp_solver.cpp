@@ -203,3 +203,23 @@ TEST(HplMxpDefaultSize, SizedByTimeOrByMemoryAtTwelveBytesPerElement) {
   c.n = by_memory.n + 128;
   EXPECT_GT(bytes_per_process(c), static_cast<long long>(0.8 * (1LL << 30)));
 }
+
+// Column-major grids: the solver addresses processes by grid coordinates
+// only, so the mapping changes no number.
+TEST(HplMxpRefinement, ColumnMajorGridGivesTheSameResultAsRowMajor) {
+  for (auto [p, q] : hplmxp_test_grids()) {
+    HplMxpConfig c;
+    c.n = 201;
+    c.nb = 16;
+    c.nprow = p;
+    c.npcol = q;
+    const HplMxpResult row = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+    c.pmap = GridOrder::ColumnMajor;
+    const HplMxpResult column = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+    ASSERT_EQ(row.in_grid, column.in_grid);
+    if (!column.in_grid) continue;
+    EXPECT_TRUE(column.passed()) << p << "x" << q;
+    EXPECT_EQ(column.refinement.check, row.refinement.check) << p << "x" << q;
+    EXPECT_EQ(column.refinement.iterations, row.refinement.iterations) << p << "x" << q;
+  }
+}
