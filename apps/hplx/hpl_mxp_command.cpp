@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
 #include <string>
 
 #include <fmt/format.h>
@@ -11,18 +12,61 @@
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "device/device.hpp"
+#include "lu/config.hpp"
 #include "lu/flag_values.hpp"
 #include "lu/problem_size.hpp"
 #include "lu_flags.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
+namespace {
+
+// The tests an HPL.dat lists, in netlib's order (grid outermost, then N,
+// NB, BCAST). The lines about pivoting and the LU's schedule (PFACT, NBMIN,
+// NDIV, RFACT, DEPTH, SWAP, the forms, equilibration, alignment) have no
+// meaning for an LU without pivoting; `ignored` says so.
+std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::HplMxpConfig& base,
+                                           int world_size) {
+  if (!(dat.threshold > 0))
+    throw UsageError(fmt::format(
+        "{}:13: threshold {}: HPL-MxP refines until its check is below the threshold, so it "
+        "cannot skip the check; allowed: a number > 0 (16 is HPL-MxP's rule)",
+        dat.source, dat.threshold));
+  std::vector<hplmxp::HplMxpConfig> tests;
+  for (const lu::GridShape& g : dat.grids) {
+    if (static_cast<long>(g.p) * g.q > world_size)
+      throw UsageError(fmt::format(
+          "{}: process grid P x Q = {} x {} needs {} MPI ranks, this job has {}; allowed: P*Q "
+          "<= {} (start more ranks with mpiexec -n, or list a smaller grid)",
+          dat.source, g.p, g.q, g.p * g.q, world_size, world_size));
+    for (long n : dat.ns)
+      for (int nb : dat.nbs)
+        for (lu::Broadcast b : dat.bcasts) {
+          hplmxp::HplMxpConfig c = base;
+          c.n = n;
+          c.nb = nb;
+          c.nprow = g.p;
+          c.npcol = g.q;
+          c.pmap = dat.pmap;
+          c.bcast = b;
+          c.threshold = dat.threshold;
+          tests.push_back(c);
+        }
+  }
+  return tests;
+}
+
+}  // namespace
 
 HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_ = parent.add_subcommand(
       "hpl-mxp",
       "HPL-MxP: dense LU in FP32 without pivoting, refined by GMRES in FP64 (the TOP500's "
       "mixed-precision benchmark; not `mxp`, which is HPG-MxP)");
+  sub_->add_option("file", file_,
+                   "HPL.dat input (netlib 2.3 format; N, NB, PMAP, P x Q, threshold and BCAST "
+                   "apply): every combination runs; without it, one test from the flags");
+  sub_->add_option("--dat", dat_, "the HPL.dat input, as FILE");
   sub_->add_option("--n", n_,
                    "matrix order N (>= 3; default: sized from memory and a DGEMM probe to take "
                    "about --seconds)");
@@ -54,7 +98,15 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  config_.n = n_.value_or(0);
+  if (!file_.empty() && !dat_.empty() && file_ != dat_)
+    throw UsageError(fmt::format("{} and --dat {}: give one HPL.dat", file_, dat_));
+  const std::string file = file_.empty() ? dat_ : file_;
+  if (!file.empty()) {
+    for (const char* flag : {"--n", "--nb", "--grid", "--pmap", "--bcast", "--threshold"})
+      if (sub_->count(flag) > 0)
+        throw UsageError(fmt::format(
+            "{}: give either an HPL.dat file or test flags ({} ...), not both", file, flag));
+  }
   if (grid_) {
     const lu::GridShape g = lu::parse_grid_flag(*grid_);
     config_.nprow = g.p;
@@ -62,8 +114,25 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
   if (pmap_) config_.pmap = lu::parse_pmap_flag(*pmap_);
   if (bcast_) config_.bcast = lu::parse_bcast_flag(*bcast_);
-  if (!n_) config_.n = 3;  // checked with a placeholder, sized below
-  hplmxp::check_config(config_, size);
+  std::vector<std::string> notes;
+  std::vector<hplmxp::HplMxpConfig> tests;
+  lu::HplDat dat;
+  if (!file.empty()) {
+    dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file, world), file);
+    tests = tests_of(dat, config_, size);
+    notes.push_back(fmt::format(
+        "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold and BCAST apply; the LU's "
+        "pivoting and schedule lines (PFACT, NBMIN, NDIV, RFACT, DEPTH, SWAP, lines 27-31) "
+        "do not and are ignored",
+        file));
+    if (dat.device_out != 6 && dat.device_out != 7)
+      require_outputs_on_root(world, {{file + ": line 3 (output file)", dat.output_file}});
+  } else {
+    config_.n = n_.value_or(3);  // checked with a placeholder, sized below
+    hplmxp::check_config(config_, size);
+    tests = {config_};
+  }
+  for (hplmxp::HplMxpConfig& c : tests) hplmxp::check_config(c, size);
   require_outputs_on_root(world, {{"--json", json_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
@@ -72,30 +141,30 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   apply_threads(plan);
-  std::vector<std::string> notes;
-  if (!n_) {
+  if (file.empty() && !n_) {
+    hplmxp::HplMxpConfig& c = tests.front();
     // As `hplx lu`'s embedded default, from a DGEMM probe on every rank;
     // the factorization is FP32, whose BLAS rate on CPUs is about twice
     // FP64's (twice the SIMD lanes), so twice the probe stands for it.
     const double mine = lu::probe_dgemm_gflops(0);
     double fp64 = 0;
     MPI_Allreduce(&mine, &fp64, 1, MPI_DOUBLE, MPI_SUM, world);
-    const double fp64_grid = fp64 * config_.nprow * config_.npcol / size;
-    const hplmxp::DefaultSize d =
-        hplmxp::choose_default_size(config_, 2 * fp64_grid, per_rank, seconds_);
-    config_.n = d.n;
+    const double fp64_grid = fp64 * c.nprow * c.npcol / size;
+    const hplmxp::DefaultSize d = hplmxp::choose_default_size(c, 2 * fp64_grid, per_rank, seconds_);
+    c.n = d.n;
     notes.push_back(fmt::format(
         "hplx hpl-mxp: default problem: N = {}{}: DGEMM probe {:.1f} Gflop/s on the {}x{} grid, "
         "FP32 taken as 2x that ({:.1f}) x {:.2f} efficiency -> about {:.3g} s of FP32 LU "
         "(target {:g} s); 12 bytes per element (FP64 matrix + FP32 copy): {:.2f} GiB of {:.2f} "
         "GiB per rank (limit {:.0f}%); --n sets N",
-        d.n, d.memory_bound ? " (capped by memory)" : "", fp64_grid, config_.nprow, config_.npcol,
+        d.n, d.memory_bound ? " (capped by memory)" : "", fp64_grid, c.nprow, c.npcol,
         2 * fp64_grid, lu::kLuEfficiency, d.predicted_seconds, seconds_,
         static_cast<double>(d.bytes_per_process) / (1 << 30),
         static_cast<double>(per_rank) / (1 << 30), 100 * lu::kMemoryLimitFraction));
+    hplmxp::check_config(c, size);
   }
-  hplmxp::check_config(config_, size);
-  hplmxp::check_memory(config_, per_rank);
+  for (const hplmxp::HplMxpConfig& c : tests) hplmxp::check_memory(c, per_rank);
+
   // The host backend: the solver's buffers are host memory.
   const std::shared_ptr<device::Device> dev = device::make_device(device::BackendKind::Host);
   if (rank == 0 && !quiet_) {
@@ -103,26 +172,60 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev->backend().describe().c_str());
     for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
-  const hplmxp::HplMxpResult result =
-      hplmxp::run_hpl_mxp(config_, world, dev->compute(), rank == 0 && !quiet_ ? stderr : nullptr);
-  if (rank == 0) {
-    hplmxp::print_result(result, config_.threshold, stdout);
-    if (config_.diagonal_scale != 1.0)
-      std::printf("hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
-                  config_.diagonal_scale);
-    std::fflush(stdout);
+  // The report goes where the HPL.dat's lines 3-4 send it (stdout without one).
+  std::FILE* out = stdout;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file(nullptr, &std::fclose);
+  if (!file.empty() && dat.device_out == 7) out = stderr;
+  if (!file.empty() && dat.device_out != 6 && dat.device_out != 7 && rank == 0) {
+    out_file.reset(std::fopen(dat.output_file.c_str(), "w"));
+    if (!out_file) throw Error(fmt::format("{}: cannot write the report", dat.output_file));
+    out = out_file.get();
+  }
+
+  nlohmann::json record;
+  if (rank == 0 && !json_.empty()) {
+    record = make_record_header("hpl-mxp", argv);
+    record["thread_plan"] = describe(plan, size);
+    record["backend"] = "host";
+    record["notes"] = notes;
+    if (!file.empty()) record["input"] = file;
+    record["tests"] = nlohmann::json::array();
+  }
+  int passed = 0, failed = 0;
+  for (const hplmxp::HplMxpConfig& c : tests) {
+    const hplmxp::HplMxpResult result =
+        hplmxp::run_hpl_mxp(c, world, dev->compute(), rank == 0 && !quiet_ ? stderr : nullptr);
+    (result.passed() ? passed : failed) += 1;
+    if (rank != 0) continue;
+    hplmxp::print_result(result, c.threshold, out);
+    if (c.diagonal_scale != 1.0)
+      std::fprintf(out,
+                   "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
+                   c.diagonal_scale);
+    std::fflush(out);
     if (!json_.empty()) {
-      nlohmann::json record = make_record_header("hpl-mxp", argv);
-      record["thread_plan"] = describe(plan, size);
-      record["backend"] = "host";
-      record["notes"] = notes;
-      record["result"] = hplmxp::to_json(result, config_);
+      // Written after every test, so a long sweep's finished tests are kept.
+      record["tests"].push_back(hplmxp::to_json(result, c));
+      if (record["tests"].size() == 1)
+        record["result"] = record["tests"][0];  // the single test's shape, as before the list
+      else
+        record.erase("result");
+      record["summary"] = {{"tests", passed + failed}, {"passed", passed}, {"failed", failed}};
       write_json_atomically(json_, record);
     }
   }
-  int failed = result.in_grid && !result.passed() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world);
-  return failed;
+  if (rank == 0 && (!file.empty() || tests.size() > 1)) {
+    std::fprintf(out,
+                 "Finished %6d tests with the following results:\n"
+                 "         %6d tests passed the HPL-MxP check,\n"
+                 "         %6d tests failed to converge.\n",
+                 passed + failed, passed, failed);
+    std::fflush(out);
+  }
+  // Rank 0 is in every grid (its coordinates are 0, 0), so its count of
+  // failures is the run's.
+  MPI_Bcast(&failed, 1, MPI_INT, 0, world);
+  return failed > 0 ? 1 : 0;
 }
 
 }  // namespace hplx::app

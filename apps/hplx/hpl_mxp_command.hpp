@@ -23,6 +23,7 @@ class HplMxpCommand {
  private:
   CLI::App* sub_;
   hplmxp::HplMxpConfig config_;
+  std::string file_, dat_;  // an HPL.dat, as the argument or --dat
   std::optional<long> n_;
   std::optional<std::string> grid_;
   std::optional<std::string> pmap_;
