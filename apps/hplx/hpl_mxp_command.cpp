@@ -7,14 +7,22 @@
 
 #include <fmt/format.h>
 
+#include "core/context.hpp"
 #include "core/error.hpp"
+#include "core/flops.hpp"
+#include "core/grid.hpp"
 #include "core/json_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
+#include "core/timer.hpp"
 #include "device/device.hpp"
 #include "lu/config.hpp"
 #include "lu/flag_values.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/matgen.hpp"
+#include "lu/pdgesv.hpp"
 #include "lu/problem_size.hpp"
+#include "lu/verify.hpp"
 #include "lu_flags.hpp"
 #include "root_check.hpp"
 
@@ -56,6 +64,44 @@ std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::
   return tests;
 }
 
+// HPL on the same N, NB and grid (--compare-hpl): `hplx lu`'s test with its
+// defaults for flags (WR11C2R4, its per-grid split), generated, timed and
+// checked as `hplx lu` does, in this process on the same device.
+struct HplComparison {
+  std::string variant;
+  double time_s = 0, gflops = 0, residual = 0;
+  bool passed = false;
+};
+
+HplComparison run_hpl_beside(const Context& ctx, const hplmxp::HplMxpConfig& c, int world_size) {
+  lu::HplDat dat = dat_from_test_flags(LuTestFlags{}, world_size);
+  dat.ns = {c.n};
+  dat.nbs = {c.nb};
+  dat.grids = {{c.nprow, c.npcol}};
+  dat.pmap = c.pmap;
+  dat.schedule.split_auto = true;  // as `hplx lu` without --split
+  lu::TestCase t = lu::expand_tests(dat).front();
+  lu::choose_for_grid(t);
+  HplComparison r;
+  r.variant = lu::variant_code(t);
+  const ProcessGrid grid(ctx.world(), c.nprow, c.npcol, c.pmap);
+  if (!grid.in_grid()) return r;
+  lu::LocalMatrix a(ctx.device(), t.n, t.nb, grid, t.alignment);
+  lu::generate_matrix(ctx.device().compute(), a, grid);
+  ctx.device().compute().synchronize();
+  HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
+  const double t0 = wall_time();
+  const lu::SolveOutcome solved = lu::pdgesv(ctx, a, t, grid);
+  r.time_s = wall_time() - t0;
+  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &r.time_s, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
+  r.gflops = r.time_s > 0 ? hpl_gflops(t.n, r.time_s) : 0.0;
+  if (solved.info == 0) {
+    r.residual = lu::check_solution(ctx.device(), a, solved.x, grid, 16.0).scaled_residual;
+    r.passed = r.residual < 16.0;
+  }
+  return r;
+}
+
 }  // namespace
 
 HplMxpCommand::HplMxpCommand(CLI::App& parent) {
@@ -90,6 +136,9 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
   sub_->add_option("--seconds", seconds_, "target run time of the default problem (default 60)")
       ->check(finite_in(1e-3, 1e9, "a finite number of seconds in [0.001, 1e9]"));
+  sub_->add_flag("--compare-hpl", compare_hpl_,
+                 "after each test, run HPL (`hplx lu`, FP64 with pivoting) on the same N, NB "
+                 "and grid and print both rates and the speed-up");
   sub_->add_flag("--quiet", quiet_, "no progress lines on stderr");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
 }
@@ -166,10 +215,11 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   for (const hplmxp::HplMxpConfig& c : tests) hplmxp::check_memory(c, per_rank);
 
   // The host backend: the solver's buffers are host memory.
-  const std::shared_ptr<device::Device> dev = device::make_device(device::BackendKind::Host);
+  const Context ctx(world, plan, device::make_device(device::BackendKind::Host));
+  device::Device& dev = ctx.device();
   if (rank == 0 && !quiet_) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
-    std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev->backend().describe().c_str());
+    std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev.backend().describe().c_str());
     for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
   // The report goes where the HPL.dat's lines 3-4 send it (stdout without one).
@@ -194,18 +244,40 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int passed = 0, failed = 0;
   for (const hplmxp::HplMxpConfig& c : tests) {
     const hplmxp::HplMxpResult result =
-        hplmxp::run_hpl_mxp(c, world, dev->compute(), rank == 0 && !quiet_ ? stderr : nullptr);
+        hplmxp::run_hpl_mxp(c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr);
     (result.passed() ? passed : failed) += 1;
+    if (rank == 0) {
+      hplmxp::print_result(result, c.threshold, out);
+      if (c.diagonal_scale != 1.0)
+        std::fprintf(out,
+                     "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
+                     c.diagonal_scale);
+      std::fflush(out);
+    }
+    nlohmann::json test = rank == 0 ? hplmxp::to_json(result, c) : nlohmann::json();
+    if (compare_hpl_) {
+      // After the HPL-MxP test has freed its matrices: the LU's 8 bytes
+      // per element fit where its 12 did.
+      const HplComparison hpl = run_hpl_beside(ctx, c, size);
+      const double speedup = hpl.gflops > 0 ? result.gflops / hpl.gflops : 0.0;
+      if (rank == 0) {
+        std::fprintf(out,
+                     "HPL (hplx lu %s) N=%ld NB=%d P=%d Q=%d time %.4f s %.4e Gflops, residual "
+                     "%.7e ...... %s\n",
+                     hpl.variant.c_str(), c.n, c.nb, c.nprow, c.npcol, hpl.time_s, hpl.gflops,
+                     hpl.residual, hpl.passed ? "PASSED" : "FAILED");
+        std::fprintf(out, "HPL-MxP speed-up over HPL: %.2fx (score %.4e / HPL %.4e Gflops)\n",
+                     speedup, result.gflops, hpl.gflops);
+        std::fflush(out);
+        test["compare_hpl"] = {{"variant", hpl.variant}, {"gflops", hpl.gflops},
+                               {"time_s", hpl.time_s},   {"residual", hpl.residual},
+                               {"passed", hpl.passed},   {"speedup", speedup}};
+      }
+    }
     if (rank != 0) continue;
-    hplmxp::print_result(result, c.threshold, out);
-    if (c.diagonal_scale != 1.0)
-      std::fprintf(out,
-                   "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
-                   c.diagonal_scale);
-    std::fflush(out);
     if (!json_.empty()) {
       // Written after every test, so a long sweep's finished tests are kept.
-      record["tests"].push_back(hplmxp::to_json(result, c));
+      record["tests"].push_back(std::move(test));
       if (record["tests"].size() == 1)
         record["result"] = record["tests"][0];  // the single test's shape, as before the list
       else

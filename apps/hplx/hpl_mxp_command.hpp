@@ -30,6 +30,7 @@ class HplMxpCommand {
   std::optional<std::string> bcast_;
   int threads_ = 0;
   double seconds_ = 60.0;
+  bool compare_hpl_ = false;
   bool quiet_ = false;
   std::string json_;
 };
