@@ -2,13 +2,28 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <memory>
+#include <string>
 
+#include <fmt/format.h>
+
+#include "core/context.hpp"
 #include "core/error.hpp"
+#include "core/flops.hpp"
+#include "core/grid.hpp"
 #include "core/json_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
+#include "core/timer.hpp"
 #include "device/device.hpp"
+#include "lu/config.hpp"
 #include "lu/flag_values.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/matgen.hpp"
+#include "lu/pdgesv.hpp"
+#include "lu/problem_size.hpp"
+#include "lu/verify.hpp"
+#include "lu_flags.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
@@ -21,6 +36,79 @@ device::Precision parse_precision(const std::string& text) {
   throw UsageError("--precision '" + text + "': allowed: fp32, fp16, bf16");
 }
 
+// The tests an HPL.dat lists, in netlib's order (grid outermost, then N,
+// NB, BCAST). The lines about pivoting and the LU's schedule (PFACT, NBMIN,
+// NDIV, RFACT, DEPTH, SWAP, the forms, equilibration, alignment) have no
+// meaning for an LU without pivoting; `ignored` says so.
+std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::HplMxpConfig& base,
+                                           int world_size) {
+  if (!(dat.threshold > 0))
+    throw UsageError(fmt::format(
+        "{}:13: threshold {}: HPL-MxP refines until its check is below the threshold, so it "
+        "cannot skip the check; allowed: a number > 0 (16 is HPL-MxP's rule)",
+        dat.source, dat.threshold));
+  std::vector<hplmxp::HplMxpConfig> tests;
+  for (const lu::GridShape& g : dat.grids) {
+    if (static_cast<long>(g.p) * g.q > world_size)
+      throw UsageError(fmt::format(
+          "{}: process grid P x Q = {} x {} needs {} MPI ranks, this job has {}; allowed: P*Q "
+          "<= {} (start more ranks with mpiexec -n, or list a smaller grid)",
+          dat.source, g.p, g.q, g.p * g.q, world_size, world_size));
+    for (long n : dat.ns)
+      for (int nb : dat.nbs)
+        for (lu::Broadcast b : dat.bcasts) {
+          hplmxp::HplMxpConfig c = base;
+          c.n = n;
+          c.nb = nb;
+          c.nprow = g.p;
+          c.npcol = g.q;
+          c.pmap = dat.pmap;
+          c.bcast = b;
+          c.threshold = dat.threshold;
+          tests.push_back(c);
+        }
+  }
+  return tests;
+}
+
+// HPL on the same N, NB and grid (--compare-hpl): `hplx lu`'s test with its
+// defaults for flags (WR11C2R4, its per-grid split), generated, timed and
+// checked as `hplx lu` does, in this process on the same device.
+struct HplComparison {
+  std::string variant;
+  double time_s = 0, gflops = 0, residual = 0;
+  bool passed = false;
+};
+
+HplComparison run_hpl_beside(const Context& ctx, const hplmxp::HplMxpConfig& c, int world_size) {
+  lu::HplDat dat = dat_from_test_flags(LuTestFlags{}, world_size);
+  dat.ns = {c.n};
+  dat.nbs = {c.nb};
+  dat.grids = {{c.nprow, c.npcol}};
+  dat.pmap = c.pmap;
+  dat.schedule.split_auto = true;  // as `hplx lu` without --split
+  lu::TestCase t = lu::expand_tests(dat).front();
+  lu::choose_for_grid(t);
+  HplComparison r;
+  r.variant = lu::variant_code(t);
+  const ProcessGrid grid(ctx.world(), c.nprow, c.npcol, c.pmap);
+  if (!grid.in_grid()) return r;
+  lu::LocalMatrix a(ctx.device(), t.n, t.nb, grid, t.alignment);
+  lu::generate_matrix(ctx.device().compute(), a, grid);
+  ctx.device().compute().synchronize();
+  HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
+  const double t0 = wall_time();
+  const lu::SolveOutcome solved = lu::pdgesv(ctx, a, t, grid);
+  r.time_s = wall_time() - t0;
+  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &r.time_s, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
+  r.gflops = r.time_s > 0 ? hpl_gflops(t.n, r.time_s) : 0.0;
+  if (solved.info == 0) {
+    r.residual = lu::check_solution(ctx.device(), a, solved.x, grid, 16.0).scaled_residual;
+    r.passed = r.residual < 16.0;
+  }
+  return r;
+}
+
 }  // namespace
 
 HplMxpCommand::HplMxpCommand(CLI::App& parent) {
@@ -28,9 +116,17 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
       "hpl-mxp",
       "HPL-MxP: dense LU in FP32 without pivoting, refined by GMRES in FP64 (the TOP500's "
       "mixed-precision benchmark; not `mxp`, which is HPG-MxP)");
-  sub_->add_option("--n", n_, "matrix order N (>= 3; required)");
+  sub_->add_option("file", file_,
+                   "HPL.dat input (netlib 2.3 format; N, NB, PMAP, P x Q, threshold and BCAST "
+                   "apply): every combination runs; without it, one test from the flags");
+  sub_->add_option("--dat", dat_, "the HPL.dat input, as FILE");
+  sub_->add_option("--n", n_,
+                   "matrix order N (>= 3; default: sized from memory and a DGEMM probe to take "
+                   "about --seconds)");
   sub_->add_option("--nb", config_.nb, "block size NB (>= 1; default 256)");
   sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
+  sub_->add_option("--pmap", pmap_,
+                   "how ranks fill the process grid: row (row-major, default) | column");
   sub_->add_option("--bcast", bcast_,
                    "panel broadcast along process rows: 1ring | 1ringM | 2ring | 2ringM | long | "
                    "longM (default 1ringM)");
@@ -55,6 +151,11 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "are not the benchmark's matrix)");
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
+  sub_->add_option("--seconds", seconds_, "target run time of the default problem (default 60)")
+      ->check(finite_in(1e-3, 1e9, "a finite number of seconds in [0.001, 1e9]"));
+  sub_->add_flag("--compare-hpl", compare_hpl_,
+                 "after each test, run HPL (`hplx lu`, FP64 with pivoting) on the same N, NB "
+                 "and grid and print both rates and the speed-up");
   sub_->add_flag("--quiet", quiet_, "no progress lines on stderr");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
 }
@@ -63,13 +164,21 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  if (!n_) throw UsageError("--n is required (this version does not size the problem itself)");
-  config_.n = *n_;
+  if (!file_.empty() && !dat_.empty() && file_ != dat_)
+    throw UsageError(fmt::format("{} and --dat {}: give one HPL.dat", file_, dat_));
+  const std::string file = file_.empty() ? dat_ : file_;
+  if (!file.empty()) {
+    for (const char* flag : {"--n", "--nb", "--grid", "--pmap", "--bcast", "--threshold"})
+      if (sub_->count(flag) > 0)
+        throw UsageError(fmt::format(
+            "{}: give either an HPL.dat file or test flags ({} ...), not both", file, flag));
+  }
   if (grid_) {
     const lu::GridShape g = lu::parse_grid_flag(*grid_);
     config_.nprow = g.p;
     config_.npcol = g.q;
   }
+  if (pmap_) config_.pmap = lu::parse_pmap_flag(*pmap_);
   if (bcast_) config_.bcast = lu::parse_bcast_flag(*bcast_);
   const device::BackendKind backend =
       backend_ ? device::parse_backend(*backend_) : device::BackendKind::Host;
@@ -78,7 +187,25 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   config_.precision = precision_                             ? parse_precision(*precision_)
                       : backend == device::BackendKind::Cuda ? device::Precision::Fp16
                                                              : device::Precision::Fp32;
-  hplmxp::check_config(config_, size);
+  std::vector<std::string> notes;
+  std::vector<hplmxp::HplMxpConfig> tests;
+  lu::HplDat dat;
+  if (!file.empty()) {
+    dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file, world), file);
+    tests = tests_of(dat, config_, size);
+    notes.push_back(fmt::format(
+        "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold and BCAST apply; the LU's "
+        "pivoting and schedule lines (PFACT, NBMIN, NDIV, RFACT, DEPTH, SWAP, lines 27-31) "
+        "do not and are ignored",
+        file));
+    if (dat.device_out != 6 && dat.device_out != 7)
+      require_outputs_on_root(world, {{file + ": line 3 (output file)", dat.output_file}});
+  } else {
+    config_.n = n_.value_or(3);  // checked with a placeholder, sized below
+    hplmxp::check_config(config_, size);
+    tests = {config_};
+  }
+  for (hplmxp::HplMxpConfig& c : tests) hplmxp::check_config(c, size);
   require_outputs_on_root(world, {{"--json", json_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
@@ -86,41 +213,126 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   // node's memory, so all agree on the verdict.
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
-  hplmxp::check_memory(config_, per_rank);
   apply_threads(plan);
-  const std::shared_ptr<device::Device> dev = device::make_device(backend);
+  if (file.empty() && !n_) {
+    hplmxp::HplMxpConfig& c = tests.front();
+    // As `hplx lu`'s embedded default, from a DGEMM probe on every rank;
+    // the factorization is FP32, whose BLAS rate on CPUs is about twice
+    // FP64's (twice the SIMD lanes), so twice the probe stands for it.
+    const double mine = lu::probe_dgemm_gflops(0);
+    double fp64 = 0;
+    MPI_Allreduce(&mine, &fp64, 1, MPI_DOUBLE, MPI_SUM, world);
+    const double fp64_grid = fp64 * c.nprow * c.npcol / size;
+    const hplmxp::DefaultSize d = hplmxp::choose_default_size(c, 2 * fp64_grid, per_rank, seconds_);
+    c.n = d.n;
+    notes.push_back(fmt::format(
+        "hplx hpl-mxp: default problem: N = {}{}: DGEMM probe {:.1f} Gflop/s on the {}x{} grid, "
+        "FP32 taken as 2x that ({:.1f}) x {:.2f} efficiency -> about {:.3g} s of FP32 LU "
+        "(target {:g} s); 12 bytes per element (FP64 matrix + FP32 copy): {:.2f} GiB of {:.2f} "
+        "GiB per rank (limit {:.0f}%); --n sets N",
+        d.n, d.memory_bound ? " (capped by memory)" : "", fp64_grid, c.nprow, c.npcol,
+        2 * fp64_grid, lu::kLuEfficiency, d.predicted_seconds, seconds_,
+        static_cast<double>(d.bytes_per_process) / (1 << 30),
+        static_cast<double>(per_rank) / (1 << 30), 100 * lu::kMemoryLimitFraction));
+    hplmxp::check_config(c, size);
+  }
+  for (const hplmxp::HplMxpConfig& c : tests) hplmxp::check_memory(c, per_rank);
+
+  const Context ctx(world, plan, device::make_device(backend));
+  device::Device& dev = ctx.device();
   if (backend != device::BackendKind::Host) {
-    long long free_dev = static_cast<long long>(dev->backend().free_device_bytes());
+    long long free_dev = static_cast<long long>(dev.backend().free_device_bytes());
     MPI_Allreduce(MPI_IN_PLACE, &free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
-    const long long need = hplmxp::device_bytes_per_process(config_);
-    if (need > free_dev)
-      throw UsageError("--n " + std::to_string(config_.n) + ": needs " +
-                       std::to_string(need >> 20) + " MiB of device memory per rank, " +
-                       std::to_string(free_dev >> 20) + " MiB free; allowed: a smaller N");
+    for (const hplmxp::HplMxpConfig& c : tests) {
+      const long long need = hplmxp::device_bytes_per_process(c);
+      if (need > free_dev)
+        throw UsageError(fmt::format(
+            "--n {}: needs {:.2f} GiB of device memory per rank (FP32 matrix, panels), {:.2f} "
+            "GiB free; allowed: a smaller N",
+            c.n, static_cast<double>(need) / (1 << 30), static_cast<double>(free_dev) / (1 << 30)));
+    }
   }
   if (rank == 0 && !quiet_) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
-    std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev->backend().describe().c_str());
+    std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev.backend().describe().c_str());
+    for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
-  const hplmxp::HplMxpResult result =
-      hplmxp::run_hpl_mxp(config_, world, dev->compute(), rank == 0 && !quiet_ ? stderr : nullptr);
-  if (rank == 0) {
-    hplmxp::print_result(result, config_.threshold, stdout);
-    if (config_.diagonal_scale != 1.0)
-      std::printf("hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
-                  config_.diagonal_scale);
-    std::fflush(stdout);
+  // The report goes where the HPL.dat's lines 3-4 send it (stdout without one).
+  std::FILE* out = stdout;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file(nullptr, &std::fclose);
+  if (!file.empty() && dat.device_out == 7) out = stderr;
+  if (!file.empty() && dat.device_out != 6 && dat.device_out != 7 && rank == 0) {
+    out_file.reset(std::fopen(dat.output_file.c_str(), "w"));
+    if (!out_file) throw Error(fmt::format("{}: cannot write the report", dat.output_file));
+    out = out_file.get();
+  }
+
+  nlohmann::json record;
+  if (rank == 0 && !json_.empty()) {
+    record = make_record_header("hpl-mxp", argv);
+    record["thread_plan"] = describe(plan, size);
+    record["backend"] = device::name_of(backend);
+    record["notes"] = notes;
+    if (!file.empty()) record["input"] = file;
+    record["tests"] = nlohmann::json::array();
+  }
+  int passed = 0, failed = 0;
+  for (const hplmxp::HplMxpConfig& c : tests) {
+    const hplmxp::HplMxpResult result =
+        hplmxp::run_hpl_mxp(c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr);
+    (result.passed() ? passed : failed) += 1;
+    if (rank == 0) {
+      hplmxp::print_result(result, c.threshold, out);
+      if (c.diagonal_scale != 1.0)
+        std::fprintf(out,
+                     "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
+                     c.diagonal_scale);
+      std::fflush(out);
+    }
+    nlohmann::json test = rank == 0 ? hplmxp::to_json(result, c) : nlohmann::json();
+    if (compare_hpl_) {
+      // After the HPL-MxP test has freed its matrices: the LU's 8 bytes
+      // per element fit where its 12 did.
+      const HplComparison hpl = run_hpl_beside(ctx, c, size);
+      const double speedup = hpl.gflops > 0 ? result.gflops / hpl.gflops : 0.0;
+      if (rank == 0) {
+        std::fprintf(out,
+                     "HPL (hplx lu %s) N=%ld NB=%d P=%d Q=%d time %.4f s %.4e Gflops, residual "
+                     "%.7e ...... %s\n",
+                     hpl.variant.c_str(), c.n, c.nb, c.nprow, c.npcol, hpl.time_s, hpl.gflops,
+                     hpl.residual, hpl.passed ? "PASSED" : "FAILED");
+        std::fprintf(out, "HPL-MxP speed-up over HPL: %.2fx (score %.4e / HPL %.4e Gflops)\n",
+                     speedup, result.gflops, hpl.gflops);
+        std::fflush(out);
+        test["compare_hpl"] = {{"variant", hpl.variant}, {"gflops", hpl.gflops},
+                               {"time_s", hpl.time_s},   {"residual", hpl.residual},
+                               {"passed", hpl.passed},   {"speedup", speedup}};
+      }
+    }
+    if (rank != 0) continue;
     if (!json_.empty()) {
-      nlohmann::json record = make_record_header("hpl-mxp", argv);
-      record["thread_plan"] = describe(plan, size);
-      record["backend"] = device::name_of(backend);
-      record["result"] = hplmxp::to_json(result, config_);
+      // Written after every test, so a long sweep's finished tests are kept.
+      record["tests"].push_back(std::move(test));
+      if (record["tests"].size() == 1)
+        record["result"] = record["tests"][0];  // the single test's shape, as before the list
+      else
+        record.erase("result");
+      record["summary"] = {{"tests", passed + failed}, {"passed", passed}, {"failed", failed}};
       write_json_atomically(json_, record);
     }
   }
-  int failed = result.in_grid && !result.passed() ? 1 : 0;
-  MPI_Allreduce(MPI_IN_PLACE, &failed, 1, MPI_INT, MPI_MAX, world);
-  return failed;
+  if (rank == 0 && (!file.empty() || tests.size() > 1)) {
+    std::fprintf(out,
+                 "Finished %6d tests with the following results:\n"
+                 "         %6d tests passed the HPL-MxP check,\n"
+                 "         %6d tests failed to converge.\n",
+                 passed + failed, passed, failed);
+    std::fflush(out);
+  }
+  // Rank 0 is in every grid (its coordinates are 0, 0), so its count of
+  // failures is the run's.
+  MPI_Bcast(&failed, 1, MPI_INT, 0, world);
+  return failed > 0 ? 1 : 0;
 }
 
 }  // namespace hplx::app

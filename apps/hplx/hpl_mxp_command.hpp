@@ -23,11 +23,15 @@ class HplMxpCommand {
  private:
   CLI::App* sub_;
   hplmxp::HplMxpConfig config_;
+  std::string file_, dat_;  // an HPL.dat, as the argument or --dat
   std::optional<long> n_;
   std::optional<std::string> grid_;
+  std::optional<std::string> pmap_;
   std::optional<std::string> bcast_;
   std::optional<std::string> backend_, precision_;
   int threads_ = 0;
+  double seconds_ = 60.0;
+  bool compare_hpl_ = false;
   bool quiet_ = false;
   std::string json_;
 };

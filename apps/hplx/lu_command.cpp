@@ -1,13 +1,9 @@
 #include "lu_command.hpp"
 
-#include <cerrno>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
-#include <cstring>
-#include <fstream>
 #include <memory>
-#include <sstream>
 
 #include <fmt/format.h>
 #include <omp.h>
@@ -33,25 +29,6 @@ namespace {
 
 // The share of a device's free memory its default problem fills.
 constexpr double kDeviceMemoryFraction = 0.85;
-
-// Rank 0 reads the file (it need exist only there, as with netlib) and every
-// rank parses the same text, so every rank reaches the same verdict.
-std::string read_on_root(const std::string& path, MPI_Comm world) {
-  std::string text;
-  check_on_root(world, [&] {
-    std::ifstream in(path);
-    if (!in)
-      throw UsageError(
-          fmt::format("{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
-                      "netlib's 31-line format, e.g. examples/HPL.dat",
-                      path, std::strerror(errno)));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
-  });
-  broadcast_string(text, world);
-  return text;
-}
 
 // --predict: the MCL model's prediction of each test, printed before it,
 // compared with the measurement after it and stored in the test's record
@@ -354,7 +331,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   lu::HplDat dat;
   if (!file_.empty()) {
-    dat = lu::parse_hpl_dat_text(read_on_root(file_, world), file_);
+    dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file_, world), file_);
     if (dat.device_out != 6 && dat.device_out != 7)
       require_outputs_on_root(world, {{file_ + ": line 3 (output file)", dat.output_file}});
   } else {

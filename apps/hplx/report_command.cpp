@@ -12,9 +12,12 @@
 namespace hplx::app {
 
 ReportCommand::ReportCommand(CLI::App& parent) {
-  sub_ = parent.add_subcommand("report",
-                               "render `hplx lu --json` records as a self-contained HTML page");
-  sub_->add_option("records", records_, "JSON records written by `hplx lu --json` (one or more)");
+  sub_ = parent.add_subcommand(
+      "report",
+      "render `hplx lu --json` and `hplx hpl-mxp --json` records as a self-contained HTML page");
+  sub_->add_option(
+      "records", records_,
+      "JSON records written by `hplx lu --json` or `hplx hpl-mxp --json` (one or more)");
   sub_->add_option("-o,--output", output_, "the HTML file to write");
   sub_->add_flag("--quiet,-q", quiet_, "print nothing on success");
 }

@@ -18,6 +18,7 @@
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/problem_size.hpp"
 
 namespace hplx::hplmxp {
 namespace {
@@ -95,9 +96,41 @@ void check_memory(const HplMxpConfig& c, long long available) {
                    std::to_string(static_cast<long long>(fit)) + " on this grid");
 }
 
+DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
+                                long long bytes_per_rank, double target_seconds) {
+  if (!(fp32_gflops > 0) || !std::isfinite(fp32_gflops))
+    throw UsageError("the FP32 rate of the probe is not positive; allowed: give --n");
+  if (!(target_seconds > 0) || !std::isfinite(target_seconds))
+    throw UsageError("--seconds: allowed: a finite number > 0");
+  HplMxpConfig c = config;
+  const double rate = fp32_gflops * 1e9 * lu::kLuEfficiency;
+  // 2/3 n^3 flops dominate: n = (1.5 rate t)^(1/3).
+  const double n_time = std::min(std::cbrt(1.5 * rate * target_seconds), 1e9);
+  const double limit = lu::kMemoryLimitFraction * static_cast<double>(bytes_per_rank);
+  const double n_mem = std::min(std::sqrt(std::max(0.0, limit) * c.nprow * c.npcol / 12.0), 1e9);
+  const long floor_n = std::max<long>(3, c.nb);
+  auto fits = [&](long n) {
+    c.n = n;
+    return static_cast<double>(bytes_per_process(c)) <= limit;
+  };
+  DefaultSize d;
+  d.memory_bound = n_mem < n_time;
+  long n = static_cast<long>(std::min(n_time, n_mem)) / c.nb * c.nb;
+  while (n > floor_n && !fits(n)) n -= c.nb;  // the buffers and vectors beside the matrices
+  if (n < floor_n) n = floor_n;
+  c.n = n;
+  d.n = n;
+  d.predicted_seconds = hpl_flops(static_cast<double>(n)) / rate;
+  d.bytes_per_process = bytes_per_process(c);
+  return d;
+}
+
 HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q,
                          std::FILE* progress) {
-  const ProcessGrid grid(world, c.nprow, c.npcol, GridOrder::RowMajor);
+  // Everything below addresses processes by grid coordinates (the row and
+  // column communicators' ranks are mycol and myrow) or reduces over the
+  // whole grid, so the order ranks take on the grid changes no number.
+  const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
   HplMxpResult res;
   res.n = c.n;
   res.nb = c.nb;
@@ -255,6 +288,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"nb", r.nb},
       {"p", r.nprow},
       {"q", r.npcol},
+      {"pmap", c.pmap == GridOrder::ColumnMajor ? "column" : "row"},
       {"bcast", lu::name_of(c.bcast)},
       {"depth", c.depth},
       {"precision", device::name_of(c.precision)},

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "core/grid.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/gmres_ir.hpp"
@@ -22,6 +23,7 @@ struct HplMxpConfig {
   long n = 0;
   int nb = 256;
   int nprow = 0, npcol = 0;                       // 0: the squarest grid P <= Q of the ranks
+  GridOrder pmap = GridOrder::RowMajor;           // ranks onto the grid (--pmap, HPL.dat line 9)
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // the panel along process rows
   int depth = 1;                                  // look-ahead: 0 or 1
   // The update's operands: FP32, or FP16/BF16 with FP32 products and sums.
@@ -49,6 +51,22 @@ long long device_bytes_per_process(const HplMxpConfig& config);
 
 // A usage error when bytes_per_process exceeds `available` (per process).
 void check_memory(const HplMxpConfig& config, long long available);
+
+// The default problem without --n or an HPL.dat: the largest N, a multiple
+// of NB, whose FP32 factorization takes about `target_seconds` at
+// kLuEfficiency (src/lu/problem_size.hpp) of `fp32_gflops` (the whole
+// job's) and whose bytes_per_process stay within kMemoryLimitFraction of
+// `bytes_per_rank`. The FP64 matrix and its FP32 copy make 12 bytes per
+// element, against the LU's 8. The refinement's O(n^2) work is left out
+// of the time. `config` gives NB and the grid; its n is ignored.
+struct DefaultSize {
+  long n = 0;
+  double predicted_seconds = 0;
+  bool memory_bound = false;
+  long long bytes_per_process = 0;
+};
+DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
+                                long long bytes_per_rank, double target_seconds);
 
 struct HplMxpResult {
   bool in_grid = false;

@@ -1,5 +1,7 @@
 // `hplx report`: one self-contained HTML page (inline CSS and SVG, no
-// script, no network) from one or more `hplx lu --json` records.
+// script, no network) from one or more `hplx lu --json` records (and
+// `hplx hpl-mxp --json` records: report/hpl_mxp_page.hpp draws those, after
+// the LU tests).
 //
 // Page layout:
 //   - the files read; per record with a "top500" object (core/top500.hpp),

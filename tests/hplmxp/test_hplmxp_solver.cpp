@@ -296,3 +296,45 @@ TEST(HplMxpDevice, SixteenBitUpdateStillPassesTheCheck) {
     }
   }
 }
+
+// The default problem: the time target at the FP32 rate, the memory at 12
+// bytes per element, N a multiple of NB.
+TEST(HplMxpDefaultSize, SizedByTimeOrByMemoryAtTwelveBytesPerElement) {
+  HplMxpConfig c;
+  c.nb = 128;
+  c.nprow = 1;
+  c.npcol = 2;
+  // 100 Gflop/s for 1 s at 0.85: (1.5 * 85e9)^(1/3) = 5032 -> 4992.
+  const DefaultSize by_time = choose_default_size(c, 100.0, 1LL << 40, 1.0);
+  EXPECT_EQ(by_time.n, 4992);
+  EXPECT_FALSE(by_time.memory_bound);
+  EXPECT_NEAR(by_time.predicted_seconds, 0.98, 0.02);
+  // 1 GiB per rank, 80% of it: 12 N^2 / 2 <= 0.8 GiB -> N about 11985.
+  const DefaultSize by_memory = choose_default_size(c, 1e6, 1LL << 30, 60.0);
+  EXPECT_TRUE(by_memory.memory_bound);
+  EXPECT_EQ(by_memory.n % 128, 0);
+  EXPECT_GT(by_memory.n, 11000);
+  EXPECT_LE(by_memory.bytes_per_process, static_cast<long long>(0.8 * (1LL << 30)));
+  c.n = by_memory.n + 128;
+  EXPECT_GT(bytes_per_process(c), static_cast<long long>(0.8 * (1LL << 30)));
+}
+
+// Column-major grids: the solver addresses processes by grid coordinates
+// only, so the mapping changes no number.
+TEST(HplMxpRefinement, ColumnMajorGridGivesTheSameResultAsRowMajor) {
+  for (auto [p, q] : hplmxp_test_grids()) {
+    HplMxpConfig c;
+    c.n = 201;
+    c.nb = 16;
+    c.nprow = p;
+    c.npcol = q;
+    const HplMxpResult row = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+    c.pmap = GridOrder::ColumnMajor;
+    const HplMxpResult column = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+    ASSERT_EQ(row.in_grid, column.in_grid);
+    if (!column.in_grid) continue;
+    EXPECT_TRUE(column.passed()) << p << "x" << q;
+    EXPECT_EQ(column.refinement.check, row.refinement.check) << p << "x" << q;
+    EXPECT_EQ(column.refinement.iterations, row.refinement.iterations) << p << "x" << q;
+  }
+}

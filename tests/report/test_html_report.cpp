@@ -380,6 +380,75 @@ TEST(HtmlReportErrors, MalformedIterationNamesTheField) {
   }
 }
 
+// An `hplx hpl-mxp --json` record: one page with the score, the phases, a
+// bar per panel, the refinement's checks and estimates, and the
+// comparison with HPL when the run had --compare-hpl.
+json hpl_mxp_test(bool compare) {
+  json panels = json::array();
+  for (int k = 0; k < 4; ++k)
+    panels.push_back({{"j", 32 * k},
+                      {"jb", 32},
+                      {"fact_s", 1e-3},
+                      {"bcast_s", 2e-4},
+                      {"update_s", 4e-3 / (k + 1)}});
+  json t = {{"n", 128},
+            {"nb", 32},
+            {"p", 1},
+            {"q", 2},
+            {"pmap", "column"},
+            {"bcast", "1ringM"},
+            {"restart", 30},
+            {"threshold", 16.0},
+            {"time_s", 0.02},
+            {"gflops", 12.5},
+            {"phases_s",
+             {{"generate", 0.01},
+              {"convert", 1e-4},
+              {"factor", 0.012},
+              {"solve", 0.003},
+              {"refine", 0.005}}},
+            {"refinement",
+             {{"gmres_iterations", 2},
+              {"cycles", 1},
+              {"check_per_cycle", {7.6e5, 0.19}},
+              {"estimate_per_iteration", {40.0, 1.2}}}},
+            {"panels", panels},
+            {"check", 0.19},
+            {"passed", true}};
+  if (compare)
+    t["compare_hpl"] = {{"variant", "WR11C2R4"}, {"gflops", 6.25}, {"time_s", 0.04},
+                        {"residual", 0.01},      {"passed", true}, {"speedup", 2.0}};
+  return t;
+}
+
+TEST(HtmlReport, HplMxpRecordShowsScorePhasesPanelsAndRefinement) {
+  json rec = {{"schema", "hplx.run"},
+              {"schema_version", 2},
+              {"command", "hpl-mxp"},
+              {"tests", {hpl_mxp_test(true), hpl_mxp_test(false)}}};
+  const std::string html = render_report({parse_run_file(rec.dump(), "m.json")});
+  EXPECT_EQ(check_html(html), "");
+  EXPECT_NE(html.find("m.json: 2 HPL-MxP test(s)"), std::string::npos);
+  EXPECT_NE(element_by_id(html, "hplmxp-0").find("score 12.5 Gflops"), std::string::npos);
+  EXPECT_EQ(count_tags(element_by_id(html, "hplmxp-phases-0"), "rect"), 4 + 4);  // + legend
+  EXPECT_EQ(count_tags(element_by_id(html, "hplmxp-panels-0"), "rect"), 4 * 3 + 3);
+  const std::string refinement = element_by_id(html, "hplmxp-refinement-0");
+  EXPECT_EQ(count_tags(refinement, "circle"), 2);
+  EXPECT_GE(count_tags(refinement, "path"), 1);
+  const std::string compare = element_by_id(html, "hplmxp-compare-0");
+  EXPECT_NE(compare.find("6.25"), std::string::npos);
+  EXPECT_NE(compare.find("2&#215;"), std::string::npos);
+  EXPECT_EQ(element_by_id(html, "hplmxp-compare-1"), "");
+  // A record from before the "tests" list: its single "result".
+  json old = {{"schema", "hplx.run"},
+              {"schema_version", 2},
+              {"command", "hpl-mxp"},
+              {"result", hpl_mxp_test(false)}};
+  const std::string page = render_report({parse_run_file(old.dump(), "old.json")});
+  EXPECT_EQ(check_html(page), "");
+  EXPECT_NE(element_by_id(page, "hplmxp-0").find("score 12.5 Gflops"), std::string::npos);
+}
+
 TEST(Svg, NiceTicksAndEscaping) {
   EXPECT_EQ(nice_ticks(0, 460, 6), (std::vector<double>{0, 100, 200, 300, 400, 500}));
   EXPECT_EQ(nice_ticks(0, 40, 10), (std::vector<double>{0, 5, 10, 15, 20, 25, 30, 35, 40}));
