@@ -7,14 +7,18 @@
 
 #include <fmt/format.h>
 
+#include "core/activity.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/grid.hpp"
 #include "core/json_record.hpp"
+#include "core/live_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
+#include "core/trace.hpp"
+#include "core/watchdog.hpp"
 #include "device/device.hpp"
 #include "lu/config.hpp"
 #include "lu/flag_values.hpp"
@@ -37,9 +41,11 @@ device::Precision parse_precision(const std::string& text) {
 }
 
 // The tests an HPL.dat lists, in netlib's order (grid outermost, then N,
-// NB, BCAST). The lines about pivoting and the LU's schedule (PFACT, NBMIN,
-// NDIV, RFACT, DEPTH, SWAP, the forms, equilibration, alignment) have no
-// meaning for an LU without pivoting; `ignored` says so.
+// NB, BCAST, DEPTH; a DEPTH of 1 or more is the one-panel look-ahead, so
+// DEPTHs 1 and 2 are one test). The lines about pivoting and the LU's
+// other schedule choices (PFACT, NBMIN, NDIV, RFACT, SWAP, the forms,
+// equilibration, alignment) have no meaning for an LU without pivoting;
+// the run's note says so.
 std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::HplMxpConfig& base,
                                            int world_size) {
   if (!(dat.threshold > 0))
@@ -47,6 +53,10 @@ std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::
         "{}:13: threshold {}: HPL-MxP refines until its check is below the threshold, so it "
         "cannot skip the check; allowed: a number > 0 (16 is HPL-MxP's rule)",
         dat.source, dat.threshold));
+  std::vector<int> depths;
+  for (int d : dat.depths)
+    if (std::find(depths.begin(), depths.end(), std::min(d, 1)) == depths.end())
+      depths.push_back(std::min(d, 1));
   std::vector<hplmxp::HplMxpConfig> tests;
   for (const lu::GridShape& g : dat.grids) {
     if (static_cast<long>(g.p) * g.q > world_size)
@@ -56,17 +66,19 @@ std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::
           dat.source, g.p, g.q, g.p * g.q, world_size, world_size));
     for (long n : dat.ns)
       for (int nb : dat.nbs)
-        for (lu::Broadcast b : dat.bcasts) {
-          hplmxp::HplMxpConfig c = base;
-          c.n = n;
-          c.nb = nb;
-          c.nprow = g.p;
-          c.npcol = g.q;
-          c.pmap = dat.pmap;
-          c.bcast = b;
-          c.threshold = dat.threshold;
-          tests.push_back(c);
-        }
+        for (lu::Broadcast b : dat.bcasts)
+          for (int depth : depths) {
+            hplmxp::HplMxpConfig c = base;
+            c.n = n;
+            c.nb = nb;
+            c.nprow = g.p;
+            c.npcol = g.q;
+            c.pmap = dat.pmap;
+            c.bcast = b;
+            c.threshold = dat.threshold;
+            c.depth = depth;
+            tests.push_back(c);
+          }
   }
   return tests;
 }
@@ -156,6 +168,16 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_flag("--compare-hpl", compare_hpl_,
                  "after each test, run HPL (`hplx lu`, FP64 with pivoting) on the same N, NB "
                  "and grid and print both rates and the speed-up");
+  sub_->add_option(
+      "--trace", trace_,
+      "write a Chrome trace (SETUP, FACT, LBCAST, UBCAST, UPDATE, SOLVE spans per rank) "
+      "to "
+      "FILE, for ui.perfetto.dev");
+  sub_->add_option("--watchdog", watchdog_,
+                   "end the job (exit status 3) when a rank has made no progress for SECONDS, "
+                   "saying where each rank stopped and whom it waited for, and mark the record "
+                   "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
+      ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
   sub_->add_flag("--quiet", quiet_, "no progress lines on stderr");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
 }
@@ -168,7 +190,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     throw UsageError(fmt::format("{} and --dat {}: give one HPL.dat", file_, dat_));
   const std::string file = file_.empty() ? dat_ : file_;
   if (!file.empty()) {
-    for (const char* flag : {"--n", "--nb", "--grid", "--pmap", "--bcast", "--threshold"})
+    for (const char* flag :
+         {"--n", "--nb", "--grid", "--pmap", "--bcast", "--depth", "--threshold"})
       if (sub_->count(flag) > 0)
         throw UsageError(fmt::format(
             "{}: give either an HPL.dat file or test flags ({} ...), not both", file, flag));
@@ -194,9 +217,9 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file, world), file);
     tests = tests_of(dat, config_, size);
     notes.push_back(fmt::format(
-        "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold and BCAST apply; the LU's "
-        "pivoting and schedule lines (PFACT, NBMIN, NDIV, RFACT, DEPTH, SWAP, lines 27-31) "
-        "do not and are ignored",
+        "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold, BCAST and DEPTH (0: none, 1 or "
+        "more: one panel of look-ahead) apply; the LU's pivoting and schedule lines (PFACT, "
+        "NBMIN, NDIV, RFACT, SWAP, lines 27-31) do not and are ignored",
         file));
     if (dat.device_out != 6 && dat.device_out != 7)
       require_outputs_on_root(world, {{file + ": line 3 (output file)", dat.output_file}});
@@ -206,7 +229,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     tests = {config_};
   }
   for (hplmxp::HplMxpConfig& c : tests) hplmxp::check_config(c, size);
-  require_outputs_on_root(world, {{"--json", json_}});
+  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
   // Before any large allocation: every rank sees the smallest share of its
@@ -267,6 +290,19 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     out = out_file.get();
   }
 
+  // The record is on disk after every test and marked interrupted on
+  // SIGINT/SIGTERM or by the watchdog, as `hplx lu`'s.
+  LiveRecord live(rank == 0 ? json_ : std::string());
+  Activity activity;
+  TraceRecorder trace(!trace_.empty());
+  trace.set_activity(&activity);
+  WatchdogOptions watching;
+  watching.limit_s = watchdog_;
+  watching.record_path = json_;
+  watching.rank = rank;
+  watching.command = "hplx hpl-mxp";
+  const Watchdog watchdog(activity, watching);
+  const long planned = static_cast<long>(tests.size());
   nlohmann::json record;
   if (rank == 0 && !json_.empty()) {
     record = make_record_header("hpl-mxp", argv);
@@ -275,11 +311,23 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     record["notes"] = notes;
     if (!file.empty()) record["input"] = file;
     record["tests"] = nlohmann::json::array();
+    live.update(record, 0, planned);
   }
+  long index = 0;
   int passed = 0, failed = 0;
   for (const hplmxp::HplMxpConfig& c : tests) {
-    const hplmxp::HplMxpResult result =
-        hplmxp::run_hpl_mxp(c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr);
+    {  // what the watchdog names: the test, and whom this rank waits for
+      const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
+      activity.set_idle(!grid.in_grid());
+      ++index;
+      if (grid.in_grid())
+        activity.begin_test(
+            index, planned,
+            fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol),
+            peers_of(grid, world));
+    }
+    const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(
+        c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr, &trace);
     (result.passed() ? passed : failed) += 1;
     if (rank == 0) {
       hplmxp::print_result(result, c.threshold, out);
@@ -318,7 +366,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       else
         record.erase("result");
       record["summary"] = {{"tests", passed + failed}, {"passed", passed}, {"failed", failed}};
-      write_json_atomically(json_, record);
+      live.update(record, static_cast<long>(record["tests"].size()), planned);
     }
   }
   if (rank == 0 && (!file.empty() || tests.size() > 1)) {
@@ -329,6 +377,16 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                  passed + failed, passed, failed);
     std::fflush(out);
   }
+  if (trace.enabled()) {
+    trace.write(trace_, world, {{"command", "hplx hpl-mxp"}, {"argv", argv}});
+    if (rank == 0 && !quiet_)
+      std::fprintf(stderr, "hplx hpl-mxp: trace written to %s (open it in ui.perfetto.dev)\n",
+                   trace_.c_str());
+  }
+  if (rank == 0 && !json_.empty())
+    live.finish(record, static_cast<long>(record["tests"].size()), planned);
+  // Waiting for the others (ranks outside the last grid sat it out).
+  activity.set_idle(true);
   // Rank 0 is in every grid (its coordinates are 0, 0), so its count of
   // failures is the run's.
   MPI_Bcast(&failed, 1, MPI_INT, 0, world);

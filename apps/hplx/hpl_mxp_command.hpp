@@ -29,6 +29,8 @@ class HplMxpCommand {
   std::optional<std::string> pmap_;
   std::optional<std::string> bcast_;
   std::optional<std::string> backend_, precision_;
+  std::optional<double> watchdog_;
+  std::string trace_;
   int threads_ = 0;
   double seconds_ = 60.0;
   bool compare_hpl_ = false;

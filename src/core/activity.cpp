@@ -8,8 +8,8 @@
 namespace hplx {
 namespace {
 
-constexpr const char* kNames[Activity::kPhases] = {"MATGEN", "FACT",  "LBCAST", "RS",
-                                                   "UPDATE", "SOLVE", "VERIFY", "OTHER"};
+constexpr const char* kNames[Activity::kPhases] = {"MATGEN", "FACT",   "LBCAST", "RS",     "UPDATE",
+                                                   "SOLVE",  "VERIFY", "SETUP",  "UBCAST", "OTHER"};
 
 }  // namespace
 
@@ -91,8 +91,8 @@ Activity::Snapshot Activity::snapshot() const {
     s.phases.emplace_back(kNames[p]);
     const std::vector<int>* from = nullptr;
     if (p == kLbcast) from = &peers.row;
-    if (p == kFact || p == kRs) from = &peers.column;
-    if (p == kSolve || p == kVerify) from = &peers.grid;
+    if (p == kFact || p == kRs || p == kUbcast) from = &peers.column;
+    if (p == kSolve || p == kVerify || p == kSetup) from = &peers.grid;
     if (from) {
       local_only = false;
       s.waiting_for.insert(s.waiting_for.end(), from->begin(), from->end());

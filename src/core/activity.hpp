@@ -25,11 +25,26 @@ class Activity {
 
   // The phases a rank can be in. Which peers each waits for:
   //   LBCAST       the ranks of my process row (the panel comes along it)
-  //   FACT, RS     the ranks of my process column (pivot search, row swap)
-  //   SOLVE, VERIFY the whole grid (back substitution, residual norms)
+  //   FACT, RS, UBCAST the ranks of my process column (pivot search, row
+  //                swap; HPL-MxP's row of U going down the columns)
+  //   SOLVE, VERIFY, SETUP the whole grid (back substitution, residual
+  //                norms; HPL-MxP's generator, whose diagonal sums and norm
+  //                are collectives)
   //   MATGEN, UPDATE nobody (local work)
   // A name not listed counts as OTHER, local work.
-  enum Phase : int { kMatgen, kFact, kLbcast, kRs, kUpdate, kSolve, kVerify, kOther, kPhases };
+  enum Phase : int {
+    kMatgen,
+    kFact,
+    kLbcast,
+    kRs,
+    kUpdate,
+    kSolve,
+    kVerify,
+    kSetup,
+    kUbcast,
+    kOther,
+    kPhases
+  };
   static const char* phase_name(Phase p);
   static Phase phase_of(const char* name);
 

@@ -1,5 +1,7 @@
 #include "core/grid.hpp"
 
+#include <vector>
+
 #include "core/error.hpp"
 
 namespace hplx {
@@ -51,6 +53,28 @@ ProcessGrid::ProcessGrid(MPI_Comm parent, int nprow, int npcol, GridOrder order)
   MPI_Comm_set_errhandler(col, MPI_ERRORS_RETURN);
   row_ = Communicator(row);
   col_ = Communicator(col);
+}
+
+Activity::Peers peers_of(const ProcessGrid& grid, MPI_Comm world) {
+  auto in_world = [&](MPI_Comm part) {
+    int n = 0;
+    MPI_Comm_size(part, &n);
+    MPI_Group from, to;
+    MPI_Comm_group(part, &from);
+    MPI_Comm_group(world, &to);
+    std::vector<int> ranks(n), out(n);
+    for (int i = 0; i < n; ++i) ranks[i] = i;
+    MPI_Group_translate_ranks(from, n, ranks.data(), to, out.data());
+    MPI_Group_free(&from);
+    MPI_Group_free(&to);
+    return out;
+  };
+  Activity::Peers p;
+  MPI_Comm_rank(world, &p.me);
+  p.row = in_world(grid.row());
+  p.column = in_world(grid.col());
+  p.grid = in_world(grid.all());
+  return p;
 }
 
 }  // namespace hplx

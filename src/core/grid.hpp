@@ -9,6 +9,8 @@
 
 #include <utility>
 
+#include "core/activity.hpp"
+
 namespace hplx {
 
 enum class GridOrder { RowMajor, ColumnMajor };
@@ -62,5 +64,9 @@ class ProcessGrid {
   int myrow_ = -1, mycol_ = -1;
   Communicator all_, row_, col_;
 };
+
+// The world ranks of the grid's row, column and whole grid, this rank's
+// among them: whom the watchdog names as waited for.
+Activity::Peers peers_of(const ProcessGrid& grid, MPI_Comm world);
 
 }  // namespace hplx

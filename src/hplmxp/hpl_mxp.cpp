@@ -18,6 +18,7 @@
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/phase_scope.hpp"
 #include "lu/problem_size.hpp"
 
 namespace hplx::hplmxp {
@@ -126,7 +127,8 @@ DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
 }
 
 HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q,
-                         std::FILE* progress) {
+                         std::FILE* progress, TraceRecorder* trace) {
+  Activity* const activity = trace ? trace->activity() : nullptr;
   // Everything below addresses processes by grid coordinates (the row and
   // column communicators' ranks are mycol and myrow) or reduces over the
   // whole grid, so the order ranks take on the grid changes no number.
@@ -158,15 +160,21 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   device::Buffer<float> lu(q.backend(), l.local_elements());
   std::vector<float> staging(lu.host_accessible() ? 0 : a.size());
   float* const lu_host = lu.host_accessible() ? lu.data() : staging.data();
-  generate_matrix(l, grid, a.data());
-  if (c.diagonal_scale != 1.0) scale_diagonal(l, a.data(), c.diagonal_scale);
-  const std::vector<double> b = generate_rhs(c.n);
-  const double norm_a = norm_inf(l, grid, a.data());
-  res.generate_s = max_over_grid(wall_time() - t0);
-  say("hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb, c.nprow,
-      c.npcol, res.generate_s);
-
-  HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
+  std::vector<double> b;
+  double norm_a = 0;
+  {
+    // Collectives (the diagonal's row sums, ||A||, the barrier before the
+    // clock starts): the whole grid waits.
+    lu::PhaseScope generating(nullptr, trace, "SETUP");
+    generate_matrix(l, grid, a.data());
+    if (c.diagonal_scale != 1.0) scale_diagonal(l, a.data(), c.diagonal_scale);
+    b = generate_rhs(c.n);
+    norm_a = norm_inf(l, grid, a.data());
+    res.generate_s = max_over_grid(wall_time() - t0);
+    say("hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb, c.nprow,
+        c.npcol, res.generate_s);
+    HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
+  }
   const double start = wall_time();
   t0 = start;
   std::transform(a.begin(), a.end(), lu_host, [](double v) { return static_cast<float>(v); });
@@ -196,8 +204,12 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
                  elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
   };
   LuNopivResult factored =
-      factor_nopiv(l, grid, q, lu.data(), {c.bcast, c.depth, c.precision}, panel_done);
+      factor_nopiv(l, grid, q, lu.data(), {c.bcast, c.depth, c.precision, trace}, panel_done);
   meter.finish();
+  // From here the whole grid waits: the factorization's record reduced
+  // over the ranks, the solves and the refinement (SOLVE); every
+  // preconditioner solve is progress.
+  lu::PhaseScope solving(nullptr, trace, "SOLVE");
   res.factor_s = max_over_grid(wall_time() - t0);
   res.bad_pivot = factored.bad_pivot;
   {  // the per-panel record: each phase's maximum over the ranks
@@ -230,6 +242,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     std::transform(v, v + c.n, work.begin(), [](double e) { return static_cast<float>(e); });
     solve_lu(l, grid, q, lu.data(), work.data(), work.data());
     std::copy(work.begin(), work.end(), z);
+    if (activity) activity->mark();
   };
   GmresIrOptions opt;
   opt.restart = c.restart;

@@ -10,6 +10,7 @@
 
 #include <cstdio>
 
+#include "core/trace.hpp"
 #include "core/grid.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
@@ -87,8 +88,10 @@ struct HplMxpResult {
 // refinement step. The FP32 matrix lives in `queue`'s memory, where the
 // factorization and the preconditioner's solves run; the FP64 matrix and
 // the refinement stay on the host (the host backend's BLAS).
+// `trace` (may be null) records each phase's span (SETUP, FACT, LBCAST,
+// UBCAST, UPDATE, SOLVE) and tells its activity, the watchdog's view.
 HplMxpResult run_hpl_mxp(const HplMxpConfig& config, MPI_Comm world, device::Queue& queue,
-                         std::FILE* progress);
+                         std::FILE* progress, TraceRecorder* trace = nullptr);
 
 // The verdict line printed on every run.
 void print_result(const HplMxpResult& result, double threshold, std::FILE* out);

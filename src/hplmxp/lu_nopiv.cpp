@@ -11,6 +11,7 @@
 #include "device/mirror.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel_broadcast.hpp"
+#include "lu/phase_scope.hpp"
 
 namespace hplx::hplmxp {
 namespace {
@@ -102,6 +103,7 @@ class Factorization {
   // LBCAST. Other processes do nothing.
   void fact(const Step& s, PanelBuffer& w) {
     if (l_.mycol != s.pc) return;
+    lu::PhaseScope phase(nullptr, opt_.trace, "FACT");
     const long lda = l_.lda;
     float* akk = a_ + s.i0 + s.c0 * lda;
     if (l_.myrow == s.pr) {
@@ -140,6 +142,7 @@ class Factorization {
   // for all my columns after the panel, then U12 down the process columns;
   // with 16-bit storage, L21 and U12 rounded for the update.
   void solve_u(const Step& s, PanelBuffer& w) {
+    lu::PhaseScope phase(nullptr, opt_.trace, "UBCAST");
     const long ntrail = l_.nloc - s.c1;
     if (l_.myrow == s.pr) {
       if (ntrail > 0) {
@@ -239,7 +242,10 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
     } else {
       bcast_k = std::move(next_bcast);
     }
-    bcast_k->finish();
+    {
+      lu::PhaseScope phase(nullptr, opt.trace, "LBCAST");
+      bcast_k->finish();
+    }
     f.panel_arrived(s, w);
     times.bcast_s = wall_time() - t;
 
@@ -264,16 +270,23 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
     // The rest of the trailing update, in chunks with a look at the next
     // broadcast between them.
     const long chunk = look_ahead && l.npcol > 1 ? kUpdateChunkColumns : l.nloc;
-    for (long c = from; c < l.nloc; c += chunk) {
-      f.update(s, w, c, std::min(l.nloc, c + chunk));
-      q.synchronize();
-      if (next_bcast) next_bcast->progress();
+    {
+      lu::PhaseScope phase(nullptr, opt.trace, "UPDATE");
+      for (long c = from; c < l.nloc; c += chunk) {
+        f.update(s, w, c, std::min(l.nloc, c + chunk));
+        q.synchronize();
+        if (next_bcast) next_bcast->progress();
+      }
     }
+    if (opt.trace && opt.trace->activity()) opt.trace->activity()->closed_iteration(k + 1, panels);
     times.update_s = wall_time() - t - next_fact_s;
     if (panel_done) panel_done(s.j0 + s.jb);
   }
   int bad = f.bad();
-  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));
+  {  // every rank learns whether a pivot was bad: the whole grid waits
+    lu::PhaseScope phase(nullptr, opt.trace, "SOLVE");
+    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));
+  }
   result.bad_pivot = bad != 0;
   return result;
 }

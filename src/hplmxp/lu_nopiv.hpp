@@ -27,6 +27,7 @@
 #include <functional>
 #include <vector>
 
+#include "core/trace.hpp"
 #include "core/grid.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
@@ -61,6 +62,10 @@ struct FactorOptions {
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // LBCAST's topology along the process rows
   int depth = 1;  // 0: no look-ahead, 1: look-ahead; other values are a usage error
   device::Precision precision = device::Precision::Fp32;  // the update's operands
+  // The trace (`--trace`) and, through it, the rank's activity (the
+  // watchdog's view): FACT, LBCAST and UPDATE spans, a closed iteration per
+  // panel. Null: neither.
+  TraceRecorder* trace = nullptr;
 };
 
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue, float* a,

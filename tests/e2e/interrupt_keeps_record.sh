@@ -14,7 +14,10 @@
 # 10 s with exit status 3, saying where it stopped and that it waited for
 # rank R, and mark the record interrupted by the watchdog (rank 1 does it
 # when rank 0 is the one stopped).
+# HPLX_SUBCOMMAND=hpl-mxp runs `hplx hpl-mxp` on the same HPL.dat instead
+# (its record's tests say "passed": true rather than a verdict).
 set -u
+sub=${HPLX_SUBCOMMAND:-lu}
 hplx=$1 signal=$2
 shift 2
 src=$(cd "$(dirname "$0")/../.." && pwd)
@@ -28,7 +31,7 @@ sed -e "5s/^[0-9]*/8/" -e "6s/^.*/3000 3000 3000 3000 3000 3000 3000 3000  Ns/" 
 # setsid: a job started from a script ignores SIGINT otherwise.
 extra=()
 [[ $signal == STOP-RANK-* ]] && extra=(--watchdog 2)
-setsid "$@" "$hplx" lu in.dat --json r.json -q "${extra[@]}" >out.txt 2>&1 &
+setsid "$@" "$hplx" "$sub" in.dat --json r.json --quiet "${extra[@]}" >out.txt 2>&1 &
 pid=$!
 done_tests() {
   python3 -c 'import json,sys; print(json.load(open("r.json"))["progress"]["done"])' 2>/dev/null || echo 0
@@ -42,7 +45,7 @@ start=$(date +%s)
 if [[ $signal == *-RANK-* ]]; then
   target=${signal##*-}
   victim=""
-  for p in $(pgrep -f "$hplx lu in.dat"); do
+  for p in $(pgrep -f "$hplx $sub in.dat"); do
     if tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$target"; then victim=$p; fi
   done
   [[ -n $victim ]] || { echo "FAIL: rank $target not found"; exit 1; }
@@ -76,7 +79,7 @@ if os.environ["SIGNAL"].startswith("STOP"):
     assert r["reason"].startswith("watchdog: rank"), r["reason"]
 assert 1 <= len(r["tests"]) < 8, len(r["tests"])
 assert r["progress"]["done"] == len(r["tests"])
-assert all(t["verdict"] == "PASSED" for t in r["tests"])
+assert all(t.get("verdict") == "PASSED" or t.get("passed") is True for t in r["tests"])
 PY
 "$hplx" report r.json -o r.html -q || exit 1
 grep -q "this run was interrupted" r.html || { echo "FAIL: the report does not say so"; exit 1; }
