@@ -33,6 +33,9 @@
 namespace hplx::app {
 namespace {
 
+// The share of a device's free memory a default problem fills (as hplx lu's).
+constexpr double kDeviceMemoryFraction = 0.85;
+
 device::Precision parse_precision(const std::string& text) {
   for (device::Precision p :
        {device::Precision::Fp32, device::Precision::Fp16, device::Precision::Bf16})
@@ -237,7 +240,46 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   apply_threads(plan);
-  if (file.empty() && !n_) {
+  const Context ctx(world, plan, device::make_device(backend));
+  device::Device& dev = ctx.device();
+  long long free_dev = 0;  // the smallest over the ranks, on a device backend
+  if (backend != device::BackendKind::Host) {
+    free_dev = static_cast<long long>(dev.backend().free_device_bytes());
+    MPI_Allreduce(MPI_IN_PLACE, &free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
+  }
+  if (file.empty() && !n_ && backend != device::BackendKind::Host) {
+    // A device backend sizes N by memory, as `hplx lu` does there: the
+    // largest multiple of NB whose FP32 matrix and panels fill at most
+    // kDeviceMemoryFraction of the device and whose host side (the FP64
+    // matrix and the staging copy) fits the host's share.
+    hplmxp::HplMxpConfig& c = tests.front();
+    long lo = 0, hi = 1L << 24;  // multiples of NB: hi * NB is beyond any device
+    auto fits = [&](long blocks) {
+      hplmxp::HplMxpConfig t = c;
+      t.n = blocks * c.nb;
+      return hplmxp::device_bytes_per_process(t) <= kDeviceMemoryFraction * free_dev &&
+             hplmxp::bytes_per_process(t) <= lu::kMemoryLimitFraction * per_rank;
+    };
+    while (lo < hi) {
+      const long mid = (lo + hi + 1) / 2;
+      if (fits(mid))
+        lo = mid;
+      else
+        hi = mid - 1;
+    }
+    c.n = lo * c.nb;
+    if (c.n < 3)
+      throw UsageError(fmt::format(
+          "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
+          "allowed: --n N small enough, or free device memory",
+          device::name_of(backend), static_cast<double>(free_dev) / (1 << 30), c.nb));
+    notes.push_back(fmt::format(
+        "hplx hpl-mxp: default problem: N = {} fills about {:.0f}% of the {:.2f} GiB of device "
+        "memory free per rank with the FP32 matrix (a device backend sizes N by memory; --n "
+        "sets it)",
+        c.n, 100 * kDeviceMemoryFraction, static_cast<double>(free_dev) / (1 << 30)));
+    hplmxp::check_config(c, size);
+  } else if (file.empty() && !n_) {
     hplmxp::HplMxpConfig& c = tests.front();
     // As `hplx lu`'s embedded default, from a DGEMM probe on every rank;
     // the factorization is FP32, whose BLAS rate on CPUs is about twice
@@ -261,11 +303,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
   for (const hplmxp::HplMxpConfig& c : tests) hplmxp::check_memory(c, per_rank);
 
-  const Context ctx(world, plan, device::make_device(backend));
-  device::Device& dev = ctx.device();
   if (backend != device::BackendKind::Host) {
-    long long free_dev = static_cast<long long>(dev.backend().free_device_bytes());
-    MPI_Allreduce(MPI_IN_PLACE, &free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
     for (const hplmxp::HplMxpConfig& c : tests) {
       const long long need = hplmxp::device_bytes_per_process(c);
       if (need > free_dev)

@@ -15,6 +15,11 @@
 #      measured one,
 #   8. each MxP motif's GB/s against the triad (goal >= 75%) and mixed over
 #      double penalized (goal >= 1.6), in mxp-summary.json.
+#   9. hplx hpl-mxp --backend cuda (HPL-MxP) at N = HPLMXP_N (40000; its FP32
+#      matrix takes 6.4 GB of the GPU, the FP64 one 12.8 GB of the host) with
+#      FP16, BF16 and FP32 operands in the update, each with --compare-hpl
+#      (hplx lu --backend cuda on the same N), the checks and speed-ups in
+#      hpl-mxp-summary.json.
 # Everything goes to $OUT [bench/results/<UTC date>-gpu-first-run/].
 #
 #   bench/gpu/first-run.sh                 # on the GPU machine, from the repository root
@@ -33,10 +38,12 @@ if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated PROBE_M=${PROBE_M:-2000} PROBE_NB=${PROBE_NB:-256,512}
   LU_N=(--n "${LU_N:-1500}") TESTS=${TESTS:-"BackendPresence|DeviceContract"}
   STREAM_N=${STREAM_N:-2000000} MXP_N=${MXP_N:-16} MXP_ARGS=(--time 0.2 --iterations 30)
+  HPLMXP_N=${HPLMXP_N:-1000}
 else
   BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda PROBE_M=${PROBE_M:-20000,40000,60000}
   PROBE_NB=${PROBE_NB:-256,512,768,1024} LU_N=() TESTS=${TESTS:-.}
   STREAM_N=${STREAM_N:-268435456} MXP_N=${MXP_N:-256} MXP_ARGS=(--time "${MXP_TIME:-30}")
+  HPLMXP_N=${HPLMXP_N:-40000}
   command -v nvidia-smi >/dev/null && nvidia-smi -L || {
     echo "first-run: no GPU seen by nvidia-smi; DRY_RUN=1 runs the steps on the emulated device" >&2
     exit 2
@@ -129,4 +136,32 @@ for name, m in motifs.items():
 print(f"rating {r['rating_gflops']:.1f} GFLOP/s, expected {summary['expected_rating_gflops']:.1f} "
       f"at {triad} GB/s; mixed / double penalized {penalized:.3f} (goal 1.6)")
 PY
-log "done: $OUT/summary.json, $OUT/report.html, $OUT/mxp-summary.json"
+log "9. hplx hpl-mxp --backend $BACKEND --n $HPLMXP_N --nb $best_nb, fp16, bf16 and fp32, --compare-hpl"
+for precision in fp16 bf16 fp32; do
+  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
+    "$BUILD_DIR/bin/hplx" hpl-mxp --backend "$BACKEND" --precision "$precision" --n "$HPLMXP_N" \
+    --nb "$best_nb" --compare-hpl --json "$OUT/hpl-mxp-$precision.json" 2>&1 |
+    tee "$OUT/hpl-mxp-$precision.txt" || log "hplx hpl-mxp --precision $precision failed (kept going)"
+done
+python3 - "$OUT" <<'PY' | tee -a "$OUT/steps.txt"
+import json, os, sys
+out = sys.argv[1]
+summary = {}
+for p in ("fp16", "bf16", "fp32"):
+    path = f"{out}/hpl-mxp-{p}.json"
+    if not os.path.exists(path):
+        summary[p] = None
+        continue
+    t = json.load(open(path))["tests"][0]
+    hpl = t.get("compare_hpl", {})
+    summary[p] = {"score_gflops": t["gflops"], "passed": t["passed"],
+                  "gmres_iterations": t["refinement"]["gmres_iterations"],
+                  "phases_s": t["phases_s"], "hpl_gflops": hpl.get("gflops"),
+                  "speedup_over_hpl": hpl.get("speedup")}
+    s = summary[p]
+    print(f"hpl-mxp {p}: score {s['score_gflops']:.1f} Gflop/s, passed {s['passed']}, "
+          f"{s['gmres_iterations']} GMRES iterations, HPL {s['hpl_gflops']}, "
+          f"speed-up {s['speedup_over_hpl']}")
+json.dump(summary, open(f"{out}/hpl-mxp-summary.json", "w"), indent=2)
+PY
+log "done: $OUT/summary.json, $OUT/report.html, $OUT/mxp-summary.json, $OUT/hpl-mxp-summary.json"
