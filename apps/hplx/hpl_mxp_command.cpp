@@ -247,6 +247,12 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     free_dev = static_cast<long long>(dev.backend().free_device_bytes());
     MPI_Allreduce(MPI_IN_PLACE, &free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
   }
+  // Host memory a test needs; the emulated device's memory is host memory
+  // too, so there both sides count.
+  auto host_bytes = [&](const hplmxp::HplMxpConfig& t) {
+    return hplmxp::bytes_per_process(t) +
+           (backend == device::BackendKind::Emulated ? hplmxp::device_bytes_per_process(t) : 0LL);
+  };
   if (file.empty() && !n_ && backend != device::BackendKind::Host) {
     // A device backend sizes N by memory, as `hplx lu` does there: the
     // largest multiple of NB whose FP32 matrix and panels fill at most
@@ -258,7 +264,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       hplmxp::HplMxpConfig t = c;
       t.n = blocks * c.nb;
       return hplmxp::device_bytes_per_process(t) <= kDeviceMemoryFraction * free_dev &&
-             hplmxp::bytes_per_process(t) <= lu::kMemoryLimitFraction * per_rank;
+             host_bytes(t) <= lu::kMemoryLimitFraction * per_rank;
     };
     while (lo < hi) {
       const long mid = (lo + hi + 1) / 2;
@@ -273,11 +279,18 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
           "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
           "allowed: --n N small enough, or free device memory",
           device::name_of(backend), static_cast<double>(free_dev) / (1 << 30), c.nb));
+    const double dev_share = static_cast<double>(hplmxp::device_bytes_per_process(c)) /
+                             static_cast<double>(std::max(1LL, free_dev));
+    const double host_share =
+        static_cast<double>(host_bytes(c)) / static_cast<double>(std::max(1LL, per_rank));
     notes.push_back(fmt::format(
-        "hplx hpl-mxp: default problem: N = {} fills about {:.0f}% of the {:.2f} GiB of device "
-        "memory free per rank with the FP32 matrix (a device backend sizes N by memory; --n "
-        "sets it)",
-        c.n, 100 * kDeviceMemoryFraction, static_cast<double>(free_dev) / (1 << 30)));
+        "hplx hpl-mxp: default problem: N = {}: the FP32 matrix and panels take {:.0f}% of the "
+        "{:.2f} GiB of device memory free per rank (limit {:.0f}%), the host side {:.0f}% of "
+        "the {:.2f} GiB of host memory per rank (limit {:.0f}%); a device backend sizes N by "
+        "memory; --n sets it",
+        c.n, 100 * dev_share, static_cast<double>(free_dev) / (1 << 30),
+        100 * kDeviceMemoryFraction, 100 * host_share, static_cast<double>(per_rank) / (1 << 30),
+        100 * lu::kMemoryLimitFraction));
     hplmxp::check_config(c, size);
   } else if (file.empty() && !n_) {
     hplmxp::HplMxpConfig& c = tests.front();
@@ -301,7 +314,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         static_cast<double>(per_rank) / (1 << 30), 100 * lu::kMemoryLimitFraction));
     hplmxp::check_config(c, size);
   }
-  for (const hplmxp::HplMxpConfig& c : tests) hplmxp::check_memory(c, per_rank);
+  for (const hplmxp::HplMxpConfig& c : tests)
+    hplmxp::check_memory(c, per_rank - (host_bytes(c) - hplmxp::bytes_per_process(c)));
 
   if (backend != device::BackendKind::Host) {
     for (const hplmxp::HplMxpConfig& c : tests) {

@@ -63,10 +63,9 @@ struct Step {
 };
 
 // The panel in FP32, stored as doubles (LBCAST moves doubles), on the host
-// (FACT's copy out, MPI) and in the queue's memory (UPDATE).
+// (MPI) and in the queue's memory (FACT's copy, UPDATE).
 struct PanelBuffer {
   device::Mirror<double> store;
-  float* host() { return reinterpret_cast<float*>(store.data()); }
   float* dev() { return reinterpret_cast<float*>(store.device()); }
   static long doubles(const Step& s) { return (s.mrest * s.jb + 1) / 2; }
 };
