@@ -10,8 +10,8 @@
 
 #include <cstdio>
 
-#include "core/trace.hpp"
 #include "core/grid.hpp"
+#include "core/trace.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/gmres_ir.hpp"

@@ -27,8 +27,8 @@
 #include <functional>
 #include <vector>
 
-#include "core/trace.hpp"
 #include "core/grid.hpp"
+#include "core/trace.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
