@@ -34,6 +34,13 @@ device::Queue& emulated_queue() {
   return dev->compute();
 }
 
+// This process's part of the benchmark's matrix on `grid`.
+std::vector<double> generated(const Layout& l, const ProcessGrid& grid) {
+  std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+  generate_matrix(l, grid, a.data());
+  return a;
+}
+
 // The whole matrix, generated on this process alone.
 std::vector<double> serial_matrix(long n) {
   ProcessGrid self(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
@@ -66,8 +73,7 @@ TEST(HplMxpLu, MatchesUnpivotedLuInDoubleOnEveryGrid) {
         ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
         if (!grid.in_grid()) continue;
         const Layout l = Layout::of(n, nb, grid);
-        std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-        generate_matrix(l, grid, a.data());
+        const std::vector<double> a = generated(l, grid);
         std::vector<float> f(a.begin(), a.end());
         const LuNopivResult r = factor_nopiv(l, grid, host_queue(), f.data());
         EXPECT_FALSE(r.bad_pivot);
@@ -93,8 +99,7 @@ TEST(HplMxpLu, EveryBroadcastTopologyGivesTheSameFactors) {
     ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
     if (!grid.in_grid()) continue;
     const Layout l = Layout::of(n, nb, grid);
-    std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-    generate_matrix(l, grid, a.data());
+    const std::vector<double> a = generated(l, grid);
     std::vector<float> first;
     for (int t = 0; t < 6; ++t) {
       std::vector<float> f(a.begin(), a.end());
@@ -112,8 +117,7 @@ TEST(HplMxpLu, LookAheadGivesTheSameFactorsAsNone) {
       ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
       if (!grid.in_grid()) continue;
       const Layout l = Layout::of(n, nb, grid);
-      std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-      generate_matrix(l, grid, a.data());
+      const std::vector<double> a = generated(l, grid);
       std::vector<float> none(a.begin(), a.end()), ahead(a.begin(), a.end());
       const LuNopivResult r0 =
           factor_nopiv(l, grid, host_queue(), none.data(), {lu::Broadcast::OneRingM, 0});
@@ -152,8 +156,7 @@ TEST(HplMxpSolve, DistributedSolvesMatchSerialOnes) {
       ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
       if (!grid.in_grid()) continue;
       const Layout l = Layout::of(n, nb, grid);
-      std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-      generate_matrix(l, grid, a.data());
+      const std::vector<double> a = generated(l, grid);
       std::vector<float> f(a.begin(), a.end());
       factor_nopiv(l, grid, host_queue(), f.data());
       // The whole factors, to solve serially here.
@@ -240,8 +243,7 @@ TEST(HplMxpDevice, EmulatedDeviceFactorsAndSolvesAsTheHost) {
     ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
     if (!grid.in_grid()) continue;
     const Layout l = Layout::of(n, nb, grid);
-    std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-    generate_matrix(l, grid, a.data());
+    const std::vector<double> a = generated(l, grid);
     std::vector<float> on_host(a.begin(), a.end());
     factor_nopiv(l, grid, host_queue(), on_host.data());
     device::Queue& eq = emulated_queue();
