@@ -1,9 +1,11 @@
 // TOML system specs: parse_system_spec as `hplx model SPEC.toml` and
-// `hplx lu --predict SPEC` read them, then the rates the models derive.
+// `hplx lu --predict SPEC` read them, then the rates the models derive and
+// `hplx sim`'s SimGrid platform for a few rank counts.
 #include <cmath>
 
 #include "core/error.hpp"
 #include "fuzz_check.hpp"
+#include "model/sim_platform.hpp"
 #include "model/system_spec.hpp"
 
 extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size) {
@@ -25,5 +27,13 @@ extern "C" int LLVMFuzzerTestOneInput(const std::uint8_t* data, std::size_t size
   }
   (void)spec.network.beta_s();
   (void)spec.node.link.beta_s();
+  for (int ranks : {1, 7, 1000}) {
+    try {
+      const hplx::model::SimPlatform p = hplx::model::sim_platform(spec, ranks);
+      FUZZ_CHECK(p.nodes >= 1 && p.hosts >= p.nodes && !p.hostfile.empty());
+    } catch (const hplx::UsageError& e) {
+      FUZZ_CHECK(std::string(e.what()).find("fuzz/spec.toml") != std::string::npos);
+    }
+  }
   return 0;
 }

@@ -8,7 +8,9 @@
 //    and the predictions (time, Gflops, efficiency, the split into
 //    computation, pivoting, broadcast and update communication per layer,
 //    the per-panel times). predict_run() is the API for `hplx lu --predict`;
-//  - machine_spec_path.hpp: where a calibrated spec is found by default.
+//  - machine_spec_path.hpp: where a calibrated spec is found by default;
+//  - sim_platform.hpp: `hplx sim`'s SimGrid platform file and hostfile for a
+//    spec (network.topology: star, fat tree, dragonfly).
 //
 // The library needs neither MPI nor a GPU; calibration (calibrate.hpp,
 // library hplx_model_calibrate) measures a spec with MPI and OpenBLAS.
@@ -18,4 +20,5 @@
 #include "model/machine_spec_path.hpp"
 #include "model/panel_model.hpp"
 #include "model/prediction.hpp"
+#include "model/sim_platform.hpp"
 #include "model/system_spec.hpp"

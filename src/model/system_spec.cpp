@@ -14,6 +14,7 @@
 
 #include "core/error.hpp"
 #include "core/install_paths.hpp"
+#include "model/sim_platform.hpp"
 
 namespace hplx::model {
 namespace {
@@ -436,8 +437,33 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   host.finish();
 
   Section net(top.table("network"), "network", name,
-              {"name", "alpha_us", "bandwidth_gbs", "share"});
+              {"name", "alpha_us", "bandwidth_gbs", "share", "topology", "topology_parameters"});
   spec.network = read_link(net, true);
+  const auto topo = net.string("topology");
+  const auto topo_params = net.string("topology_parameters");
+  if (topo && *topo == "fat-tree")
+    spec.topology.kind = TopologyKind::FatTree;
+  else if (topo && *topo == "dragonfly")
+    spec.topology.kind = TopologyKind::Dragonfly;
+  else if (topo && *topo != "star")
+    net.fail(
+        "topology",
+        fmt::format("'{}' is not allowed; allowed: \"star\", \"fat-tree\", \"dragonfly\"", *topo));
+  if (spec.topology.kind == TopologyKind::Star && topo_params)
+    net.fail("topology_parameters",
+             "given with a star topology; allowed: only with topology = \"fat-tree\" or "
+             "\"dragonfly\"");
+  if (spec.topology.kind != TopologyKind::Star) {
+    if (!topo_params)
+      net.fail("topology_parameters",
+               fmt::format("missing with topology = \"{}\"; allowed: {}", *topo,
+                           topology_parameters_form(spec.topology.kind)));
+    try {
+      spec.topology.parameters = normalize_topology_parameters(spec.topology.kind, *topo_params);
+    } catch (const std::invalid_argument& e) {
+      net.fail("topology_parameters", e.what());
+    }
+  }
   net.finish();
 
   Section sch(top.table("schedule"), "schedule", name,

@@ -91,6 +91,16 @@ struct HostFact {
   Link link;                  // device <-> host
 };
 
+// How the nodes' network links are joined: read only by `hplx sim`'s SimGrid
+// platform (model/sim_platform.hpp); the models charge the network as one
+// alpha-beta layer whatever the topology.
+enum class TopologyKind { Star, FatTree, Dragonfly };
+struct NetworkTopology {
+  TopologyKind kind = TopologyKind::Star;
+  // SimGrid's topo_parameters, normalized ("2;4,4;1,2;1,2"); empty for a star.
+  std::string parameters;
+};
+
 // What to predict when the command line does not say.
 struct Run {
   std::optional<long> n;
@@ -129,6 +139,7 @@ struct SystemSpec {
   Node node;
   HostFact host;
   Link network;
+  NetworkTopology topology;  // network.topology, network.topology_parameters
   ScheduleSpec schedule;
   Run run;
   std::vector<Published> published;

@@ -1,0 +1,305 @@
+#include "model/sim_platform.hpp"
+
+#include <algorithm>
+#include <cctype>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace hplx::model {
+namespace {
+
+// SimGrid keeps topology sizes in unsigned ints and builds every switch and
+// host: far beyond any machine, well inside both.
+constexpr long kMaxTopologyValue = 1L << 20;
+constexpr long kMaxTopologyNodes = 1L << 24;
+
+// "2; 4,4 ;1,2;1,2" -> {{2}, {4, 4}, {1, 2}, {1, 2}}; every number an
+// integer in 1..kMaxTopologyValue.
+std::vector<std::vector<long>> split_parameters(const std::string& text, const std::string& form) {
+  std::vector<std::vector<long>> parts(1, std::vector<long>(1, 0));
+  bool digits = false;  // the current number has a digit
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("'{}' {}; allowed: {}", text, why, form));
+  };
+  auto close_number = [&]() {
+    if (!digits) throw bad("has an empty number");
+    if (parts.back().back() < 1) throw bad("has a 0; every number must be >= 1");
+    digits = false;
+  };
+  for (char c : text) {
+    if (std::isdigit(static_cast<unsigned char>(c))) {
+      long& v = parts.back().back();
+      v = v * 10 + (c - '0');
+      if (v > kMaxTopologyValue) throw bad(fmt::format("has a number above {}", kMaxTopologyValue));
+      digits = true;
+    } else if (c == ',' || c == ';') {
+      close_number();
+      if (c == ';') parts.emplace_back();
+      parts.back().push_back(0);
+    } else if (c != ' ' && c != '\t') {
+      throw bad(fmt::format("has '{}'; only digits, ',' and ';' are allowed", c));
+    }
+  }
+  close_number();
+  return parts;
+}
+
+std::string join(const std::vector<std::vector<long>>& parts) {
+  std::string out;
+  for (size_t i = 0; i < parts.size(); ++i) {
+    if (i) out += ';';
+    for (size_t j = 0; j < parts[i].size(); ++j)
+      out += fmt::format("{}{}", j ? "," : "", parts[i][j]);
+  }
+  return out;
+}
+
+// Checks the shape of `text` and returns its numbers.
+std::vector<std::vector<long>> topology_numbers(TopologyKind kind, const std::string& text) {
+  const std::string form = topology_parameters_form(kind);
+  auto parts = split_parameters(text, form);
+  auto bad = [&](const std::string& why) {
+    return std::invalid_argument(fmt::format("'{}' {}; allowed: {}", text, why, form));
+  };
+  if (kind == TopologyKind::FatTree) {
+    if (parts.size() != 4)
+      throw bad(
+          fmt::format("has {} ';'-separated parts, not 4 (levels;down;up;parallel)", parts.size()));
+    if (parts[0].size() != 1) throw bad("starts with a list; the first part is the level count");
+    const long levels = parts[0][0];
+    const char* names[] = {"", "down", "up", "parallel"};
+    for (int i = 1; i <= 3; ++i)
+      if (static_cast<long>(parts[i].size()) != levels)
+        throw bad(fmt::format("has {} {} counts for {} levels; each list needs one per level",
+                              parts[i].size(), names[i], levels));
+  } else if (kind == TopologyKind::Dragonfly) {
+    if (parts.size() != 4)
+      throw bad(fmt::format(
+          "has {} ';'-separated parts, not 4 (groups,links;chassis,links;routers,links;nodes)",
+          parts.size()));
+    const char* names[] = {"groups", "chassis", "routers"};
+    for (int i = 0; i < 3; ++i)
+      if (parts[i].size() != 2)
+        throw bad(fmt::format("has {} numbers for {}; it needs 2 ({},links)", parts[i].size(),
+                              names[i], names[i]));
+    if (parts[3].size() != 1) throw bad("ends with a list; the last part is the nodes per router");
+    // SimGrid 3.32 links group j to router j of each chassis (DragonflyZone's
+    // route takes green_links_[group]): more groups than routers crash it.
+    if (parts[0][0] > parts[2][0])
+      throw bad(fmt::format(
+          "has {} groups and {} routers per chassis; SimGrid links group j to router j of a "
+          "chassis, so groups must be <= routers per chassis",
+          parts[0][0], parts[2][0]));
+  } else {
+    throw bad("is given for a star");
+  }
+  return parts;
+}
+
+long count_nodes(TopologyKind kind, const std::vector<std::vector<long>>& parts,
+                 const std::string& text) {
+  // Fat tree: the product of the down counts (SimGrid wants exactly that
+  // many hosts); dragonfly: groups x chassis x routers x nodes per router.
+  std::vector<long> factors;
+  if (kind == TopologyKind::FatTree)
+    factors = parts[1];
+  else
+    factors = {parts[0][0], parts[1][0], parts[2][0], parts[3][0]};
+  long nodes = 1;
+  for (long f : factors) {
+    nodes *= f;
+    if (nodes > kMaxTopologyNodes)
+      throw std::invalid_argument(fmt::format("'{}' describes more than {} nodes; allowed: {}",
+                                              text, kMaxTopologyNodes,
+                                              topology_parameters_form(kind)));
+  }
+  return nodes;
+}
+
+// A number as SimGrid reads it with its unit: "25000000000Bps", "1e-06s".
+std::string bandwidth(double bytes_per_s) {
+  return fmt::format("{}Bps", bytes_per_s);
+}
+std::string latency(double s) {
+  return fmt::format("{}s", s);
+}
+
+// Text safe inside an XML comment (no "--", nothing unprintable).
+std::string comment_text(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    if (c == '-' && !out.empty() && out.back() == '-') out += ' ';
+    out += std::isprint(static_cast<unsigned char>(c)) ? c : '?';
+  }
+  if (!out.empty() && out.back() == '-') out += ' ';
+  return out;
+}
+
+}  // namespace
+
+std::string topology_parameters_form(TopologyKind kind) {
+  switch (kind) {
+    case TopologyKind::FatTree:
+      return "\"levels;down;up;parallel\": the level count h, then h down counts (children of a "
+             "switch), h up counts (parents of a node) and h parallel-link counts, e.g. "
+             "\"2;4,4;1,2;1,2\" (4 x 4 = 16 nodes)";
+    case TopologyKind::Dragonfly:
+      return "\"groups,links;chassis,links;routers,links;nodes\": groups, chassis per group, "
+             "routers per chassis (each with its link count) and nodes per router, e.g. "
+             "\"3,1;4,1;3,1;2\" (3 x 4 x 3 x 2 = 72 nodes, groups <= routers)";
+    case TopologyKind::Star:
+      break;
+  }
+  return "no parameters (a star joins any number of nodes)";
+}
+
+std::string normalize_topology_parameters(TopologyKind kind, const std::string& text) {
+  auto parts = topology_numbers(kind, text);
+  count_nodes(kind, parts, text);
+  return join(parts);
+}
+
+long topology_nodes(const NetworkTopology& topology) {
+  if (topology.kind == TopologyKind::Star) return 0;
+  return count_nodes(topology.kind, topology_numbers(topology.kind, topology.parameters),
+                     topology.parameters);
+}
+
+SimPlatform sim_platform(const SystemSpec& spec, int ranks) {
+  const std::string& file = spec.file;
+  const int devices = spec.node.devices;
+  if (ranks < 1)
+    throw UsageError(fmt::format("{}: {} simulated ranks; allowed: 1 or more", file, ranks));
+  if (devices < 1)
+    throw UsageError(
+        fmt::format("{}: key 'node.devices': {}; allowed: an integer >= 1", file, devices));
+
+  SimPlatform p;
+  p.nodes = static_cast<int>((static_cast<long>(ranks) + devices - 1) / devices);
+  p.ranks_per_node = std::min(ranks, devices);
+  const std::string run = fmt::format("{} ranks need {} node{} of node.devices = {}", ranks,
+                                      p.nodes, p.nodes == 1 ? "" : "s", devices);
+
+  const Link& net = spec.network;
+  if (p.nodes > 1 && !net.present)
+    throw UsageError(fmt::format(
+        "{}: key 'network': missing, and {}; allowed: a [network] table with alpha_us and "
+        "bandwidth_gbs, or at most {} ranks",
+        file, run, devices));
+  if (net.present && !(net.bandwidth_Bps > 0))
+    throw UsageError(
+        fmt::format("{}: key 'network.bandwidth_gbs': {} GB/s; allowed: a bandwidth > 0 in GB/s",
+                    file, net.bandwidth_Bps / 1e9));
+  if (net.present && net.share < 1)
+    throw UsageError(
+        fmt::format("{}: key 'network.share': {}; allowed: an integer >= 1", file, net.share));
+  const Link& node_link = spec.node.link;
+  if (p.ranks_per_node > 1 && !node_link.present)
+    throw UsageError(fmt::format(
+        "{}: key 'node.link': missing, and {} ranks share a node; allowed: [node.link] with "
+        "alpha_us and bandwidth_gbs",
+        file, p.ranks_per_node));
+  if (node_link.present && !(node_link.bandwidth_Bps > 0))
+    throw UsageError(
+        fmt::format("{}: key 'node.link.bandwidth_gbs': {} GB/s; allowed: a bandwidth > 0 in GB/s",
+                    file, node_link.bandwidth_Bps / 1e9));
+
+  p.hosts = p.nodes;
+  if (spec.topology.kind != TopologyKind::Star) {
+    long have = 0;
+    try {
+      have = topology_nodes(spec.topology);
+    } catch (const std::invalid_argument& e) {
+      throw UsageError(fmt::format("{}: key 'network.topology_parameters': {}", file, e.what()));
+    }
+    if (have < p.nodes)
+      throw UsageError(fmt::format(
+          "{}: key 'network.topology_parameters': '{}' describes {} nodes, and {}; allowed: "
+          "parameters describing at least {} nodes",
+          file, spec.topology.parameters, have, run, p.nodes));
+    p.hosts = static_cast<int>(have);
+  }
+
+  for (int i = 0; i < p.nodes; ++i)
+    p.hostfile += fmt::format("node-{}:{}\n", i, std::min(devices, ranks - i * p.ranks_per_node));
+
+  // A node's network link carries its ports: each port's bandwidth shared by
+  // `share` devices, so devices / share ports (the model's beta = 8 share / B
+  // per device). Two of them lie on the shortest route (up at the sender,
+  // down at the receiver), so each carries half the latency: two nodes on a
+  // star, or under one switch, see the spec's alpha.
+  std::string net_bw, net_lat, net_note;
+  if (net.present) {
+    net_bw = bandwidth(net.bandwidth_Bps * devices / net.share);
+    net_lat = latency(net.alpha_s / 2);
+    net_note = fmt::format(
+        "each node's network link: {} GB/s x {} devices / share {}, half of alpha = {} us",
+        net.bandwidth_Bps / 1e9, devices, net.share, net.alpha_s * 1e6);
+  } else {
+    // One node and no [network]: the cluster element needs a link per host,
+    // which no message crosses.
+    net_bw = bandwidth(node_link.present ? node_link.bandwidth_Bps : 1e9);
+    net_lat = latency(0);
+    net_note = "no [network]: one node, its network link is never crossed";
+  }
+
+  std::string cluster = fmt::format(
+      "  <cluster id=\"hplx\" prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"1Gf\" "
+      "core=\"{}\"\n           bw=\"{}\" lat=\"{}\" sharing_policy=\"SPLITDUPLEX\"",
+      p.hosts - 1, devices, net_bw, net_lat);
+  if (node_link.present)
+    cluster += fmt::format("\n           loopback_bw=\"{}\" loopback_lat=\"{}\"",
+                           bandwidth(node_link.bandwidth_Bps), latency(node_link.alpha_s));
+  std::string topo_note;
+  switch (spec.topology.kind) {
+    case TopologyKind::Star:
+      // A fat pipe as fast as one node's link: every message gets what its
+      // nodes' links allow, however many cross at once (non-blocking).
+      cluster += fmt::format(
+          "\n           bb_bw=\"{}\" bb_lat=\"0s\" bb_sharing_policy=\"FATPIPE\"", net_bw);
+      topo_note = "star: every node's link into one non-blocking backbone";
+      break;
+    case TopologyKind::FatTree:
+    case TopologyKind::Dragonfly: {
+      const bool ft = spec.topology.kind == TopologyKind::FatTree;
+      cluster += fmt::format("\n           topology=\"{}\" topo_parameters=\"{}\"",
+                             ft ? "FAT_TREE" : "DRAGONFLY", spec.topology.parameters);
+      topo_note = fmt::format(
+          "{} {}: every switch link like a node's, so nodes farther apart cross more of them",
+          ft ? "fat tree" : "dragonfly", spec.topology.parameters);
+      break;
+    }
+  }
+  cluster += "/>\n";
+
+  std::string intra =
+      node_link.present
+          ? fmt::format("ranks on one node: node.link {} GB/s, alpha = {} us (the loopback)",
+                        node_link.bandwidth_Bps / 1e9, node_link.alpha_s * 1e6)
+          : std::string("one rank per node: no node link");
+  p.xml = fmt::format(
+      "<?xml version='1.0'?>\n"
+      "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
+      "<!-- hplx sim of {} ({}): {} ranks on {} node{} of {} devices; hosts node-0 .. node-{},\n"
+      "     one core per device.\n"
+      "     {}.\n"
+      "     {}.\n"
+      "     {}. -->\n"
+      "<platform version=\"4.1\">\n"
+      "  <!-- A message costs alpha + bytes / bandwidth as the spec says: no SMPI correction\n"
+      "       factors (smpirun's cfg options still override these). -->\n"
+      "  <config>\n"
+      "    <prop id=\"smpi/bw-factor\" value=\"0:1\"/>\n"
+      "    <prop id=\"smpi/lat-factor\" value=\"0:1\"/>\n"
+      "  </config>\n"
+      "{}"
+      "</platform>\n",
+      comment_text(spec.name), comment_text(file), ranks, p.nodes, p.nodes == 1 ? "" : "s", devices,
+      p.hosts - 1, comment_text(intra), comment_text(net_note), comment_text(topo_note), cluster);
+  return p;
+}
+
+}  // namespace hplx::model
