@@ -22,6 +22,9 @@ PACKAGES=(
   # install test loads the installed hplx through Lmod and renders its man
   # page (man-db).
   help2man lmod man-db
+  # hplx sim (docs/SIM.md): SimGrid's SMPI compiles the LU driver with
+  # smpicxx and runs it on a simulated cluster with smpirun.
+  libsimgrid-dev
 )
 
 missing=()

@@ -11,6 +11,7 @@
 #include "model_command.hpp"
 #include "mxp_command.hpp"
 #include "report_command.hpp"
+#include "sim_command.hpp"
 #include "version.hpp"
 
 namespace hplx::app {
@@ -28,6 +29,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   ModelCommand model(app);
   MxpCommand mxp(app);
   HplMxpCommand hpl_mxp(app);
+  SimCommand sim(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -40,7 +42,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
     if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
       what.str(
           "a subcommand is required; allowed: lu (alias hpl), hpl-mxp, mxp (alias hpg-mxp), model, "
-          "report (run `hplx --help`)");
+          "report, sim (run `hplx --help`)");
     throw UsageError(what.str());
   }
   std::vector<std::string> args(argv, argv + argc);
@@ -49,6 +51,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   if (model.chosen()) return model.run(world, args);
   if (mxp.chosen()) return mxp.run(world, args);
   if (hpl_mxp.chosen()) return hpl_mxp.run(world, args);
+  if (sim.chosen()) return sim.run(world, args);
   return 2;
 }
 

@@ -86,4 +86,27 @@ lu::HplDat dat_from_test_flags(const LuTestFlags& f, int ranks) {
   return dat;
 }
 
+std::vector<std::string> test_flag_args(const LuTestFlags& f) {
+  std::vector<std::string> args;
+  auto add = [&](const char* name, const auto& value) {
+    if (!value) return;
+    args.push_back(name);
+    args.push_back(fmt::format("{}", *value));
+  };
+  add("--n", f.n);
+  add("--nb", f.nb);
+  add("--grid", f.grid);
+  add("--pmap", f.pmap);
+  add("--pfact", f.pfact);
+  add("--rfact", f.rfact);
+  add("--nbmin", f.nbmin);
+  add("--ndiv", f.ndiv);
+  add("--bcast", f.bcast);
+  add("--depth", f.depth);
+  add("--swap", f.swap);
+  add("--swap-threshold", f.swap_threshold);
+  add("--threshold", f.threshold);
+  return args;
+}
+
 }  // namespace hplx::app

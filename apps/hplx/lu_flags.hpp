@@ -8,6 +8,7 @@
 
 #include <optional>
 #include <string>
+#include <vector>
 
 #include "lu/config.hpp"
 
@@ -30,6 +31,10 @@ void add_test_flags(CLI::App& sub, LuTestFlags& flags);
 // is empty without it (the caller sizes the default problem). Throws
 // UsageError for a value out of range.
 lu::HplDat dat_from_test_flags(const LuTestFlags& flags, int ranks);
+
+// The flags given, back as command-line arguments ("--n", "1000", ...), to
+// hand the same test to another program (hplx sim's ranks).
+std::vector<std::string> test_flag_args(const LuTestFlags& flags);
 
 // A floating-point option's check: a finite number in [lo, hi] (CLI::Range
 // lets NaN through: every comparison with it is false).

@@ -1,15 +1,15 @@
-// Wall-clock timing (MPI_Wtime resolution, monotonic).
+// Wall-clock timing.
 #pragma once
 
 #include <algorithm>
-#include <chrono>
 
 namespace hplx {
 
-inline double wall_time() {
-  using clock = std::chrono::steady_clock;
-  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
-}
+// Seconds on a monotonic clock (core/wall_time.cpp). In the simulated
+// cluster's build (hplx sim) it is SimGrid's simulated clock instead
+// (core/wall_time_smpi.cpp), so every phase time a run records is the
+// simulation's.
+double wall_time();
 
 // Accumulates the time spent inside scopes: `{ ScopedTimer t(acc); ... }`.
 class ScopedTimer {

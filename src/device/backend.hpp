@@ -14,6 +14,8 @@
 
 namespace hplx::device {
 
+class Simulation;
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -34,6 +36,9 @@ class Backend {
   // NVML; the host and emulated backends have no device of their own, so
   // an empty `why_not` says there is nothing to measure.
   virtual EnergyCounter energy_counter() { return {}; }
+  // The sim backend's clock and models (device/simulation.hpp); null for
+  // every backend that computes.
+  virtual Simulation* simulation() { return nullptr; }
 };
 
 // Makes the implementation `kind` (it must be compiled in: parse_backend).

@@ -20,7 +20,10 @@ constexpr KindInfo kKinds[] = {
     {BackendKind::Host, "host", true, "(always built)"},
     {BackendKind::Emulated, "emulated", kEmulatedCompiled, "-DHPLX_EMULATED=on"},
     {BackendKind::Cuda, "cuda", kCudaCompiled, "-DHPLX_CUDA=on (needs nvcc and cuBLAS)"},
-    {BackendKind::Sim, "sim", kSimCompiled, "-DHPLX_SIM=on (needs SimGrid's smpicxx)"},
+    // The simulated cluster is a program of its own (built with SimGrid's
+    // smpicxx when HPLX_SIM is on) that `hplx sim` runs under smpirun.
+    {BackendKind::Sim, "sim", kSimCompiled,
+     "-DHPLX_SIM=on (SimGrid's smpicxx) and run `hplx sim SPEC`"},
 };
 
 const KindInfo& info(BackendKind kind) {

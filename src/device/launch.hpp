@@ -4,7 +4,8 @@
 // Queues that execute on the host (host, emulated) run it as a host loop,
 // over OpenMP threads when there is enough work and no parallel region is
 // active (a body called from a worker thread runs on that thread alone).
-// A device queue runs the same body compiled for the device: the CUDA
+// A simulated queue (sim) runs nothing and charges the launch's modelled
+// time. A device queue runs the same body compiled for the device: the CUDA
 // backend defines launch_on_device() and reduce_on_device()
 // (device/cuda/launch_cuda.cuh), and each library that launches bodies
 // instantiates them for its bodies in kernels/cuda_instances.cu (a body
@@ -54,6 +55,7 @@ void host_for(long n, const Body& body, long grain) {
 template <class Body>
 void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
+  if (q.simulated()) return q.simulate_kernel(n);
   if (!q.executes_on_host()) {
     if constexpr (kCudaCompiled)
       launch_on_device(q, n, body);
@@ -70,6 +72,10 @@ template <class Body>
 double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
   double s = 0;
   if (n <= 0) return s;
+  if (q.simulated()) {  // no data: the sum of nothing
+    q.simulate_kernel(n);
+    return s;
+  }
   if (!q.executes_on_host()) {
     if constexpr (kCudaCompiled)
       return reduce_on_device(q, n, body);

@@ -23,7 +23,10 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
     case BackendKind::Cuda:
       if constexpr (kCudaCompiled) return make_cuda_backend();
       break;
-    default:
+    case BackendKind::Sim:
+      // Its ranks make it from their model (device/sim/sim_backend.hpp).
+      if constexpr (kSimCompiled)
+        throw UsageError("--backend sim: the simulated cluster runs through `hplx sim SPEC`");
       break;
   }
   throw UsageError(fmt::format("--backend {}: not compiled in; rebuild with {}", name_of(kind),

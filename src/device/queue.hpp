@@ -45,6 +45,11 @@ class Queue {
   // True when the queue's work runs on the host's cores (host, emulated):
   // kernel bodies then run as host loops (launch.hpp).
   virtual bool executes_on_host() const = 0;
+  // True for the sim backend's queues: nothing runs, every operation costs
+  // modelled time (device/sim/). launch() then charges a kernel body over n
+  // indices by simulate_kernel() instead of running it.
+  virtual bool simulated() const { return false; }
+  virtual void simulate_kernel(long n) { (void)n; }
 
   // Copies `bytes` from src to dst, any memory spaces.
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes) = 0;

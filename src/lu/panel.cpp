@@ -68,8 +68,11 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
   }
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(), threads,
-                       done, FactDeviceGemm{&q, algo.device_gemm_cols});
+  if (device::Simulation* sim = q.backend().simulation())
+    simulate_stacked_panel(*sim, p, algo.nbmin, algo.ndiv, grid.col(), a.n(), done);
+  else
+    factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(),
+                         threads, done, FactDeviceGemm{&q, algo.device_gemm_cols});
 
   {
     DeviceTimeline::Span up(timeline, q, DeviceTimeline::kTransfer);

@@ -26,6 +26,7 @@
 
 #include "device/mirror.hpp"
 #include "device/queue.hpp"
+#include "device/simulation.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
 
@@ -143,6 +144,14 @@ struct FactDeviceGemm {
 void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
                           Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads = 1,
                           const SubpanelDone& done = {}, const FactDeviceGemm& device_gemm = {});
+
+// FACT of a simulated run (the sim backend, device/simulation.hpp: no
+// data): the same pivot exchange per column over the process column and
+// the same sub-panel notifications as factor_stacked_panel, each column's
+// arithmetic charged at the model's FACT rate, the pivots from
+// device::simulated_pivot over the matrix's `n` rows.
+void simulate_stacked_panel(device::Simulation& sim, Panel& panel, int nbmin, int ndiv,
+                            MPI_Comm col, long n, const SubpanelDone& done = {});
 
 // The first columns of the top-level sub-panels the recursion factors in
 // turn, for a panel of jb columns ({0} when it is not split).

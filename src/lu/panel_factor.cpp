@@ -479,4 +479,43 @@ void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfa
   shared.rethrow_failure();
 }
 
+void simulate_stacked_panel(device::Simulation& sim, Panel& panel, int nbmin, int ndiv,
+                            MPI_Comm col, long n, const SubpanelDone& done) {
+  const long jb = panel.jb;
+  panel.ipiv.assign(jb, 0);
+  panel.info = 0;
+  if (jb == 0) return;
+  const device::SimModel& model = sim.model();
+  int colsize = 1;
+  MPI_Comm_size(col, &colsize);
+  MPI_Datatype candidate = MPI_DATATYPE_NULL;
+  MPI_Op pick = MPI_OP_NULL;
+  std::vector<double> mine(jb + 2, 0.0), best(jb + 2);
+  if (colsize > 1) {
+    HPLX_MPI_CHECK(MPI_Type_contiguous(static_cast<int>(jb + 2), MPI_DOUBLE, &candidate));
+    HPLX_MPI_CHECK(MPI_Type_commit(&candidate));
+    HPLX_MPI_CHECK(MPI_Op_create(pick_pivot, 1, &pick));
+  }
+  const std::vector<long> starts = subpanel_starts(panel.jb, nbmin, ndiv);
+  std::size_t next_start = 1;
+  const double rows = static_cast<double>(jb + panel.m2);
+  for (long c = 0; c < jb; ++c) {
+    // Column c's part of the recursion: the rows from c down, scaled and
+    // updated over the columns right of it (rows x jb^2 flops in all).
+    const double flops = 2.0 * std::max(0.0, rows - c) * static_cast<double>(jb - c);
+    sim.host_work(flops / model.fact_flops + model.fact_column_s);
+    if (colsize > 1)
+      HPLX_MPI_CHECK(MPI_Allreduce(mine.data(), best.data(), 1, candidate, pick, col));
+    panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
+    if (next_start < starts.size() && c + 1 == starts[next_start]) {
+      if (done) done(starts[next_start - 1], c + 1);
+      ++next_start;
+    }
+  }
+  if (colsize > 1) {
+    MPI_Op_free(&pick);
+    MPI_Type_free(&candidate);
+  }
+}
+
 }  // namespace hplx::lu

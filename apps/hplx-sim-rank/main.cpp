@@ -1,0 +1,91 @@
+// hplx-sim-rank: one rank of the simulated cluster. `hplx sim` (apps/hplx/
+// sim_command.cpp) starts it under SimGrid's smpirun on the platform it
+// generated; users do not run it themselves. It is hplx lu's run (the same
+// HPL.dat or test flags, the same driver, output and JSON record) on the
+// sim backend, whose costs come from --model.
+#include <mpi.h>
+
+#include <cstdio>
+#include <exception>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <CLI/CLI.hpp>
+
+#include "core/context.hpp"
+#include "core/error.hpp"
+#include "core/threads.hpp"
+#include "device/device.hpp"
+#include "device/sim/sim_backend.hpp"
+#include "lu/config.hpp"
+#include "lu/hpl_run.hpp"
+#include "lu_flags.hpp"
+
+namespace {
+
+int run(int argc, char** argv, int rank, int size) {
+  CLI::App app{"one rank of hplx sim (started by hplx sim under smpirun)"};
+  std::string model_path, json, trace, file;
+  bool quiet = false;
+  hplx::app::LuTestFlags test;
+  app.add_option("--model", model_path, "the kernel models (JSON, written by hplx sim)")
+      ->required();
+  app.add_option("--json", json, "the JSON record");
+  app.add_option("--trace", trace, "Chrome trace events");
+  app.add_flag("--quiet", quiet, "only the netlib-format output");
+  app.add_option("file", file, "an HPL.dat");
+  hplx::app::add_test_flags(app, test);
+  try {
+    app.parse(argc, argv);
+  } catch (const CLI::ParseError& e) {
+    throw hplx::UsageError(e.what());
+  }
+
+  const hplx::device::SimModel model = hplx::device::read_sim_model(model_path);
+  auto dev = std::make_shared<hplx::device::Device>(hplx::device::make_sim_backend(model));
+  // Simulated ranks are actors of one process: no threads of their own.
+  hplx::set_thread_counts(1, 1);
+  hplx::ThreadPlan plan;
+  plan.binding = "simulated";
+
+  hplx::lu::HplDat dat = file.empty() ? hplx::app::dat_from_test_flags(test, size)
+                                      : hplx::lu::parse_hpl_dat_file(file);
+  if (dat.ns.empty()) throw hplx::UsageError("hplx sim: give --n (no default problem size)");
+  dat.schedule.split_auto = true;  // as hplx lu without --split
+  hplx::lu::preflight(dat, size, static_cast<long long>(dev->backend().free_device_bytes()));
+
+  hplx::lu::RunOptions options;
+  options.json_path = json;
+  options.trace_path = trace;
+  options.argv.assign(argv, argv + argc);
+  options.quiet = quiet;
+  options.watchdog_s = 0;  // simulated time: nothing to watch
+  const hplx::Context ctx(MPI_COMM_WORLD, plan, std::move(dev));
+  if (rank == 0 && !quiet)
+    std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
+  return hplx::lu::run_hpl(ctx, dat, options);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  MPI_Init(&argc, &argv);
+  MPI_Comm_set_errhandler(MPI_COMM_WORLD, MPI_ERRORS_RETURN);
+  int rank = 0, size = 1;
+  MPI_Comm_rank(MPI_COMM_WORLD, &rank);
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  int status = 0;
+  try {
+    status = run(argc, argv, rank, size);
+  } catch (const hplx::UsageError& e) {
+    if (rank == 0) std::fprintf(stderr, "hplx sim: error: %s\n", e.what());
+    status = 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hplx sim: error on rank %d: %s\n", rank, e.what());
+    if (size > 1) MPI_Abort(MPI_COMM_WORLD, 1);
+    status = 1;
+  }
+  MPI_Finalize();
+  return status;
+}

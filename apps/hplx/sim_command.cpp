@@ -1,0 +1,282 @@
+#include "sim_command.hpp"
+
+#include <spawn.h>
+#include <sys/wait.h>
+#include <unistd.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.hpp"
+#include "core/error.hpp"
+#include "core/install_paths.hpp"
+#include "core/system_info.hpp"
+#include "core/timer.hpp"
+#include "lu/config.hpp"
+#include "lu/problem_size.hpp"
+#include "model/prediction.hpp"
+#include "model/sim_platform.hpp"
+#include "model/system_spec.hpp"
+#include "root_check.hpp"
+#include "sim_setup.hpp"
+
+extern char** environ;
+
+namespace hplx::app {
+namespace {
+
+namespace fs = std::filesystem;
+
+// The share of the memory free that the simulation may use.
+constexpr double kSimulatorMemoryFraction = 0.8;
+
+std::string rank_program() {
+  const std::string exe = executable_path();
+  if (exe.empty()) return {};
+  return (fs::path(exe).parent_path().parent_path() / "libexec" / "hplx" / "hplx-sim-rank")
+      .string();
+}
+
+std::string find_in_path(const std::string& name) {
+  const char* path = std::getenv("PATH");
+  std::stringstream dirs(path ? path : "");
+  for (std::string d; std::getline(dirs, d, ':');) {
+    const fs::path p = fs::path(d.empty() ? "." : d) / name;
+    if (access(p.c_str(), X_OK) == 0) return p.string();
+  }
+  return {};
+}
+
+// Runs argv, its output on ours; returns its exit status (128 + signal).
+int run_program(const std::vector<std::string>& args, const std::vector<std::string>& env_extra) {
+  std::vector<char*> argv;
+  for (const std::string& a : args) argv.push_back(const_cast<char*>(a.c_str()));
+  argv.push_back(nullptr);
+  std::vector<std::string> env_store;
+  for (char** e = environ; *e; ++e) env_store.emplace_back(*e);
+  for (const std::string& e : env_extra) env_store.push_back(e);
+  std::vector<char*> envp;
+  for (std::string& e : env_store) envp.push_back(e.data());
+  envp.push_back(nullptr);
+  pid_t pid = 0;
+  if (posix_spawn(&pid, argv[0], nullptr, nullptr, argv.data(), envp.data()) != 0)
+    throw SystemError(fmt::format("cannot start {}", args[0]));
+  int status = 0;
+  while (waitpid(pid, &status, 0) < 0) {
+  }
+  if (WIFEXITED(status)) return WEXITSTATUS(status);
+  return 128 + (WIFSIGNALED(status) ? WTERMSIG(status) : 0);
+}
+
+void write_file(const fs::path& p, const std::string& text) {
+  std::ofstream out(p);
+  out << text;
+  if (!out) throw SystemError(fmt::format("cannot write {}", p.string()));
+}
+
+// The analytic model's prediction of every test of the record and what
+// was simulated, for `hplx report` (the same "prediction" object as
+// hplx lu --predict writes).
+void annotate_record(const std::string& path, const model::SystemSpec& spec,
+                     const std::string& spec_path, int threads, int ranks_per_node,
+                     const nlohmann::json& simulation) {
+  std::ifstream in(path);
+  if (!in) return;  // the run failed before writing it; its error says why
+  nlohmann::json record = nlohmann::json::parse(in, nullptr, false);
+  if (record.is_discarded()) return;
+  record["simulation"] = simulation;
+  for (nlohmann::json& t : record["tests"]) {
+    const long n = t.value("n", 0L);
+    const int nb = t.value("nb", 0), p = t.value("p", 0), q = t.value("q", 0);
+    if (n <= 0 || nb <= 0 || p <= 0 || q <= 0) continue;
+    const int nodes = (p * q + ranks_per_node - 1) / ranks_per_node;
+    const model::Prediction pr = model::predict_run(spec, n, nb, p, q, threads, nodes);
+    nlohmann::json its = nlohmann::json::array();
+    for (std::size_t k = 0; k < pr.iter_s.size(); ++k)
+      its.push_back({{"k", k}, {"iter_s", pr.iter_s[k]}});
+    t["prediction"] = {{"model", pr.model},
+                       {"spec", spec_path},
+                       {"time_s", pr.time_s},
+                       {"gflops", pr.gflops},
+                       {"iterations", std::move(its)},
+                       {"detail", model::to_json(pr, false)}};
+  }
+  write_text_atomically(path, record.dump(1) + "\n");
+}
+
+}  // namespace
+
+SimCommand::SimCommand(CLI::App& parent) {
+  sub_ = parent.add_subcommand(
+      "sim",
+      "HPL on a simulated cluster: hplx lu's own driver run under SimGrid's SMPI on the machine "
+      "a system spec describes (docs/SIM.md)");
+  sub_->add_option("spec", spec_,
+                   "system spec (TOML, as hplx model reads; a name such as dgx-h100 finds the "
+                   "installed example)")
+      ->required();
+  sub_->add_option("file", file_, "HPL.dat input; without it, one test from the flags");
+  add_test_flags(*sub_, test_);
+  sub_->add_option("--threads", threads_,
+                   "threads per simulated rank, for a calibrated spec's rates (default 1)")
+      ->check(CLI::Range(1, 1 << 16));
+  sub_->add_option("--json", json_, "write the JSON record (with the model's prediction) here");
+  sub_->add_option("--trace", trace_, "write the simulated ranks' phases as Chrome trace events");
+  sub_->add_option("--keep", keep_,
+                   "write the platform, hostfile and kernel models into this folder and keep "
+                   "them (default: a temporary folder, removed)");
+  sub_->add_flag("--quiet,-q", quiet_, "only the netlib-format output");
+}
+
+int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
+  int size = 1;
+  MPI_Comm_size(world, &size);
+  if (size > 1)
+    throw UsageError(fmt::format(
+        "hplx sim runs as one process ({} were started): it starts the simulated ranks itself; "
+        "run it without mpirun",
+        size));
+  if (!file_.empty() && test_.any())
+    throw UsageError("give an HPL.dat or test flags (--n, --grid, ...), not both");
+  const model::SystemSpec spec = model::load_system_spec(spec_);
+  const int threads = threads_ > 0 ? threads_ : 1;
+  std::vector<std::string> notes;
+
+  // The tests: an HPL.dat as given, or the flags with the spec's [run]
+  // filling what they leave out.
+  lu::HplDat dat;
+  if (!file_.empty()) {
+    dat = lu::parse_hpl_dat_file(file_);
+  } else {
+    if (!test_.grid && spec.run.p && spec.run.q)
+      test_.grid = fmt::format("{}x{}", *spec.run.p, *spec.run.q);
+    if (!test_.grid)
+      throw UsageError(fmt::format("no grid; allowed: --grid PxQ, or run.grid in {}", spec.file));
+    if (!test_.nb && spec.run.nb > 0) test_.nb = spec.run.nb;
+    const lu::HplDat shape = dat_from_test_flags(test_, 1 << 30);
+    const lu::GridShape g = shape.grids.front();
+    if (!test_.n) {
+      if (spec.run.n) {
+        test_.n = *spec.run.n;
+      } else {
+        const double fraction = spec.run.memory_fraction.value_or(0.8);
+        const double gib = spec.device.memory_gib.value_or(
+            spec.node.memory_gib ? *spec.node.memory_gib / spec.node.devices : 0.0);
+        if (gib <= 0)
+          throw UsageError(
+              fmt::format("no problem size; allowed: --n N, or run.n, or device.memory_gib "
+                          "(with run.memory_fraction) in {}",
+                          spec.file));
+        test_.n = lu::largest_fitting_n(static_cast<long long>(gib * (1 << 30)), fraction,
+                                        shape.nbs.front(), g.p, g.q);
+        notes.push_back(fmt::format(
+            "hplx sim: N = {} fills {:.0f}% of the {:.0f} GiB of memory per rank the spec gives",
+            *test_.n, 100 * fraction, gib));
+      }
+    }
+    dat = dat_from_test_flags(test_, g.p * g.q);
+  }
+  int ranks = 0;
+  for (const lu::GridShape& g : dat.grids) ranks = std::max(ranks, g.p * g.q);
+  const model::SimPlatform platform = model::sim_platform(spec, ranks);
+  const device::SimModel kernels = sim_model_from_spec(spec, threads, &notes);
+
+  // The simulator's own memory: every rank's real buffers live in this process.
+  double need = 0;
+  for (long n : dat.ns)
+    for (int nb : dat.nbs)
+      for (const lu::GridShape& g : dat.grids)
+        need = std::max(need, simulator_bytes(n, nb, g.p, g.q));
+  const double free_bytes = static_cast<double>(available_memory_bytes());
+  if (free_bytes > 0 && need > kSimulatorMemoryFraction * free_bytes)
+    throw UsageError(fmt::format(
+        "simulating {} ranks at this size needs about {:.1f} GiB of this machine's "
+        "memory, more than {:.0f}% of the {:.1f} GiB free; allowed: a smaller N or fewer ranks",
+        ranks, need / (1 << 30), 100 * kSimulatorMemoryFraction, free_bytes / (1 << 30)));
+
+  const std::string program = rank_program();
+  if (program.empty() || access(program.c_str(), X_OK) != 0)
+    throw UsageError(fmt::format(
+        "the simulated ranks' program {} is missing: this hplx was built without "
+        "SimGrid; run scripts/install-deps.sh (libsimgrid-dev) and rebuild (-DHPLX_SIM=on)",
+        program.empty() ? "(libexec/hplx/hplx-sim-rank)" : program));
+  const std::string smpirun = find_in_path("smpirun");
+  if (smpirun.empty())
+    throw UsageError("smpirun is not on the PATH; run scripts/install-deps.sh (libsimgrid-dev)");
+  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
+
+  // The run's folder: the platform, the hostfile, the kernel models.
+  fs::path dir;
+  if (!keep_.empty()) {
+    dir = keep_;
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw UsageError(fmt::format("--keep {}: cannot create it: {}", keep_, ec.message()));
+  } else {
+    std::string tmpl = (fs::temp_directory_path() / "hplx-sim-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw SystemError("cannot create a temporary folder");
+    dir = tmpl;
+  }
+  write_file(dir / "platform.xml", platform.xml);
+  write_file(dir / "hostfile", platform.hostfile);
+  write_file(dir / "kernels.json", to_json(kernels).dump(1) + "\n");
+
+  if (!quiet_) {
+    for (const std::string& s : notes) std::fprintf(stderr, "%s\n", s.c_str());
+    std::fprintf(stderr,
+                 "hplx sim: %d ranks on %d node%s of %s (%d per node, %s ranks), simulated by "
+                 "SimGrid SMPI; kernel models, platform and hostfile in %s\n",
+                 ranks, platform.nodes, platform.nodes == 1 ? "" : "s", spec.name.c_str(),
+                 platform.ranks_per_node, kernels.gpu ? "GPU" : "CPU", dir.c_str());
+    std::fflush(stderr);
+  }
+
+  std::vector<std::string> args = {
+      smpirun, "-platform", (dir / "platform.xml").string(), "-hostfile",
+      (dir / "hostfile").string(), "-np", std::to_string(ranks),
+      // Only the models' charges advance the clock, not the host's
+      // own time between MPI calls, nor timer reads.
+      "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--log=root.thres:warning",
+      program, "--model", (dir / "kernels.json").string()};
+  if (!json_.empty()) args.insert(args.end(), {"--json", json_});
+  if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
+  if (quiet_) args.push_back("--quiet");
+  if (!file_.empty()) {
+    args.push_back(file_);
+  } else {
+    for (const std::string& a : test_flag_args(test_)) args.push_back(a);
+  }
+  const double t0 = wall_time();
+  const int status = run_program(args, {"OMP_NUM_THREADS=1"});
+  const double wall = wall_time() - t0;
+  if (!quiet_)
+    std::fprintf(stderr, "hplx sim: the simulation took %.1f s of this machine's time\n", wall);
+
+  if (!json_.empty()) {
+    const nlohmann::json simulation = {{"spec", spec_},
+                                       {"spec_name", spec.name},
+                                       {"ranks", ranks},
+                                       {"nodes", platform.nodes},
+                                       {"ranks_per_node", platform.ranks_per_node},
+                                       {"threads", threads},
+                                       {"kernels", to_json(kernels)},
+                                       {"wall_s", wall},
+                                       {"argv", argv}};
+    annotate_record(json_, spec, spec_, threads, platform.ranks_per_node, simulation);
+  }
+  if (keep_.empty()) {
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+  return status;
+}
+
+}  // namespace hplx::app

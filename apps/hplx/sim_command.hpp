@@ -1,0 +1,35 @@
+// `hplx sim SPEC [HPL.dat | lu test flags]`: hplx lu's run on a simulated
+// cluster (docs/SIM.md). The spec (the same TOML `hplx model` reads) gives
+// the SimGrid platform (model/sim_platform.hpp) and the ranks' kernel
+// models (sim_setup.hpp); the ranks are hplx's own LU driver on the sim
+// backend, built against SimGrid's SMPI (libexec/hplx/hplx-sim-rank) and
+// started here under smpirun. Prints the netlib report with simulated
+// times; --json writes the record, with the analytic model's prediction of
+// each test beside it for `hplx report`.
+#pragma once
+
+#include <mpi.h>
+#include <CLI/CLI.hpp>
+
+#include <string>
+#include <vector>
+
+#include "lu_flags.hpp"
+
+namespace hplx::app {
+
+class SimCommand {
+ public:
+  explicit SimCommand(CLI::App& parent);
+  bool chosen() const { return sub_->parsed(); }
+  int run(MPI_Comm world, const std::vector<std::string>& argv);
+
+ private:
+  CLI::App* sub_;
+  std::string spec_, file_, json_, trace_, keep_;
+  LuTestFlags test_;
+  int threads_ = 0;
+  bool quiet_ = false;
+};
+
+}  // namespace hplx::app

@@ -1,0 +1,97 @@
+#include "sim_setup.hpp"
+
+#include <algorithm>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace hplx::app {
+namespace {
+
+// Guesses where a spec is silent (each one noted in the run's log).
+constexpr double kGpuKernelOverheadS = 5e-6;  // a kernel launch plus its tail
+constexpr double kHostCopyBps = 20e9;         // one core's memcpy into pinned memory
+constexpr double kCpuCopyBps = 5e9;           // a rank's row copies without a calibrated t_sw
+
+}  // namespace
+
+device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
+                                     std::vector<std::string>* notes) {
+  auto note = [&](const std::string& s) {
+    if (notes) notes->push_back(s);
+  };
+  device::SimModel m;
+  m.source = spec.file.empty() ? spec.name : spec.file;
+  m.gpu = spec.host.present;
+  // The update's DGEMM: hplx lu's own chunked rate where calibrated, else gamma.
+  const double upd = spec.update_s_per_flop(threads);
+  const double gamma = upd > 0 ? upd : spec.gamma_s(threads);
+  if (!(gamma > 0))
+    throw UsageError(
+        fmt::format("{}: no DGEMM rate (device.dgemm_gflops or rpeak_gflops)", m.source));
+  m.dgemm.peak_flops = 1.0 / gamma;
+  m.sgemm.peak_flops = 2.0 / gamma;
+  const double trsm = spec.trsm_s_per_flop(threads);
+  m.trsm_flops = trsm > 0 ? 1.0 / trsm : m.dgemm.peak_flops;
+
+  const double swap = spec.swap_s_per_word(threads);
+  if (m.gpu) {
+    m.memory_Bps = spec.memory.present && spec.memory.bw_eq_Bps > 0 ? spec.memory.bw_eq_Bps : 0;
+    if (m.memory_Bps <= 0)
+      throw UsageError(
+          fmt::format("{}: GPU ranks ([host] given) need the device memory's bandwidth; allowed: a "
+                      "[memory] table with bandwidth_gbs",
+                      m.source));
+    m.link_Bps = spec.host.link.bandwidth_Bps;
+    m.link_latency_s = spec.host.link.alpha_s;
+    if (!(m.link_Bps > 0))
+      throw UsageError(fmt::format(
+          "{}: GPU ranks ([host] given) need the host link's bandwidth; allowed: host.link "
+          "with bandwidth_gbs",
+          m.source));
+    m.host_memory_Bps = kHostCopyBps;
+    m.kernel_overhead_s = kGpuKernelOverheadS;
+    note(
+        fmt::format("hplx sim: assumed {:.0f} us per GPU kernel launch and {:.0f} GB/s host copies "
+                    "(the spec has no key for them)",
+                    kGpuKernelOverheadS * 1e6, kHostCopyBps / 1e9));
+    m.fact_flops = spec.host.fact_gflops * 1e9;
+    m.fact_column_s = spec.host.fact_column_us * 1e-6;
+    if (spec.device.memory_gib) m.device_memory_bytes = *spec.device.memory_gib * (1 << 30);
+  } else {
+    // A calibrated rank's row copies: t_sw seconds per 8-byte word moved.
+    if (swap > 0) {
+      m.memory_Bps = 8.0 / swap;
+    } else if (spec.memory.present && spec.memory.bw_eq_Bps > 0) {
+      m.memory_Bps = spec.memory.bw_eq_Bps;
+    } else {
+      m.memory_Bps = kCpuCopyBps;
+      note(
+          fmt::format("hplx sim: assumed {:.0f} GB/s for a rank's row copies (the spec has no "
+                      "device.swap_ns_per_word_by_threads nor [memory])",
+                      kCpuCopyBps / 1e9));
+    }
+    m.host_memory_Bps = m.memory_Bps;
+    m.fact_flops = spec.device.fact_gflops ? *spec.device.fact_gflops * 1e9 : m.dgemm.peak_flops;
+    m.fact_column_s = spec.device.fact_column_us ? *spec.device.fact_column_us * 1e-6 : 0.0;
+  }
+  if (!(m.fact_flops > 0)) m.fact_flops = m.dgemm.peak_flops;
+  m.check();
+  return m;
+}
+
+double simulator_bytes(long n, int nb, int p, int q) {
+  const double ranks = static_cast<double>(p) * q;
+  const double rows = static_cast<double>(n) / p + nb, cols = static_cast<double>(n) / q + nb;
+  // Per rank: look-ahead's panels (W, about rows x NB, two or three alive)
+  // and the row swap's U and its message buffers (NB x cols, about four),
+  // all touched by MPI's copies; plus SMPI's copy of the program's data
+  // and the actor's stack in use.
+  const double panels = 3.0 * rows * nb * 8;
+  const double swaps = 4.0 * cols * nb * 8;
+  constexpr double kPerActor = 4.0 * (1 << 20);
+  return ranks * (panels + swaps + kPerActor);
+}
+
+}  // namespace hplx::app

@@ -1,0 +1,12 @@
+#include <chrono>
+
+#include "core/timer.hpp"
+
+namespace hplx {
+
+double wall_time() {
+  using clock = std::chrono::steady_clock;
+  return std::chrono::duration<double>(clock::now().time_since_epoch()).count();
+}
+
+}  // namespace hplx

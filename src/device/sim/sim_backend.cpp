@@ -1,0 +1,270 @@
+#include "device/sim/sim_backend.hpp"
+
+#include <sys/mman.h>
+
+#include <algorithm>
+#include <cstring>
+#include <map>
+#include <mutex>
+
+#include <fmt/format.h>
+#include <simgrid/version.h>
+#include <smpi/smpi.h>
+#include <simgrid/s4u/Actor.hpp>
+#include <simgrid/s4u/Engine.hpp>
+#include <simgrid/s4u/Host.hpp>
+
+#include "core/error.hpp"
+#include "device/simulation.hpp"
+
+namespace hplx::device {
+namespace {
+
+namespace s4u = simgrid::s4u;
+
+double now() {
+  return s4u::Engine::get_clock();
+}
+
+void sleep_until(double t) {
+  if (t > now()) s4u::this_actor::sleep_until(t);
+}
+
+// Host buffers from this size on are SMPI shared memory but for their last
+// kPrivateTailBytes (SimBackend::allocate).
+constexpr std::size_t kSharedFromBytes = std::size_t{2} << 20;
+constexpr std::size_t kPrivateTailBytes = 64 * 1024;
+
+// Host copies at most this large are done for real: they may carry
+// meaning (a pivot list, a count); larger ones are the matrix's rows.
+constexpr std::size_t kRealCopyBytes = 64 * 1024;
+
+class SimEvent final : public Event {
+ public:
+  explicit SimEvent(double at) : at_(at) {}
+  bool done() const override { return now() >= at_; }
+  void synchronize() override { sleep_until(at_); }
+  double seconds_until(const Event& later) const override {
+    return dynamic_cast<const SimEvent&>(later).at_ - at_;
+  }
+  double at() const { return at_; }
+
+ private:
+  double at_;
+};
+
+class SimBackend;
+
+class SimQueue final : public Queue {
+ public:
+  explicit SimQueue(SimBackend& b);
+  Backend& backend() const override;
+  bool runs_inline() const override { return !gpu_; }
+  bool executes_on_host() const override { return false; }
+  bool simulated() const override { return true; }
+  void simulate_kernel(long n) override;
+
+  void copy_bytes(void* dst, const void* src, std::size_t bytes) override;
+  void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                    std::size_t col_bytes, long cols) override;
+  void execute(std::function<void()>) override { charge(model_.kernel_overhead_s); }
+  void host_callback(std::function<void()> fn) override {
+    synchronize();
+    fn();
+  }
+  EventPtr record() override { return std::make_shared<SimEvent>(std::max(busy_until_, now())); }
+  void wait(const EventPtr& e) override {
+    const double at = dynamic_cast<const SimEvent&>(*e).at();
+    if (gpu_)
+      busy_until_ = std::max(busy_until_, at);
+    else
+      sleep_until(at);
+  }
+  void synchronize() override { sleep_until(busy_until_); }
+
+  void gemm(Trans, Trans, long m, long n, long k, double, const double*, long, const double*, long,
+            double, double*, long) override {
+    charge(model_.dgemm.seconds(m, n, k));
+  }
+  void gemm(Trans, Trans, long m, long n, long k, float, const float*, long, const float*, long,
+            float, float*, long) override {
+    charge(model_.sgemm.seconds(m, n, k));
+  }
+  void trsm(Side side, Uplo, Trans, Diag, long m, long n, double, const double*, long, double*,
+            long) override {
+    charge(trsm_seconds(side, m, n, model_.trsm_flops));
+  }
+  void trsm(Side side, Uplo, Trans, Diag, long m, long n, float, const float*, long, float*,
+            long) override {
+    charge(trsm_seconds(side, m, n, 2 * model_.trsm_flops));
+  }
+  void gemv(Trans, long m, long n, double, const double*, long, const double*, long, double,
+            double*, long) override {
+    charge(8.0 * m * n / model_.memory_Bps + model_.kernel_overhead_s);
+  }
+  void gemv(Trans, long m, long n, float, const float*, long, const float*, long, float, float*,
+            long) override {
+    charge(4.0 * m * n / model_.memory_Bps + model_.kernel_overhead_s);
+  }
+  void gemm_mixed(Trans, Trans, long m, long n, long k, float, const Half*, long, const Half*, long,
+                  float, float*, long) override {
+    charge(model_.sgemm.seconds(m, n, k));
+  }
+  void gemm_mixed(Trans, Trans, long m, long n, long k, float, const BFloat16*, long,
+                  const BFloat16*, long, float, float*, long) override {
+    charge(model_.sgemm.seconds(m, n, k));
+  }
+
+ private:
+  static double trsm_seconds(Side side, long m, long n, double rate) {
+    if (m <= 0 || n <= 0) return 0;
+    const double tri = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
+    return tri * tri * other / rate;
+  }
+  // The queue does `seconds` of work after what it has.
+  void charge(double seconds);
+  double copy_seconds(const void* dst, const void* src, std::size_t bytes) const;
+
+  SimBackend& backend_;
+  const SimModel& model_;
+  const bool gpu_;
+  double busy_until_ = 0;
+};
+
+class SimBackend final : public Backend, public Simulation {
+ public:
+  explicit SimBackend(const SimModel& m) : model_(m) { model_.check(); }
+  BackendKind kind() const override { return BackendKind::Sim; }
+  std::string describe() const override {
+    return fmt::format("sim: SimGrid {}.{} SMPI, {} ranks, kernel models from {}",
+                       SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, model_.gpu ? "GPU" : "CPU",
+                       model_.source);
+  }
+  bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
+  void* allocate(std::size_t bytes, MemorySpace space) override {
+    const std::size_t size = std::max<std::size_t>(bytes, 1);
+    void* p = nullptr;
+    bool shared = false;
+    if (space == MemorySpace::Device) {
+      // Address space only: touching it faults.
+      p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    } else if (size >= kSharedFromBytes) {
+      // Large host buffers carry matrix rows for MPI: SMPI's shared memory,
+      // the same pages in every rank, which its message copies skip. Their
+      // last bytes stay private: LBCAST's panel ends with the pivots.
+      const std::size_t ranges[2] = {0, size - kPrivateTailBytes};
+      p = smpi_shared_malloc_partial(size, ranges, 1);
+      shared = true;
+    } else {
+      p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
+               -1, 0);
+    }
+    if (p == MAP_FAILED || p == nullptr)
+      throw SystemError(
+          fmt::format("sim backend: cannot reserve {} bytes of address space", bytes));
+    const std::lock_guard lock(mutex_);
+    spaces_[reinterpret_cast<std::uintptr_t>(p)] = {size, space, shared};
+    return p;
+  }
+  void deallocate(void* p, std::size_t bytes, MemorySpace) noexcept override {
+    bool shared = false;
+    {
+      const std::lock_guard lock(mutex_);
+      auto it = spaces_.find(reinterpret_cast<std::uintptr_t>(p));
+      if (it != spaces_.end()) {
+        shared = it->second.shared;
+        spaces_.erase(it);
+      }
+    }
+    if (shared)
+      smpi_shared_free(p);
+    else
+      munmap(p, std::max<std::size_t>(bytes, 1));
+  }
+  std::size_t free_device_bytes() const override {
+    return model_.device_memory_bytes > 0 ? static_cast<std::size_t>(model_.device_memory_bytes)
+                                          : std::size_t{1} << 50;
+  }
+  std::unique_ptr<Queue> make_queue() override { return std::make_unique<SimQueue>(*this); }
+  Simulation* simulation() override { return this; }
+
+  const SimModel& model() const override { return model_; }
+  void host_work(double seconds) override {
+    if (seconds > 0) s4u::this_actor::execute(seconds * s4u::this_actor::get_host()->get_speed());
+  }
+
+  // Whether `p` lies in Device memory of this backend (anything else is the host's).
+  bool on_device(const void* p) const {
+    const auto a = reinterpret_cast<std::uintptr_t>(p);
+    const std::lock_guard lock(mutex_);
+    auto it = spaces_.upper_bound(a);
+    if (it == spaces_.begin()) return false;
+    --it;
+    return a < it->first + it->second.bytes && it->second.space == MemorySpace::Device;
+  }
+
+ private:
+  struct Allocation {
+    std::size_t bytes;
+    MemorySpace space;
+    bool shared;  // SMPI shared memory (smpi_shared_free), else our mmap
+  };
+  const SimModel model_;
+  mutable std::mutex mutex_;
+  std::map<std::uintptr_t, Allocation> spaces_;
+};
+
+SimQueue::SimQueue(SimBackend& b) : backend_(b), model_(b.model()), gpu_(b.model().gpu) {}
+
+Backend& SimQueue::backend() const {
+  return backend_;
+}
+
+void SimQueue::charge(double seconds) {
+  if (!gpu_) {
+    backend_.host_work(seconds);
+    return;
+  }
+  busy_until_ = std::max(busy_until_, now()) + seconds;
+}
+
+void SimQueue::simulate_kernel(long n) {
+  // A body reads and writes about one double per index.
+  charge(model_.kernel_overhead_s + 16.0 * static_cast<double>(n) / model_.memory_Bps);
+}
+
+double SimQueue::copy_seconds(const void* dst, const void* src, std::size_t bytes) const {
+  const double b = static_cast<double>(bytes);
+  if (!gpu_) return b / model_.memory_Bps;
+  const bool d = backend_.on_device(dst), s = backend_.on_device(src);
+  if (d && s) return 2 * b / model_.memory_Bps;
+  if (d || s) return model_.link_latency_s + b / model_.link_Bps;
+  return b / model_.host_memory_Bps;
+}
+
+void SimQueue::copy_bytes(void* dst, const void* src, std::size_t bytes) {
+  if (bytes == 0 || dst == src) return;
+  charge(copy_seconds(dst, src, bytes));
+  if (bytes <= kRealCopyBytes && !backend_.on_device(dst) && !backend_.on_device(src))
+    std::memmove(dst, src, bytes);
+}
+
+void SimQueue::copy_columns(void* dst, std::size_t dst_pitch, const void* src,
+                            std::size_t src_pitch, std::size_t col_bytes, long cols) {
+  if (cols <= 0 || col_bytes == 0) return;
+  const std::size_t bytes = col_bytes * static_cast<std::size_t>(cols);
+  charge(copy_seconds(dst, src, bytes));
+  if (bytes <= kRealCopyBytes && !backend_.on_device(dst) && !backend_.on_device(src)) {
+    for (long j = 0; j < cols; ++j)
+      std::memmove(static_cast<char*>(dst) + j * dst_pitch,
+                   static_cast<const char*>(src) + j * src_pitch, col_bytes);
+  }
+}
+
+}  // namespace
+
+std::unique_ptr<Backend> make_sim_backend(const SimModel& model) {
+  return std::make_unique<SimBackend>(model);
+}
+
+}  // namespace hplx::device

@@ -1,0 +1,127 @@
+#include "device/sim_model.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fstream>
+#include <sstream>
+
+#include <fmt/format.h>
+
+#include "core/error.hpp"
+
+namespace hplx::device {
+
+double GemmModel::seconds(long m, long n, long k) const {
+  if (m <= 0 || n <= 0 || k <= 0) return 0;
+  const double d = static_cast<double>(std::min({m, n, k}));
+  const double rate = peak_flops * d / (d + half_dim);
+  return overhead_s + 2.0 * static_cast<double>(m) * n * k / rate;
+}
+
+namespace {
+
+void need_positive(double v, const char* field) {
+  if (!(std::isfinite(v) && v > 0))
+    throw UsageError(
+        fmt::format("simulation model: '{}' is {}; it must be a positive number", field, v));
+}
+void need_non_negative(double v, const char* field) {
+  if (!(std::isfinite(v) && v >= 0))
+    throw UsageError(fmt::format("simulation model: '{}' is {}; it must be 0 or more", field, v));
+}
+
+nlohmann::json gemm_json(const GemmModel& g) {
+  return {{"peak_flops", g.peak_flops}, {"half_dim", g.half_dim}, {"overhead_s", g.overhead_s}};
+}
+
+}  // namespace
+
+void SimModel::check() const {
+  need_positive(dgemm.peak_flops, "dgemm.peak_flops");
+  need_positive(sgemm.peak_flops, "sgemm.peak_flops");
+  need_non_negative(dgemm.half_dim, "dgemm.half_dim");
+  need_non_negative(sgemm.half_dim, "sgemm.half_dim");
+  need_non_negative(dgemm.overhead_s, "dgemm.overhead_s");
+  need_non_negative(sgemm.overhead_s, "sgemm.overhead_s");
+  need_positive(trsm_flops, "trsm_flops");
+  need_positive(memory_Bps, "memory_Bps");
+  need_positive(host_memory_Bps, "host_memory_Bps");
+  if (gpu) need_positive(link_Bps, "link_Bps");
+  need_non_negative(link_latency_s, "link_latency_s");
+  need_non_negative(kernel_overhead_s, "kernel_overhead_s");
+  need_positive(fact_flops, "fact_flops");
+  need_non_negative(fact_column_s, "fact_column_s");
+  need_non_negative(device_memory_bytes, "device_memory_bytes");
+}
+
+nlohmann::json to_json(const SimModel& m) {
+  return {{"source", m.source},
+          {"gpu", m.gpu},
+          {"dgemm", gemm_json(m.dgemm)},
+          {"sgemm", gemm_json(m.sgemm)},
+          {"trsm_flops", m.trsm_flops},
+          {"memory_Bps", m.memory_Bps},
+          {"host_memory_Bps", m.host_memory_Bps},
+          {"link_Bps", m.link_Bps},
+          {"link_latency_s", m.link_latency_s},
+          {"kernel_overhead_s", m.kernel_overhead_s},
+          {"fact_flops", m.fact_flops},
+          {"fact_column_s", m.fact_column_s},
+          {"device_memory_bytes", m.device_memory_bytes},
+          {"seed", m.seed}};
+}
+
+SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
+  SimModel m;
+  try {
+    m.source = j.at("source").get<std::string>();
+    m.gpu = j.at("gpu").get<bool>();
+    for (auto [g, key] : {std::pair{&m.dgemm, "dgemm"}, std::pair{&m.sgemm, "sgemm"}}) {
+      const nlohmann::json& o = j.at(key);
+      g->peak_flops = o.at("peak_flops").get<double>();
+      g->half_dim = o.at("half_dim").get<double>();
+      g->overhead_s = o.at("overhead_s").get<double>();
+    }
+    m.trsm_flops = j.at("trsm_flops").get<double>();
+    m.memory_Bps = j.at("memory_Bps").get<double>();
+    m.host_memory_Bps = j.at("host_memory_Bps").get<double>();
+    m.link_Bps = j.at("link_Bps").get<double>();
+    m.link_latency_s = j.at("link_latency_s").get<double>();
+    m.kernel_overhead_s = j.at("kernel_overhead_s").get<double>();
+    m.fact_flops = j.at("fact_flops").get<double>();
+    m.fact_column_s = j.at("fact_column_s").get<double>();
+    m.device_memory_bytes = j.at("device_memory_bytes").get<double>();
+    m.seed = j.at("seed").get<std::uint64_t>();
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: not a simulation model: {}", what, e.what()));
+  }
+  m.check();
+  return m;
+}
+
+SimModel read_sim_model(const std::string& path) {
+  std::ifstream in(path);
+  if (!in) throw UsageError(fmt::format("{}: cannot read the simulation model", path));
+  std::stringstream text;
+  text << in.rdbuf();
+  nlohmann::json j;
+  try {
+    j = nlohmann::json::parse(text.str());
+  } catch (const nlohmann::json::exception& e) {
+    throw UsageError(fmt::format("{}: not JSON: {}", path, e.what()));
+  }
+  return sim_model_from_json(j, path);
+}
+
+long simulated_pivot(std::uint64_t seed, long k, long c, long n) {
+  const long first = k + c;
+  if (n - first <= 1) return first;
+  // splitmix64 of (seed, row): a well-mixed hash, the same on every rank.
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(first);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return first + static_cast<long>(z % static_cast<std::uint64_t>(n - first));
+}
+
+}  // namespace hplx::device

@@ -1,0 +1,61 @@
+// What a simulated rank's work costs (the sim backend, device/sim/): the
+// kernel models `hplx sim` derives from a system spec and hands to the
+// simulated ranks as a JSON file. Compiled in every build, so the app that
+// writes the file and the SMPI build that reads it share one definition.
+//
+// Times are seconds, rates flop/s, bandwidths bytes/s. A GEMM of m x n x k
+// costs overhead + 2mnk / rate(m, n, k), where the rate saturates with the
+// product's smallest dimension: rate = peak * d / (d + half_dim), d =
+// min(m, n, k), so a thin update runs slower than a square one, as BLAS
+// libraries do (half_dim 0: the peak at every shape).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+#include <nlohmann/json.hpp>
+
+namespace hplx::device {
+
+struct GemmModel {
+  double peak_flops = 0;  // the rate of a large square product
+  double half_dim = 0;    // the smallest dimension at which it reaches half the peak
+  double overhead_s = 0;  // per call (a GPU's launch, a BLAS call's setup)
+  double seconds(long m, long n, long k) const;
+};
+
+struct SimModel {
+  std::string source;  // what the figures come from (the spec file), for the log
+  // Where a rank's queue work runs: a GPU of its own (queues run beside the
+  // host, which only waits for them) or the host's core (queue work
+  // occupies the rank as it runs).
+  bool gpu = false;
+  GemmModel dgemm;                 // the update (and FACT's device GEMMs)
+  GemmModel sgemm;                 // FP32 and mixed precision (HPL-MxP)
+  double trsm_flops = 0;           // DTRSM of U
+  double memory_Bps = 0;           // the queue's memory: copies within it, kernels, GEMV
+  double host_memory_Bps = 0;      // host-side copies (MPI staging) on a GPU rank
+  double link_Bps = 0;             // host <-> device copies (PCIe, NVLink-C2C); 0 on a CPU rank
+  double link_latency_s = 0;       // per host <-> device copy
+  double kernel_overhead_s = 0;    // per launched kernel body
+  double fact_flops = 0;           // the host's panel factorization (R_f)
+  double fact_column_s = 0;        // and its time per column (lambda_f)
+  double device_memory_bytes = 0;  // per rank (0: unbounded)
+  std::uint64_t seed = 1;          // the pseudo-random pivots
+
+  // Throws UsageError naming the first field that is missing or not a
+  // positive finite number where one is needed.
+  void check() const;
+};
+
+nlohmann::json to_json(const SimModel& m);
+// Throws UsageError naming `what` (the file) and the field.
+SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what);
+SimModel read_sim_model(const std::string& path);
+
+// The global row FACT takes as pivot of column c of the panel at k in a
+// simulated run (no data to search): deterministic, the same on every rank,
+// uniform over the rows [k + c, n) as the pivots of HPL's random matrix are.
+long simulated_pivot(std::uint64_t seed, long k, long c, long n);
+
+}  // namespace hplx::device

@@ -1,0 +1,20 @@
+// What the drivers ask of a simulated backend (the sim implementation,
+// device/sim/, in the SMPI build that `hplx sim` runs): its data are never
+// read or written, so host work that drivers do on data (FACT's arithmetic,
+// the residual check) is skipped by them and charged here instead, and the
+// figures they need in place of data (FACT's pivots) come from its model.
+#pragma once
+
+#include "device/sim_model.hpp"
+
+namespace hplx::device {
+
+class Simulation {
+ public:
+  virtual ~Simulation() = default;
+  virtual const SimModel& model() const = 0;
+  // The calling rank's host is busy for `seconds` of simulated time.
+  virtual void host_work(double seconds) = 0;
+};
+
+}  // namespace hplx::device

@@ -1,0 +1,51 @@
+#!/usr/bin/env bash
+# hplx sim end to end: 16 simulated GPU ranks and 4 CPU ranks, checked as a
+# user would read the result. Usage: sim_run_checks.sh HPLX DGX_SPEC
+set -euo pipefail
+HPLX=$1 SPEC=$2
+HERE=$(cd "$(dirname "$0")" && pwd)
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+cd "$work"
+
+fail() { echo "FAIL: $*"; exit 1; }
+
+"$HPLX" sim "$SPEC" --n 16384 --nb 256 --grid 4x4 --json a.json > a.out 2> a.err || {
+  cat a.out a.err; fail "hplx sim exited $?"; }
+cat a.err
+grep -E "^WR11C2R4 +16384 +256 +4 +4 " a.out || fail "no result line"
+grep -q "Simulated run (hplx sim)" a.out || fail "the output does not say the run was simulated"
+grep -q "16 ranks on 2 nodes of NVIDIA DGX H100" a.err || fail "the log does not say what was simulated"
+"$HPLX" sim "$SPEC" --n 16384 --nb 256 --grid 4x4 --json b.json --quiet > b.out 2>&1 ||
+  fail "second run failed"
+"$HPLX" sim "$HERE/cpu-node.toml" --n 4000 --nb 128 --grid 2x2 --json c.json --quiet > c.out 2>&1 ||
+  { cat c.out; fail "CPU run failed"; }
+
+python3 - <<'PY'
+import json, math, sys
+a = json.load(open("a.json")); b = json.load(open("b.json")); c = json.load(open("c.json"))
+def check(ok, what):
+    if not ok:
+        print("FAIL:", what); sys.exit(1)
+t = a["tests"][0]
+check(t["verdict"] == "SIMULATED", f"verdict {t['verdict']}")
+peak = 16 * 60000.0
+check(0 < t["gflops"] < peak, f"{t['gflops']} Gflops is not below the 16 GPUs' DGEMM peak {peak}")
+model = t["prediction"]["gflops"]
+check(model / 10 < t["gflops"] < model * 10,
+      f"{t['gflops']} Gflops simulated, {model} predicted by the model: an order of magnitude apart")
+check(len(t["iterations"]) == math.ceil(16384 / 256), "one iteration record per panel")
+check(t["prediction"]["spec"].endswith("dgx-h100.toml"),
+      "the model's prediction is beside the simulation")
+s = a["simulation"]
+check(s["ranks"] == 16 and s["nodes"] == 2 and s["ranks_per_node"] == 8, f"simulation {s}")
+check(s["kernels"]["gpu"] is True, "DGX ranks are GPU ranks")
+check(b["tests"][0]["time_s"] == t["time_s"], "the same simulation twice gives the same time")
+u = c["tests"][0]
+check(c["simulation"]["kernels"]["gpu"] is False, "CPU spec: CPU ranks")
+check(0 < u["gflops"] < 4 * 30.0, f"CPU ranks: {u['gflops']} Gflops is not below 4 x 30")
+phases = u["phases_s"]
+check(phases["update"] > phases["fact"] > 0, f"CPU phases {phases}")
+print(f"ok: 16 GPU ranks {t['gflops']:.0f} Gflops in {t['time_s']:.3f} s simulated "
+      f"(model {t['prediction']['gflops']:.0f}); 4 CPU ranks {u['gflops']:.1f} Gflops")
+PY

@@ -1,0 +1,121 @@
+// hplx sim's preparation, without SimGrid: the kernel models a spec gives
+// the simulated ranks, their file format, the simulated pivots and the
+// simulator's memory estimate (apps/hplx/sim_setup.hpp,
+// src/device/sim_model.hpp).
+#include <gtest/gtest.h>
+
+#include <set>
+#include <string>
+
+#include "core/error.hpp"
+#include "device/sim_model.hpp"
+#include "model/system_spec.hpp"
+#include "sim_setup.hpp"
+
+namespace hplx {
+namespace {
+
+const char* kCpuSpec = R"(
+[system]
+name = "two-core test node"
+[device]
+dgemm_gflops = 30
+fact_gflops = 5
+fact_column_us = 2
+)";
+
+TEST(SimSetup, GpuSpecGivesGpuRanksWithHostFactAndTheirLinks) {
+  const model::SystemSpec spec =
+      model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
+  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  EXPECT_TRUE(m.gpu);
+  EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 60000e9);
+  EXPECT_DOUBLE_EQ(m.sgemm.peak_flops, 120000e9);
+  EXPECT_DOUBLE_EQ(m.fact_flops, 300e9);     // host.fact_gflops
+  EXPECT_DOUBLE_EQ(m.fact_column_s, 20e-6);  // host.fact_column_us
+  EXPECT_DOUBLE_EQ(m.link_Bps, 50e9);        // host.link: PCIe
+  EXPECT_DOUBLE_EQ(m.link_latency_s, 5e-6);
+  EXPECT_NEAR(m.memory_Bps, 3350e9, 1e6);  // [memory]: HBM
+  EXPECT_DOUBLE_EQ(m.device_memory_bytes, 80.0 * (1 << 30));
+}
+
+TEST(SimSetup, CpuSpecGivesInlineRanksAndNotesWhatItAssumed) {
+  const model::SystemSpec spec = model::parse_system_spec(kCpuSpec, "cpu.toml");
+  std::vector<std::string> notes;
+  const device::SimModel m = app::sim_model_from_spec(spec, 1, &notes);
+  EXPECT_FALSE(m.gpu);
+  EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 30e9);
+  EXPECT_DOUBLE_EQ(m.trsm_flops, 30e9);  // no R_trsm: at the DGEMM rate, as hplx model does
+  EXPECT_DOUBLE_EQ(m.fact_flops, 5e9);
+  EXPECT_DOUBLE_EQ(m.fact_column_s, 2e-6);
+  ASSERT_EQ(notes.size(), 1u);  // the row copies' bandwidth is a guess, and said so
+  EXPECT_NE(notes[0].find("GB/s for a rank's row copies"), std::string::npos) << notes[0];
+}
+
+TEST(SimSetup, GpuSpecWithoutDeviceMemoryBandwidthIsAClearError) {
+  const std::string text = std::string(kCpuSpec) +
+                           "[host]\nfact_gflops = 100\nfact_column_us = 10\n"
+                           "[host.link]\nalpha_us = 5\nbandwidth_gbs = 25\n";
+  const model::SystemSpec spec = model::parse_system_spec(text, "gpu.toml");
+  try {
+    app::sim_model_from_spec(spec, 1);
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("[memory] table with bandwidth_gbs"), std::string::npos)
+        << e.what();
+  }
+}
+
+TEST(SimModel, JsonRoundTripKeepsEveryFigure) {
+  const model::SystemSpec spec =
+      model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
+  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  const device::SimModel back = device::sim_model_from_json(to_json(m), "test");
+  EXPECT_EQ(to_json(back), to_json(m));
+}
+
+TEST(SimModel, ZeroRateIsRejectedNamingTheField) {
+  const model::SystemSpec spec = model::parse_system_spec(kCpuSpec, "cpu.toml");
+  nlohmann::json j = to_json(app::sim_model_from_spec(spec, 1));
+  j["dgemm"]["peak_flops"] = 0;
+  try {
+    device::sim_model_from_json(j, "k.json");
+    FAIL() << "no error";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("'dgemm.peak_flops' is 0"), std::string::npos) << e.what();
+  }
+  j.erase("trsm_flops");
+  EXPECT_THROW(device::sim_model_from_json(j, "k.json"), UsageError);
+}
+
+TEST(SimModel, GemmSlowsDownOnThinShapes) {
+  device::GemmModel g{1e12, 64, 1e-6};
+  EXPECT_NEAR(g.seconds(8192, 8192, 8192), 1e-6 + 2.0 * 8192 * 8192 * 8192 / (1e12 * 8192 / 8256),
+              1e-9);
+  // k = 64: half the peak.
+  EXPECT_NEAR(g.seconds(8192, 8192, 64), 1e-6 + 2.0 * 8192 * 8192 * 64 / 0.5e12, 1e-9);
+  EXPECT_EQ(g.seconds(0, 10, 10), 0.0);
+}
+
+TEST(SimModel, PivotsAreDeterministicAndSpreadOverTheRemainingRows) {
+  std::set<long> seen;
+  for (long c = 0; c < 200; ++c) {
+    const long p = device::simulated_pivot(7, 1000, c, 5000);
+    EXPECT_GE(p, 1000 + c);
+    EXPECT_LT(p, 5000);
+    EXPECT_EQ(p, device::simulated_pivot(7, 1000, c, 5000));
+    seen.insert(p);
+  }
+  EXPECT_GT(seen.size(), 150u);                                // spread, not a handful of rows
+  EXPECT_EQ(device::simulated_pivot(7, 4999, 0, 5000), 4999);  // the last row has no choice
+}
+
+TEST(SimSetup, SimulatorMemoryGrowsWithRanksAndBlockSize) {
+  const double small = app::simulator_bytes(100000, 256, 4, 4);
+  EXPECT_GT(small, 0);
+  EXPECT_GT(app::simulator_bytes(100000, 256, 8, 8), small);
+  EXPECT_GT(app::simulator_bytes(100000, 512, 4, 4), small);
+}
+
+}  // namespace
+}  // namespace hplx
