@@ -97,6 +97,7 @@ void annotate_record(const std::string& path, const model::SystemSpec& spec,
     const long n = t.value("n", 0L);
     const int nb = t.value("nb", 0), p = t.value("p", 0), q = t.value("q", 0);
     if (n <= 0 || nb <= 0 || p <= 0 || q <= 0) continue;
+    // The nodes the test's grid fills, as the simulation placed its ranks.
     const int nodes = (p * q + ranks_per_node - 1) / ranks_per_node;
     const model::Prediction pr = model::predict_run(spec, n, nb, p, q, threads, nodes);
     nlohmann::json its = nlohmann::json::array();
@@ -128,6 +129,9 @@ SimCommand::SimCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_,
                    "threads per simulated rank, for a calibrated spec's rates (default 1)")
       ->check(CLI::Range(1, 1 << 16));
+  sub_->add_option("--nodes", nodes_,
+                   "spread the ranks over this many nodes (default: node.devices ranks on each)")
+      ->check(CLI::Range(1, 1 << 30));
   sub_->add_option("--json", json_, "write the JSON record (with the model's prediction) here");
   sub_->add_option("--trace", trace_, "write the simulated ranks' phases as Chrome trace events");
   sub_->add_option("--keep", keep_,
@@ -186,7 +190,7 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
   int ranks = 0;
   for (const lu::GridShape& g : dat.grids) ranks = std::max(ranks, g.p * g.q);
-  const model::SimPlatform platform = model::sim_platform(spec, ranks);
+  const model::SimPlatform platform = model::sim_platform(spec, ranks, nodes_);
   const device::SimModel kernels = sim_model_from_spec(spec, threads, &notes);
 
   // The simulator's own memory: every rank's real buffers live in this process.

@@ -29,6 +29,7 @@ class SimCommand {
   std::string spec_, file_, json_, trace_, keep_;
   LuTestFlags test_;
   int threads_ = 0;
+  int nodes_ = 0;
   bool quiet_ = false;
 };
 

@@ -12,7 +12,11 @@ namespace {
 // Guesses where a spec is silent (each one noted in the run's log).
 constexpr double kGpuKernelOverheadS = 5e-6;  // a kernel launch plus its tail
 constexpr double kHostCopyBps = 20e9;         // one core's memcpy into pinned memory
-constexpr double kCpuCopyBps = 5e9;           // a rank's row copies without a calibrated t_sw
+constexpr double kCpuCopyBps = 10e9;          // one core's memcpy beside a busy neighbour
+constexpr double kCpuRowElementS = 5e-9;      // a row copy's cache miss, without a calibrated t_sw
+// A GPU's row kernels: strided rows, one 32-byte sector per 8-byte element,
+// read and written: 64 bytes of HBM traffic per element moved.
+constexpr double kGpuRowBytes = 64;
 
 }  // namespace
 
@@ -51,28 +55,38 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
           "with bandwidth_gbs",
           m.source));
     m.host_memory_Bps = kHostCopyBps;
+    m.row_element_s = kGpuRowBytes / m.memory_Bps;
+    m.host_row_element_s = 8.0 / kHostCopyBps;
     m.kernel_overhead_s = kGpuKernelOverheadS;
-    note(
-        fmt::format("hplx sim: assumed {:.0f} us per GPU kernel launch and {:.0f} GB/s host copies "
-                    "(the spec has no key for them)",
-                    kGpuKernelOverheadS * 1e6, kHostCopyBps / 1e9));
+    note(fmt::format(
+        "hplx sim: assumed {:.0f} us per GPU kernel launch, {:.0f} bytes of device memory traffic "
+        "per element a row kernel moves and {:.0f} GB/s host copies (the spec has no key for them)",
+        kGpuKernelOverheadS * 1e6, kGpuRowBytes, kHostCopyBps / 1e9));
     m.fact_flops = spec.host.fact_gflops * 1e9;
     m.fact_column_s = spec.host.fact_column_us * 1e-6;
     if (spec.device.memory_gib) m.device_memory_bytes = *spec.device.memory_gib * (1 << 30);
   } else {
-    // A calibrated rank's row copies: t_sw seconds per 8-byte word moved.
-    if (swap > 0) {
-      m.memory_Bps = 8.0 / swap;
-    } else if (spec.memory.present && spec.memory.bw_eq_Bps > 0) {
+    if (spec.memory.present && spec.memory.bw_eq_Bps > 0) {
       m.memory_Bps = spec.memory.bw_eq_Bps;
     } else {
       m.memory_Bps = kCpuCopyBps;
       note(
-          fmt::format("hplx sim: assumed {:.0f} GB/s for a rank's row copies (the spec has no "
-                      "device.swap_ns_per_word_by_threads nor [memory])",
+          fmt::format("hplx sim: assumed {:.0f} GB/s for a rank's contiguous copies (the spec has "
+                      "no [memory])",
                       kCpuCopyBps / 1e9));
     }
     m.host_memory_Bps = m.memory_Bps;
+    // A calibrated rank's row copies: t_sw seconds per element moved.
+    if (swap > 0) {
+      m.row_element_s = swap;
+    } else {
+      m.row_element_s = kCpuRowElementS;
+      note(
+          fmt::format("hplx sim: assumed {:.1f} ns per element a row copy moves (the spec has no "
+                      "device.swap_ns_per_word_by_threads)",
+                      kCpuRowElementS * 1e9));
+    }
+    m.host_row_element_s = m.row_element_s;
     m.fact_flops = spec.device.fact_gflops ? *spec.device.fact_gflops * 1e9 : m.dgemm.peak_flops;
     m.fact_column_s = spec.device.fact_column_us ? *spec.device.fact_column_us * 1e-6 : 0.0;
   }

@@ -15,6 +15,7 @@
 
 #include <omp.h>
 
+#include <type_traits>
 #include <utility>
 
 #include "device/compiled_backends.hpp"
@@ -52,10 +53,23 @@ void host_for(long n, const Body& body, long grain) {
 }
 
 // `grain`: indices below which threads are not worth waking.
+// The matrix elements a body moves per index, for a simulated queue's
+// charge: one, unless the body says otherwise with a member
+// `double moved_per_index() const` (a body over column blocks moves rows x
+// columns of them).
+template <class Body, class = void>
+struct MovesPerIndex {
+  static double of(const Body&) { return 1.0; }
+};
+template <class Body>
+struct MovesPerIndex<Body, std::void_t<decltype(std::declval<const Body&>().moved_per_index())>> {
+  static double of(const Body& b) { return b.moved_per_index(); }
+};
+
 template <class Body>
 void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
-  if (q.simulated()) return q.simulate_kernel(n);
+  if (q.simulated()) return q.simulate_kernel(n * MovesPerIndex<Body>::of(body));
   if (!q.executes_on_host()) {
     if constexpr (kCudaCompiled)
       launch_on_device(q, n, body);
@@ -73,7 +87,7 @@ double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
   double s = 0;
   if (n <= 0) return s;
   if (q.simulated()) {  // no data: the sum of nothing
-    q.simulate_kernel(n);
+    q.simulate_kernel(n * MovesPerIndex<Body>::of(body));
     return s;
   }
   if (!q.executes_on_host()) {

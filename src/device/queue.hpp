@@ -46,10 +46,10 @@ class Queue {
   // kernel bodies then run as host loops (launch.hpp).
   virtual bool executes_on_host() const = 0;
   // True for the sim backend's queues: nothing runs, every operation costs
-  // modelled time (device/sim/). launch() then charges a kernel body over n
-  // indices by simulate_kernel() instead of running it.
+  // modelled time (device/sim/). launch() then charges a kernel body by the
+  // matrix elements it would move (simulate_kernel) instead of running it.
   virtual bool simulated() const { return false; }
-  virtual void simulate_kernel(long n) { (void)n; }
+  virtual void simulate_kernel(double elements) { (void)elements; }
 
   // Copies `bytes` from src to dst, any memory spaces.
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes) = 0;

@@ -46,6 +46,8 @@ void SimModel::check() const {
   need_positive(trsm_flops, "trsm_flops");
   need_positive(memory_Bps, "memory_Bps");
   need_positive(host_memory_Bps, "host_memory_Bps");
+  need_positive(row_element_s, "row_element_s");
+  need_positive(host_row_element_s, "host_row_element_s");
   if (gpu) need_positive(link_Bps, "link_Bps");
   need_non_negative(link_latency_s, "link_latency_s");
   need_non_negative(kernel_overhead_s, "kernel_overhead_s");
@@ -62,6 +64,8 @@ nlohmann::json to_json(const SimModel& m) {
           {"trsm_flops", m.trsm_flops},
           {"memory_Bps", m.memory_Bps},
           {"host_memory_Bps", m.host_memory_Bps},
+          {"row_element_s", m.row_element_s},
+          {"host_row_element_s", m.host_row_element_s},
           {"link_Bps", m.link_Bps},
           {"link_latency_s", m.link_latency_s},
           {"kernel_overhead_s", m.kernel_overhead_s},
@@ -85,6 +89,8 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
     m.trsm_flops = j.at("trsm_flops").get<double>();
     m.memory_Bps = j.at("memory_Bps").get<double>();
     m.host_memory_Bps = j.at("host_memory_Bps").get<double>();
+    m.row_element_s = j.at("row_element_s").get<double>();
+    m.host_row_element_s = j.at("host_row_element_s").get<double>();
     m.link_Bps = j.at("link_Bps").get<double>();
     m.link_latency_s = j.at("link_latency_s").get<double>();
     m.kernel_overhead_s = j.at("kernel_overhead_s").get<double>();

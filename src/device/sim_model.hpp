@@ -30,11 +30,16 @@ struct SimModel {
   // host, which only waits for them) or the host's core (queue work
   // occupies the rank as it runs).
   bool gpu = false;
-  GemmModel dgemm;                 // the update (and FACT's device GEMMs)
-  GemmModel sgemm;                 // FP32 and mixed precision (HPL-MxP)
-  double trsm_flops = 0;           // DTRSM of U
-  double memory_Bps = 0;           // the queue's memory: copies within it, kernels, GEMV
-  double host_memory_Bps = 0;      // host-side copies (MPI staging) on a GPU rank
+  GemmModel dgemm;             // the update (and FACT's device GEMMs)
+  GemmModel sgemm;             // FP32 and mixed precision (HPL-MxP)
+  double trsm_flops = 0;       // DTRSM of U
+  double memory_Bps = 0;       // contiguous copies within the queue's memory, GEMV
+  double host_memory_Bps = 0;  // contiguous host-side copies (MPI staging) on a GPU rank
+  // Seconds per matrix element that row kernels move (gathers, scatters,
+  // swaps in place, U stored back: one cache miss or uncoalesced access
+  // each), on the queue and in the host's own row copies.
+  double row_element_s = 0;
+  double host_row_element_s = 0;
   double link_Bps = 0;             // host <-> device copies (PCIe, NVLink-C2C); 0 on a CPU rank
   double link_latency_s = 0;       // per host <-> device copy
   double kernel_overhead_s = 0;    // per launched kernel body

@@ -58,7 +58,8 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
   q.synchronize();
   if (grid.nprow() > 1) {
     // A1 is replicated down the column; send it as a jb x jb block.
-    std::vector<double> block(jb * jb);
+    // Host memory of a's backend (the sim backend shares it between ranks).
+    device::Buffer<double> block(a.backend(), jb * jb, device::MemorySpace::Host);
     if (top)
       for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, block.data() + j * jb);
     HPLX_MPI_CHECK(

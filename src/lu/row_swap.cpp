@@ -104,9 +104,11 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
       ut_(u),
       second_(form.second == MPI_COMM_NULL ? grid.col() : form.second),
       roll_first_(form.roll_first),
-      u_transposed_(form.u_transposed) {
+      u_transposed_(form.u_transposed),
+      sim_(q.backend().simulation()) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
   u.bind(q.backend());
+  for (auto* h : {&gathered_, &received_, &piece_}) h->bind(q.backend());
   u.resize(nn * jb);
   for (auto* m : {&mine_, &outgoing_, &incoming_}) m->bind(q.backend());
   long_ = form.algorithm == SwapAlgorithm::Long;
@@ -225,6 +227,7 @@ void RowSwapInFlight::assemble_piece() {
   const int nprow = grid_.nprow(), me = grid_.myrow();
   std::vector<long> cursor(rdisp_.begin(), rdisp_.end());
   piece_.resize(received_.size());
+  if (sim_) return charge_host_copy(static_cast<double>(piece_.size()));
   for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
     std::copy_n(received_.data() + cursor[o], nn_, piece_.data() + (r - piece_first(me)) * nn_);
@@ -266,9 +269,14 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
   }
 }
 
+void RowSwapInFlight::charge_host_copy(double elements) {
+  sim_->host_work(elements * sim_->model().host_row_element_s);
+}
+
 void RowSwapInFlight::unpack_u() {
   if (equil_ && u_transposed_) return;  // the roll wrote U in place
   const int jb = p_.jb;
+  if (sim_) return charge_host_copy(static_cast<double>(nn_) * jb);
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
   std::vector<const double*> rows(jb);
   for (int r = 0; r < jb; ++r) {

@@ -10,6 +10,7 @@
 
 #include "core/grid.hpp"
 #include "core/timer.hpp"
+#include "device/host_array.hpp"
 #include "device/mirror.hpp"
 #include "device/queue.hpp"
 #include "lu/config.hpp"
@@ -127,7 +128,10 @@ class RowSwapInFlight {
   // What kernels read or write: the row lists and the packed rows.
   device::Mirror<long> mine_rows_, out_rows_, in_rows_;
   device::Mirror<double> mine_, outgoing_, incoming_;
-  std::vector<double> gathered_, received_, piece_;  // host only
+  device::HostArray<double> gathered_, received_, piece_;  // host only
+  // The sim backend (no data): the host's row copies are charged, not done.
+  device::Simulation* sim_;
+  void charge_host_copy(double elements);
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;
   double copy_ = 0;

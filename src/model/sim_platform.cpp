@@ -168,7 +168,7 @@ long topology_nodes(const NetworkTopology& topology) {
                      topology.parameters);
 }
 
-SimPlatform sim_platform(const SystemSpec& spec, int ranks) {
+SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
   const std::string& file = spec.file;
   const int devices = spec.node.devices;
   if (ranks < 1)
@@ -178,8 +178,25 @@ SimPlatform sim_platform(const SystemSpec& spec, int ranks) {
         fmt::format("{}: key 'node.devices': {}; allowed: an integer >= 1", file, devices));
 
   SimPlatform p;
-  p.nodes = static_cast<int>((static_cast<long>(ranks) + devices - 1) / devices);
-  p.ranks_per_node = std::min(ranks, devices);
+  if (nodes > 0) {
+    // Spread over the nodes asked for, as a published run may be (2 nodes
+    // of 4 GPUs, one GPU used on each).
+    p.ranks_per_node = static_cast<int>((static_cast<long>(ranks) + nodes - 1) / nodes);
+    if (p.ranks_per_node > devices)
+      throw UsageError(fmt::format(
+          "{}: {} ranks on {} node{} put {} on a node of node.devices = {}; allowed: at least {} "
+          "nodes",
+          file, ranks, nodes, nodes == 1 ? "" : "s", p.ranks_per_node, devices,
+          (ranks + devices - 1) / devices));
+    p.nodes =
+        static_cast<int>((static_cast<long>(ranks) + p.ranks_per_node - 1) / p.ranks_per_node);
+    if (p.nodes < nodes)
+      throw UsageError(fmt::format("{}: {} ranks cannot fill {} nodes; allowed: at most {} nodes",
+                                   file, ranks, nodes, p.nodes));
+  } else {
+    p.nodes = static_cast<int>((static_cast<long>(ranks) + devices - 1) / devices);
+    p.ranks_per_node = std::min(ranks, devices);
+  }
   const std::string run = fmt::format("{} ranks need {} node{} of node.devices = {}", ranks,
                                       p.nodes, p.nodes == 1 ? "" : "s", devices);
 
@@ -224,7 +241,8 @@ SimPlatform sim_platform(const SystemSpec& spec, int ranks) {
   }
 
   for (int i = 0; i < p.nodes; ++i)
-    p.hostfile += fmt::format("node-{}:{}\n", i, std::min(devices, ranks - i * p.ranks_per_node));
+    p.hostfile +=
+        fmt::format("node-{}:{}\n", i, std::min(p.ranks_per_node, ranks - i * p.ranks_per_node));
 
   // A node's network link carries its ports: each port's bandwidth shared by
   // `share` devices, so devices / share ports (the model's beta = 8 share / B

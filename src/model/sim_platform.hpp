@@ -28,8 +28,9 @@ struct SimPlatform {
 // (i+1)*devices - 1. Throws UsageError ("FILE: key 'network': ...") when the
 // spec cannot describe the run: ranks < 1, more than one node without a
 // [network], a link without bandwidth, a topology with fewer nodes than the
-// run needs.
-SimPlatform sim_platform(const SystemSpec& spec, int ranks);
+// run needs. `nodes` > 0 spreads the ranks over that many nodes instead
+// (ceil(ranks / nodes) on each, at most node.devices).
+SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes = 0);
 
 // network.topology_parameters checked and written the way SimGrid's cluster
 // topo_parameters reads them (no spaces); throws std::invalid_argument with

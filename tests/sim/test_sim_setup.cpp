@@ -48,8 +48,10 @@ TEST(SimSetup, CpuSpecGivesInlineRanksAndNotesWhatItAssumed) {
   EXPECT_DOUBLE_EQ(m.trsm_flops, 30e9);  // no R_trsm: at the DGEMM rate, as hplx model does
   EXPECT_DOUBLE_EQ(m.fact_flops, 5e9);
   EXPECT_DOUBLE_EQ(m.fact_column_s, 2e-6);
-  ASSERT_EQ(notes.size(), 1u);  // the row copies' bandwidth is a guess, and said so
-  EXPECT_NE(notes[0].find("GB/s for a rank's row copies"), std::string::npos) << notes[0];
+  // The copy rates are guesses here, and said so.
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[0].find("GB/s for a rank's contiguous copies"), std::string::npos) << notes[0];
+  EXPECT_NE(notes[1].find("ns per element a row copy moves"), std::string::npos) << notes[1];
 }
 
 TEST(SimSetup, GpuSpecWithoutDeviceMemoryBandwidthIsAClearError) {

@@ -8,11 +8,13 @@
 #include <mutex>
 
 #include <fmt/format.h>
-#include <simgrid/version.h>
-#include <smpi/smpi.h>
 #include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
+// After the s4u headers, which define what these two need.
+#include <simgrid/version.h>
+// SMPI's shared memory (smpi_shared_malloc_partial).
+#include <smpi/smpi.h>
 
 #include "core/error.hpp"
 #include "device/simulation.hpp"
@@ -62,7 +64,7 @@ class SimQueue final : public Queue {
   bool runs_inline() const override { return !gpu_; }
   bool executes_on_host() const override { return false; }
   bool simulated() const override { return true; }
-  void simulate_kernel(long n) override;
+  void simulate_kernel(double elements) override;
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override;
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
@@ -228,16 +230,15 @@ void SimQueue::charge(double seconds) {
   busy_until_ = std::max(busy_until_, now()) + seconds;
 }
 
-void SimQueue::simulate_kernel(long n) {
-  // A body reads and writes about one double per index.
-  charge(model_.kernel_overhead_s + 16.0 * static_cast<double>(n) / model_.memory_Bps);
+void SimQueue::simulate_kernel(double elements) {
+  charge(model_.kernel_overhead_s + elements * model_.row_element_s);
 }
 
 double SimQueue::copy_seconds(const void* dst, const void* src, std::size_t bytes) const {
   const double b = static_cast<double>(bytes);
   if (!gpu_) return b / model_.memory_Bps;
   const bool d = backend_.on_device(dst), s = backend_.on_device(src);
-  if (d && s) return 2 * b / model_.memory_Bps;
+  if (d && s) return b / model_.memory_Bps;
   if (d || s) return model_.link_latency_s + b / model_.link_Bps;
   return b / model_.host_memory_Bps;
 }

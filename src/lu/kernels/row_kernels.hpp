@@ -32,6 +32,7 @@ struct GatherRows {
   const long* rows;
   long m, nn;
   double* dst;
+  double moved_per_index() const { return static_cast<double>(m) * kColumnBlock; }
   HPLX_HD void operator()(long blk) const {
     const long c0 = blk * kColumnBlock;
     const long c1 = c0 + kColumnBlock < nn ? c0 + kColumnBlock : nn;
@@ -49,6 +50,7 @@ struct ScatterRows {
   const long* rows;
   long m, nn;
   const double* src;
+  double moved_per_index() const { return static_cast<double>(m) * kColumnBlock; }
   HPLX_HD void operator()(long blk) const {
     const long c0 = blk * kColumnBlock;
     const long c1 = c0 + kColumnBlock < nn ? c0 + kColumnBlock : nn;
@@ -69,6 +71,9 @@ struct SwapRowsInPlace {
   long k;
   int jb;
   long nn;
+  // Every pivot row swapped (HPL's pivots are rarely on the diagonal): one
+  // element of U each, the unit the calibrated swap cost is measured in.
+  double moved_per_index() const { return static_cast<double>(jb) * kColumnBlock; }
   HPLX_HD void operator()(long blk) const {
     const long c0 = blk * kColumnBlock;
     const long c1 = c0 + kColumnBlock < nn ? c0 + kColumnBlock : nn;
@@ -93,6 +98,7 @@ struct StoreTransposedU {
   int jb;
   double* rows;
   long lda;
+  double moved_per_index() const { return jb; }
   HPLX_HD void operator()(long c) const {
     for (int r = 0; r < jb; ++r) rows[r + c * lda] = u[c + r * ldu];
   }
