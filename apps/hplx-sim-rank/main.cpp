@@ -28,12 +28,14 @@ int run(int argc, char** argv, int rank, int size) {
   CLI::App app{"one rank of hplx sim (started by hplx sim under smpirun)"};
   std::string model_path, json, trace, file;
   bool quiet = false;
+  double split = 0;
   hplx::app::LuTestFlags test;
   app.add_option("--model", model_path, "the kernel models (JSON, written by hplx sim)")
       ->required();
   app.add_option("--json", json, "the JSON record");
   app.add_option("--trace", trace, "Chrome trace events");
   app.add_flag("--quiet", quiet, "only the netlib-format output");
+  app.add_option("--split", split, "split update: the right section's share of the columns");
   app.add_option("file", file, "an HPL.dat");
   hplx::app::add_test_flags(app, test);
   try {
@@ -52,7 +54,9 @@ int run(int argc, char** argv, int rank, int size) {
   hplx::lu::HplDat dat = file.empty() ? hplx::app::dat_from_test_flags(test, size)
                                       : hplx::lu::parse_hpl_dat_file(file);
   if (dat.ns.empty()) throw hplx::UsageError("hplx sim: give --n (no default problem size)");
-  dat.schedule.split_auto = true;  // as hplx lu without --split
+  // As hplx lu: its per-grid choice unless --split is given.
+  dat.schedule.split = split;
+  dat.schedule.split_auto = app.count("--split") == 0;
   hplx::lu::preflight(dat, size, static_cast<long long>(dev->backend().free_device_bytes()));
 
   hplx::lu::RunOptions options;

@@ -132,6 +132,10 @@ SimCommand::SimCommand(CLI::App& parent) {
   sub_->add_option("--nodes", nodes_,
                    "spread the ranks over this many nodes (default: node.devices ranks on each)")
       ->check(CLI::Range(1, 1 << 30));
+  sub_->add_option("--split", split_,
+                   "split update, as hplx lu: the right section's share of the columns (default: "
+                   "hplx lu's choice for the grid)")
+      ->check(finite_in(0.0, 0.95, "a finite number in [0, 0.95]"));
   sub_->add_option("--json", json_, "write the JSON record (with the model's prediction) here");
   sub_->add_option("--trace", trace_, "write the simulated ranks' phases as Chrome trace events");
   sub_->add_option("--keep", keep_,
@@ -253,6 +257,7 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (!json_.empty()) args.insert(args.end(), {"--json", json_});
   if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
   if (quiet_) args.push_back("--quiet");
+  if (sub_->count("--split") > 0) args.insert(args.end(), {"--split", fmt::format("{}", split_)});
   if (!file_.empty()) {
     args.push_back(file_);
   } else {

@@ -30,6 +30,7 @@ class SimCommand {
   LuTestFlags test_;
   int threads_ = 0;
   int nodes_ = 0;
+  double split_ = 0;
   bool quiet_ = false;
 };
 

@@ -166,14 +166,20 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     outgoing_.to_host(q);
     q.synchronize();
   }
-  incoming_.resize(mcount_[me]);
   const double packed = wall_time() - spread_pack;
   copy_ += packed;
   if (roll_first_) timing_.busy += packed;
   if (!plan.moves.empty()) {
-    HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE,
-                                 incoming_.data(), mcount_[me], MPI_DOUBLE, p.owner_row, col,
-                                 &reqs_[1]));
+    if (me == p.owner_row) {
+      // The root's own rows stay where the gather put them (outgoing_'s
+      // device side, complete_stage_work), not copied to itself by MPI.
+      HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE,
+                                   MPI_IN_PLACE, 0, MPI_DOUBLE, p.owner_row, col, &reqs_[1]));
+    } else {
+      incoming_.resize(mcount_[me]);
+      HPLX_MPI_CHECK(MPI_Iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, incoming_.data(),
+                                   mcount_[me], MPI_DOUBLE, p.owner_row, col, &reqs_[1]));
+    }
   }
   if (!roll_first_) post_first_u(reqs_[0]);
 }
@@ -254,19 +260,38 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
     for (int i = 0; i < nprow; ++i)
       pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
     pdisp_ = displacements(pcount_);
-    HPLX_MPI_CHECK(MPI_Iallgatherv(piece_.data(), pcount_[me], MPI_DOUBLE, dst, pcount_.data(),
+    place_own_part(piece_.data(), pcount_[me], dst + pdisp_[me]);
+    HPLX_MPI_CHECK(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, dst, pcount_.data(),
                                    pdisp_.data(), MPI_DOUBLE, second_, &req));
   } else if (long_) {
     gathered_.resize(usize);
     MPI_Comm comm = roll_first_ ? grid_.col() : second_;
-    HPLX_MPI_CHECK(MPI_Iallgatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
+    place_own_part(mine_.data(), ucount_[me], gathered_.data() + udisp_[me]);
+    HPLX_MPI_CHECK(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(),
                                    ucount_.data(), udisp_.data(), MPI_DOUBLE, comm, &req));
+  } else if (me == p_.owner_row) {
+    gathered_.resize(usize);
+    place_own_part(mine_.data(), ucount_[me], gathered_.data() + udisp_[me]);
+    HPLX_MPI_CHECK(MPI_Igatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(),
+                                ucount_.data(), udisp_.data(), MPI_DOUBLE, p_.owner_row,
+                                grid_.col(), &req));
   } else {
-    if (me == p_.owner_row) gathered_.resize(usize);
     HPLX_MPI_CHECK(MPI_Igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
                                 ucount_.data(), udisp_.data(), MPI_DOUBLE, p_.owner_row,
                                 grid_.col(), &req));
   }
+}
+
+// This process's own part of a gather, put in place before the collective
+// runs in place (MPI would copy it there itself; the sim backend's MPI,
+// SMPI, would do that copy for real where the rows are only shared pages).
+void RowSwapInFlight::place_own_part(const double* mine, long count, double* at) {
+  if (count <= 0) return;
+  if (sim_) {  // one contiguous copy
+    sim_->host_work(sizeof(double) * static_cast<double>(count) / sim_->model().host_memory_Bps);
+    return;
+  }
+  std::copy_n(mine, count, at);
 }
 
 void RowSwapInFlight::charge_host_copy(double elements) {
@@ -319,8 +344,13 @@ void RowSwapInFlight::complete_stage_work() {
     for (const auto& m : plan_.moves)
       if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
     stage_rows(q_, to, in_rows_);
-    incoming_.to_device(q_);
-    scatter_rows(q_, a_, in_rows_, lc0_, nn_, incoming_.device());
+    const double* rows = incoming_.device();
+    if (me == p_.owner_row) {
+      rows = outgoing_.device() + (to.empty() ? 0 : mdisp_[me]);
+    } else {
+      incoming_.to_device(q_);
+    }
+    scatter_rows(q_, a_, in_rows_, lc0_, nn_, rows);
     if (long_ && roll_first_ && !equil_) {
       unpack_u();
       stage_ = kDone;

@@ -234,3 +234,32 @@ TEST(SimPlatformSpec, RejectsMisshapenDragonflyParameters) {
   EXPECT_TRUE(has(parse_error(topology("dragonfly", "3,1;4,1;2,1;2")),
                   key + "'3,1;4,1;2,1;2' has 3 groups and 2 routers per chassis"));
 }
+
+// --nodes: a published run that used fewer devices per node than a node
+// has (2 nodes, one GPU each) puts its ranks where that run had them.
+TEST(SimPlatform, SpreadsRanksOverTheNodesAskedFor) {
+  const SimPlatform p = sim_platform(spec_of(kNetwork), 2, 2);
+  EXPECT_EQ(p.nodes, 2);
+  EXPECT_EQ(p.ranks_per_node, 1);
+  EXPECT_EQ(p.hostfile, "node-0:1\nnode-1:1\n");
+  const SimPlatform q = sim_platform(spec_of(kNetwork), 6, 3);
+  EXPECT_EQ(q.hostfile, "node-0:2\nnode-1:2\nnode-2:2\n");
+}
+
+TEST(SimPlatform, RejectsNodesThatCannotHoldOrBeFilledByTheRanks) {
+  try {
+    sim_platform(spec_of(kNetwork), 12, 2);  // 6 per node, nodes have 4 devices
+    FAIL() << "no error";
+  } catch (const hplx::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("12 ranks on 2 nodes put 6 on a node of node.devices = 4"),
+              std::string::npos)
+        << e.what();
+  }
+  try {
+    sim_platform(spec_of(kNetwork), 3, 5);  // more nodes than ranks
+    FAIL() << "no error";
+  } catch (const hplx::UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("3 ranks cannot fill 5 nodes"), std::string::npos)
+        << e.what();
+  }
+}

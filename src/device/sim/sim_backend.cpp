@@ -34,7 +34,7 @@ void sleep_until(double t) {
 
 // Host buffers from this size on are SMPI shared memory but for their last
 // kPrivateTailBytes (SimBackend::allocate).
-constexpr std::size_t kSharedFromBytes = std::size_t{2} << 20;
+constexpr std::size_t kSharedFromBytes = std::size_t{256} << 10;
 constexpr std::size_t kPrivateTailBytes = 64 * 1024;
 
 // Host copies at most this large are done for real: they may carry
@@ -143,6 +143,9 @@ class SimBackend final : public Backend, public Simulation {
                        model_.source);
   }
   bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
+  ~SimBackend() override {
+    for (const auto& [capacity, base] : pool_) smpi_shared_free(base);
+  }
   void* allocate(std::size_t bytes, MemorySpace space) override {
     const std::size_t size = std::max<std::size_t>(bytes, 1);
     void* p = nullptr;
@@ -151,11 +154,7 @@ class SimBackend final : public Backend, public Simulation {
       // Address space only: touching it faults.
       p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     } else if (size >= kSharedFromBytes) {
-      // Large host buffers carry matrix rows for MPI: SMPI's shared memory,
-      // the same pages in every rank, which its message copies skip. Their
-      // last bytes stay private: LBCAST's panel ends with the pivots.
-      const std::size_t ranges[2] = {0, size - kPrivateTailBytes};
-      p = smpi_shared_malloc_partial(size, ranges, 1);
+      p = allocate_shared(size);
       shared = true;
     } else {
       p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
@@ -169,19 +168,17 @@ class SimBackend final : public Backend, public Simulation {
     return p;
   }
   void deallocate(void* p, std::size_t bytes, MemorySpace) noexcept override {
-    bool shared = false;
-    {
-      const std::lock_guard lock(mutex_);
-      auto it = spaces_.find(reinterpret_cast<std::uintptr_t>(p));
-      if (it != spaces_.end()) {
-        shared = it->second.shared;
-        spaces_.erase(it);
-      }
-    }
-    if (shared)
-      smpi_shared_free(p);
-    else
+    const std::lock_guard lock(mutex_);
+    auto it = spaces_.find(reinterpret_cast<std::uintptr_t>(p));
+    const bool shared = it != spaces_.end() && it->second.shared;
+    if (it != spaces_.end()) spaces_.erase(it);
+    if (!shared) {
       munmap(p, std::max<std::size_t>(bytes, 1));
+      return;
+    }
+    auto lent = lent_.find(p);
+    pool_.emplace(lent->second.capacity, lent->second.base);
+    lent_.erase(lent);
   }
   std::size_t free_device_bytes() const override {
     return model_.device_memory_bytes > 0 ? static_cast<std::size_t>(model_.device_memory_bytes)
@@ -206,14 +203,42 @@ class SimBackend final : public Backend, public Simulation {
   }
 
  private:
+  // Large host buffers carry matrix rows for MPI: SMPI's shared memory, the
+  // same pages in every rank, which its message copies skip. Their last
+  // bytes stay private: LBCAST's panel ends with the pivots, so a buffer is
+  // placed to end (to 64 bytes) where its allocation ends. Allocations are
+  // kept and lent again (the LU makes a panel every iteration): SMPI maps
+  // and populates shared memory block by block, too slow to repeat.
+  void* allocate_shared(std::size_t size) {
+    const std::lock_guard lock(mutex_);
+    auto it = pool_.lower_bound(size);
+    Lent lent;
+    if (it != pool_.end() && it->first <= 4 * size) {
+      lent = {it->second, it->first};
+      pool_.erase(it);
+    } else {
+      const std::size_t ranges[2] = {0, size - kPrivateTailBytes};
+      lent = {smpi_shared_malloc_partial(size, ranges, 1), size};
+    }
+    void* p = static_cast<char*>(lent.base) + ((lent.capacity - size) & ~std::size_t{63});
+    lent_[p] = lent;
+    return p;
+  }
+
   struct Allocation {
     std::size_t bytes;
     MemorySpace space;
-    bool shared;  // SMPI shared memory (smpi_shared_free), else our mmap
+    bool shared;  // from allocate_shared, else our mmap
+  };
+  struct Lent {
+    void* base = nullptr;
+    std::size_t capacity = 0;
   };
   const SimModel model_;
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, Allocation> spaces_;
+  std::multimap<std::size_t, void*> pool_;  // shared allocations free to lend, by capacity
+  std::map<void*, Lent> lent_;
 };
 
 SimQueue::SimQueue(SimBackend& b) : backend_(b), model_(b.model()), gpu_(b.model().gpu) {}

@@ -1,0 +1,46 @@
+#!/usr/bin/env bash
+# What a simulation costs on this machine (issue 20's "fast" goal): for each
+# "RANKS:N:NB:PxQ" in RUNS, hplx sim of SPEC is timed (wall seconds) and its
+# memory sampled every second (the simulator's proportional set size, PSS:
+# SMPI's shared buffers map the same pages many times, which RSS would
+# count again each time). Prints one line per run; EXTRAPOLATE fits
+# seconds = a x messages-equivalent (N x P log2 P x ... see below) to them.
+#   SPEC=tests/sim/cpu-node.toml RUNS="16:20000:256:4x4 64:40000:256:8x8" bench/sim-speed.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HPLX=${HPLX:-build/bin/hplx}
+SPEC=${SPEC:-tests/sim/cpu-node.toml}
+RUNS=${RUNS:-"16:20000:256:4x4 64:40000:256:8x8 256:80000:256:16x16"}
+LOCK=${LOCK:-/tmp/hplx-cpu.lock}
+OUT=${OUT:-/tmp/hplx-sim-speed}
+mkdir -p "$OUT"
+
+printf "%6s %9s %5s %7s %10s %10s %10s %12s\n" ranks N NB grid "wall s" "PSS MiB" "sim s" "sim Gflops"
+for run in $RUNS; do
+  IFS=: read -r ranks n nb grid <<< "$run"
+  json=$OUT/$ranks-$n-$nb.json
+  (
+    flock -x 9
+    start=$(date +%s.%N)
+    "$HPLX" sim "$SPEC" --n "$n" --nb "$nb" --grid "$grid" --json "$json" --quiet > "$OUT/$ranks.log" 2>&1 &
+    pid=$!
+    peak=0
+    while kill -0 "$pid" 2> /dev/null; do
+      # smpimain is the simulator (hplx waits for it).
+      for p in $(pgrep -f "smpimain.*hplx-sim-rank" || true); do
+        pss=$(awk '/^Pss:/ {print $2}' "/proc/$p/smaps_rollup" 2> /dev/null || echo 0)
+        [ "${pss:-0}" -gt "$peak" ] && peak=$pss
+      done
+      sleep 1
+    done
+    wait "$pid" || { echo "run $run failed: $(tail -1 "$OUT/$ranks.log")"; exit 1; }
+    end=$(date +%s.%N)
+    python3 - "$json" "$ranks" "$n" "$nb" "$grid" "$start" "$end" "$peak" <<'PY'
+import json, sys
+j, ranks, n, nb, grid, start, end, peak = sys.argv[1:]
+t = json.load(open(j))["tests"][0]
+print(f"{ranks:>6} {n:>9} {nb:>5} {grid:>7} {float(end) - float(start):10.1f} "
+      f"{int(peak) / 1024:10.0f} {t['time_s']:10.2f} {t['gflops']:12.1f}")
+PY
+  ) 9> "$LOCK"
+done
