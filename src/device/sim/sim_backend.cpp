@@ -3,6 +3,7 @@
 #include <sys/mman.h>
 
 #include <algorithm>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <mutex>
@@ -145,39 +146,42 @@ class SimBackend final : public Backend, public Simulation {
   bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
   ~SimBackend() override {
     for (const auto& [capacity, base] : pool_) smpi_shared_free(base);
+    for (const auto& [capacity, base] : reserved_) munmap(base, capacity);
   }
   void* allocate(std::size_t bytes, MemorySpace space) override {
     const std::size_t size = std::max<std::size_t>(bytes, 1);
     void* p = nullptr;
-    bool shared = false;
+    Kind kind = Kind::Small;
     if (space == MemorySpace::Device) {
-      // Address space only: touching it faults.
-      p = mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      p = reserve(size);
+      kind = Kind::Reserved;
     } else if (size >= kSharedFromBytes) {
       p = allocate_shared(size);
-      shared = true;
+      kind = Kind::Shared;
     } else {
-      p = mmap(nullptr, size, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE,
-               -1, 0);
+      // Small host buffers from the heap: unmapping pages costs every core
+      // a TLB shootdown, and the LU makes such buffers every iteration.
+      p = std::aligned_alloc(64, (size + 63) / 64 * 64);
     }
     if (p == MAP_FAILED || p == nullptr)
       throw SystemError(
           fmt::format("sim backend: cannot reserve {} bytes of address space", bytes));
     const std::lock_guard lock(mutex_);
-    spaces_[reinterpret_cast<std::uintptr_t>(p)] = {size, space, shared};
+    spaces_[reinterpret_cast<std::uintptr_t>(p)] = {size, space, kind};
     return p;
   }
-  void deallocate(void* p, std::size_t bytes, MemorySpace) noexcept override {
+  void deallocate(void* p, std::size_t, MemorySpace) noexcept override {
     const std::lock_guard lock(mutex_);
     auto it = spaces_.find(reinterpret_cast<std::uintptr_t>(p));
-    const bool shared = it != spaces_.end() && it->second.shared;
-    if (it != spaces_.end()) spaces_.erase(it);
-    if (!shared) {
-      munmap(p, std::max<std::size_t>(bytes, 1));
+    if (it == spaces_.end()) return;
+    const Kind kind = it->second.kind;
+    spaces_.erase(it);
+    if (kind == Kind::Small) {
+      std::free(p);
       return;
     }
     auto lent = lent_.find(p);
-    pool_.emplace(lent->second.capacity, lent->second.base);
+    (kind == Kind::Shared ? pool_ : reserved_).emplace(lent->second.capacity, lent->second.base);
     lent_.erase(lent);
   }
   std::size_t free_device_bytes() const override {
@@ -225,10 +229,31 @@ class SimBackend final : public Backend, public Simulation {
     return p;
   }
 
+  // Device memory: address space only (touching it faults), reserved once
+  // and lent again like the shared buffers (unmapping costs a TLB
+  // shootdown on every core).
+  void* reserve(std::size_t size) {
+    const std::lock_guard lock(mutex_);
+    auto it = reserved_.lower_bound(size);
+    Lent lent;
+    if (it != reserved_.end() && it->first <= 4 * size) {
+      lent = {it->second, it->first};
+      reserved_.erase(it);
+    } else {
+      void* base =
+          mmap(nullptr, size, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+      if (base == MAP_FAILED) return nullptr;
+      lent = {base, size};
+    }
+    lent_[lent.base] = lent;
+    return lent.base;
+  }
+
+  enum class Kind { Small, Shared, Reserved };
   struct Allocation {
     std::size_t bytes;
     MemorySpace space;
-    bool shared;  // from allocate_shared, else our mmap
+    Kind kind;
   };
   struct Lent {
     void* base = nullptr;
@@ -237,7 +262,8 @@ class SimBackend final : public Backend, public Simulation {
   const SimModel model_;
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, Allocation> spaces_;
-  std::multimap<std::size_t, void*> pool_;  // shared allocations free to lend, by capacity
+  std::multimap<std::size_t, void*> pool_;      // shared allocations free to lend, by capacity
+  std::multimap<std::size_t, void*> reserved_;  // device reservations free to lend
   std::map<void*, Lent> lent_;
 };
 
