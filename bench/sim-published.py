@@ -34,7 +34,7 @@ for runs in sorted(glob.glob(os.path.join(out, "*.runs"))):
             model_errs.append(abs(t["prediction"]["gflops"] / pub - 1) * 100)
 
 print(f"{'spec':<17} {'run':<10} {'ranks':>5} {'N':>8} {'published':>11} {'simulated':>11} "
-      f"{'err':>7} {'model':>11} {'err':>7} {'sim s':>7} {'sim MiB':>8}")
+      f"{'err':>7} {'model':>11} {'err':>7} {'sim s':>7} {'RSS MiB':>8}")
 for spec, label, ranks, n, pub, sim, mod, cost in rows:
     def err(x):
         return f"{(x / pub - 1) * 100:+6.1f}%" if (x and pub) else "      -"

@@ -76,9 +76,12 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
                       kCpuCopyBps / 1e9));
     }
     m.host_memory_Bps = m.memory_Bps;
-    // A calibrated rank's row copies: t_sw seconds per element moved.
+    // A calibrated rank's row copies: t_sw seconds per element moved; else
+    // the memory layer's time per word (the MCL model's beta for them).
     if (swap > 0) {
       m.row_element_s = swap;
+    } else if (spec.memory.present && spec.memory.beta_s > 0) {
+      m.row_element_s = spec.memory.beta_s;
     } else {
       m.row_element_s = kCpuRowElementS;
       note(
