@@ -1,6 +1,6 @@
-// wall_time() of the simulated cluster's build (HPLX_SIM_RANK, compiled
-// with smpicxx instead of wall_time.cpp): SMPI's MPI_Wtime is the
-// simulated clock of the calling rank.
+// wall_time() of the simulated cluster's build (HPLX_SIM_RANK, built
+// against SimGrid's SMPI, instead of wall_time.cpp): SMPI's MPI_Wtime is
+// the simulated clock of the calling rank.
 #include <mpi.h>
 
 #include "core/timer.hpp"

@@ -20,8 +20,8 @@ constexpr KindInfo kKinds[] = {
     {BackendKind::Host, "host", true, "(always built)"},
     {BackendKind::Emulated, "emulated", kEmulatedCompiled, "-DHPLX_EMULATED=on"},
     {BackendKind::Cuda, "cuda", kCudaCompiled, "-DHPLX_CUDA=on (needs nvcc and cuBLAS)"},
-    // The simulated cluster is a program of its own (built with SimGrid's
-    // smpicxx when HPLX_SIM is on) that `hplx sim` runs under smpirun.
+    // The simulated cluster is a program of its own (built against
+    // SimGrid's SMPI when HPLX_SIM is on) that `hplx sim` runs under smpirun.
     {BackendKind::Sim, "sim", kSimCompiled,
      "-DHPLX_SIM=on (SimGrid's smpicxx) and run `hplx sim SPEC`"},
 };

@@ -52,7 +52,6 @@ void host_for(long n, const Body& body, long grain) {
   }
 }
 
-// `grain`: indices below which threads are not worth waking.
 // The matrix elements a body moves per index, for a simulated queue's
 // charge: one, unless the body says otherwise with a member
 // `double moved_per_index() const` (a body over column blocks moves rows x
@@ -66,6 +65,7 @@ struct MovesPerIndex<Body, std::void_t<decltype(std::declval<const Body&>().move
   static double of(const Body& b) { return b.moved_per_index(); }
 };
 
+// `grain`: indices below which threads are not worth waking.
 template <class Body>
 void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
