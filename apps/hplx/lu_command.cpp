@@ -63,15 +63,7 @@ class PredictionObserver : public lu::TestObserver {
                    "predicted %.2f\n",
                    lu::variant_code(t).c_str(), t.n, t.nb, r.gflops,
                    100.0 * (r.gflops / predicted_.gflops - 1.0), predicted_.gflops);
-    // What `hplx report` overlays: {"model", "spec", "time_s", "gflops",
-    // "iterations": [{"k", "iter_s"}], "detail" (the model's whole prediction)}.
-    nlohmann::json its = nlohmann::json::array();
-    for (std::size_t k = 0; k < predicted_.iter_s.size(); ++k)
-      its.push_back({{"k", k}, {"iter_s", predicted_.iter_s[k]}});
-    record["prediction"] = {
-        {"model", predicted_.model},    {"spec", path_},
-        {"time_s", predicted_.time_s},  {"gflops", predicted_.gflops},
-        {"iterations", std::move(its)}, {"detail", model::to_json(predicted_, false)}};
+    record["prediction"] = model::record_overlay(predicted_, path_);
   }
 
  private:

@@ -100,15 +100,7 @@ void annotate_record(const std::string& path, const model::SystemSpec& spec,
     // The nodes the test's grid fills, as the simulation placed its ranks.
     const int nodes = (p * q + ranks_per_node - 1) / ranks_per_node;
     const model::Prediction pr = model::predict_run(spec, n, nb, p, q, threads, nodes);
-    nlohmann::json its = nlohmann::json::array();
-    for (std::size_t k = 0; k < pr.iter_s.size(); ++k)
-      its.push_back({{"k", k}, {"iter_s", pr.iter_s[k]}});
-    t["prediction"] = {{"model", pr.model},
-                       {"spec", spec_path},
-                       {"time_s", pr.time_s},
-                       {"gflops", pr.gflops},
-                       {"iterations", std::move(its)},
-                       {"detail", model::to_json(pr, false)}};
+    t["prediction"] = model::record_overlay(pr, spec_path);
   }
   write_text_atomically(path, record.dump(1) + "\n");
 }

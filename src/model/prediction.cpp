@@ -343,4 +343,16 @@ nlohmann::json to_json(const Prediction& p, bool with_iterations) {
   return j;
 }
 
+nlohmann::json record_overlay(const Prediction& p, const std::string& spec_path) {
+  nlohmann::json its = nlohmann::json::array();
+  for (std::size_t k = 0; k < p.iter_s.size(); ++k)
+    its.push_back({{"k", k}, {"iter_s", p.iter_s[k]}});
+  return {{"model", p.model},
+          {"spec", spec_path},
+          {"time_s", p.time_s},
+          {"gflops", p.gflops},
+          {"iterations", std::move(its)},
+          {"detail", to_json(p, false)}};
+}
+
 }  // namespace hplx::model

@@ -93,4 +93,9 @@ void check_run_point(const RunPoint& run);
 
 nlohmann::json to_json(const Prediction& p, bool with_iterations);
 
+// A test's "prediction" object in a run record, what `hplx report` overlays
+// on the measured (or simulated) run: {"model", "spec", "time_s", "gflops",
+// "iterations": [{"k", "iter_s"}], "detail" (the whole prediction)}.
+nlohmann::json record_overlay(const Prediction& p, const std::string& spec_path);
+
 }  // namespace hplx::model
