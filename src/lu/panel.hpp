@@ -146,10 +146,11 @@ void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfa
                           const SubpanelDone& done = {}, const FactDeviceGemm& device_gemm = {});
 
 // FACT of a simulated run (the sim backend, device/simulation.hpp: no
-// data): the same pivot exchange per column over the process column and
-// the same sub-panel notifications as factor_stacked_panel, each column's
-// arithmetic charged at the model's FACT rate, the pivots from
-// device::simulated_pivot over the matrix's `n` rows.
+// data): the same sub-panel notifications as factor_stacked_panel, each
+// column's arithmetic charged at the model's FACT rate, the pivots from
+// device::simulated_pivot over the matrix's `n` rows. The per-column pivot
+// exchanges over the process column are two real ones per sub-panel, the
+// second timed, and the rest charged at its time.
 void simulate_stacked_panel(device::Simulation& sim, Panel& panel, int nbmin, int ndiv,
                             MPI_Comm col, long n, const SubpanelDone& done = {});
 

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include "core/error.hpp"
+#include "core/test_requests.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -136,10 +137,7 @@ void RowBroadcast::post(const std::vector<Message>& stage) {
 bool RowBroadcast::progress() {
   while (stage_ < stages_) {
     if (!reqs_.empty()) {
-      int done = 0;
-      HPLX_MPI_CHECK(
-          MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE));
-      if (!done) return false;
+      if (!test_all(reqs_)) return false;
       reqs_.clear();
     }
     // Rings receive in stage 0; spread-roll members have everything after

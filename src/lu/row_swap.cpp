@@ -4,6 +4,7 @@
 #include <map>
 
 #include "core/error.hpp"
+#include "core/test_requests.hpp"
 #include "device/launch.hpp"
 #include "lu/kernels/row_kernels.hpp"
 
@@ -377,10 +378,7 @@ void RowSwapInFlight::complete_stage_work() {
 
 bool RowSwapInFlight::progress() {
   while (stage_ != kDone) {
-    int done = 0;
-    HPLX_MPI_CHECK(
-        MPI_Testall(static_cast<int>(reqs_.size()), reqs_.data(), &done, MPI_STATUSES_IGNORE));
-    if (!done) return false;
+    if (!test_all_collectives(reqs_)) return false;
     complete_stage();
   }
   return true;

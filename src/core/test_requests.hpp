@@ -1,0 +1,23 @@
+// Whether non-blocking MPI operations are complete, without blocking: the
+// LU's broadcasts and row swaps ask between pieces of other work. One
+// function per kind of request, so that the simulated cluster's build
+// (test_requests_smpi.cpp) can answer without MPI_Test, whose completions
+// SimGrid 3.32 never forgets (each one lengthens a list that every later
+// simulated action walks: a simulation slows quadratically).
+#pragma once
+
+#include <mpi.h>
+
+#include <vector>
+
+namespace hplx {
+
+// MPI_Testall over point-to-point requests: true when all are complete.
+// Completed requests become MPI_REQUEST_NULL (some may already be when it
+// returns false); the others are left for MPI_Waitall.
+bool test_all(std::vector<MPI_Request>& reqs);
+
+// The same over the requests of non-blocking collectives.
+bool test_all_collectives(std::vector<MPI_Request>& reqs);
+
+}  // namespace hplx
