@@ -243,9 +243,12 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       smpirun, "-platform", (dir / "platform.xml").string(), "-hostfile",
       (dir / "hostfile").string(), "-np", std::to_string(ranks),
       // Only the models' charges advance the clock, not the host's
-      // own time between MPI calls, nor timer reads.
-      "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--log=root.thres:warning",
-      program, "--model", (dir / "kernels.json").string()};
+      // own time between MPI calls, nor timer reads. No reverse flow per
+      // message (SimGrid's model of TCP acknowledgements; HPC fabrics
+      // move data by RDMA): it couples every link's two directions in the
+      // solver, a third of a 256-rank simulation's time.
+      "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--cfg=network/crosstraffic:0",
+      "--log=root.thres:warning", program, "--model", (dir / "kernels.json").string()};
   if (!json_.empty()) args.insert(args.end(), {"--json", json_});
   if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
   if (quiet_) args.push_back("--quiet");

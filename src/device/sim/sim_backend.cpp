@@ -193,7 +193,10 @@ class SimBackend final : public Backend, public Simulation {
 
   const SimModel& model() const override { return model_; }
   void host_work(double seconds) override {
-    if (seconds > 0) s4u::this_actor::execute(seconds * s4u::this_actor::get_host()->get_speed());
+    // A sleep, not an execution on the host's cores: a rank owns its core
+    // or device, and executions would all be shared out again by SimGrid's
+    // solver at every event (most of a 256-rank simulation's time).
+    if (seconds > 0) s4u::this_actor::sleep_for(seconds);
   }
 
   // Whether `p` lies in Device memory of this backend (anything else is the host's).
