@@ -23,7 +23,9 @@ for runs in sorted(glob.glob(os.path.join(out, "*.runs"))):
             rpeak = p.get("rpeak_gflops") or (rpeak_dev * p_ * q_ if rpeak_dev else None)
             pub = p["efficiency_pct"] / 100 * rpeak if rpeak else None
         base = os.path.join(out, f"{spec}-{i}")
-        cost = open(base + ".time").read().split() if os.path.exists(base + ".time") else ["?", "0"]
+        # /usr/bin/time's last line (a failed run's file starts with its exit status)
+        cost = (open(base + ".time").read().split("\n")[-2].split()
+                if os.path.exists(base + ".time") else ["?", "0"])
         if not os.path.exists(base + ".json"):
             rows.append((spec, p["label"], p_ * q_, n, pub, None, None, cost))
             continue

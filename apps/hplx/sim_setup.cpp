@@ -98,17 +98,18 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
   return m;
 }
 
-double simulator_bytes(long n, int nb, int p, int q) {
+double simulator_bytes(long /*n*/, int nb, int p, int q) {
   const double ranks = static_cast<double>(p) * q;
-  const double rows = static_cast<double>(n) / p + nb, cols = static_cast<double>(n) / q + nb;
-  // Per rank: look-ahead's panels (W, about rows x NB, two or three alive)
-  // and the row swap's U and its message buffers (NB x cols, about four),
-  // all touched by MPI's copies; plus SMPI's copy of the program's data
-  // and the actor's stack in use.
-  const double panels = 3.0 * rows * nb * 8;
-  const double swaps = 4.0 * cols * nb * 8;
-  constexpr double kPerActor = 4.0 * (1 << 20);
-  return ranks * (panels + swaps + kPerActor);
+  // The matrix-sized buffers cost nothing: device memory is address space
+  // and host buffers from 256 KiB up are SMPI's shared block (one 64 MiB
+  // set of pages behind every one of them). Per rank: SMPI's copy of the
+  // program's data and the actor's stack in use, the shared buffers'
+  // private tails (64 KiB each, a dozen or so pooled) and an NB x NB block
+  // of its own. Measured (PSS, bench/sim-speed.sh): 78, 204 and 607 MiB for
+  // 16, 64 and 256 ranks at NB 128, about half of this.
+  constexpr double kShared = 64.0 * (1 << 20);
+  constexpr double kPerActor = 4.0 * (1 << 20) + 16 * 65536.0;
+  return kShared + ranks * (kPerActor + 8.0 * nb * nb);
 }
 
 }  // namespace hplx::app

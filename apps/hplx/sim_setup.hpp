@@ -22,9 +22,10 @@ namespace hplx::app {
 device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
                                      std::vector<std::string>* notes = nullptr);
 
-// The host memory the simulation of one test needs (all ranks' real
-// buffers: panels, row-swap messages, SMPI's per-rank copies of the
-// program), in bytes: what the preflight compares with the memory free.
+// The host memory the simulation of one test needs (SMPI's shared block
+// behind every large buffer, and each rank's own: its copy of the
+// program's data, stack, private tails and an NB x NB block), in bytes:
+// what the preflight compares with the memory free.
 double simulator_bytes(long n, int nb, int p, int q);
 
 }  // namespace hplx::app

@@ -117,6 +117,9 @@ TEST(SimSetup, SimulatorMemoryGrowsWithRanksAndBlockSize) {
   EXPECT_GT(small, 0);
   EXPECT_GT(app::simulator_bytes(100000, 256, 8, 8), small);
   EXPECT_GT(app::simulator_bytes(100000, 512, 4, 4), small);
+  // Matrix-sized buffers are shared or unbacked: 1024 ranks at N = 500,000
+  // fit in the goal's 8 GiB.
+  EXPECT_LT(app::simulator_bytes(500000, 256, 32, 32), 8.0 * (1 << 30));
 }
 
 }  // namespace
