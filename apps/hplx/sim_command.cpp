@@ -202,6 +202,8 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "memory, more than {:.0f}% of the {:.1f} GiB free; allowed: a smaller N or fewer ranks",
         ranks, need / (1 << 30), 100 * kSimulatorMemoryFraction, free_bytes / (1 << 30)));
 
+  require_mappings(ranks, max_map_count());
+
   const std::string program = rank_program();
   if (program.empty() || access(program.c_str(), X_OK) != 0)
     throw UsageError(fmt::format(
@@ -248,7 +250,16 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       // move data by RDMA): it couples every link's two directions in the
       // solver, a third of a 256-rank simulation's time.
       "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--cfg=network/crosstraffic:0",
-      "--log=root.thres:warning", program, "--model", (dir / "kernels.json").string()};
+      // The row swap's collectives (core/collectives.hpp) by algorithms
+      // with few messages in flight, none cut into segments nor staged
+      // through copies: a binomial tree, rings of exchanges (an
+      // allgatherv over a power of two of ranks is core's own).
+      "--cfg=smpi/bcast:binomial_tree", "--cfg=smpi/allgatherv:ring", "--cfg=smpi/alltoallv:ring",
+      // SMPI maps its shared block once per block of every shared buffer:
+      // blocks of 64 MiB, not 1 MiB, keep that to one or two mappings per
+      // buffer (require_mappings has what remains).
+      "--cfg=smpi/shared-malloc-blocksize:67108864", "--log=root.thres:warning", program, "--model",
+      (dir / "kernels.json").string()};
   if (!json_.empty()) args.insert(args.end(), {"--json", json_});
   if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
   if (quiet_) args.push_back("--quiet");

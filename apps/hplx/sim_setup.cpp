@@ -1,6 +1,7 @@
 #include "sim_setup.hpp"
 
 #include <algorithm>
+#include <fstream>
 
 #include <fmt/format.h>
 
@@ -110,6 +111,29 @@ double simulator_bytes(long /*n*/, int nb, int p, int q) {
   constexpr double kShared = 64.0 * (1 << 20);
   constexpr double kPerActor = 4.0 * (1 << 20) + 16 * 65536.0;
   return kShared + ranks * (kPerActor + 8.0 * nb * nb);
+}
+
+long simulator_mappings(int ranks) {
+  constexpr long kPerRank = 128;   // twice the 64 measured, for the pool's growth
+  constexpr long kProcess = 4096;  // SimGrid's own and its libraries'
+  return kProcess + kPerRank * ranks;
+}
+
+void require_mappings(int ranks, long limit) {
+  const long need = simulator_mappings(ranks);
+  if (limit <= 0 || need <= limit) return;
+  throw UsageError(fmt::format(
+      "simulating {} ranks needs about {} memory mappings and vm.max_map_count is {}; allowed: "
+      "raise it (sudo sysctl -w vm.max_map_count={}) or at most {} ranks",
+      ranks, need, limit, std::max(need, 1L << 20),
+      std::max(0L,
+               (limit - simulator_mappings(0)) / (simulator_mappings(1) - simulator_mappings(0)))));
+}
+
+long max_map_count() {
+  std::ifstream in("/proc/sys/vm/max_map_count");
+  long v = 0;
+  return (in >> v) ? v : 0;
 }
 
 }  // namespace hplx::app

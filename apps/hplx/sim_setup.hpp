@@ -28,4 +28,19 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
 // what the preflight compares with the memory free.
 double simulator_bytes(long n, int nb, int p, int q);
 
+// The memory mappings the simulator of `ranks` ranks holds: SMPI maps a
+// copy of the rank program for each rank and each shared buffer's block
+// separately (about 64 per rank measured in a 1024-rank run at N = 500000,
+// growing as buffers are pooled). Linux refuses mappings past
+// vm.max_map_count, which the simulated ranks would meet mid-run as "cannot
+// reserve" or SMPI's "Could not map folded virtual memory".
+long simulator_mappings(int ranks);
+
+// Throws a UsageError naming the sysctl when `ranks` need more mappings
+// than `limit` (vm.max_map_count; 0 = unknown, no check).
+void require_mappings(int ranks, long limit);
+
+// /proc/sys/vm/max_map_count, or 0 where it cannot be read.
+long max_map_count();
+
 }  // namespace hplx::app

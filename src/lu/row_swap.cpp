@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <map>
 
+#include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/test_requests.hpp"
 #include "device/launch.hpp"
@@ -174,12 +175,12 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     if (me == p.owner_row) {
       // The root's own rows stay where the gather put them (outgoing_'s
       // device side, complete_stage_work), not copied to itself by MPI.
-      HPLX_MPI_CHECK(MPI_Iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE,
-                                   MPI_IN_PLACE, 0, MPI_DOUBLE, p.owner_row, col, &reqs_[1]));
+      iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE, MPI_IN_PLACE, 0,
+                MPI_DOUBLE, p.owner_row, col, &reqs_[1]);
     } else {
       incoming_.resize(mcount_[me]);
-      HPLX_MPI_CHECK(MPI_Iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, incoming_.data(),
-                                   mcount_[me], MPI_DOUBLE, p.owner_row, col, &reqs_[1]));
+      iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, incoming_.data(), mcount_[me], MPI_DOUBLE,
+                p.owner_row, col, &reqs_[1]);
     }
   }
   if (!roll_first_) post_first_u(reqs_[0]);
@@ -191,9 +192,8 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
 // roll follows in stage 1, as it does in netlib's order without it).
 void RowSwapInFlight::post_first_u(MPI_Request& req) {
   if (equil_) {
-    HPLX_MPI_CHECK(MPI_Ialltoallv(mine_.data(), scount_.data(), sdisp_.data(), MPI_DOUBLE,
-                                  received_.data(), rcount_.data(), rdisp_.data(), MPI_DOUBLE,
-                                  grid_.col(), &req));
+    ialltoallv(mine_.data(), scount_.data(), sdisp_.data(), MPI_DOUBLE, received_.data(),
+               rcount_.data(), rdisp_.data(), MPI_DOUBLE, grid_.col(), &req);
   } else if (!long_ || roll_first_) {
     post_u(req);
   }
@@ -262,24 +262,22 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
       pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
     pdisp_ = displacements(pcount_);
     place_own_part(piece_.data(), pcount_[me], dst + pdisp_[me]);
-    HPLX_MPI_CHECK(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, dst, pcount_.data(),
-                                   pdisp_.data(), MPI_DOUBLE, second_, &req));
+    iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, dst, pcount_.data(), pdisp_.data(), MPI_DOUBLE,
+                second_, &req);
   } else if (long_) {
     gathered_.resize(usize);
     MPI_Comm comm = roll_first_ ? grid_.col() : second_;
     place_own_part(mine_.data(), ucount_[me], gathered_.data() + udisp_[me]);
-    HPLX_MPI_CHECK(MPI_Iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(),
-                                   ucount_.data(), udisp_.data(), MPI_DOUBLE, comm, &req));
+    iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), ucount_.data(), udisp_.data(),
+                MPI_DOUBLE, comm, &req);
   } else if (me == p_.owner_row) {
     gathered_.resize(usize);
     place_own_part(mine_.data(), ucount_[me], gathered_.data() + udisp_[me]);
-    HPLX_MPI_CHECK(MPI_Igatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(),
-                                ucount_.data(), udisp_.data(), MPI_DOUBLE, p_.owner_row,
-                                grid_.col(), &req));
+    igatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), ucount_.data(), udisp_.data(),
+             MPI_DOUBLE, p_.owner_row, grid_.col(), &req);
   } else {
-    HPLX_MPI_CHECK(MPI_Igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(),
-                                ucount_.data(), udisp_.data(), MPI_DOUBLE, p_.owner_row,
-                                grid_.col(), &req));
+    igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(), ucount_.data(), udisp_.data(),
+             MPI_DOUBLE, p_.owner_row, grid_.col(), &req);
   }
 }
 
@@ -367,8 +365,7 @@ void RowSwapInFlight::complete_stage_work() {
     if (me == p_.owner_row) unpack_u();
     const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
     reqs_.assign(1, MPI_REQUEST_NULL);
-    HPLX_MPI_CHECK(MPI_Ibcast(ut_.data(), static_cast<int>(usize), MPI_DOUBLE, p_.owner_row,
-                              second_, &reqs_[0]));
+    ibcast(ut_.data(), static_cast<int>(usize), MPI_DOUBLE, p_.owner_row, second_, &reqs_[0]);
     stage_ = 1;
     return;
   }

@@ -122,5 +122,20 @@ TEST(SimSetup, SimulatorMemoryGrowsWithRanksAndBlockSize) {
   EXPECT_LT(app::simulator_bytes(500000, 256, 32, 32), 8.0 * (1 << 30));
 }
 
+TEST(SimSetup, RefusesMoreRanksThanTheMappingLimitAllows) {
+  // Linux's default vm.max_map_count: 1024 ranks do not fit, 256 do.
+  EXPECT_NO_THROW(app::require_mappings(256, 65530));
+  EXPECT_NO_THROW(app::require_mappings(1 << 20, 0));  // limit unknown: no check
+  try {
+    app::require_mappings(1024, 65530);
+    FAIL() << "1024 ranks passed a limit of 65530 mappings";
+  } catch (const UsageError& e) {
+    EXPECT_EQ(std::string(e.what()),
+              "simulating 1024 ranks needs about 135168 memory mappings and vm.max_map_count is "
+              "65530; allowed: raise it (sudo sysctl -w vm.max_map_count=1048576) or at most 479 "
+              "ranks");
+  }
+}
+
 }  // namespace
 }  // namespace hplx
