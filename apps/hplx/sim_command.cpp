@@ -250,11 +250,6 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       // move data by RDMA): it couples every link's two directions in the
       // solver, a third of a 256-rank simulation's time.
       "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--cfg=network/crosstraffic:0",
-      // The row swap's collectives (core/collectives.hpp) by algorithms
-      // with few messages in flight, none cut into segments nor staged
-      // through copies: a binomial tree, rings of exchanges (an
-      // allgatherv over a power of two of ranks is core's own).
-      "--cfg=smpi/bcast:binomial_tree", "--cfg=smpi/allgatherv:ring", "--cfg=smpi/alltoallv:ring",
       // SMPI maps its shared block once per block of every shared buffer:
       // blocks of 64 MiB, not 1 MiB, keep that to one or two mappings per
       // buffer (require_mappings has what remains).

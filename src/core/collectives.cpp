@@ -4,6 +4,17 @@
 
 namespace hplx {
 
+bool test_all_collectives(std::vector<MPI_Request>& reqs) {
+  int done = 0;
+  HPLX_MPI_CHECK(
+      MPI_Testall(static_cast<int>(reqs.size()), reqs.data(), &done, MPI_STATUSES_IGNORE));
+  return done != 0;
+}
+
+void wait_all_collectives(std::vector<MPI_Request>& reqs) {
+  HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
+}
+
 void ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* req) {
   HPLX_MPI_CHECK(MPI_Ibcast(buf, count, type, root, comm, req));
 }

@@ -1,21 +1,28 @@
-// The non-blocking collectives of the LU's row swap, started here: each
-// one as MPI's, or, in the simulated cluster's build
-// (collectives_smpi.cpp), as its blocking form, complete when it returns
-// with *req = MPI_REQUEST_NULL. SMPI's non-blocking collectives put every
-// message in flight at once (P x (P - 1) for an allgatherv), and SimGrid's
-// network solver shares all of them out again at each one's start and end:
-// three quarters of a 256-rank simulation's time. Its blocking ones run the
-// algorithm hplx sim names per collective (a binomial-tree broadcast, a
-// ring), or core's own (collectives_smpi.cpp's recursive-doubling
-// allgatherv: log2 P rounds of one message per rank). The
-// simulated host then waits in the collective instead of updating
-// meanwhile (docs/SIM.md has what that moves); a GPU rank's device goes on
-// with what its queues hold.
+// The non-blocking collectives of the LU's row swap: started here, tested
+// and waited for here. Each is MPI's, or, in the simulated cluster's build
+// (collectives_smpi.cpp), a schedule of rounds of point-to-point messages
+// that the tests and the wait move on, as Open MPI's libnbc does: a
+// binomial-tree broadcast, recursive doubling or a ring for the
+// allgatherv, linear scatters and gathers. SMPI's own non-blocking
+// collectives post every message at once (P x (P - 1) for an allgatherv),
+// and SimGrid's network solver shares all of them out again at each one's
+// start and end (three quarters of a 256-rank simulation's time); its
+// blocking ones would keep the rank from updating while they run.
 #pragma once
 
 #include <mpi.h>
 
+#include <vector>
+
 namespace hplx {
+
+// MPI_Testall over the requests of these collectives: true when all are
+// complete (complete ones become MPI_REQUEST_NULL; the rest are left for
+// wait_all_collectives).
+bool test_all_collectives(std::vector<MPI_Request>& reqs);
+
+// MPI_Waitall over the requests of these collectives.
+void wait_all_collectives(std::vector<MPI_Request>& reqs);
 
 void ibcast(void* buf, int count, MPI_Datatype type, int root, MPI_Comm comm, MPI_Request* req);
 void iscatterv(const void* send, const int* counts, const int* displs, MPI_Datatype send_type,

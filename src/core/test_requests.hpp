@@ -17,7 +17,4 @@ namespace hplx {
 // returns false); the others are left for MPI_Waitall.
 bool test_all(std::vector<MPI_Request>& reqs);
 
-// The same over the requests of non-blocking collectives.
-bool test_all_collectives(std::vector<MPI_Request>& reqs);
-
 }  // namespace hplx

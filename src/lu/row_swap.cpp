@@ -5,7 +5,6 @@
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
-#include "core/test_requests.hpp"
 #include "device/launch.hpp"
 #include "lu/kernels/row_kernels.hpp"
 
@@ -384,7 +383,7 @@ bool RowSwapInFlight::progress() {
 void RowSwapInFlight::finish() {
   while (stage_ != kDone) {
     const double t0 = wall_time();
-    HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs_.size()), reqs_.data(), MPI_STATUSES_IGNORE));
+    wait_all_collectives(reqs_);
     timing_.waited += wall_time() - t0;
     complete_stage();
   }
