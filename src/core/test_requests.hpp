@@ -1,9 +1,10 @@
-// Whether non-blocking MPI operations are complete, without blocking: the
-// LU's broadcasts and row swaps ask between pieces of other work. One
-// function per kind of request, so that the simulated cluster's build
-// (test_requests_smpi.cpp) can answer without MPI_Test, whose completions
-// SimGrid 3.32 never forgets (each one lengthens a list that every later
-// simulated action walks: a simulation slows quadratically).
+// Whether non-blocking point-to-point MPI operations are complete, without
+// blocking: the LU's broadcasts ask between pieces of other work (the row
+// swap's collectives have theirs in collectives.hpp). Here so that the
+// simulated cluster's build (test_requests_smpi.cpp) can answer without
+// MPI_Test, whose completions SimGrid 3.32 never forgets (each one
+// lengthens a list that every later simulated action walks: a simulation
+// slows quadratically).
 #pragma once
 
 #include <mpi.h>
