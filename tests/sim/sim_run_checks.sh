@@ -20,6 +20,15 @@ grep -q "16 ranks on 2 nodes of NVIDIA DGX H100" a.err || fail "the log does not
   fail "second run failed"
 "$HPLX" sim "$HERE/cpu-node.toml" --n 4000 --nb 128 --grid 2x2 --json c.json --quiet > c.out 2>&1 ||
   { cat c.out; fail "CPU run failed"; }
+# Three process rows, the long swap with equilibration (an HPL.dat: the
+# flags have no equilibration): the simulated build's ring allgatherv and
+# all-to-all schedules (src/core/collectives_smpi.cpp), whose messages would
+# mismatch or never arrive if a round were wrong.
+awk 'NR==6{$1=3000} NR==8{$1=96} NR==11{$1=3} NR==12{$1=2} NR==26{$1=1} NR==30{$1=1} {print}' \
+  "$HERE/../../examples/HPL.dat" > e.dat
+"$HPLX" sim "$HERE/cpu-node.toml" e.dat --json e.json --quiet > e.out 2>&1 ||
+  { cat e.out; fail "3x2 CPU run with the long swap failed"; }
+grep -E "^W.* +3000 +96 +3 +2 " e.out || { cat e.out; fail "no 3x2 result line"; }
 
 python3 - <<'PY'
 import json, math, sys
@@ -46,6 +55,9 @@ check(c["simulation"]["kernels"]["gpu"] is False, "CPU spec: CPU ranks")
 check(0 < u["gflops"] < 4 * 30.0, f"CPU ranks: {u['gflops']} Gflops is not below 4 x 30")
 phases = u["phases_s"]
 check(phases["update"] > phases["fact"] > 0, f"CPU phases {phases}")
+e = json.load(open("e.json"))["tests"][0]
+check(e["verdict"] == "SIMULATED" and 0 < e["gflops"] < 6 * 30.0, f"3x2 long swap: {e['verdict']}, {e['gflops']} Gflops")
+check(e["phases_s"]["swap"] > 0, f"3x2 long swap: no row swap time {e['phases_s']}")
 print(f"ok: 16 GPU ranks {t['gflops']:.0f} Gflops in {t['time_s']:.3f} s simulated "
       f"(model {t['prediction']['gflops']:.0f}); 4 CPU ranks {u['gflops']:.1f} Gflops")
 PY
