@@ -113,10 +113,13 @@ double simulator_bytes(long /*n*/, int nb, int p, int q) {
   return kShared + ranks * (kPerActor + 8.0 * nb * nb);
 }
 
+namespace {
+constexpr long kMappingsPerRank = 128;   // twice the 64 measured, for the pool's growth
+constexpr long kMappingsProcess = 4096;  // SimGrid's own and its libraries'
+}  // namespace
+
 long simulator_mappings(int ranks) {
-  constexpr long kPerRank = 128;   // twice the 64 measured, for the pool's growth
-  constexpr long kProcess = 4096;  // SimGrid's own and its libraries'
-  return kProcess + kPerRank * ranks;
+  return kMappingsProcess + kMappingsPerRank * ranks;
 }
 
 void require_mappings(int ranks, long limit) {
@@ -126,8 +129,7 @@ void require_mappings(int ranks, long limit) {
       "simulating {} ranks needs about {} memory mappings and vm.max_map_count is {}; allowed: "
       "raise it (sudo sysctl -w vm.max_map_count={}) or at most {} ranks",
       ranks, need, limit, std::max(need, 1L << 20),
-      std::max(0L,
-               (limit - simulator_mappings(0)) / (simulator_mappings(1) - simulator_mappings(0)))));
+      std::max(0L, (limit - kMappingsProcess) / kMappingsPerRank)));
 }
 
 long max_map_count() {

@@ -136,6 +136,19 @@ MPI_Aint extent_of(MPI_Datatype type) {
   return extent;
 }
 
+// A buffer the caller gave as const, as a message's (sends only read it).
+char* bytes(const void* p) {
+  return const_cast<char*>(static_cast<const char*>(p));
+}
+
+// A rank's own part of a collective, copied from its send buffer to its
+// receive buffer.
+void copy_own(const void* src, int src_count, MPI_Datatype src_type, void* dst, int dst_count,
+              MPI_Datatype dst_type) {
+  HPLX_MPI_CHECK(MPI_Sendrecv(src, src_count, src_type, 0, kSelfTag, dst, dst_count, dst_type, 0,
+                              kSelfTag, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+}
+
 }  // namespace
 
 // One test (a loopback's latency) of the requests and of every schedule's
@@ -204,13 +217,10 @@ void iscatterv(const void* send, const int* counts, const int* displs, MPI_Datat
     const MPI_Aint extent = extent_of(send_type);
     for (int i = 0; i < size; ++i)
       if (i != root && counts[i] > 0)
-        round.push_back({true,
-                         const_cast<char*>(static_cast<const char*>(send)) + displs[i] * extent,
-                         counts[i], send_type, i});
+        round.push_back({true, bytes(send) + displs[i] * extent, counts[i], send_type, i});
     if (recv != MPI_IN_PLACE && counts[root] > 0)
-      HPLX_MPI_CHECK(MPI_Sendrecv(static_cast<const char*>(send) + displs[root] * extent,
-                                  counts[root], send_type, 0, kSelfTag, recv, recv_count, recv_type,
-                                  0, kSelfTag, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+      copy_own(bytes(send) + displs[root] * extent, counts[root], send_type, recv, recv_count,
+               recv_type);
   } else if (recv_count > 0) {
     round.push_back({false, static_cast<char*>(recv), recv_count, recv_type, root});
   }
@@ -230,12 +240,10 @@ void igatherv(const void* send, int send_count, MPI_Datatype send_type, void* re
         round.push_back(
             {false, static_cast<char*>(recv) + displs[i] * extent, counts[i], recv_type, i});
     if (send != MPI_IN_PLACE && send_count > 0)
-      HPLX_MPI_CHECK(MPI_Sendrecv(send, send_count, send_type, 0, kSelfTag,
-                                  static_cast<char*>(recv) + displs[root] * extent, counts[root],
-                                  recv_type, 0, kSelfTag, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+      copy_own(send, send_count, send_type, static_cast<char*>(recv) + displs[root] * extent,
+               counts[root], recv_type);
   } else if (send_count > 0) {
-    round.push_back(
-        {true, const_cast<char*>(static_cast<const char*>(send)), send_count, send_type, root});
+    round.push_back({true, bytes(send), send_count, send_type, root});
   }
   start(comm, {std::move(round)}, req);
 }
@@ -252,9 +260,7 @@ void iallgatherv(const void* send, int send_count, MPI_Datatype send_type, void*
   const MPI_Aint extent = extent_of(recv_type);
   auto* base = static_cast<char*>(recv);
   if (send != MPI_IN_PLACE && send_count > 0)
-    HPLX_MPI_CHECK(MPI_Sendrecv(send, send_count, send_type, 0, kSelfTag,
-                                base + displs[me] * extent, counts[me], recv_type, 0, kSelfTag,
-                                MPI_COMM_SELF, MPI_STATUS_IGNORE));
+    copy_own(send, send_count, send_type, base + displs[me] * extent, counts[me], recv_type);
   bool end_to_end = (size & (size - 1)) == 0;
   for (int i = 1; i < size && end_to_end; ++i)
     end_to_end = displs[i] == displs[i - 1] + counts[i - 1];
@@ -289,10 +295,8 @@ void ialltoallv(const void* send, const int* send_counts, const int* send_displs
                 MPI_Datatype recv_type, MPI_Comm comm, MPI_Request* req) {
   const int size = comm_size(comm), me = comm_rank(comm);
   const MPI_Aint sx = extent_of(send_type), rx = extent_of(recv_type);
-  HPLX_MPI_CHECK(MPI_Sendrecv(static_cast<const char*>(send) + send_displs[me] * sx,
-                              send_counts[me], send_type, 0, kSelfTag,
-                              static_cast<char*>(recv) + recv_displs[me] * rx, recv_counts[me],
-                              recv_type, 0, kSelfTag, MPI_COMM_SELF, MPI_STATUS_IGNORE));
+  copy_own(bytes(send) + send_displs[me] * sx, send_counts[me], send_type,
+           static_cast<char*>(recv) + recv_displs[me] * rx, recv_counts[me], recv_type);
   Round round;
   for (int i = 0; i < size; ++i) {
     if (i == me) continue;
@@ -300,9 +304,7 @@ void ialltoallv(const void* send, const int* send_counts, const int* send_displs
       round.push_back(
           {false, static_cast<char*>(recv) + recv_displs[i] * rx, recv_counts[i], recv_type, i});
     if (send_counts[i] > 0)
-      round.push_back({true,
-                       const_cast<char*>(static_cast<const char*>(send)) + send_displs[i] * sx,
-                       send_counts[i], send_type, i});
+      round.push_back({true, bytes(send) + send_displs[i] * sx, send_counts[i], send_type, i});
   }
   start(comm, {std::move(round)}, req);
 }
