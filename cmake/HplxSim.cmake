@@ -29,4 +29,5 @@ if(HPLX_SIM_ENABLED)
   # hplx sim needs it: building hplx builds it.
   add_dependencies(hplx hplx_sim_rank)
   install(PROGRAMS ${CMAKE_BINARY_DIR}/libexec/hplx/hplx-sim-rank DESTINATION libexec/hplx)
+  install(FILES ${CMAKE_BINARY_DIR}/libexec/hplx/libhplx-sim-preload.so DESTINATION libexec/hplx)
 endif()

@@ -5,7 +5,9 @@
 # forced header, whose function-like macros for exit() and malloc() break
 # C++ libraries such as CLI11). It compiles the core, the device layer
 # (host and sim) and the LU, nothing else: the rank program is hplx lu's
-# run on the sim backend.
+# run on the sim backend. hplx sim runs it without SMPI's privatization
+# (one copy of the program for every rank; docs/SIM.md): what it compiles
+# keeps no rank's state in static data.
 set(CMAKE_CXX_STANDARD 20)
 set(CMAKE_CXX_STANDARD_REQUIRED ON)
 set(CMAKE_CXX_EXTENSIONS OFF)
@@ -35,3 +37,7 @@ add_executable(hplx-sim-rank apps/hplx-sim-rank/main.cpp apps/hplx/lu_flags.cpp)
 target_include_directories(hplx-sim-rank PRIVATE apps/hplx)
 target_link_libraries(hplx-sim-rank PRIVATE hplx_lu hplx_device hplx_core CLI11::CLI11)
 target_link_options(hplx-sim-rank PRIVATE -shared -Wl,-z,defs)
+# SMPI's per-call CPU timers off, preloaded by hplx sim (the file says why).
+add_library(hplx-sim-preload SHARED apps/hplx-sim-rank/cpu_timer_off.c)
+set_target_properties(hplx-sim-preload PROPERTIES LIBRARY_OUTPUT_DIRECTORY
+                                                  ${CMAKE_RUNTIME_OUTPUT_DIRECTORY})

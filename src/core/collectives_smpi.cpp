@@ -11,8 +11,11 @@
 // The caller's request is the schedule's handle, which only this file's
 // test_all_collectives and wait_all_collectives take (the row swap's only
 // uses of it); it becomes MPI_REQUEST_NULL when the schedule is over.
+#include <simgrid/actor.h>
+
 #include <algorithm>
 #include <cstdint>
+#include <deque>
 #include <list>
 #include <vector>
 
@@ -41,10 +44,16 @@ struct Schedule {
   bool over = false;                // its last round is complete
 };
 
-// The collectives this rank has started and the caller has not yet seen
-// complete (SMPI keeps a copy of the program's data per rank). A list: a
-// schedule's address is the caller's handle.
-std::list<Schedule> schedules;
+// The collectives each rank has started and the caller has not yet seen
+// complete, by SimGrid actor id: the ranks may share this program's data
+// (SMPI without privatization). Lists: a schedule's address is the
+// caller's handle.
+std::list<Schedule>& my_schedules() {
+  static std::deque<std::list<Schedule>> by_actor;
+  const auto pid = static_cast<std::size_t>(sg_actor_self_get_pid());
+  if (pid >= by_actor.size()) by_actor.resize(pid + 1);
+  return by_actor[pid];
+}
 
 // A collective's messages carry a tag of its own, the same on every rank
 // (MPI has every rank start a communicator's collectives in one order):
@@ -56,10 +65,16 @@ constexpr int kFirstTag = 16384, kTags = 16383;
 // The next collective's tag on comm: the count of those started on it is
 // an attribute of the communicator (a new one starts from 0 on every rank).
 int next_tag(MPI_Comm comm) {
-  static int keyval = MPI_KEYVAL_INVALID;
-  if (keyval == MPI_KEYVAL_INVALID)
-    HPLX_MPI_CHECK(
-        MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &keyval, nullptr));
+  // One key for every rank (they may share this program's data): made by
+  // the first, without HPLX_MPI_CHECK, whose payment of the rank's owed
+  // time (core/timer.hpp) would let another rank make one too meanwhile.
+  static const int keyval = [] {
+    int k = MPI_KEYVAL_INVALID;
+    if (MPI_Comm_create_keyval(MPI_COMM_NULL_COPY_FN, MPI_COMM_NULL_DELETE_FN, &k, nullptr) !=
+        MPI_SUCCESS)
+      throw SystemError("MPI_Comm_create_keyval failed");
+    return k;
+  }();
   void* value = nullptr;
   int found = 0;
   HPLX_MPI_CHECK(MPI_Comm_get_attr(comm, keyval, &value, &found));
@@ -77,8 +92,8 @@ MPI_Request handle_of(Schedule& s) {
   return reinterpret_cast<MPI_Request>(&s);
 }
 
-// The schedule whose handle `r` is, or schedules.end().
-std::list<Schedule>::iterator schedule_of(MPI_Request r) {
+// The schedule in `schedules` whose handle `r` is, or schedules.end().
+std::list<Schedule>::iterator schedule_of(std::list<Schedule>& schedules, MPI_Request r) {
   return std::find_if(schedules.begin(), schedules.end(),
                       [&](Schedule& s) { return handle_of(s) == r; });
 }
@@ -103,16 +118,17 @@ void post_next(Schedule& s) {
 // Starts a schedule of `rounds` over comm; *req becomes its handle (only
 // test_all_collectives and wait_all_collectives take it).
 void start(MPI_Comm comm, std::vector<Round> rounds, MPI_Request* req) {
+  std::list<Schedule>& schedules = my_schedules();
   schedules.push_back({comm, next_tag(comm), std::move(rounds), 0, {}, false});
   post_next(schedules.back());
   *req = handle_of(schedules.back());
 }
 
-// Hands back the handles in `reqs` of schedules that are over, as
+// Hands back the handles in `reqs` of `schedules` that are over, as
 // MPI_REQUEST_NULL; the others stay.
-void retire(std::vector<MPI_Request>& reqs) {
+void retire(std::list<Schedule>& schedules, std::vector<MPI_Request>& reqs) {
   for (MPI_Request& r : reqs) {
-    auto s = r == MPI_REQUEST_NULL ? schedules.end() : schedule_of(r);
+    auto s = r == MPI_REQUEST_NULL ? schedules.end() : schedule_of(schedules, r);
     if (s != schedules.end() && s->over) {
       schedules.erase(s);
       r = MPI_REQUEST_NULL;
@@ -155,10 +171,11 @@ void copy_own(const void* src, int src_count, MPI_Datatype src_type, void* dst, 
 // round; each schedule whose round is complete posts its next.
 bool test_all_collectives(std::vector<MPI_Request>& reqs) {
   if (all_null(reqs)) return true;
+  std::list<Schedule>& schedules = my_schedules();
   // Requests of MPI's own, then every schedule's round.
   std::vector<MPI_Request*> own;
   for (MPI_Request& r : reqs)
-    if (r != MPI_REQUEST_NULL && schedule_of(r) == schedules.end()) own.push_back(&r);
+    if (r != MPI_REQUEST_NULL && schedule_of(schedules, r) == schedules.end()) own.push_back(&r);
   std::vector<MPI_Request> all;
   for (MPI_Request* r : own) all.push_back(*r);
   for (const Schedule& s : schedules) all.insert(all.end(), s.flying.begin(), s.flying.end());
@@ -170,21 +187,22 @@ bool test_all_collectives(std::vector<MPI_Request>& reqs) {
     it += static_cast<long>(s.flying.size());
     if (!s.over && all_null(s.flying)) post_next(s);
   }
-  retire(reqs);
+  retire(schedules, reqs);
   return all_null(reqs);
 }
 
 // Runs the rounds of the schedules in `reqs` to their end.
 void wait_all_collectives(std::vector<MPI_Request>& reqs) {
+  std::list<Schedule>& schedules = my_schedules();
   for (MPI_Request r : reqs) {
-    auto s = r == MPI_REQUEST_NULL ? schedules.end() : schedule_of(r);
+    auto s = r == MPI_REQUEST_NULL ? schedules.end() : schedule_of(schedules, r);
     while (s != schedules.end() && !s->over) {
       HPLX_MPI_CHECK(
           MPI_Waitall(static_cast<int>(s->flying.size()), s->flying.data(), MPI_STATUSES_IGNORE));
       post_next(*s);
     }
   }
-  retire(reqs);
+  retire(schedules, reqs);
   // Requests of MPI's own.
   HPLX_MPI_CHECK(MPI_Waitall(static_cast<int>(reqs.size()), reqs.data(), MPI_STATUSES_IGNORE));
 }

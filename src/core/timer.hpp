@@ -8,8 +8,20 @@ namespace hplx {
 // Seconds on a monotonic clock (core/wall_time.cpp). In the simulated
 // cluster's build (hplx sim) it is SimGrid's simulated clock instead
 // (core/wall_time_smpi.cpp), so every phase time a run records is the
-// simulation's.
+// simulation's: the rank's own time, which counts the computations it
+// still owes its clock (defer_work).
 double wall_time();
+
+// The simulated cluster's build only (core/wall_time_smpi.cpp): a rank
+// owes its clock `seconds` of computation, paid (slept) before it next
+// meets the other ranks, in an MPI call. An in-order rank's kernels between
+// two MPI calls cost the simulator one event instead of one each, and no
+// one can tell: until then its time is seen only by itself (wall_time()).
+void defer_work(double seconds);
+
+// Pays what the rank owes (defer_work) before an MPI call: HPLX_MPI_CHECK
+// calls it. Nothing outside the simulated build.
+void pay_deferred_work();
 
 // Accumulates the time spent inside scopes: `{ ScopedTimer t(acc); ... }`.
 class ScopedTimer {

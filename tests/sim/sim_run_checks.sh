@@ -29,6 +29,17 @@ awk 'NR==6{$1=3000} NR==8{$1=96} NR==11{$1=3} NR==12{$1=2} NR==26{$1=1} NR==30{$
 "$HPLX" sim "$HERE/cpu-node.toml" e.dat --json e.json --quiet > e.out 2>&1 ||
   { cat e.out; fail "3x2 CPU run with the long swap failed"; }
 grep -E "^W.* +3000 +96 +3 +2 " e.out || { cat e.out; fail "no 3x2 result line"; }
+# hplx sim's ranks share one copy of the rank program (smpi/privatization:no,
+# docs/SIM.md): a rank's state kept in static data would be every rank's.
+# The same run with a copy of the program per rank (SMPI's default) and
+# SMPI's own CPU timers must give the same simulated time.
+"$HPLX" sim "$HERE/cpu-node.toml" e.dat --keep kept --quiet > k.out 2>&1 ||
+  { cat k.out; fail "3x2 run with --keep failed"; }
+smpirun -platform kept/platform.xml -hostfile kept/hostfile -np 6 \
+  --cfg=smpi/simulate-computation:no --cfg=smpi/wtime:0 --cfg=network/crosstraffic:0 \
+  --cfg=smpi/privatization:dlopen --log=root.thres:warning \
+  "$(dirname "$HPLX")/../libexec/hplx/hplx-sim-rank" --model kept/kernels.json --quiet \
+  --json p.json e.dat > p.out 2>&1 || { cat p.out; fail "3x2 run with a program copy per rank failed"; }
 
 python3 - <<'PY'
 import json, math, sys
@@ -58,6 +69,9 @@ check(phases["update"] > phases["fact"] > 0, f"CPU phases {phases}")
 e = json.load(open("e.json"))["tests"][0]
 check(e["verdict"] == "SIMULATED" and 0 < e["gflops"] < 6 * 30.0, f"3x2 long swap: {e['verdict']}, {e['gflops']} Gflops")
 check(e["phases_s"]["swap"] > 0, f"3x2 long swap: no row swap time {e['phases_s']}")
+p = json.load(open("p.json"))["tests"][0]
+check(p["time_s"] == e["time_s"],
+      f"3x2: {e['time_s']} s simulated with one program copy, {p['time_s']} s with one per rank")
 print(f"ok: 16 GPU ranks {t['gflops']:.0f} Gflops in {t['time_s']:.3f} s simulated "
       f"(model {t['prediction']['gflops']:.0f}); 4 CPU ranks {u['gflops']:.1f} Gflops")
 PY

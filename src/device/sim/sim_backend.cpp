@@ -9,7 +9,6 @@
 #include <mutex>
 
 #include <fmt/format.h>
-#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 // After the s4u headers, which define what these two need.
@@ -18,19 +17,22 @@
 #include <smpi/smpi.h>
 
 #include "core/error.hpp"
+#include "core/timer.hpp"
 #include "device/simulation.hpp"
 
 namespace hplx::device {
 namespace {
 
-namespace s4u = simgrid::s4u;
-
+// The rank's own time: the simulated clock and the computations the rank
+// owes it (core/timer.hpp).
 double now() {
-  return s4u::Engine::get_clock();
+  return wall_time();
 }
 
+// The rank computes, or waits for its device, until `t`: owed, like its
+// kernels, until it next meets the other ranks.
 void sleep_until(double t) {
-  if (t > now()) s4u::this_actor::sleep_until(t);
+  defer_work(t - now());
 }
 
 // Host buffers from this size on are SMPI shared memory but for their last
@@ -193,10 +195,11 @@ class SimBackend final : public Backend, public Simulation {
 
   const SimModel& model() const override { return model_; }
   void host_work(double seconds) override {
-    // A sleep, not an execution on the host's cores: a rank owns its core
-    // or device, and executions would all be shared out again by SimGrid's
-    // solver at every event (most of a 256-rank simulation's time).
-    if (seconds > 0) s4u::this_actor::sleep_for(seconds);
+    // Owed, then slept (core/timer.hpp), not an execution on the host's
+    // cores: a rank owns its core or device, and executions would all be
+    // shared out again by SimGrid's solver at every event (most of a
+    // 256-rank simulation's time).
+    defer_work(seconds);
   }
 
   // Whether `p` lies in Device memory of this backend (anything else is the host's).
