@@ -68,10 +68,8 @@ class SystemError : public Error {
 [[noreturn]] void throw_mpi_error(int code, const char* call,
                                   SourceLocation where = SourceLocation::current());
 
-}  // namespace hplx
-
-namespace hplx {
 void pay_deferred_work();  // core/timer.hpp
+
 }  // namespace hplx
 
 // Checks an MPI return code; MPI_ERRORS_RETURN must be set on the communicator.
