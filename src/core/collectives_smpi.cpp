@@ -11,14 +11,13 @@
 // The caller's request is the schedule's handle, which only this file's
 // test_all_collectives and wait_all_collectives take (the row swap's only
 // uses of it); it becomes MPI_REQUEST_NULL when the schedule is over.
-#include <simgrid/actor.h>
-
 #include <algorithm>
 #include <cstdint>
 #include <deque>
 #include <list>
 #include <vector>
 
+#include "core/actor_slot_smpi.hpp"
 #include "core/collectives.hpp"
 #include "core/error.hpp"
 #include "core/test_requests.hpp"
@@ -44,15 +43,12 @@ struct Schedule {
   bool over = false;                // its last round is complete
 };
 
-// The collectives each rank has started and the caller has not yet seen
-// complete, by SimGrid actor id: the ranks may share this program's data
-// (SMPI without privatization). Lists: a schedule's address is the
+// The collectives this rank has started and the caller has not yet seen
+// complete (core/actor_slot_smpi.hpp). Lists: a schedule's address is the
 // caller's handle.
 std::list<Schedule>& my_schedules() {
   static std::deque<std::list<Schedule>> by_actor;
-  const auto pid = static_cast<std::size_t>(sg_actor_self_get_pid());
-  if (pid >= by_actor.size()) by_actor.resize(pid + 1);
-  return by_actor[pid];
+  return *actor_slot(by_actor);
 }
 
 // A collective's messages carry a tag of its own, the same on every rank

@@ -8,22 +8,19 @@
 #include <simgrid/actor.h>
 #include <simgrid/engine.h>
 
-#include <vector>
+#include <deque>
 
+#include "core/actor_slot_smpi.hpp"
 #include "core/timer.hpp"
 
 namespace hplx {
 namespace {
 
-// What a rank owes its clock, by SimGrid actor id: the ranks are actors of
-// one process and may share this program's data (SMPI without
-// privatization). Nothing outside an actor.
+// What a rank owes its clock (core/actor_slot_smpi.hpp); nothing outside
+// an actor.
 double* owed() {
-  static std::vector<double> by_actor;
-  if (sg_actor_self() == nullptr) return nullptr;
-  const auto pid = static_cast<std::size_t>(sg_actor_self_get_pid());
-  if (pid >= by_actor.size()) by_actor.resize(pid + 1, 0.0);
-  return &by_actor[pid];
+  static std::deque<double> by_actor;
+  return actor_slot(by_actor);
 }
 
 }  // namespace
