@@ -15,6 +15,10 @@ class Simulation {
   virtual const SimModel& model() const = 0;
   // The calling rank's host is busy for `seconds` of simulated time.
   virtual void host_work(double seconds) = 0;
+  // The host's pass over `elements` doubles of a rank's own buffers (a
+  // copy, a transpose, a gather of rows), skipped by the driver and
+  // charged as the host's row copies.
+  void host_pass(double elements) { host_work(elements * model().host_row_element_s); }
 };
 
 }  // namespace hplx::device

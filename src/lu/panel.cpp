@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "device/simulation.hpp"
 #include "lu/device_timeline.hpp"
 #include "lu/update.hpp"
 
@@ -56,20 +57,33 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
     device::copy_matrix(q, p.m2, jb, a.at(p.a2_first, lc0), a.lda(), p.a2(), ld);
   }
   q.synchronize();
+  // The sim backend's buffers hold nothing: the host's passes over the
+  // panel are charged, not done.
+  device::Simulation* sim = q.backend().simulation();
+  auto host_pass = [&](auto&& pass) {
+    if (sim)
+      sim->host_pass(static_cast<double>(jb) * jb);
+    else
+      pass();
+  };
   if (grid.nprow() > 1) {
     // A1 is replicated down the column; send it as a jb x jb block.
     // Host memory of a's backend (the sim backend shares it between ranks).
     device::Buffer<double> block(a.backend(), jb * jb, device::MemorySpace::Host);
     if (top)
-      for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, block.data() + j * jb);
+      host_pass([&] {
+        for (long j = 0; j < jb; ++j) std::copy_n(p.a1() + j * ld, jb, block.data() + j * jb);
+      });
     HPLX_MPI_CHECK(
         MPI_Bcast(block.data(), static_cast<int>(jb * jb), MPI_DOUBLE, p.owner_row, grid.col()));
     if (!top)
-      for (long j = 0; j < jb; ++j) std::copy_n(block.data() + j * jb, jb, p.a1() + j * ld);
+      host_pass([&] {
+        for (long j = 0; j < jb; ++j) std::copy_n(block.data() + j * jb, jb, p.a1() + j * ld);
+      });
   }
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  if (device::Simulation* sim = q.backend().simulation())
+  if (sim)
     simulate_stacked_panel(*sim, p, algo.nbmin, algo.ndiv, grid.col(), a.n(), done);
   else
     factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(),
@@ -81,7 +95,7 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
     device::copy_matrix(q, p.m2, jb, p.a2(), ld, a.at(p.a2_first, lc0), a.lda());
   }
   q.synchronize();  // the panel's buffer changes next (L1 transposed, then LBCAST)
-  if (algo.l1_transposed) transpose_l1(p);
+  if (algo.l1_transposed) host_pass([&] { transpose_l1(p); });
 }
 
 std::vector<long> subpanel_starts(int jb, int nbmin, int ndiv) {

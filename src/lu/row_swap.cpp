@@ -1,7 +1,6 @@
 #include "lu/row_swap.hpp"
 
 #include <algorithm>
-#include <map>
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
@@ -11,24 +10,31 @@
 namespace hplx::lu {
 
 RowSwapPlan plan_row_swaps(long k, int jb, const std::vector<long>& ipiv) {
-  // content[pos] = the original row now at position pos (absent: itself).
-  std::map<long, long> content;
-  auto get = [&](long pos) {
-    auto it = content.find(pos);
-    return it == content.end() ? pos : it->second;
+  // The positions the swaps touch: the block's rows [k, k + jb) and, after
+  // them, the other rows the pivots name, in order (a sorted vector, not a
+  // map: every rank plans every panel, and at NB = 1024 the map's nodes made
+  // this 15% of a profile of 512 simulated GPU ranks).
+  std::vector<long> outside;
+  for (int c = 0; c < jb; ++c)
+    if (ipiv[c] < k || ipiv[c] >= k + jb) outside.push_back(ipiv[c]);
+  std::sort(outside.begin(), outside.end());
+  outside.erase(std::unique(outside.begin(), outside.end()), outside.end());
+  auto slot = [&](long pos) {
+    if (pos >= k && pos < k + jb) return static_cast<std::size_t>(pos - k);
+    return jb + static_cast<std::size_t>(std::lower_bound(outside.begin(), outside.end(), pos) -
+                                         outside.begin());
   };
-  for (int c = 0; c < jb; ++c) {
-    const long a = k + c, b = ipiv[c];
-    if (a == b) continue;
-    const long ca = get(a), cb = get(b);
-    content[a] = cb;
-    content[b] = ca;
-  }
+  // content[slot(pos)] = the original row now at position pos.
+  std::vector<long> content(jb + outside.size());
+  for (int r = 0; r < jb; ++r) content[r] = k + r;
+  std::copy(outside.begin(), outside.end(), content.begin() + jb);
+  for (int c = 0; c < jb; ++c)
+    if (ipiv[c] != k + c) std::swap(content[slot(k + c)], content[slot(ipiv[c])]);
   RowSwapPlan plan;
-  plan.u_source.resize(jb);
-  for (int r = 0; r < jb; ++r) plan.u_source[r] = get(k + r);
-  for (const auto& [pos, orig] : content) {
+  plan.u_source.assign(content.begin(), content.begin() + jb);
+  for (std::size_t i = 0; i < outside.size(); ++i) {
     // A position below the block can only receive a row of the block.
+    const long pos = outside[i], orig = content[jb + i];
     if (pos >= k + jb && orig != pos) plan.moves.push_back({pos, static_cast<int>(orig - k)});
   }
   return plan;
@@ -233,7 +239,7 @@ void RowSwapInFlight::assemble_piece() {
   const int nprow = grid_.nprow(), me = grid_.myrow();
   std::vector<long> cursor(rdisp_.begin(), rdisp_.end());
   piece_.resize(received_.size());
-  if (sim_) return charge_host_copy(static_cast<double>(piece_.size()));
+  if (sim_) return sim_->host_pass(static_cast<double>(piece_.size()));
   for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
     std::copy_n(received_.data() + cursor[o], nn_, piece_.data() + (r - piece_first(me)) * nn_);
@@ -292,14 +298,10 @@ void RowSwapInFlight::place_own_part(const double* mine, long count, double* at)
   std::copy_n(mine, count, at);
 }
 
-void RowSwapInFlight::charge_host_copy(double elements) {
-  sim_->host_work(elements * sim_->model().host_row_element_s);
-}
-
 void RowSwapInFlight::unpack_u() {
   if (equil_ && u_transposed_) return;  // the roll wrote U in place
   const int jb = p_.jb;
-  if (sim_) return charge_host_copy(static_cast<double>(nn_) * jb);
+  if (sim_) return sim_->host_pass(static_cast<double>(nn_) * jb);
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
   std::vector<const double*> rows(jb);
   for (int r = 0; r < jb; ++r) {

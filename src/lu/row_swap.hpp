@@ -131,7 +131,6 @@ class RowSwapInFlight {
   device::HostArray<double> gathered_, received_, piece_;  // host only
   // The sim backend (no data): the host's row copies are charged, not done.
   device::Simulation* sim_;
-  void charge_host_copy(double elements);
   void place_own_part(const double* mine, long count, double* at);
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;

@@ -2,6 +2,7 @@
 // plan must give the same rows as applying the interchanges one by one.
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <numeric>
 #include <random>
 #include <vector>
@@ -32,6 +33,9 @@ TEST(RowSwapPlan, EqualsSequentialInterchanges) {
       applied[m.to] = k + m.from;
     }
     ASSERT_EQ(applied, rows) << "trial " << trial;
+    ASSERT_TRUE(std::is_sorted(plan.moves.begin(), plan.moves.end(),
+                               [](const auto& a, const auto& b) { return a.to < b.to; }))
+        << "trial " << trial;
   }
 }
 
