@@ -445,8 +445,10 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
     record["notes"] = options.notes;
     for (const std::string& c : choices) record["notes"].push_back("hplx: " + c);
     record["tests"] = tests;
-    record["summary"] = {
-        {"passed", counts.passed}, {"failed", counts.failed}, {"skipped", counts.skipped}};
+    record["summary"] = {{"passed", counts.passed},
+                         {"failed", counts.failed},
+                         {"skipped", counts.skipped},
+                         {"simulated", counts.simulated}};
     if (const auto figures = top500_figures(passed, options.rpeak, options.rpeak_why_not))
       record["top500"] = to_json(*figures);
     return record;
@@ -541,9 +543,11 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
       }
       switch (o.verdict) {
         case Verdict::Unchecked:
-        case Verdict::Simulated:
         case Verdict::Passed:
           ++counts.passed;
+          break;
+        case Verdict::Simulated:
+          ++counts.simulated;
           break;
         case Verdict::Failed:
           ++counts.failed;

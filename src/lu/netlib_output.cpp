@@ -149,8 +149,11 @@ void print_summary(std::FILE* out, const TestCounts& counts, double threshold) {
   // Without checking, the rule after the last result line is still owed
   // (the table was opened by a header only if some test completed).
   if (!checking && counts.passed > 0) rule(out, '=');
-  const int total = counts.passed + counts.failed + counts.skipped;
+  const int total = counts.passed + counts.failed + counts.skipped + counts.simulated;
   std::fprintf(out, "\nFinished %6d tests with the following results:\n", total);
+  if (counts.simulated > 0)
+    std::fprintf(out, "         %6d tests simulated (no matrix factored, no residual check),\n",
+                 counts.simulated);
   if (checking) {
     std::fprintf(out, "         %6d tests completed and passed residual checks,\n", counts.passed);
     std::fprintf(out, "         %6d tests completed and failed residual checks,\n", counts.failed);

@@ -34,9 +34,10 @@
 namespace hplx::lu {
 
 struct TestCounts {
-  int passed = 0;   // completed and passed (or completed without checking)
-  int failed = 0;   // completed and failed the residual check
-  int skipped = 0;  // skipped because of illegal input values
+  int passed = 0;     // completed and passed (or completed without checking)
+  int failed = 0;     // completed and failed the residual check
+  int skipped = 0;    // skipped because of illegal input values
+  int simulated = 0;  // run by hplx sim: timed, nothing factored, nothing checked
 };
 
 // Banner, the explanation of T/V ... Gflops, "The following parameter values

@@ -184,6 +184,20 @@ TEST_F(NetlibOutput, SummaryWithoutChecking) {
                      kDash + "\n\nEnd of Tests.\n" + kEq + "\n");
 }
 
+// hplx sim's tests are neither passed nor failed: nothing was factored.
+TEST_F(NetlibOutput, SummaryOfSimulatedTestsClaimsNoResidual) {
+  TestCounts c;
+  c.simulated = 3;
+  std::string out = capture([&](std::FILE* f) { print_summary(f, c, 16.0); });
+  EXPECT_EQ(out,
+            "\nFinished      3 tests with the following results:\n"
+            "              3 tests simulated (no matrix factored, no residual check),\n"
+            "              0 tests completed and passed residual checks,\n"
+            "              0 tests completed and failed residual checks,\n"
+            "              0 tests skipped because of illegal input values.\n" +
+                kDash + "\n\nEnd of Tests.\n" + kEq + "\n");
+}
+
 TEST_F(NetlibOutput, PreambleListsEveryParameterLikeNetlib) {
   std::string out = capture([](std::FILE* f) { print_preamble(f, netlib_default(), kEps); });
   auto lines = lines_of(out);
