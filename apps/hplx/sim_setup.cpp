@@ -37,6 +37,7 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
         fmt::format("{}: no DGEMM rate (device.dgemm_gflops or rpeak_gflops)", m.source));
   m.dgemm.peak_flops = 1.0 / gamma;
   m.sgemm.peak_flops = 2.0 / gamma;
+  m.dgemm.half_dim = m.sgemm.half_dim = spec.device.dgemm_half_dim.value_or(0);
   const double trsm = spec.trsm_s_per_flop(threads);
   m.trsm_flops = trsm > 0 ? 1.0 / trsm : m.dgemm.peak_flops;
 

@@ -13,8 +13,10 @@ namespace hplx::device {
 
 double GemmModel::seconds(long m, long n, long k) const {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  const double d = static_cast<double>(std::min({m, n, k}));
-  const double rate = peak_flops * d / (d + half_dim);
+  auto saturation = [&](long d) {
+    return static_cast<double>(d) / (static_cast<double>(d) + half_dim);
+  };
+  const double rate = peak_flops * saturation(m) * saturation(n) * saturation(k);
   return overhead_s + 2.0 * static_cast<double>(m) * n * k / rate;
 }
 

@@ -4,10 +4,11 @@
 // writes the file and the SMPI build that reads it share one definition.
 //
 // Times are seconds, rates flop/s, bandwidths bytes/s. A GEMM of m x n x k
-// costs overhead + 2mnk / rate(m, n, k), where the rate saturates with the
-// product's smallest dimension: rate = peak * d / (d + half_dim), d =
-// min(m, n, k), so a thin update runs slower than a square one, as BLAS
-// libraries do (half_dim 0: the peak at every shape).
+// costs overhead + 2mnk / rate(m, n, k), where the rate saturates with each
+// of the product's dimensions: rate = peak * s(m) s(n) s(k), s(d) = d / (d +
+// half_dim), so a thin update (or one of small K = NB) runs slower than a
+// large one, as BLAS libraries do: with two dimensions large, half the peak
+// where the third is half_dim (0: the peak at every shape).
 #pragma once
 
 #include <cstdint>
@@ -19,7 +20,7 @@ namespace hplx::device {
 
 struct GemmModel {
   double peak_flops = 0;  // the rate of a large square product
-  double half_dim = 0;    // the smallest dimension at which it reaches half the peak
+  double half_dim = 0;    // a dimension at which, the others large, it runs at half the peak
   double overhead_s = 0;  // per call (a GPU's launch, a BLAS call's setup)
   double seconds(long m, long n, long k) const;
 };

@@ -283,7 +283,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   Section dev(
       top.table("device"), "device", name,
       {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
-       "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
+       "dgemm_half_dim", "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
        "trsm_gflops_by_threads", "swap_ns_per_word_by_threads", "update_gflops_by_threads"});
   if (!dev.exists())
     top.fail("device",
@@ -296,6 +296,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   d.clock_ghz = dev.positive("clock_ghz", " (GHz)");
   d.rpeak_gflops = dev.positive("rpeak_gflops", " (GFLOPS)");
   d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
+  d.dgemm_half_dim = dev.non_negative("dgemm_half_dim", " (a matrix dimension)");
   d.memory_gib = dev.positive("memory_gib", " (GiB)");
   // { "1" = x, "2" = y }: a positive value per thread count.
   auto by_threads = [&](const char* key, const char* example) {

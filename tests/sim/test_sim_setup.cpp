@@ -31,6 +31,8 @@ TEST(SimSetup, GpuSpecGivesGpuRanksWithHostFactAndTheirLinks) {
   EXPECT_TRUE(m.gpu);
   EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 60000e9);
   EXPECT_DOUBLE_EQ(m.sgemm.peak_flops, 120000e9);
+  EXPECT_DOUBLE_EQ(m.dgemm.half_dim, 32);  // device.dgemm_half_dim
+  EXPECT_DOUBLE_EQ(m.sgemm.half_dim, 32);
   EXPECT_DOUBLE_EQ(m.fact_flops, 300e9);     // host.fact_gflops
   EXPECT_DOUBLE_EQ(m.fact_column_s, 20e-6);  // host.fact_column_us
   EXPECT_DOUBLE_EQ(m.link_Bps, 50e9);        // host.link: PCIe
@@ -48,6 +50,7 @@ TEST(SimSetup, CpuSpecGivesInlineRanksAndNotesWhatItAssumed) {
   EXPECT_DOUBLE_EQ(m.trsm_flops, 30e9);  // no R_trsm: at the DGEMM rate, as hplx model does
   EXPECT_DOUBLE_EQ(m.fact_flops, 5e9);
   EXPECT_DOUBLE_EQ(m.fact_column_s, 2e-6);
+  EXPECT_DOUBLE_EQ(m.dgemm.half_dim, 0);  // no device.dgemm_half_dim: the rate at every shape
   // The copy rates are guesses here, and said so.
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[0].find("GB/s for a rank's contiguous copies"), std::string::npos) << notes[0];
@@ -92,10 +95,13 @@ TEST(SimModel, ZeroRateIsRejectedNamingTheField) {
 
 TEST(SimModel, GemmSlowsDownOnThinShapes) {
   device::GemmModel g{1e12, 64, 1e-6};
-  EXPECT_NEAR(g.seconds(8192, 8192, 8192), 1e-6 + 2.0 * 8192 * 8192 * 8192 / (1e12 * 8192 / 8256),
+  const double s = 8192.0 / 8256;  // each large dimension's saturation
+  EXPECT_NEAR(g.seconds(8192, 8192, 8192), 1e-6 + 2.0 * 8192 * 8192 * 8192 / (1e12 * s * s * s),
               1e-9);
-  // k = 64: half the peak.
-  EXPECT_NEAR(g.seconds(8192, 8192, 64), 1e-6 + 2.0 * 8192 * 8192 * 64 / 0.5e12, 1e-9);
+  // k = 64: half the large shapes' rate.
+  EXPECT_NEAR(g.seconds(8192, 8192, 64), 1e-6 + 2.0 * 8192 * 8192 * 64 / (0.5e12 * s * s), 1e-9);
+  // A smaller K is slower per flop: NB 256 against NB 1024.
+  EXPECT_GT(g.seconds(8192, 8192, 256) / 256, g.seconds(8192, 8192, 1024) / 1024);
   EXPECT_EQ(g.seconds(0, 10, 10), 0.0);
 }
 
