@@ -52,8 +52,9 @@ struct Device {
   std::optional<double> rpeak_gflops;             // C F S, or given
   std::optional<double> dgemm_gflops;             // sustained update rate (gamma); default Rpeak
   std::map<int, double> dgemm_gflops_by_threads;  // calibrated: rate per rank by threads
-  // The smallest DGEMM dimension d at which the rate is half the large
-  // shapes' (rate = dgemm x d / (d + half)); hplx sim's kernel model only.
+  // DGEMM's shape: with two dimensions large, the rate halves where the
+  // third is this (rate = dgemm x s(m) s(n) s(k), s(d) = d / (d + half));
+  // hplx sim's kernel model only.
   std::optional<double> dgemm_half_dim;
   std::optional<double> memory_gib;
   // The CPU terms of a calibrated rank (docs/MODEL.md, "CPU terms"); each
