@@ -56,14 +56,18 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
           "{}: GPU ranks ([host] given) need the host link's bandwidth; allowed: host.link "
           "with bandwidth_gbs",
           m.source));
-    m.host_memory_Bps = kHostCopyBps;
+    const bool copy_given = spec.host.copy_gbs > 0;
+    m.host_memory_Bps = copy_given ? spec.host.copy_gbs * 1e9 : kHostCopyBps;
     m.row_element_s = kGpuRowBytes / m.memory_Bps;
-    m.host_row_element_s = 8.0 / kHostCopyBps;
+    m.host_row_element_s = 8.0 / m.host_memory_Bps;
     m.kernel_overhead_s = kGpuKernelOverheadS;
     note(fmt::format(
-        "hplx sim: assumed {:.0f} us per GPU kernel launch, {:.0f} bytes of device memory traffic "
-        "per element a row kernel moves and {:.0f} GB/s host copies (the spec has no key for them)",
-        kGpuKernelOverheadS * 1e6, kGpuRowBytes, kHostCopyBps / 1e9));
+        "hplx sim: assumed {:.0f} us per GPU kernel launch and {:.0f} bytes of device memory "
+        "traffic per element a row kernel moves (the spec has no key for them)",
+        kGpuKernelOverheadS * 1e6, kGpuRowBytes));
+    if (!copy_given)
+      note(fmt::format("hplx sim: assumed {:.0f} GB/s host copies (no host.copy_gbs)",
+                       kHostCopyBps / 1e9));
     m.fact_flops = spec.host.fact_gflops * 1e9;
     m.fact_column_s = spec.host.fact_column_us * 1e-6;
     if (spec.device.memory_gib) m.device_memory_bytes = *spec.device.memory_gib * (1 << 30);

@@ -416,7 +416,8 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
               "missing with devices > 1; allowed: [node.link] with alpha_us and bandwidth_gbs");
   node.finish();
 
-  Section host(top.table("host"), "host", name, {"name", "fact_gflops", "fact_column_us", "link"});
+  Section host(top.table("host"), "host", name,
+               {"name", "fact_gflops", "fact_column_us", "copy_gbs", "link"});
   if (host.exists()) {
     HostFact& h = spec.host;
     h.present = true;
@@ -426,6 +427,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     h.fact_gflops = *rate;
     h.fact_column_us =
         host.non_negative("fact_column_us", " (microseconds per column)").value_or(0);
+    h.copy_gbs = host.positive("copy_gbs", " (GB/s)").value_or(0);
     const toml::table* lt = host.table("link");
     if (!lt)
       host.fail("link",

@@ -92,7 +92,10 @@ struct HostFact {
   std::string name;
   double fact_gflops = 0;     // R_f,host: FACT's rate on the host share of one device
   double fact_column_us = 0;  // lambda_f,host: its time per column
-  Link link;                  // device <-> host
+  // The host's memory copy rate for one device's rank (GB/s; 0: not given):
+  // hplx sim's host copies and row passes (the row swap's U on its way).
+  double copy_gbs = 0;
+  Link link;  // device <-> host
 };
 
 // How the nodes' network links are joined: read only by `hplx sim`'s SimGrid

@@ -71,6 +71,29 @@ TEST(SimSetup, GpuSpecWithoutDeviceMemoryBandwidthIsAClearError) {
   }
 }
 
+// The host's copy rate (the row swap's U passes through the host of a GPU
+// rank) comes from host.copy_gbs; without it the guess is said.
+TEST(SimSetup, GpuRanksHostCopyRateFromTheSpecOrAssumedAndSaid) {
+  const std::string gpu = std::string(kCpuSpec) +
+                          "[memory]\nalpha_us = 1\nbandwidth_gbs = 2000\n"
+                          "[host]\nfact_gflops = 100\nfact_column_us = 10\n";
+  const std::string link = "[host.link]\nalpha_us = 5\nbandwidth_gbs = 25\n";
+  std::vector<std::string> notes;
+  const device::SimModel given = app::sim_model_from_spec(
+      model::parse_system_spec(gpu + "copy_gbs = 40\n" + link, "gpu.toml"), 1, &notes);
+  EXPECT_DOUBLE_EQ(given.host_memory_Bps, 40e9);
+  EXPECT_DOUBLE_EQ(given.host_row_element_s, 8.0 / 40e9);
+  for (const std::string& n : notes) EXPECT_EQ(n.find("host copies"), std::string::npos) << n;
+
+  notes.clear();
+  const device::SimModel assumed =
+      app::sim_model_from_spec(model::parse_system_spec(gpu + link, "gpu.toml"), 1, &notes);
+  EXPECT_DOUBLE_EQ(assumed.host_memory_Bps, 20e9);
+  ASSERT_EQ(notes.size(), 2u);
+  EXPECT_NE(notes[1].find("assumed 20 GB/s host copies (no host.copy_gbs)"), std::string::npos)
+      << notes[1];
+}
+
 TEST(SimModel, JsonRoundTripKeepsEveryFigure) {
   const model::SystemSpec spec =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
