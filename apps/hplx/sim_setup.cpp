@@ -43,11 +43,14 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
 
   const double swap = spec.swap_s_per_word(threads);
   if (m.gpu) {
-    m.memory_Bps = spec.memory.present && spec.memory.bw_eq_Bps > 0 ? spec.memory.bw_eq_Bps : 0;
+    // The device memory's own bandwidth (its hardware description's
+    // M W 8 H, not the MCL model's per-core equivalent BW_eq, which is a
+    // fraction of it: 13 GB/s of a P100's 732).
+    m.memory_Bps = spec.memory.present ? spec.memory.bandwidth_Bps : 0;
     if (m.memory_Bps <= 0)
       throw UsageError(
           fmt::format("{}: GPU ranks ([host] given) need the device memory's bandwidth; allowed: a "
-                      "[memory] table with bandwidth_gbs",
+                      "[memory] table with bandwidth_gbs or the memory's hardware description",
                       m.source));
     m.link_Bps = spec.host.link.bandwidth_Bps;
     m.link_latency_s = spec.host.link.alpha_s;

@@ -378,6 +378,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       m.bw_per_core_Bps =
           bw_per_core_Bps(*m.controllers, *m.qwords_per_ctrl, *m.clock_ghz, *d.cores);
       m.bw_eq_Bps = bw_equivalent_Bps(*m.controllers, *m.qwords_per_ctrl, *m.clock_ghz, *d.cores);
+      m.bandwidth_Bps = m.bw_per_core_Bps * *d.cores;
       m.alpha_s = *m.latency_cycles / (*d.clock_ghz * 1e9);
       m.beta_s = 8.0 / m.bw_eq_Bps;
     } else {
@@ -386,7 +387,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
                  "missing; allowed: controllers + qwords_per_controller + clock_ghz + "
                  "latency_cycles, or alpha_us + bandwidth_gbs");
       m.alpha_s = *a * 1e-6;
-      m.bw_eq_Bps = *bw * 1e9;
+      m.bw_eq_Bps = m.bandwidth_Bps = *bw * 1e9;
       m.beta_s = 8.0 / m.bw_eq_Bps;
     }
   }

@@ -30,6 +30,7 @@ struct MemoryLayer {
   std::optional<double> latency_cycles;   // at the device clock S
   double bw_per_core_Bps = 0;             // M W 8 H / C
   double bw_eq_Bps = 0;                   // BW_perCore * (M W)
+  double bandwidth_Bps = 0;               // the memory's own: M W 8 H, or bandwidth_gbs
   double alpha_s = 0;                     // latency_cycles / S
   double beta_s = 0;                      // seconds per 8-byte word: 8 / BW_eq
 };

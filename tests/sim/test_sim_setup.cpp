@@ -94,6 +94,23 @@ TEST(SimSetup, GpuRanksHostCopyRateFromTheSpecOrAssumedAndSaid) {
       << notes[1];
 }
 
+// A GPU rank's row kernels move data at the device memory's own bandwidth:
+// from a hardware description (seed 001's form) that is M W 8 H (732 GB/s
+// for a P100's HBM2), not the MCL model's per-core equivalent BW_eq (13 GB/s
+// there), which made the simulated row swap 56 times too slow.
+TEST(SimSetup, GpuRanksRowKernelsAtTheHardwareMemorysOwnBandwidth) {
+  const std::string text = std::string(kCpuSpec) +
+                           "cores = 3584\nflops_per_cycle = 1\nclock_ghz = 1.303\n"
+                           "[memory]\ncontrollers = 4\nqwords_per_controller = 16\n"
+                           "clock_ghz = 1.43\nlatency_cycles = 1029\n"
+                           "[host]\nfact_gflops = 100\nfact_column_us = 10\n"
+                           "[host.link]\nalpha_us = 5\nbandwidth_gbs = 25\n";
+  const model::SystemSpec spec = model::parse_system_spec(text, "p100.toml");
+  EXPECT_NEAR(spec.memory.bw_eq_Bps, 13.07e9, 0.01e9);  // the model's figure is unchanged
+  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  EXPECT_NEAR(m.memory_Bps, 4 * 16 * 8 * 1.43e9, 1e3);  // 732.16 GB/s
+  EXPECT_NEAR(m.row_element_s, 64 / 732.16e9, 1e-15);
+}
 TEST(SimModel, JsonRoundTripKeepsEveryFigure) {
   const model::SystemSpec spec =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
