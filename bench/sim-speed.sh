@@ -3,8 +3,7 @@
 # "RANKS:N:NB:PxQ" in RUNS, hplx sim of SPEC is timed (wall seconds) and its
 # memory sampled at its 2nd second and every SAMPLE seconds (default 20;
 # the simulator's proportional set size, PSS: SMPI's shared buffers map the
-# same pages many times, which RSS would count again each time). Prints one line per run; EXTRAPOLATE fits
-# seconds = a x messages-equivalent (N x P log2 P x ... see below) to them.
+# same pages many times, which RSS would count again each time). Prints one line per run.
 # With LIMIT (seconds), a run still going after LIMIT is stopped and its
 # line says how far it got (the last progress line's iteration and share of
 # the flops), for runs too long to finish.

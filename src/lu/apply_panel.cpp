@@ -77,7 +77,7 @@ void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& p
   sec.nn = std::max(0L, a_.col_start(g1) - sec.lc0);
   if (grid_.nprow() == 1 || sec.nn == 0 || p.jb == 0) return;
   PhaseScope phase(&times.swap, trace_, "RS");
-  sec.swap = std::make_unique<RowSwapInFlight>(q_, a_, p, plan, sec.lc0, sec.nn, grid_, sec.ut,
+  sec.swap = std::make_unique<RowSwapInFlight>(q_, a_, p, plan, sec.lc0, sec.nn, grid_, sec.rs,
                                                swap_form(sec.nn, sec.second.get()));
 }
 
@@ -103,7 +103,7 @@ long PanelApplier::begin_section(Section s, PhaseTimes& times) {
     times.swap_hidden += sec.swap->timing().hidden();
     sec.swap.reset();
   }
-  u_ = sec.ut.device();
+  u_ = sec.rs.u.device();
   if (nn_ == 0 || p_ == nullptr || p_->jb == 0) return 0;
   return plan_chunks();
 }
@@ -128,8 +128,8 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
     PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
-    const SwapCost cost = swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, ut_, swap_form(nn_));
-    u_ = ut_.device();
+    const SwapCost cost = swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, rs_, swap_form(nn_));
+    u_ = rs_.u.device();
     if (times) {
       times->swap_copy += cost.copy;
       times->wait += cost.waited;
@@ -174,14 +174,13 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   const long nn = std::max(0L, a_.col_start(g1) - lc0);
   if (nn == 0 || p.jb == 0) return;
   const std::vector<long> widths = pipeline_widths(nn, params_.swap_first, params_.swap_growth);
-  // Two U buffers: segment k is updated from one while k+1's arrives in the other.
-  device::Mirror<double> u[2];
+  // Segment k is updated from one U while k+1's arrives in the other.
   std::unique_ptr<RowSwapInFlight> swaps[2];
   auto start = [&](std::size_t k, long c) {
     PhaseScope phase(&times.swap, trace_, "RS");
     swaps[k % 2] =
-        std::make_unique<RowSwapInFlight>(q_, a_, p, plan, lc0 + c, widths[k], grid_, u[k % 2],
-                                          swap_form(widths[k], second_col_.get()));
+        std::make_unique<RowSwapInFlight>(q_, a_, p, plan, lc0 + c, widths[k], grid_,
+                                          pipe_rs_[k % 2], swap_form(widths[k], second_col_.get()));
   };
   long c = 0;
   start(0, 0);
@@ -196,7 +195,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
       times.swap_hidden += swaps[k % 2]->timing().hidden();
       swaps[k % 2].reset();
     }
-    const GatheredU gathered{u[k % 2].device(), lc0 + c, w};
+    const GatheredU gathered{pipe_rs_[k % 2].u.device(), lc0 + c, w};
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();

@@ -99,14 +99,15 @@ class PanelApplier {
     long lc0 = 0, nn = 0;
     Communicator second;
     std::unique_ptr<RowSwapInFlight> swap;
-    device::Mirror<double> ut;
+    SwapBuffers rs;
   };
   const Panel* p_ = nullptr;
   long lc0_ = 0, nn_ = 0;
   std::vector<long> bounds_;  // the chunks of [lc0_, lc0_ + nn_), relative to lc0_
   bool in_place_ = false;
-  device::Mirror<double> ut_;
-  double* u_ = nullptr;  // U of the chunks being run, on the device (ut_ or a section's)
+  SwapBuffers rs_;          // the blocking swap's (apply)
+  SwapBuffers pipe_rs_[2];  // the row-swap pipeline's two segments in flight
+  double* u_ = nullptr;     // U of the chunks being run, on the device (rs_'s or a section's)
   SectionState sections_[2];
   TraceRecorder* trace_ = nullptr;
   DeviceTimeline* timeline_ = nullptr;

@@ -33,7 +33,7 @@ namespace {
 // One row swap of a panel over local columns [lc0, lc0 + nn) (P > 1) and
 // the U it gathered.
 struct SwapPart {
-  device::Mirror<double> u;
+  SwapBuffers rs;
   long lc0 = 0, nn = 0;
 };
 
@@ -454,7 +454,7 @@ class DagLu {
       {
         std::lock_guard<std::mutex> mpi(mpi_);
         swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn, grid_,
-                                                 s.u, form);
+                                                 s.rs, form);
       }
       const double t0 = wall_time();
       const double copied0 = swap->copy_seconds();
@@ -492,7 +492,7 @@ class DagLu {
       const SwapForm form = swap_form(swap_, s.nn, rest_second_.get());
       std::lock_guard<std::mutex> mpi(mpi_);
       w.rest_swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn,
-                                                      grid_, s.u, form);
+                                                      grid_, s.rs, form);
       rest_in_flight_ = w.rest_swap.get();
     });
     part_done(p, tm);
@@ -538,7 +538,8 @@ class DagLu {
       const long nn = block_lc1(hi - 1) - lc0;
       if (nn <= 0) return;
       SwapPart& s = next ? w.next : w.rest;
-      const GatheredU u = grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.u.device(), s.lc0, s.nn};
+      const GatheredU u =
+          grid_.nprow() == 1 ? GatheredU{} : GatheredU{s.rs.u.device(), s.lc0, s.nn};
       swap_and_update(queue_, a_, w.panel, u, forms_, lc0, nn, grid_, &tm, trace_);
     });
     part_done(p, tm);

@@ -99,7 +99,7 @@ std::vector<int> displacements(const std::vector<int>& counts) {
 
 RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& p,
                                  const RowSwapPlan& plan, long lc0, long nn,
-                                 const ProcessGrid& grid, device::Mirror<double>& u,
+                                 const ProcessGrid& grid, SwapBuffers& buffers,
                                  const SwapForm& form)
     : q_(q),
       a_(a),
@@ -108,16 +108,16 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
       lc0_(lc0),
       nn_(nn),
       grid_(grid),
-      ut_(u),
+      b_(buffers),
       second_(form.second == MPI_COMM_NULL ? grid.col() : form.second),
       roll_first_(form.roll_first),
       u_transposed_(form.u_transposed),
       sim_(q.backend().simulation()) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
-  u.bind(q.backend());
-  for (auto* h : {&gathered_, &received_, &piece_}) h->bind(q.backend());
-  u.resize(nn * jb);
-  for (auto* m : {&mine_, &outgoing_, &incoming_}) m->bind(q.backend());
+  b_.u.bind(q.backend());
+  for (auto* h : {&b_.gathered, &b_.received, &b_.piece}) h->bind(q.backend());
+  b_.u.resize(nn * jb);
+  for (auto* m : {&b_.mine, &b_.outgoing, &b_.incoming}) m->bind(q.backend());
   long_ = form.algorithm == SwapAlgorithm::Long;
   equil_ = long_ && form.equilibrate && grid.nprow() > 1;
   if (jb == 0 || nn == 0) {
@@ -138,10 +138,10 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     ucount_[o] += static_cast<int>(nn);
     if (o == me) my_rows.push_back(local_row(plan.u_source[r]));
   }
-  mine_.resize(ucount_[me]);
-  stage_rows(q, my_rows, mine_rows_);
-  gather_rows(q, a, mine_rows_, lc0, nn, mine_.device());
-  mine_.to_host(q);
+  b_.mine.resize(ucount_[me]);
+  stage_rows(q, my_rows, b_.mine_rows);
+  gather_rows(q, a, b_.mine_rows, lc0, nn, b_.mine.device());
+  b_.mine.to_host(q);
   if (!form.omit_pack_wait) q.synchronize();  // MPI reads the packed rows
   udisp_ = displacements(ucount_);
   copy_ += wall_time() - pack_start;
@@ -167,10 +167,10 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     for (int o = 0; o < nprow; ++o)
       for (const auto& m : plan.moves)
         if (owner(m.to) == o) from.push_back(lr0 + m.from);
-    outgoing_.resize(nn * static_cast<long>(plan.moves.size()));
-    stage_rows(q, from, out_rows_);
-    gather_rows(q, a, out_rows_, lc0, nn, outgoing_.device());
-    outgoing_.to_host(q);
+    b_.outgoing.resize(nn * static_cast<long>(plan.moves.size()));
+    stage_rows(q, from, b_.out_rows);
+    gather_rows(q, a, b_.out_rows, lc0, nn, b_.outgoing.device());
+    b_.outgoing.to_host(q);
     q.synchronize();
   }
   const double packed = wall_time() - spread_pack;
@@ -178,13 +178,13 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
   if (roll_first_) timing_.busy += packed;
   if (!plan.moves.empty()) {
     if (me == p.owner_row) {
-      // The root's own rows stay where the gather put them (outgoing_'s
+      // The root's own rows stay where the gather put them (b_.outgoing's
       // device side, complete_stage_work), not copied to itself by MPI.
-      iscatterv(outgoing_.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE, MPI_IN_PLACE, 0,
+      iscatterv(b_.outgoing.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE, MPI_IN_PLACE, 0,
                 MPI_DOUBLE, p.owner_row, col, &reqs_[1]);
     } else {
-      incoming_.resize(mcount_[me]);
-      iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, incoming_.data(), mcount_[me], MPI_DOUBLE,
+      b_.incoming.resize(mcount_[me]);
+      iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, b_.incoming.data(), mcount_[me], MPI_DOUBLE,
                 p.owner_row, col, &reqs_[1]);
     }
   }
@@ -197,7 +197,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
 // roll follows in stage 1, as it does in netlib's order without it).
 void RowSwapInFlight::post_first_u(MPI_Request& req) {
   if (equil_) {
-    ialltoallv(mine_.data(), scount_.data(), sdisp_.data(), MPI_DOUBLE, received_.data(),
+    ialltoallv(b_.mine.data(), scount_.data(), sdisp_.data(), MPI_DOUBLE, b_.received.data(),
                rcount_.data(), rdisp_.data(), MPI_DOUBLE, grid_.col(), &req);
   } else if (!long_ || roll_first_) {
     post_u(req);
@@ -207,7 +207,7 @@ void RowSwapInFlight::post_first_u(MPI_Request& req) {
 // Equilibration (HPL.dat line 30, long swap only): before the roll, the U
 // rows are redistributed so that process row i holds rows
 // [i jb / P, (i+1) jb / P) of U, equal pieces whatever rows pivoting chose,
-// and the roll moves pieces of equal size. Pieces are ranges of r and mine_
+// and the roll moves pieces of equal size. Pieces are ranges of r and b_.mine
 // is in r order, so what goes to each process is contiguous in it.
 void RowSwapInFlight::plan_equilibration() {
   const int nprow = grid_.nprow(), me = grid_.myrow(), jb = p_.jb;
@@ -226,7 +226,7 @@ void RowSwapInFlight::plan_equilibration() {
   }
   sdisp_ = displacements(scount_);
   rdisp_ = displacements(rcount_);
-  received_.resize(static_cast<std::size_t>(nn_) * (piece_first(me + 1) - piece_first(me)));
+  b_.received.resize(static_cast<std::size_t>(nn_) * (piece_first(me + 1) - piece_first(me)));
 }
 
 long RowSwapInFlight::piece_first(int i) const {
@@ -238,11 +238,11 @@ long RowSwapInFlight::piece_first(int i) const {
 void RowSwapInFlight::assemble_piece() {
   const int nprow = grid_.nprow(), me = grid_.myrow();
   std::vector<long> cursor(rdisp_.begin(), rdisp_.end());
-  piece_.resize(received_.size());
-  if (sim_) return sim_->host_pass(static_cast<double>(piece_.size()));
+  b_.piece.resize(b_.received.size());
+  if (sim_) return sim_->host_pass(static_cast<double>(b_.piece.size()));
   for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
-    std::copy_n(received_.data() + cursor[o], nn_, piece_.data() + (r - piece_first(me)) * nn_);
+    std::copy_n(b_.received.data() + cursor[o], nn_, b_.piece.data() + (r - piece_first(me)) * nn_);
     cursor[o] += nn_;
   }
 }
@@ -256,33 +256,33 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
   if (equil_) {  // the roll of equal pieces, in r order
     // Row r of U at r * nn: transposed U's own layout, so the roll lands in
     // it directly (see unpack_u).
-    double* dst = ut_.data();
+    double* dst = b_.u.data();
     if (!u_transposed_) {
-      gathered_.resize(usize);
-      dst = gathered_.data();
+      b_.gathered.resize(usize);
+      dst = b_.gathered.data();
     }
     const int nprow = grid_.nprow();
     pcount_.assign(nprow, 0);
     for (int i = 0; i < nprow; ++i)
       pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
     pdisp_ = displacements(pcount_);
-    place_own_part(piece_.data(), pcount_[me], dst + pdisp_[me]);
+    place_own_part(b_.piece.data(), pcount_[me], dst + pdisp_[me]);
     iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, dst, pcount_.data(), pdisp_.data(), MPI_DOUBLE,
                 second_, &req);
   } else if (long_) {
-    gathered_.resize(usize);
+    b_.gathered.resize(usize);
     MPI_Comm comm = roll_first_ ? grid_.col() : second_;
-    place_own_part(mine_.data(), ucount_[me], gathered_.data() + udisp_[me]);
-    iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), ucount_.data(), udisp_.data(),
-                MPI_DOUBLE, comm, &req);
+    place_own_part(b_.mine.data(), ucount_[me], b_.gathered.data() + udisp_[me]);
+    iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b_.gathered.data(), ucount_.data(),
+                udisp_.data(), MPI_DOUBLE, comm, &req);
   } else if (me == p_.owner_row) {
-    gathered_.resize(usize);
-    place_own_part(mine_.data(), ucount_[me], gathered_.data() + udisp_[me]);
-    igatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, gathered_.data(), ucount_.data(), udisp_.data(),
+    b_.gathered.resize(usize);
+    place_own_part(b_.mine.data(), ucount_[me], b_.gathered.data() + udisp_[me]);
+    igatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, b_.gathered.data(), ucount_.data(), udisp_.data(),
              MPI_DOUBLE, p_.owner_row, grid_.col(), &req);
   } else {
-    igatherv(mine_.data(), ucount_[me], MPI_DOUBLE, gathered_.data(), ucount_.data(), udisp_.data(),
-             MPI_DOUBLE, p_.owner_row, grid_.col(), &req);
+    igatherv(b_.mine.data(), ucount_[me], MPI_DOUBLE, b_.gathered.data(), ucount_.data(),
+             udisp_.data(), MPI_DOUBLE, p_.owner_row, grid_.col(), &req);
   }
 }
 
@@ -306,12 +306,12 @@ void RowSwapInFlight::unpack_u() {
   std::vector<const double*> rows(jb);
   for (int r = 0; r < jb; ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), grid_.nprow());
-    rows[r] = equil_ ? gathered_.data() + static_cast<std::size_t>(r) * nn_
-                     : gathered_.data() + cursor[o];
+    rows[r] = equil_ ? b_.gathered.data() + static_cast<std::size_t>(r) * nn_
+                     : b_.gathered.data() + cursor[o];
     cursor[o] += nn_;
   }
   if (u_transposed_) {
-    for (int r = 0; r < jb; ++r) std::copy_n(rows[r], nn_, ut_.data() + r * nn_);
+    for (int r = 0; r < jb; ++r) std::copy_n(rows[r], nn_, b_.u.data() + r * nn_);
     return;
   }
   // U is jb x nn column-major: a transpose of the rows, done eight rows at a
@@ -319,7 +319,7 @@ void RowSwapInFlight::unpack_u() {
   for (int r0 = 0; r0 < jb; r0 += kernels::kColumnBlock) {
     const int r1 = std::min<int>(jb, r0 + kernels::kColumnBlock);
     for (long c = 0; c < nn_; ++c) {
-      double* dst = ut_.data() + c * jb;
+      double* dst = b_.u.data() + c * jb;
       for (int r = r0; r < r1; ++r) dst[r] = rows[r][c];
     }
   }
@@ -330,7 +330,7 @@ void RowSwapInFlight::complete_stage() {
   if (last) timing_.complete();
   const double copy_start = wall_time();
   complete_stage_work();
-  if (stage_ == kDone) ut_.to_device(q_);  // U for the update, in queue order
+  if (stage_ == kDone) b_.u.to_device(q_);  // U for the update, in queue order
   const double copied = wall_time() - copy_start;
   copy_ += copied;
   if (!last) timing_.busy += copied;
@@ -343,14 +343,14 @@ void RowSwapInFlight::complete_stage_work() {
     const int me = grid_.myrow(), nprow = grid_.nprow();
     for (const auto& m : plan_.moves)
       if (owner_of(m.to, a_.nb(), nprow) == me) to.push_back(global_to_local(m.to, a_.nb(), nprow));
-    stage_rows(q_, to, in_rows_);
-    const double* rows = incoming_.device();
+    stage_rows(q_, to, b_.in_rows);
+    const double* rows = b_.incoming.device();
     if (me == p_.owner_row) {
-      rows = outgoing_.device() + (to.empty() ? 0 : mdisp_[me]);
+      rows = b_.outgoing.device() + (to.empty() ? 0 : mdisp_[me]);
     } else {
-      incoming_.to_device(q_);
+      b_.incoming.to_device(q_);
     }
-    scatter_rows(q_, a_, in_rows_, lc0_, nn_, rows);
+    scatter_rows(q_, a_, b_.in_rows, lc0_, nn_, rows);
     if (long_ && roll_first_ && !equil_) {
       unpack_u();
       stage_ = kDone;
@@ -366,7 +366,7 @@ void RowSwapInFlight::complete_stage_work() {
     if (me == p_.owner_row) unpack_u();
     const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
     reqs_.assign(1, MPI_REQUEST_NULL);
-    ibcast(ut_.data(), static_cast<int>(usize), MPI_DOUBLE, p_.owner_row, second_, &reqs_[0]);
+    ibcast(b_.u.data(), static_cast<int>(usize), MPI_DOUBLE, p_.owner_row, second_, &reqs_[0]);
     stage_ = 1;
     return;
   }
@@ -392,11 +392,11 @@ void RowSwapInFlight::finish() {
 }
 
 SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
-                   long lc0, long nn, const ProcessGrid& grid, device::Mirror<double>& u,
+                   long lc0, long nn, const ProcessGrid& grid, SwapBuffers& buffers,
                    const SwapForm& form) {
   SwapForm blocking = form;
   blocking.second = MPI_COMM_NULL;  // one swap at a time: grid.col() is fine
-  RowSwapInFlight swap(q, a, p, plan, lc0, nn, grid, u, blocking);
+  RowSwapInFlight swap(q, a, p, plan, lc0, nn, grid, buffers, blocking);
   swap.finish();
   return {swap.copy_seconds(), swap.timing().waited};
 }

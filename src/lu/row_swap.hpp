@@ -86,10 +86,23 @@ struct SwapForm {
 // The form of a swap of `local_columns` columns (second: see SwapForm).
 SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second = MPI_COMM_NULL);
 
+// What a row swap leaves (U, in `u`) and works in (the row lists its
+// kernels read and the packed rows its messages carry). Kept by the caller
+// from one iteration to the next, so that the buffers grow once instead of
+// being made and freed by every swap (device memory allocation is slow on a
+// GPU; lending them took 6% of a 1024-rank simulation's time). One swap in
+// flight at a time per SwapBuffers.
+struct SwapBuffers {
+  device::Mirror<double> u;
+  device::Mirror<long> mine_rows, out_rows, in_rows;
+  device::Mirror<double> mine, outgoing, incoming;
+  device::HostArray<double> gathered, received, piece;  // host only
+};
+
 class RowSwapInFlight {
  public:
   RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
-                  long lc0, long nn, const ProcessGrid& grid, device::Mirror<double>& u,
+                  long lc0, long nn, const ProcessGrid& grid, SwapBuffers& buffers,
                   const SwapForm& form);
   RowSwapInFlight(const RowSwapInFlight&) = delete;
   RowSwapInFlight& operator=(const RowSwapInFlight&) = delete;
@@ -117,7 +130,7 @@ class RowSwapInFlight {
   const RowSwapPlan& plan_;
   long lc0_, nn_;
   const ProcessGrid& grid_;
-  device::Mirror<double>& ut_;
+  SwapBuffers& b_;
   MPI_Comm second_;
   bool roll_first_ = true, u_transposed_ = true;
   bool long_ = false, equil_ = false;
@@ -125,10 +138,6 @@ class RowSwapInFlight {
   // Counts and displacements live as long as the collectives using them.
   std::vector<int> ucount_, udisp_, mcount_, mdisp_;
   std::vector<int> scount_, sdisp_, rcount_, rdisp_, pcount_, pdisp_;  // equilibration
-  // What kernels read or write: the row lists and the packed rows.
-  device::Mirror<long> mine_rows_, out_rows_, in_rows_;
-  device::Mirror<double> mine_, outgoing_, incoming_;
-  device::HostArray<double> gathered_, received_, piece_;  // host only
   // The sim backend (no data): the host's row copies are charged, not done.
   device::Simulation* sim_;
   void place_own_part(const double* mine, long count, double* at);
@@ -146,7 +155,7 @@ struct SwapCost {
 // `u` (see SwapForm). Collective over grid.col(); the blocking form of
 // RowSwapInFlight.
 SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
-                   long lc0, long nn, const ProcessGrid& grid, device::Mirror<double>& u,
+                   long lc0, long nn, const ProcessGrid& grid, SwapBuffers& buffers,
                    const SwapForm& form);
 
 // With one process row the interchanges are applied in place, in order, to

@@ -46,10 +46,10 @@ bool swap_gives_right_u(device::Device& dev, bool omit_wait) {
   form.algorithm = SwapAlgorithm::Long;
   form.equilibrate = false;
   form.omit_pack_wait = omit_wait;
-  device::Mirror<double> u;
-  swap_rows(dev.compute(), a, p, plan, lc0, nn, grid, u, form);
+  SwapBuffers b;
+  swap_rows(dev.compute(), a, p, plan, lc0, nn, grid, b, form);
   std::vector<double> got(static_cast<std::size_t>(nn) * p.jb);
-  device::copy(dev.compute(), got.data(), u.device(), nn * p.jb);
+  device::copy(dev.compute(), got.data(), b.u.device(), nn * p.jb);
   dev.compute().synchronize();
   int right = 1;
   for (int r = 0; r < p.jb && right; ++r)
