@@ -8,6 +8,10 @@ IterationLog::IterationLog(const LocalMatrix& a, ProgressMeter* progress, Activi
     : a_(a), progress_(progress), activity_(activity), start_(wall_time()), last_(start_) {}
 
 void IterationLog::start() {
+  // One record per panel, made once: growing by doubling would hold up to
+  // twice that (a 1024-rank simulation keeps 1024 records, 0.6 GB at
+  // N = 500,000).
+  record_.reserve(static_cast<std::size_t>((a_.n() + a_.nb() - 1) / a_.nb()));
   start_ = last_ = wall_time();
 }
 
