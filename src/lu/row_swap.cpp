@@ -178,7 +178,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
   if (roll_first_) timing_.busy += packed;
   if (!plan.moves.empty()) {
     if (me == p.owner_row) {
-      // The root's own rows stay where the gather put them (b_.outgoing's
+      // The root's own rows stay where the gather put them (the outgoing rows'
       // device side, complete_stage_work), not copied to itself by MPI.
       iscatterv(b_.outgoing.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE, MPI_IN_PLACE, 0,
                 MPI_DOUBLE, p.owner_row, col, &reqs_[1]);
@@ -207,8 +207,8 @@ void RowSwapInFlight::post_first_u(MPI_Request& req) {
 // Equilibration (HPL.dat line 30, long swap only): before the roll, the U
 // rows are redistributed so that process row i holds rows
 // [i jb / P, (i+1) jb / P) of U, equal pieces whatever rows pivoting chose,
-// and the roll moves pieces of equal size. Pieces are ranges of r and b_.mine
-// is in r order, so what goes to each process is contiguous in it.
+// and the roll moves pieces of equal size. Pieces are ranges of r and the
+// packed rows (mine) are in r order, so what goes to each process is contiguous in it.
 void RowSwapInFlight::plan_equilibration() {
   const int nprow = grid_.nprow(), me = grid_.myrow(), jb = p_.jb;
   auto piece_of = [&](int r) {

@@ -47,15 +47,15 @@ SwapAlgorithm effective_swap(const SwapParams& s, long local_columns);
 // RS over several process rows, non-blocking: the constructor packs the
 // rows and posts the collectives on grid.col() (every process of the column
 // must start the same swaps in the same order); progress() moves them on
-// between pieces of other work; finish() completes them. When done, `u`
+// between pieces of other work; finish() completes them. When done, `buffers.u`
 // holds U in the form asked for and the displaced rows are in place. The
 // matrix rows of columns [lc0, lc0 + nn) must not be touched meanwhile.
 //
 // Rows are gathered and scattered by kernels on `q`; MPI moves the host
 // sides of the message buffers (device::Mirror: the same memory on the
-// host backend, Pinned copies otherwise). U arrives on the host side of `u`
+// host backend, Pinned copies otherwise). U arrives on the host side of `buffers.u`
 // (bound to q's backend here) and goes to its device side, on `q`, when
-// the swap is done: update with u.device() after that, on the same queue.
+// the swap is done: update with buffers.u.device() after that, on the same queue.
 // How a swap runs and what it leaves.
 //   algorithm: binary exchange or long (spread-roll); see effective_swap().
 //   roll_first: post U's exchange (the long swap's roll) before packing the
@@ -152,7 +152,7 @@ struct SwapCost {
 };
 
 // Applies the plan to local columns [lc0, lc0 + nn) of `a` and returns U in
-// `u` (see SwapForm). Collective over grid.col(); the blocking form of
+// `buffers.u` (see SwapForm). Collective over grid.col(); the blocking form of
 // RowSwapInFlight.
 SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,
                    long lc0, long nn, const ProcessGrid& grid, SwapBuffers& buffers,
