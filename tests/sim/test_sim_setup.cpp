@@ -111,6 +111,7 @@ TEST(SimSetup, GpuRanksRowKernelsAtTheHardwareMemorysOwnBandwidth) {
   EXPECT_NEAR(m.memory_Bps, 4 * 16 * 8 * 1.43e9, 1e3);  // 732.16 GB/s
   EXPECT_NEAR(m.row_element_s, 64 / 732.16e9, 1e-15);
 }
+
 TEST(SimModel, JsonRoundTripKeepsEveryFigure) {
   const model::SystemSpec spec =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
