@@ -54,9 +54,14 @@ std::list<Schedule>& my_schedules() {
 // A collective's messages carry a tag of its own, the same on every rank
 // (MPI has every rank start a communicator's collectives in one order):
 // two in flight on one communicator cannot match each other's messages
-// whatever their rounds' order. Tags from kFirstTag (the LU's own
-// point-to-point tags are below 2000), below 32767, the least MPI_TAG_UB.
-constexpr int kFirstTag = 16384, kTags = 16383;
+// whatever their rounds' order. The tags are reused in a cycle of kTags,
+// far more than the collectives one communicator has in flight at once
+// (the LU has a few): SMPI counts the messages of each (source,
+// destination, tag) of a communicator and keeps every count to the end,
+// so a new tag for every collective made the simulator's memory grow
+// through the whole run (docs/SIM.md). From kFirstTag (the LU's own
+// point-to-point tags are below 2000).
+constexpr int kFirstTag = 16384, kTags = 32;
 
 // The next collective's tag on comm: the count of those started on it is
 // an attribute of the communicator (a new one starts from 0 on every rank).
