@@ -102,6 +102,7 @@ HplComparison run_hpl_beside(const Context& ctx, const hplmxp::HplMxpConfig& c, 
   dat.grids = {{c.nprow, c.npcol}};
   dat.pmap = c.pmap;
   dat.schedule.split_auto = true;  // as `hplx lu` without --split
+  dat.schedule.update_on_device = !ctx.device().compute().runs_inline();
   lu::TestCase t = lu::expand_tests(dat).front();
   lu::choose_for_grid(t);
   HplComparison r;

@@ -366,6 +366,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.swap_growth = swap_growth_;
   dat.schedule.split = split_;
   dat.schedule.split_auto = sub_->count("--split") == 0;
+  dat.schedule.update_on_device = !dev->compute().runs_inline();
   dat.schedule.modified_long_swap = long_swap_ == "modified";
   dat.schedule.core_sharing = core_sharing_ == "on";
   dat.schedule.bcast_pipeline = bcast_pipeline_ == "on";

@@ -479,11 +479,13 @@ HplDat parse_hpl_dat_file(const std::string& path) {
 
 std::string choose_for_grid(TestCase& t) {
   Schedule& s = t.schedule;
-  if (!s.split_auto || s.kind != ScheduleKind::Bsp || t.grid.p <= 1 || t.depth <= 0) return "";
+  if (!s.split_auto || !s.update_on_device || s.kind != ScheduleKind::Bsp || t.grid.p <= 1 ||
+      t.depth <= 0)
+    return "";
   s.split = kAutoSplit;
   return fmt::format(
       "grid {}x{}, DEPTH {}: split update on (--split {}), hplx's choice for P > 1 with "
-      "look-ahead (measured faster on 2x1, docs/PERFORMANCE.md); --split 0 turns it off",
+      "look-ahead and the update on a device (docs/PERFORMANCE.md); --split 0 turns it off",
       t.grid.p, t.grid.q, t.depth, kAutoSplit);
 }
 

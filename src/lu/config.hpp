@@ -71,6 +71,10 @@ struct Schedule {
   double split = 0.0;
   // --split not given: hplx chooses it per grid (choose_for_grid()).
   bool split_auto = false;
+  // Whether the update runs on a device, apart from the host's cores
+  // (CUDA, the emulated device, simulated GPU ranks), or on those cores
+  // themselves: choose_for_grid() splits the update only on a device.
+  bool update_on_device = false;
   // The modified long swap (seed 003 5.2; --long-swap modified|netlib): U's
   // exchange (the roll) goes out before the displaced rows (the spread) are
   // packed, and the two travel together; netlib spreads, then rolls.
@@ -140,12 +144,15 @@ HplDat parse_hpl_dat_file(const std::string& path);
 HplDat parse_hpl_dat_text(const std::string& text, const std::string& source);
 
 // The split update hplx turns on by itself, for a bsp test on a grid with
-// P > 1 and DEPTH > 0 when --split was not given: the fraction of columns
-// in the right section. Measured on the project's 2-core machine with
-// netlib's recommended HPL.dat on 2x1 (docs/PERFORMANCE.md, "Per-grid
-// defaults"): 2x1 N = 10000 +3%, and +5% (N = 10000) to +15% (N = 5000)
-// in an earlier session; with P = 1 there is no row-swap communication to
-// hide.
+// P > 1 and DEPTH > 0 when --split was not given and the update runs on a
+// device: the fraction of columns in the right section. There the host
+// moves one section's rows while the device updates the other (seed 000
+// III.C; rocHPL's default); with P = 1 there is no row-swap communication
+// to hide. On host CPU ranks it stays off: with netlib's recommended
+// HPL.dat on 2x1 (N = 10000, NB 192) --split 0.5 ran 8-13% slower than
+// --split 0 in each of 5 alternating rounds on the project's 2-core
+// machine (docs/PERFORMANCE.md, "Per-grid defaults"), though 3% faster on
+// an earlier day.
 inline constexpr double kAutoSplit = 0.5;
 
 // The test with hplx's per-grid choices applied (split_auto), and a line
