@@ -198,7 +198,8 @@ LuCommand::LuCommand(CLI::App& parent) {
       ->check(finite_in(1.0, 1e6, "a finite number in [1, 1e6]"));
   sub_->add_option("--split", split_,
                    "split update: fraction of the columns in the right section, whose row swap "
-                   "hides behind the left section's update and vice versa; 0 = off (default 0)")
+                   "hides behind the left section's update and vice versa; 0 = off (default: 0.5 "
+                   "with P > 1, DEPTH > 0 and the update on a device, else 0)")
       ->check(finite_in(0.0, 0.95, "a finite number in [0, 0.95]"));
   sub_->add_option("--long-swap", long_swap_,
                    "P > 1: 'modified' posts U's roll before packing the spread's rows so the "
