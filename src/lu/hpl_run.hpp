@@ -35,7 +35,8 @@ class TestObserver {
   // Before the test is generated and solved, after its binding is applied.
   virtual void before(const TestCase& t) { (void)t; }
   // After the test's netlib lines are printed; `record` is the test's JSON
-  // object in the record (fields may be added).
+  // object in the record (fields may be added). Off the root it is an empty
+  // object: only the root's is written.
   virtual void after(const TestCase& t, const TestResult& r, nlohmann::json& record) {
     (void)t, (void)r, (void)record;
   }

@@ -62,13 +62,19 @@ void unpack(const double* v, IterationTimes& it) {
 
 }  // namespace
 
-std::vector<IterationTimes> max_over_ranks(const std::vector<IterationTimes>& mine, MPI_Comm comm) {
+std::vector<IterationTimes> max_on_root(const std::vector<IterationTimes>& mine, MPI_Comm comm) {
+  int rank = 0;
+  HPLX_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   std::vector<double> flat(mine.size() * kFields);
   for (std::size_t i = 0; i < mine.size(); ++i) pack(mine[i], &flat[i * kFields]);
   if (!flat.empty()) {
-    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, flat.data(), static_cast<int>(flat.size()),
-                                 MPI_DOUBLE, MPI_MAX, comm));
+    const int count = static_cast<int>(flat.size());
+    if (rank == 0)
+      HPLX_MPI_CHECK(MPI_Reduce(MPI_IN_PLACE, flat.data(), count, MPI_DOUBLE, MPI_MAX, 0, comm));
+    else
+      HPLX_MPI_CHECK(MPI_Reduce(flat.data(), nullptr, count, MPI_DOUBLE, MPI_MAX, 0, comm));
   }
+  if (rank != 0) return {};
   std::vector<IterationTimes> out = mine;
   for (std::size_t i = 0; i < out.size(); ++i) unpack(&flat[i * kFields], out[i]);
   return out;

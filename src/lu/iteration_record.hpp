@@ -67,8 +67,10 @@ struct IterationTimes {
 void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& after);
 
 // Every field the maximum over the ranks of `comm` (all ranks run the same
-// iterations). Collective; every rank gets the result.
-std::vector<IterationTimes> max_over_ranks(const std::vector<IterationTimes>& mine, MPI_Comm comm);
+// iterations), on the rank 0 of `comm`; the other ranks get an empty record
+// (only rank 0 prints and writes it: at thousands of simulated ranks in one
+// process, a copy on every rank is gigabytes). Collective.
+std::vector<IterationTimes> max_on_root(const std::vector<IterationTimes>& mine, MPI_Comm comm);
 
 // Seed 003's balance point of a (reduced) record, core/balance_point.hpp's
 // definition with each panel's LU flops (panel_flops).

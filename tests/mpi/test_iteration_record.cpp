@@ -1,5 +1,5 @@
 // The per-iteration record of real solves on every grid that fits the job:
-// one entry per panel, the same on every rank after the reduction, flops
+// one entry per panel on the root after the reduction (none elsewhere), flops
 // adding up to netlib's count, time moving forward.
 #include <gtest/gtest.h>
 #include <mpi.h>
@@ -34,9 +34,15 @@ TEST(IterationRecordRun, OneEntryPerPanelConsistentOnEveryRank) {
         LocalMatrix a(test::test_context().device(), t.n, t.nb, grid);
         generate_matrix(test::test_context().device().compute(), a, grid);
         const SolveOutcome out = pdgesv(test::test_context(), a, t, grid);
-        const auto record = max_over_ranks(out.iterations, grid.all());
+        const auto record = max_on_root(out.iterations, grid.all());
         const std::string where = "grid " + std::to_string(p) + "x" + std::to_string(q) +
                                   " depth " + std::to_string(depth);
+        int rank = 0;
+        MPI_Comm_rank(grid.all(), &rank);
+        if (rank != 0) {
+          EXPECT_TRUE(record.empty()) << where;  // only the root holds the record
+          continue;
+        }
         ASSERT_EQ(record.size(), 13u) << where;  // ceil(301 / 24)
         double flops = 0, last = 0;
         for (std::size_t i = 0; i < record.size(); ++i) {
@@ -54,10 +60,8 @@ TEST(IterationRecordRun, OneEntryPerPanelConsistentOnEveryRank) {
         const double dn = static_cast<double>(t.n);
         EXPECT_NEAR(flops, (2.0 / 3.0) * dn * dn * dn + 1.5 * dn * dn, 1e-6 * dn * dn * dn)
             << where;
-        // Rank 0's reduced record is what every rank holds.
-        double mine = record.back().elapsed, root = mine;
-        MPI_Bcast(&root, 1, MPI_DOUBLE, 0, grid.all());
-        EXPECT_EQ(mine, root) << where;
+        // The maximum over the ranks: no rank's own record ends later.
+        EXPECT_GE(record.back().elapsed, out.iterations.back().elapsed) << where;
       }
     }
   }
@@ -84,7 +88,11 @@ TEST(IterationRecordRun, DeviceTimesOnADeviceOnly) {
     const double t0 = wall_time();
     const SolveOutcome out = pdgesv(ctx, a, t, grid);
     const double wall = wall_time() - t0;
-    const auto record = max_over_ranks(out.iterations, grid.all());
+    const auto record = max_on_root(out.iterations, grid.all());
+    if (grid.myrow() != 0 || grid.mycol() != 0) {
+      EXPECT_TRUE(record.empty());  // only the root holds the record
+      continue;
+    }
     double update = 0, transfer = 0;
     for (const IterationTimes& it : record) {
       EXPECT_GE(it.device_update, 0.0);
