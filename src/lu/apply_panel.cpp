@@ -144,8 +144,10 @@ long PanelApplier::plan_chunks() {
 }
 
 void PanelApplier::run_chunk(long i, PhaseTimes* times) {
-  const long c = bounds_[i];
-  const long w = bounds_[i + 1] - c;
+  run_columns(bounds_[i], bounds_[i + 1] - bounds_[i], times);
+}
+
+void PanelApplier::run_columns(long c, long w, PhaseTimes* times) {
   const GatheredU u = in_place_ ? GatheredU{} : GatheredU{u_, lc0_, nn_};
   swap_and_update(q_, a_, *p_, u, params_.forms, lc0_ + c, w, grid_, times, trace_, timeline_);
 }
@@ -212,9 +214,17 @@ void PanelApplier::apply(const Panel& p, const RowSwapPlan& plan, long g0, long 
     apply_pipelined(p, plan, g0, g1, times, in_flight);
     return;
   }
+  // Chunks only while a broadcast needs moving on, then the rest in one
+  // piece: on 2x1 and 1x2 (one thread per rank) that was about 5% faster than
+  // chunks throughout (docs/PERFORMANCE.md, "Per-grid defaults").
   const long chunks = begin(p, plan, g0, g1, &times);
+  bool moving = in_flight != nullptr;
   for (long i = 0; i < chunks; ++i) {
-    if (in_flight) in_flight->progress();
+    if (moving) moving = !in_flight->progress();
+    if (!moving) {
+      run_columns(bounds_[i], nn_ - bounds_[i], &times);
+      return;
+    }
     run_chunk(i, &times);
   }
 }

@@ -46,7 +46,9 @@ class PanelApplier {
   // Swaps the panel's pivot rows into the global columns [g0, g1) and
   // updates them. Collective over grid.col() (every process of a column has
   // the same columns). When `in_flight` is given, that broadcast is moved on
-  // between chunks, so it proceeds while this computes.
+  // between chunks, so it proceeds while this computes; once it is done (or
+  // when none is given), the columns left are updated in one piece, as
+  // netlib's HPL_pdupdate does.
   void apply(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
              PanelBroadcast* in_flight = nullptr);
 
@@ -86,6 +88,8 @@ class PanelApplier {
   // apply() with the row-swap pipeline (P > 1, schedule.swap_pipeline).
   // Cuts [lc0_, lc0_ + nn_) into the update's chunks; returns how many.
   long plan_chunks();
+  // Swaps locally and updates the columns [c, c + w) of [lc0_, lc0_ + nn_).
+  void run_columns(long c, long w, PhaseTimes* times);
   void apply_pipelined(const Panel& p, const RowSwapPlan& plan, long g0, long g1, PhaseTimes& times,
                        PanelBroadcast* in_flight);
 
