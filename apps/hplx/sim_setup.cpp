@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "lu/iteration_record.hpp"
 
 namespace hplx::app {
 namespace {
@@ -107,18 +108,22 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
   return m;
 }
 
-double simulator_bytes(long /*n*/, int nb, int p, int q) {
+double simulator_bytes(long n, int nb, int p, int q) {
   const double ranks = static_cast<double>(p) * q;
+  const double panels = static_cast<double>((n + nb - 1) / std::max(1, nb));
   // The matrix-sized buffers cost nothing: device memory is address space
   // and host buffers from 256 KiB up are SMPI's shared block (one 64 MiB
   // set of pages behind every one of them). Per rank: SMPI's copy of the
-  // program's data and the actor's stack in use, the shared buffers'
-  // private tails (64 KiB each, a dozen or so pooled) and an NB x NB block
-  // of its own. Measured (PSS, bench/sim-speed.sh): 78, 204 and 607 MiB for
-  // 16, 64 and 256 ranks at NB 128, about half of this.
+  // program's data, the actor's stack in use, the pooled small buffers and
+  // an NB x NB block of its own; and per panel its per-iteration record,
+  // twice (the record and its copy reduced to rank 0). Measured (PSS,
+  // bench/results/2026-11-26-sim-speed-1024-end): 1024 ranks at NB 128,
+  // 1.35 GiB at N = 8192 (this gives 2.2), 2.98 GiB at most at N = 500,000
+  // (this gives 3.3).
   constexpr double kShared = 64.0 * (1 << 20);
-  constexpr double kPerActor = 4.0 * (1 << 20) + 16 * 65536.0;
-  return kShared + ranks * (kPerActor + 8.0 * nb * nb);
+  constexpr double kPerActor = 2.0 * (1 << 20);
+  constexpr double kPerPanel = 2.0 * sizeof(lu::IterationTimes);
+  return kShared + ranks * (kPerActor + 8.0 * nb * nb + kPerPanel * panels);
 }
 
 namespace {

@@ -24,8 +24,9 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
 
 // The host memory the simulation of one test needs (SMPI's shared block
 // behind every large buffer, and each rank's own: its copy of the
-// program's data, stack, private tails and an NB x NB block), in bytes:
-// what the preflight compares with the memory free.
+// program's data, stack, pooled small buffers, an NB x NB block and its
+// per-iteration record), in bytes: what the preflight compares with the
+// memory free.
 double simulator_bytes(long n, int nb, int p, int q);
 
 // The memory mappings the simulator of `ranks` ranks holds: SMPI maps a

@@ -4,9 +4,10 @@
 // later to the rest. Every column must receive the panels in order; the
 // driver keeps that invariant, this only applies one panel to one range.
 //
-// The update is cut into column chunks. apply() runs them in turn (BLAS
-// threaded as usual); begin() + run_chunk() let several threads share them
-// while another thread factors the next panel.
+// The update is cut into column chunks. apply() runs them in turn while a
+// broadcast is in flight and the rest in one piece (BLAS threaded as
+// usual); begin() + run_chunk() let several threads share them while
+// another thread factors the next panel.
 #pragma once
 
 #include <memory>

@@ -167,6 +167,11 @@ TEST(SimSetup, SimulatorMemoryGrowsWithRanksAndBlockSize) {
   // Matrix-sized buffers are shared or unbacked: 1024 ranks at N = 500,000
   // fit in the goal's 8 GiB.
   EXPECT_LT(app::simulator_bytes(500000, 256, 32, 32), 8.0 * (1 << 30));
+  // The per-iteration records grow with the panels: 4096 ranks fit this
+  // machine's 23 GiB at N = 16384, not at N = 2,000,000.
+  EXPECT_GT(app::simulator_bytes(2000000, 128, 64, 64),
+            2 * app::simulator_bytes(16384, 128, 64, 64));
+  EXPECT_LT(app::simulator_bytes(16384, 128, 64, 64), 12.0 * (1 << 30));
 }
 
 TEST(SimSetup, RefusesMoreRanksThanTheMappingLimitAllows) {
