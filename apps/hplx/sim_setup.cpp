@@ -117,9 +117,9 @@ double simulator_bytes(long n, int nb, int p, int q) {
   // program's data, the actor's stack in use, the pooled small buffers and
   // an NB x NB block of its own; and per panel its per-iteration record,
   // twice (the record and its copy reduced to rank 0). Measured (PSS,
-  // bench/results/2026-11-26-sim-speed-1024-end): 1024 ranks at NB 128,
-  // 1.35 GiB at N = 8192 (this gives 2.2), 2.98 GiB at most at N = 500,000
-  // (this gives 3.3).
+  // bench/results/2026-11-26-sim-speed*), at NB 128: 1024 ranks, 1.35 GiB
+  // at N = 8192 (this gives 2.2) and 2.98 GiB at most at N = 500,000 (3.3);
+  // 4096 ranks, 4.45 GiB at most at N = 16384 (8.7).
   constexpr double kShared = 64.0 * (1 << 20);
   constexpr double kPerActor = 2.0 * (1 << 20);
   constexpr double kPerPanel = 2.0 * sizeof(lu::IterationTimes);

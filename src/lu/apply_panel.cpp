@@ -216,7 +216,7 @@ void PanelApplier::apply(const Panel& p, const RowSwapPlan& plan, long g0, long 
   }
   // Chunks only while a broadcast needs moving on, then the rest in one
   // piece: on 2x1 and 1x2 (one thread per rank) that was about 5% faster than
-  // chunks throughout (docs/PERFORMANCE.md, "Per-grid defaults").
+  // chunks throughout (docs/PERFORMANCE.md, "The update in one piece").
   const long chunks = begin(p, plan, g0, g1, &times);
   bool moving = in_flight != nullptr;
   for (long i = 0; i < chunks; ++i) {

@@ -16,7 +16,7 @@
 namespace hplx::lu {
 namespace {
 
-TEST(IterationRecordRun, OneEntryPerPanelConsistentOnEveryRank) {
+TEST(IterationRecordRun, OneEntryPerPanelOnTheRoot) {
   int size = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &size);
   for (int p = 1; p <= size; ++p) {
