@@ -38,6 +38,7 @@ OUT=${OUT:-$ROOT/bench/results/$(date -u +%Y-%m-%d)-hpl-mxp-vs-lu-$N.txt}
 LOCK=${LOCK:-/tmp/hplx-cpu.lock}
 CPUS=$(nproc --all)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+. "$ROOT/bench/peer-blas-core.sh"
 mkdir -p "$(dirname "$OUT")"
 WORK=$(mktemp -d)
 trap 'rm -rf "$WORK"' EXIT

@@ -48,6 +48,7 @@ EXAMPLE=/usr/share/doc/hpcc/examples/_hpccinf.txt
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [[ -x $HPLX ]] || { echo "hpldat-vs-netlib: $HPLX not built (make build)" >&2; exit 2; }
+. "$ROOT/bench/peer-blas-core.sh"
 if ! command -v hpcc >/dev/null; then
   echo "hpldat-vs-netlib: installing the peer, Debian's hpcc (netlib HPL inside)" >&2
   apt-get install -y hpcc >/dev/null

@@ -42,6 +42,7 @@ OUT=${OUT:-$ROOT/bench/results/lu-vs-netlib-$(date +%Y%m%d-%H%M%S).csv}
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 [[ -x $HPLX ]] || { echo "lu-vs-netlib: $HPLX not built (make build)" >&2; exit 2; }
+. "$ROOT/bench/peer-blas-core.sh"
 if ! command -v hpcc >/dev/null; then
   echo "lu-vs-netlib: installing the peer, Debian's hpcc (netlib HPL inside)" >&2
   apt-get install -y hpcc >/dev/null

@@ -26,6 +26,7 @@ TRIAD=${TRIAD:-$ROOT/build/bin/hplx_stream_triad}
 OUT=${OUT:-$ROOT/bench/results/mxp-vs-reference-$(date +%Y%m%d-%H%M%S).txt}
 LOCK=/tmp/hplx-cpu.lock
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
+. "$ROOT/bench/peer-blas-core.sh"
 MPIRUN=(mpirun --oversubscribe --bind-to none -n "$RANKS")
 mkdir -p "$(dirname "$OUT")"
 work=$(mktemp -d)

@@ -7,9 +7,13 @@
 #include <exception>
 
 #include "commands.hpp"
+#include "core/blas_core.hpp"
 #include "core/error.hpp"
 
 int main(int argc, char** argv) {
+  // Before anything loads a kernel: OpenBLAS's fallback kernels on a CPU it
+  // does not know are a fifth of the speed (src/core/blas_core.hpp).
+  hplx::restart_with_better_blas_core(argv);
   int provided = 0;
   // SERIALIZED for every run: the dag schedule's MPI calls run on any
   // thread of the team, one at a time (src/lu/dag_schedule.hpp, which

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 #include <nlohmann/json.hpp>
 
+#include "core/blas_core.hpp"
 #include "device/backend.hpp"
 #include "device/backend_kind.hpp"
 #include "model/system_spec.hpp"
@@ -48,6 +49,7 @@ std::string version_text() {
         gpu);
   s += fmt::format("MPI: {}\n", mpi_library());
   s += fmt::format("OpenBLAS: {}\n", openblas_get_config());
+  if (const std::string note = blas_core_note(); !note.empty()) s += note + "\n";
   s += fmt::format("fmt {}.{}.{}, nlohmann-json {}.{}.{}, CLI11 {}, toml++ {}\n",
                    FMT_VERSION / 10000, FMT_VERSION / 100 % 100, FMT_VERSION % 100,
                    NLOHMANN_JSON_VERSION_MAJOR, NLOHMANN_JSON_VERSION_MINOR,

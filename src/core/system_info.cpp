@@ -1,5 +1,7 @@
 #include "core/system_info.hpp"
 
+#include "core/blas_core.hpp"
+
 #include <cblas.h>
 #include <mpi.h>
 #include <sched.h>
@@ -153,6 +155,7 @@ std::string blas_description() {
   const char* core = openblas_get_corename();
   std::string s = config ? trim(config) : std::string();
   if (core && *core) s += (s.empty() ? "" : ", ") + std::string("core ") + trim(core);
+  if (const std::string note = blas_core_note(); !note.empty()) s += " (" + note + ")";
   return or_unknown(s);
 }
 

@@ -3,7 +3,10 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include "core/blas_core.hpp"
+
 int main(int argc, char** argv) {
+  hplx::restart_with_better_blas_core(argv);  // as apps/hplx/main.cpp
   int provided = 0;  // as apps/hplx/main.cpp: the dag schedule needs SERIALIZED
   MPI_Init_thread(&argc, &argv, MPI_THREAD_SERIALIZED, &provided);
   ::testing::InitGoogleTest(&argc, argv);
