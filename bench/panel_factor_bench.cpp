@@ -18,6 +18,7 @@
 #include <random>
 #include <vector>
 
+#include "core/blas_core.hpp"
 #include "core/timer.hpp"
 #include "lu/panel.hpp"
 
@@ -68,6 +69,7 @@ double gflops(long m, int nb, double seconds) {
 }  // namespace
 
 int main(int argc, char** argv) {
+  hplx::restart_with_better_blas_core(argv);  // OpenBLAS's kernels, as hplx runs them
   int provided = 0;
   MPI_Init_thread(&argc, &argv, MPI_THREAD_FUNNELED, &provided);
   const int nb = argc > 1 ? std::atoi(argv[1]) : 256;

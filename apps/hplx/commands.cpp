@@ -2,11 +2,9 @@
 
 #include <CLI/CLI.hpp>
 
-#include <cstdio>
 #include <iostream>
 #include <sstream>
 
-#include "core/blas_core.hpp"
 #include "core/error.hpp"
 #include "hpl_mxp_command.hpp"
 #include "lu_command.hpp"
@@ -47,12 +45,6 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
           "report, sim (run `hplx --help`)");
     throw UsageError(what.str());
   }
-  // Every figure of a run that computes depends on the kernels OpenBLAS
-  // runs: say so when hplx chose them (main()).
-  const bool computes = lu.chosen() || mxp.chosen() || hpl_mxp.chosen() || model.chosen();
-  const bool quiet = (lu.chosen() && lu.quiet()) || (hpl_mxp.chosen() && hpl_mxp.quiet());
-  if (const std::string note = blas_core_note(); rank == 0 && computes && !quiet && !note.empty())
-    std::fprintf(stderr, "hplx: %s\n", note.c_str());
   std::vector<std::string> args(argv, argv + argc);
   if (lu.chosen()) return lu.run(world, args);
   if (report.chosen()) return report.run(world);

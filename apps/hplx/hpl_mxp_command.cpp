@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "core/activity.hpp"
+#include "core/blas_core.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/flops.hpp"
@@ -331,6 +332,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (rank == 0 && !quiet_) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
     std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev.backend().describe().c_str());
+    if (const std::string note = blas_core_note(); !note.empty())
+      std::fprintf(stderr, "hplx: %s\n", note.c_str());
     for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
   // The report goes where the HPL.dat's lines 3-4 send it (stdout without one).

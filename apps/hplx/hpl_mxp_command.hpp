@@ -18,7 +18,6 @@ class HplMxpCommand {
  public:
   explicit HplMxpCommand(CLI::App& parent);
   bool chosen() const { return sub_->parsed(); }
-  bool quiet() const { return quiet_; }
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:

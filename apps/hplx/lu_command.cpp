@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "core/blas_core.hpp"
 #include "core/context.hpp"
 #include "core/cpu_peak.hpp"
 #include "core/error.hpp"
@@ -321,6 +322,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     options.observer = predict.get();
   }
   options.notes.push_back(describe(plan, size));
+  // Every figure depends on the kernels OpenBLAS runs: say so when hplx
+  // chose them (main()).
+  if (const std::string note = blas_core_note(); !note.empty())
+    options.notes.push_back("hplx: " + note);
 
   lu::HplDat dat;
   if (!file_.empty()) {

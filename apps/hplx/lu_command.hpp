@@ -16,7 +16,6 @@ class LuCommand {
  public:
   explicit LuCommand(CLI::App& parent);
   bool chosen() const { return sub_->parsed(); }
-  bool quiet() const { return quiet_; }
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:

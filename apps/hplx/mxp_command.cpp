@@ -6,6 +6,7 @@
 #include <optional>
 #include <utility>
 
+#include "core/blas_core.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
@@ -104,6 +105,8 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (rank == 0) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
     std::fprintf(stderr, "hplx mxp: backend %s\n", ctx.device().backend().describe().c_str());
+    if (const std::string note = blas_core_note(); !note.empty())
+      std::fprintf(stderr, "hplx: %s\n", note.c_str());
   }
 
   TraceRecorder trace(!trace_.empty());

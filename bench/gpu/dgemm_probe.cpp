@@ -22,6 +22,7 @@
 #include <nlohmann/json.hpp>
 
 #include "core/atomic_file.hpp"
+#include "core/blas_core.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "device/device.hpp"
@@ -85,6 +86,7 @@ std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int rep
 }  // namespace
 
 int main(int argc, char** argv) {
+  hplx::restart_with_better_blas_core(argv);  // OpenBLAS's kernels, as hplx runs them
   CLI::App app{"hplx_dgemm_probe: the LU update's DGEMM rate on a backend"};
   std::string backend_name, ms_text, nbs_text = "256,512,768,1024", json_path;
   std::string precision = "double";
