@@ -57,7 +57,9 @@ int run(int argc, char** argv, int rank, int size) {
   // As hplx lu: its per-grid choice unless --split is given.
   dat.schedule.split = split;
   dat.schedule.split_auto = app.count("--split") == 0;
-  dat.schedule.update_on_device = !dev->compute().runs_inline();
+  // A rank that stands for a GPU makes a device's choices even when its
+  // queue is simulated in order (device.gpu without [host]).
+  dat.schedule.update_on_device = !dev->compute().runs_inline() || model.device_ranks;
   hplx::lu::preflight(dat, size, static_cast<long long>(dev->backend().free_device_bytes()));
 
   hplx::lu::RunOptions options;

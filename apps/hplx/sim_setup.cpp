@@ -30,6 +30,12 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
   device::SimModel m;
   m.source = spec.file.empty() ? spec.name : spec.file;
   m.gpu = spec.host.present;
+  m.device_ranks = spec.device.gpu.value_or(m.gpu);
+  if (m.device_ranks && !m.gpu)
+    note(
+        "hplx sim: the spec's ranks are GPUs (device.gpu) without a [host] table: simulated in "
+        "order (FACT, the row swap and the update on one timeline), with a device's choices "
+        "(the split update for P > 1)");
   // The update's DGEMM: hplx lu's own chunked rate where calibrated, else gamma.
   const double upd = spec.update_s_per_flop(threads);
   const double gamma = upd > 0 ? upd : spec.gamma_s(threads);

@@ -61,6 +61,7 @@ void SimModel::check() const {
 nlohmann::json to_json(const SimModel& m) {
   return {{"source", m.source},
           {"gpu", m.gpu},
+          {"device_ranks", m.device_ranks},
           {"dgemm", gemm_json(m.dgemm)},
           {"sgemm", gemm_json(m.sgemm)},
           {"trsm_flops", m.trsm_flops},
@@ -82,6 +83,7 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
   try {
     m.source = j.at("source").get<std::string>();
     m.gpu = j.at("gpu").get<bool>();
+    m.device_ranks = j.value("device_ranks", m.gpu);
     for (auto [g, key] : {std::pair{&m.dgemm, "dgemm"}, std::pair{&m.sgemm, "sgemm"}}) {
       const nlohmann::json& o = j.at(key);
       g->peak_flops = o.at("peak_flops").get<double>();

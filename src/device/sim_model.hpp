@@ -31,6 +31,9 @@ struct SimModel {
   // host, which only waits for them) or the host's core (queue work
   // occupies the rank as it runs).
   bool gpu = false;
+  // The ranks stand for GPUs, whether or not their queues are simulated
+  // apart (gpu): the run makes the choices it makes for a device.
+  bool device_ranks = false;
   GemmModel dgemm;             // the update (and FACT's device GEMMs)
   GemmModel sgemm;             // FP32 and mixed precision (HPL-MxP)
   double trsm_flops = 0;       // DTRSM of U

@@ -282,7 +282,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
 
   Section dev(
       top.table("device"), "device", name,
-      {"name", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
+      {"name", "gpu", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
        "dgemm_half_dim", "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
        "trsm_gflops_by_threads", "swap_ns_per_word_by_threads", "update_gflops_by_threads"});
   if (!dev.exists())
@@ -291,6 +291,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
              "clock_ghz)");
   Device& d = spec.device;
   d.name = dev.string("name").value_or("");
+  d.gpu = dev.boolean("gpu");
   d.cores = dev.positive("cores", "");
   d.flops_per_cycle = dev.positive("flops_per_cycle", "");
   d.clock_ghz = dev.positive("clock_ghz", " (GHz)");

@@ -47,6 +47,11 @@ struct Link {
 
 struct Device {
   std::string name;
+  // The ranks stand for GPUs (device.gpu; default: a [host] table given).
+  // hplx sim runs a spec without [host] in order, one timeline per rank,
+  // and still gives its ranks the choices hplx lu makes for a device (the
+  // split update).
+  std::optional<bool> gpu;
   std::optional<double> cores;                    // C
   std::optional<double> flops_per_cycle;          // F
   std::optional<double> clock_ghz;                // S

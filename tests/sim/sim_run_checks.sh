@@ -20,6 +20,10 @@ grep -q "16 ranks on 2 nodes of NVIDIA DGX H100" a.err || fail "the log does not
   fail "second run failed"
 "$HPLX" sim "$HERE/cpu-node.toml" --n 4000 --nb 128 --grid 2x2 --json c.json --quiet > c.out 2>&1 ||
   { cat c.out; fail "CPU run failed"; }
+# Ranks that are GPUs without a [host] table (device.gpu): simulated in
+# order, with the split update hplx lu chooses for a device when P > 1.
+"$HPLX" sim "$HERE/../../examples/systems/hdpex-p100.toml" --n 8000 --nb 384 --grid 2x1 \
+  --json g.json --quiet > g.out 2>&1 || { cat g.out; fail "in-order GPU run failed"; }
 # Three process rows, the long swap with equilibration (an HPL.dat: the
 # flags have no equilibration): the simulated build's ring allgatherv and
 # all-to-all schedules (src/core/collectives_smpi.cpp), whose messages would
@@ -66,6 +70,12 @@ check(c["simulation"]["kernels"]["gpu"] is False, "CPU spec: CPU ranks")
 check(0 < u["gflops"] < 4 * 30.0, f"CPU ranks: {u['gflops']} Gflops is not below 4 x 30")
 phases = u["phases_s"]
 check(phases["update"] > phases["fact"] > 0, f"CPU phases {phases}")
+g = json.load(open("g.json"))
+check(g["simulation"]["kernels"]["gpu"] is False and g["simulation"]["kernels"]["device_ranks"] is True,
+      f"hdpex-p100: in-order ranks that are GPUs: {g['simulation']['kernels']}")
+gs = g["tests"][0]["schedule"]
+check(gs["split"] > 0 and gs["split_auto"], f"hdpex-p100 2x1: the split update chosen: {gs}")
+check(c["tests"][0]["schedule"]["split"] == 0, "CPU ranks 2x2: no split update")
 e = json.load(open("e.json"))["tests"][0]
 check(e["verdict"] == "SIMULATED" and 0 < e["gflops"] < 6 * 30.0, f"3x2 long swap: {e['verdict']}, {e['gflops']} Gflops")
 check(e["phases_s"]["swap"] > 0, f"3x2 long swap: no row swap time {e['phases_s']}")

@@ -4,6 +4,8 @@
 // src/device/sim_model.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include <set>
 #include <string>
 
@@ -55,6 +57,29 @@ TEST(SimSetup, CpuSpecGivesInlineRanksAndNotesWhatItAssumed) {
   ASSERT_EQ(notes.size(), 2u);
   EXPECT_NE(notes[0].find("GB/s for a rank's contiguous copies"), std::string::npos) << notes[0];
   EXPECT_NE(notes[1].find("ns per element a row copy moves"), std::string::npos) << notes[1];
+}
+
+TEST(SimSetup, RanksThatAreGpusWithoutHostRunInOrderWithADevicesChoices) {
+  // hdpex-p100: device.gpu = true, no [host]: in-order ranks that still
+  // count as devices (the split update for P > 1); a CPU spec's do not.
+  const model::SystemSpec gpu =
+      model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/hdpex-p100.toml");
+  std::vector<std::string> notes;
+  const device::SimModel g = app::sim_model_from_spec(gpu, 1, &notes);
+  EXPECT_FALSE(g.gpu);
+  EXPECT_TRUE(g.device_ranks);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("simulated in order") != std::string::npos;
+  }));
+  const device::SimModel back = device::sim_model_from_json(device::to_json(g), "k.json");
+  EXPECT_TRUE(back.device_ranks);
+  const device::SimModel c =
+      app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "cpu.toml"), 1, nullptr);
+  EXPECT_FALSE(c.device_ranks);
+  // An older kernels file without the key: devices where the queues are.
+  nlohmann::json j = device::to_json(c);
+  j.erase("device_ranks");
+  EXPECT_FALSE(device::sim_model_from_json(j, "old.json").device_ranks);
 }
 
 TEST(SimSetup, GpuSpecWithoutDeviceMemoryBandwidthIsAClearError) {
