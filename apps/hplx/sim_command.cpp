@@ -246,7 +246,7 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                  "hplx sim: %d ranks on %d node%s of %s (%d per node, %s ranks), simulated by "
                  "SimGrid SMPI; kernel models, platform and hostfile in %s\n",
                  ranks, platform.nodes, platform.nodes == 1 ? "" : "s", spec.name.c_str(),
-                 platform.ranks_per_node, kernels.gpu ? "GPU" : "CPU", dir.c_str());
+                 platform.ranks_per_node, device::rank_kind(kernels).c_str(), dir.c_str());
     std::fflush(stderr);
   }
 

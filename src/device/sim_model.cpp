@@ -58,6 +58,10 @@ void SimModel::check() const {
   need_non_negative(device_memory_bytes, "device_memory_bytes");
 }
 
+std::string rank_kind(const SimModel& m) {
+  return m.gpu ? "GPU" : m.device_ranks ? "in-order GPU" : "CPU";
+}
+
 nlohmann::json to_json(const SimModel& m) {
   return {{"source", m.source},
           {"gpu", m.gpu},

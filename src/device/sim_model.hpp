@@ -57,6 +57,10 @@ struct SimModel {
   void check() const;
 };
 
+// What the ranks are, for the log: "GPU", "in-order GPU" (device_ranks
+// without queues of their own) or "CPU".
+std::string rank_kind(const SimModel& m);
+
 nlohmann::json to_json(const SimModel& m);
 // Throws UsageError naming `what` (the file) and the field.
 SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what);

@@ -76,6 +76,8 @@ TEST(SimSetup, RanksThatAreGpusWithoutHostRunInOrderWithADevicesChoices) {
   const device::SimModel c =
       app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "cpu.toml"), 1, nullptr);
   EXPECT_FALSE(c.device_ranks);
+  EXPECT_EQ(device::rank_kind(g), "in-order GPU");  // what the run's log calls them
+  EXPECT_EQ(device::rank_kind(c), "CPU");
   // An older kernels file without the key: devices where the queues are.
   nlohmann::json j = device::to_json(c);
   j.erase("device_ranks");

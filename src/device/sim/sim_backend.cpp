@@ -142,7 +142,7 @@ class SimBackend final : public Backend, public Simulation {
   BackendKind kind() const override { return BackendKind::Sim; }
   std::string describe() const override {
     return fmt::format("sim: SimGrid {}.{} SMPI, {} ranks, kernel models from {}",
-                       SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, model_.gpu ? "GPU" : "CPU",
+                       SIMGRID_VERSION_MAJOR, SIMGRID_VERSION_MINOR, rank_kind(model_),
                        model_.source);
   }
   bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
