@@ -52,9 +52,16 @@ ApplyParams apply_params(const TestCase& t) {
           t.schedule.split > 0};
 }
 
+void reserve_workspace(SwapWorkspace& ws, const LocalMatrix& a, const TestCase& t,
+                       const ProcessGrid& grid) {
+  const ApplyParams params = apply_params(t);
+  if (params.swap_pipeline || params.sections) return;
+  ws.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);
+}
+
 PanelApplier::PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params,
-                           const ProcessGrid& grid)
-    : q_(q), a_(a), params_(params), grid_(grid) {
+                           const ProcessGrid& grid, SwapWorkspace& buffers)
+    : q_(q), a_(a), params_(params), grid_(grid), buffers_(buffers) {
   auto duplicate = [&] {
     MPI_Comm dup = MPI_COMM_NULL;
     HPLX_MPI_CHECK(MPI_Comm_dup(grid.col(), &dup));
@@ -77,8 +84,9 @@ void PanelApplier::start_section(Section s, const Panel& p, const RowSwapPlan& p
   sec.nn = std::max(0L, a_.col_start(g1) - sec.lc0);
   if (grid_.nprow() == 1 || sec.nn == 0 || p.jb == 0) return;
   PhaseScope phase(&times.swap, trace_, "RS");
-  sec.swap = std::make_unique<RowSwapInFlight>(q_, a_, p, plan, sec.lc0, sec.nn, grid_, sec.rs,
-                                               swap_form(sec.nn, sec.second.get()));
+  sec.swap =
+      std::make_unique<RowSwapInFlight>(q_, a_, p, plan, sec.lc0, sec.nn, grid_,
+                                        buffers_.sections[s], swap_form(sec.nn, sec.second.get()));
 }
 
 void PanelApplier::progress_sections() {
@@ -103,7 +111,7 @@ long PanelApplier::begin_section(Section s, PhaseTimes& times) {
     times.swap_hidden += sec.swap->timing().hidden();
     sec.swap.reset();
   }
-  u_ = sec.rs.u.device();
+  u_ = buffers_.sections[s].u.device();
   if (nn_ == 0 || p_ == nullptr || p_->jb == 0) return 0;
   return plan_chunks();
 }
@@ -128,8 +136,9 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
     PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
-    const SwapCost cost = swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, rs_, swap_form(nn_));
-    u_ = rs_.u.device();
+    const SwapCost cost =
+        swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, buffers_.whole, swap_form(nn_));
+    u_ = buffers_.whole.u.device();
     if (times) {
       times->swap_copy += cost.copy;
       times->wait += cost.waited;
@@ -180,9 +189,9 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
   std::unique_ptr<RowSwapInFlight> swaps[2];
   auto start = [&](std::size_t k, long c) {
     PhaseScope phase(&times.swap, trace_, "RS");
-    swaps[k % 2] =
-        std::make_unique<RowSwapInFlight>(q_, a_, p, plan, lc0 + c, widths[k], grid_,
-                                          pipe_rs_[k % 2], swap_form(widths[k], second_col_.get()));
+    swaps[k % 2] = std::make_unique<RowSwapInFlight>(q_, a_, p, plan, lc0 + c, widths[k], grid_,
+                                                     buffers_.pipeline[k % 2],
+                                                     swap_form(widths[k], second_col_.get()));
   };
   long c = 0;
   start(0, 0);
@@ -197,7 +206,7 @@ void PanelApplier::apply_pipelined(const Panel& p, const RowSwapPlan& plan, long
       times.swap_hidden += swaps[k % 2]->timing().hidden();
       swaps[k % 2].reset();
     }
-    const GatheredU gathered{pipe_rs_[k % 2].u.device(), lc0 + c, w};
+    const GatheredU gathered{buffers_.pipeline[k % 2].u.device(), lc0 + c, w};
     for (long d = 0; d < w; d += kChunkColumns) {
       if (in_flight) in_flight->progress();
       if (swaps[(k + 1) % 2]) swaps[(k + 1) % 2]->progress();

@@ -38,11 +38,26 @@ struct ApplyParams {
 };
 ApplyParams apply_params(const TestCase& t);
 
+// The row swaps' buffers of a solve, kept from panel to panel (see
+// SwapBuffers) and made before the solve's timer starts.
+struct SwapWorkspace {
+  SwapBuffers whole;        // apply(): one swap over all the columns it updates
+  SwapBuffers pipeline[2];  // the row-swap pipeline's two segments in flight
+  SwapBuffers sections[2];  // the split update's two sections
+};
+
+// Reserves the buffers of the swap that t's schedule makes over all the
+// local columns (`whole`, when neither the row-swap pipeline nor the split
+// update cuts them; those grow as they are used). Nothing with one process
+// row, which swaps in place.
+void reserve_workspace(SwapWorkspace& ws, const LocalMatrix& a, const TestCase& t,
+                       const ProcessGrid& grid);
+
 class PanelApplier {
  public:
   // Collective over grid.col() (duplicates it for the row-swap pipeline).
-  PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params,
-               const ProcessGrid& grid);
+  PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params, const ProcessGrid& grid,
+               SwapWorkspace& buffers);
 
   // Swaps the panel's pivot rows into the global columns [g0, g1) and
   // updates them. Collective over grid.col() (every process of a column has
@@ -104,15 +119,13 @@ class PanelApplier {
     long lc0 = 0, nn = 0;
     Communicator second;
     std::unique_ptr<RowSwapInFlight> swap;
-    SwapBuffers rs;
   };
   const Panel* p_ = nullptr;
   long lc0_ = 0, nn_ = 0;
   std::vector<long> bounds_;  // the chunks of [lc0_, lc0_ + nn_), relative to lc0_
   bool in_place_ = false;
-  SwapBuffers rs_;          // the blocking swap's (apply)
-  SwapBuffers pipe_rs_[2];  // the row-swap pipeline's two segments in flight
-  double* u_ = nullptr;     // U of the chunks being run, on the device (rs_'s or a section's)
+  SwapWorkspace& buffers_;
+  double* u_ = nullptr;  // U of the chunks being run, on the device (whole's or a section's)
   SectionState sections_[2];
   TraceRecorder* trace_ = nullptr;
   DeviceTimeline* timeline_ = nullptr;

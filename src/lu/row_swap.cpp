@@ -1,6 +1,7 @@
 #include "lu/row_swap.hpp"
 
 #include <algorithm>
+#include <type_traits>
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
@@ -389,6 +390,56 @@ void RowSwapInFlight::finish() {
     timing_.waited += wall_time() - t0;
     complete_stage();
   }
+}
+
+namespace {
+
+// Rows of U one process row may hold in a swap: an even share and a
+// quarter more (pivots fall on process rows about evenly), at most nb.
+long share_rows(int nb, int nprow) {
+  return std::min<long>(nb, (nb + nprow - 1) / nprow + nb / 4);
+}
+
+// The equilibrated pieces' rows (exact: equal ranges of U).
+long piece_rows(int nb, int nprow) {
+  return (nb + nprow - 1) / nprow;
+}
+
+template <class Array>
+void reserve_touched(Array& array, long count) {
+  array.resize(count);
+  std::fill_n(array.data(), count, typename std::remove_reference_t<decltype(*array.data())>{});
+  array.resize(0);
+}
+
+}  // namespace
+
+void SwapBuffers::reserve(device::Backend& backend, long nn, int nb, int nprow,
+                          const SwapParams& params) {
+  if (nprow <= 1 || nn <= 0 || nb <= 0 || backend.simulation()) return;
+  for (auto* m : {&u, &mine, &outgoing, &incoming}) m->bind(backend);
+  for (auto* m : {&mine_rows, &out_rows, &in_rows}) m->bind(backend);
+  for (auto* h : {&gathered, &received, &piece}) h->bind(backend);
+  const bool long_possible = params.algorithm != SwapAlgorithm::BinaryExchange;
+  const bool equil = long_possible && params.equilibrate;
+  const bool gathers = params.algorithm != SwapAlgorithm::Long || !equil || !params.u_transposed;
+  const long full = nn * nb, share = nn * share_rows(nb, nprow);
+  reserve_touched(u, full);
+  reserve_touched(outgoing, full);
+  reserve_touched(mine, share);
+  reserve_touched(incoming, share);
+  if (gathers) reserve_touched(gathered, full);
+  if (equil) {
+    reserve_touched(received, nn * piece_rows(nb, nprow));
+    reserve_touched(piece, nn * piece_rows(nb, nprow));
+  }
+  for (auto* m : {&mine_rows, &out_rows, &in_rows}) reserve_touched(*m, nb);
+}
+
+double SwapBuffers::reserved_doubles(long nn, int nb, int nprow) {
+  if (nprow <= 1) return 0;
+  const double n = static_cast<double>(nn);
+  return n * (3.0 * nb + 2.0 * share_rows(nb, nprow) + 2.0 * piece_rows(nb, nprow));
 }
 
 SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSwapPlan& plan,

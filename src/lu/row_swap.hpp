@@ -97,6 +97,19 @@ struct SwapBuffers {
   device::Mirror<long> mine_rows, out_rows, in_rows;
   device::Mirror<double> mine, outgoing, incoming;
   device::HostArray<double> gathered, received, piece;  // host only
+
+  // Sizes the buffers that swaps of up to nn columns of panels of nb rows
+  // over nprow process rows use in `params`' forms, and touches their host
+  // pages. A solve that reserves before its timer starts then neither
+  // allocates nor faults them in while timed: growing them as the pivots
+  // asked for more rows cost the first two iterations of a 2x1 run at
+  // N = 10000 about 0.3 s of page faults and huge-page compaction. Each
+  // process's own share of U is reserved with room for a quarter more rows
+  // than an even share; a swap that needs more still grows it. Nothing on
+  // the sim backend (its buffers hold no data).
+  void reserve(device::Backend& backend, long nn, int nb, int nprow, const SwapParams& params);
+  // The doubles reserve() holds at most for nn columns (memory preflight).
+  static double reserved_doubles(long nn, int nb, int nprow);
 };
 
 class RowSwapInFlight {

@@ -1,0 +1,115 @@
+// The row swaps' buffers reserved before a solve (SwapBuffers::reserve):
+// swaps then move the right rows, the buffers are not made again for
+// pivots spread over the process rows, and pivots that all fall on one
+// process row (more than the reserved share) still give the right U.
+#include <gtest/gtest.h>
+#include <mpi.h>
+
+#include <random>
+#include <vector>
+
+#include "core/grid.hpp"
+#include "device/device.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/matgen.hpp"
+#include "lu/panel.hpp"
+#include "lu/problem_size.hpp"
+#include "lu/row_swap.hpp"
+
+namespace hplx::lu {
+namespace {
+
+constexpr long kN = 400;
+constexpr int kNb = 32;
+
+struct Swapped {
+  bool right = true;      // U holds the pivot rows, on every rank
+  bool same_u = true;     // U's buffer is the one reserved, on every rank
+  bool same_mine = true;  // so is the buffer of this rank's own U rows
+};
+
+// One swap of the first panel with `pivot(c)` as its pivots (global rows
+// >= c), in the long swap with equilibration (HPL.dat's recommended form).
+template <class Pivot>
+Swapped swap_first_panel(device::Device& dev, SwapBuffers& b, Pivot pivot) {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  const ProcessGrid grid(MPI_COMM_WORLD, size, 1, GridOrder::RowMajor);
+  LocalMatrix a(dev, kN, kNb, grid);
+  generate_matrix(dev.compute(), a, grid);
+  Panel p = make_panel(a, 0, grid);
+  for (int c = 0; c < p.jb; ++c) p.ipiv[c] = pivot(c);
+  const RowSwapPlan plan = plan_row_swaps(0, p.jb, p.ipiv);
+  const long lc0 = a.col_start(p.jb), nn = a.nq() - lc0;
+  SwapParams params;
+  params.algorithm = SwapAlgorithm::Long;
+  b.reserve(dev.backend(), a.nq(), kNb, grid.nprow(), params);
+  const double* u_before = b.u.device();
+  const double* mine_before = b.mine.device();
+  swap_rows(dev.compute(), a, p, plan, lc0, nn, grid, b, swap_form(params, nn));
+  Swapped s;
+  s.same_u = b.u.device() == u_before;
+  s.same_mine = b.mine.device() == mine_before;
+  std::vector<double> got(static_cast<std::size_t>(nn) * p.jb);
+  device::copy(dev.compute(), got.data(), b.u.device(), nn * p.jb);
+  dev.compute().synchronize();
+  for (int r = 0; r < p.jb && s.right; ++r)
+    for (long c = 0; c < nn; ++c)  // U transposed: row r of U at r * nn
+      if (got[r * nn + c] != hpl_entry(kN, plan.u_source[r], a.global_col(lc0 + c))) {
+        s.right = false;
+        break;
+      }
+  int flags[3] = {s.right, s.same_u, s.same_mine};
+  MPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return {flags[0] == 1, flags[1] == 1, flags[2] == 1};
+}
+
+int ranks() {
+  int size = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &size);
+  return size;
+}
+
+TEST(SwapWorkspace, ReservedBuffersServeSpreadPivotsWithoutGrowing) {
+  if (ranks() < 2) GTEST_SKIP() << "one process row swaps in place, with no buffers";
+  auto dev = device::make_device(device::BackendKind::Host);
+  SwapBuffers b;
+  std::mt19937_64 gen(7);  // the same pivots on every rank
+  for (int round = 0; round < 3; ++round) {
+    const Swapped s = swap_first_panel(
+        *dev, b, [&](int c) { return std::uniform_int_distribution<long>(c, kN - 1)(gen); });
+    EXPECT_TRUE(s.right) << "round " << round;
+    EXPECT_TRUE(s.same_u) << "round " << round;
+    EXPECT_TRUE(s.same_mine) << "round " << round;
+  }
+}
+
+TEST(SwapWorkspace, PivotsBeyondTheReservedShareStillGiveTheRightU) {
+  if (ranks() < 2) GTEST_SKIP() << "one process row swaps in place, with no buffers";
+  auto dev = device::make_device(device::BackendKind::Host);
+  SwapBuffers b;
+  // Every pivot on process row 1 (global blocks 1, 1 + P, ...): its share of
+  // U is the whole panel, more than reserve() gave it.
+  const long block = kNb, step = static_cast<long>(ranks()) * kNb;
+  const Swapped s = swap_first_panel(
+      *dev, b, [&](int c) { return block + (c / kNb) * step + c % kNb + (c % 3 == 0 ? step : 0); });
+  EXPECT_TRUE(s.right);
+}
+
+TEST(SwapWorkspace, MemoryPreflightCountsTheReservedBuffers) {
+  // With two process rows, U's part is the swaps' buffers: more than one
+  // nb x nq block, and at most seven (U, the gathered U, the displaced
+  // rows, and four shares).
+  const long n = 1000;
+  const int nb = 64;
+  const long mp = 512, nq = n + 1;  // process row 0 of 2: blocks 0, 2, ..., 14 = 8 x 64
+  const long long base = (mp * nq + (mp + nb) * nb * 3) * 8;
+  const long long two_rows = lu_memory_bytes(n, nb, 2, 1);
+  EXPECT_GT(two_rows - base, 1LL * nb * nq * 8);
+  EXPECT_LE(two_rows - base, 7LL * nb * nq * 8);
+  EXPECT_DOUBLE_EQ(static_cast<double>(two_rows - base),
+                   SwapBuffers::reserved_doubles(nq, nb, 2) * 8);
+}
+
+}  // namespace
+}  // namespace hplx::lu
