@@ -127,23 +127,51 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
   return 2.0 * m * m * k / (t * busy_share) / 1e9;
 }
 
-// DTRSM as the update runs it: an NB x NB unit lower triangle (L11)
-// against the NB rows of U over n columns of a column-major matrix with
-// leading dimension m, in 256-column chunks dealt over `threads` threads.
-double trsm_gflops(long m, long n, int b, int threads, int reps, int& disturbed) {
-  set_blas_threads(1);
-  std::vector<double> l(static_cast<size_t>(b) * b, 0.0), a(static_cast<size_t>(m) * n, 0.25);
-  for (int i = 0; i < b; ++i)
-    for (int j = 0; j < i; ++j) l[static_cast<size_t>(j) * b + i] = 0.01;
-  const long chunks = (n + kChunk - 1) / kChunk;
+// The update's DGEMM as one thread runs it once nothing needs moving on:
+// one call over all the columns (PanelApplier::apply's one piece), with U
+// transposed (hplx's default form): C (m x m) -= A (m x k) U^T, U m x k.
+// Here it ran at about 76 Gflop/s where 256-column chunks ran at 72 (one
+// thread beside another, M = N = 4000, K = 192).
+double update_one_piece_gflops(long m, int k, int reps, int& disturbed) {
+  set_thread_counts(1, 1);
+  std::vector<double> a(static_cast<size_t>(m) * k), u(static_cast<size_t>(m) * k),
+      c(static_cast<size_t>(m) * m, 1.0);
+  for (size_t i = 0; i < a.size(); ++i) {
+    a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
+    u[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
+  }
   const double t = undisturbed_mean(
-      threads, reps, min_seconds(m) / 4, disturbed, [] {},
+      1, reps, min_seconds(m), disturbed, [] {},
+      [&] {
+        host_blas::gemm(host_blas::Trans::No, host_blas::Trans::Yes, m, m, k, -1.0, a.data(), m,
+                        u.data(), m, 1.0, c.data(), m);
+      });
+  return 2.0 * m * m * k / t / 1e9;
+}
+
+// DTRSM as the update runs it in hplx's default forms (L1 and U
+// transposed): U^T (n x NB, leading dimension n) times the inverse of
+// L11^T, an NB x NB unit upper triangle. With one thread in one call over
+// all n columns, as the update in one piece runs it; with more, in
+// 256-column chunks dealt over the threads, as the update beside FACT runs
+// them. One call ran at 16.3 Gflop/s here where 256-column chunks of the
+// untransposed form (this function's earlier shape) ran at 10.2, and the
+// runs' DTRSM took 0.48 s where that rate charged 0.72 (2x1, N = 10000).
+double trsm_gflops(long n, int b, int threads, int reps, int& disturbed) {
+  set_blas_threads(1);
+  std::vector<double> l(static_cast<size_t>(b) * b, 0.0), u(static_cast<size_t>(n) * b, 0.25);
+  for (int j = 0; j < b; ++j)
+    for (int i = 0; i < j; ++i) l[static_cast<size_t>(j) * b + i] = 0.01;
+  const long chunk = threads > 1 ? kChunk : n;
+  const long chunks = (n + chunk - 1) / chunk;
+  const double t = undisturbed_mean(
+      threads, reps, min_seconds(n) / 4, disturbed, [] {},
       [&] {
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
         for (long c = 0; c < chunks; ++c) {
-          const long j = c * kChunk, w = std::min(kChunk, n - j);
-          host_blas::trsm(host_blas::Side::Left, host_blas::Uplo::Lower, host_blas::Trans::No,
-                          host_blas::Diag::Unit, b, w, 1.0, l.data(), b, a.data() + j * m, m);
+          const long j = c * chunk, w = std::min(chunk, n - j);
+          host_blas::trsm(host_blas::Side::Right, host_blas::Uplo::Upper, host_blas::Trans::No,
+                          host_blas::Diag::Unit, w, b, 1.0, l.data(), b, u.data() + j, n);
         }
       });
   return static_cast<double>(b) * b * n / t / 1e9;
@@ -346,11 +374,11 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
     for (int t : counts) {
       int& d = c.disturbed_reps;
       c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
-      // One thread deals nothing: the same DGEMM as above.
+      // One thread deals nothing: the update in one piece.
       c.update_gflops.emplace_back(
-          t, t == 1 ? c.dgemm_gflops.back().second
+          t, t == 1 ? update_one_piece_gflops(opt.size, opt.nb, opt.repetitions, d)
                     : dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
-      c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d));
+      c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
       c.swap_ns_per_word.emplace_back(
           t, swap_ns_per_word(phases, opt.size, opt.size, opt.nb, t, opt.repetitions, d));
     }
@@ -369,11 +397,12 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
     double worst = g;
     MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
-    const double gu = t > 1 ? dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true) : g;
+    const double gu = t > 1 ? dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true)
+                            : update_one_piece_gflops(opt.size, opt.nb, opt.repetitions, d);
     double upd_worst = gu;
     MPI_Reduce(&gu, &upd_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
-    const double tr = trsm_gflops(opt.size, opt.size, opt.nb, t, opt.repetitions, d);
+    const double tr = trsm_gflops(opt.size, opt.nb, t, opt.repetitions, d);
     double tr_worst = tr;
     MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
@@ -451,15 +480,16 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     s += fmt::format("fact_column_us = {:.3f}\n", c.fact_column_s * 1e6);
   }
   if (!c.update_gflops.empty()) {
-    s += "# The update's DGEMM as hplx lu deals it: 256-column chunks over T OpenMP threads,\n"
-         "# 1-thread BLAS each (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
+    s += "# The update's DGEMM as hplx lu runs it: with 1 thread one call (U transposed), with\n"
+         "# T > 1 256-column chunks over T OpenMP threads, 1-thread BLAS each\n"
+         "# (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
     s += "update_gflops_by_threads = " + table(c.update_gflops, "{:.3f}") + "\n";
   }
   if (!c.trsm_gflops.empty()) {
     s += fmt::format(
-        "# DTRSM of U (NB x NB unit lower against {} columns) and the local row swap (hplx lu's "
-        "swap of\n"
-        "# NB rows), 256-column chunks over T threads{}.\n",
+        "# DTRSM of U (transposed U, {} columns, against the NB x NB unit upper L11^T: one call\n"
+        "# with 1 thread) and the local row swap (hplx lu's swap of NB rows), 256-column chunks\n"
+        "# over T threads{}.\n",
         opt.size,
         c.concurrent_threads > 0
             ? fmt::format("; {} thread(s): all ranks at once", c.concurrent_threads)
