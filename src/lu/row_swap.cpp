@@ -240,7 +240,7 @@ void RowSwapInFlight::assemble_piece() {
   const int nprow = grid_.nprow(), me = grid_.myrow();
   std::vector<long> cursor(rdisp_.begin(), rdisp_.end());
   b_.piece.resize(b_.received.size());
-  if (sim_) return sim_->host_pass(static_cast<double>(b_.piece.size()));
+  if (sim_) return charge_contiguous(static_cast<double>(b_.piece.size()));
   for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
     const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
     std::copy_n(b_.received.data() + cursor[o], nn_, b_.piece.data() + (r - piece_first(me)) * nn_);
@@ -292,17 +292,23 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
 // SMPI, would do that copy for real where the rows are only shared pages).
 void RowSwapInFlight::place_own_part(const double* mine, long count, double* at) {
   if (count <= 0) return;
-  if (sim_) {  // one contiguous copy
-    sim_->host_work(sizeof(double) * static_cast<double>(count) / sim_->model().host_memory_Bps);
-    return;
-  }
+  if (sim_) return charge_contiguous(static_cast<double>(count));
   std::copy_n(mine, count, at);
+}
+
+// The sim backend's charge for copying whole rows of U (contiguous), at the
+// host's memory rate, not a strided row copy's per element.
+void RowSwapInFlight::charge_contiguous(double elements) {
+  sim_->host_work(sizeof(double) * elements / sim_->model().host_memory_Bps);
 }
 
 void RowSwapInFlight::unpack_u() {
   if (equil_ && u_transposed_) return;  // the roll wrote U in place
   const int jb = p_.jb;
-  if (sim_) return sim_->host_pass(static_cast<double>(nn_) * jb);
+  if (sim_) {  // transposed U: whole rows copied; else a transpose, element by element
+    const double elements = static_cast<double>(nn_) * jb;
+    return u_transposed_ ? charge_contiguous(elements) : sim_->host_pass(elements);
+  }
   std::vector<long> cursor(udisp_.begin(), udisp_.end());
   std::vector<const double*> rows(jb);
   for (int r = 0; r < jb; ++r) {

@@ -154,6 +154,7 @@ class RowSwapInFlight {
   // The sim backend (no data): the host's row copies are charged, not done.
   device::Simulation* sim_;
   void place_own_part(const double* mine, long count, double* at);
+  void charge_contiguous(double elements);
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;
   double copy_ = 0;
