@@ -16,6 +16,7 @@
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
+#include "device/host/host_backend.hpp"
 #include "device/host_blas.hpp"
 
 namespace hplx::model {
@@ -87,7 +88,8 @@ double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbe
 // FACT; the narrow update splits rows the same way).
 double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool dealt = false) {
   set_thread_counts(threads, dealt ? 1 : threads);
-  std::vector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
+  // On allocate_host's huge pages, as the run's matrix and panels are.
+  device::HostVector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
       c(static_cast<size_t>(m) * m);
   for (size_t i = 0; i < a.size(); ++i)
     a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
@@ -134,7 +136,7 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
 // thread beside another, M = N = 4000, K = 192).
 double update_one_piece_gflops(long m, int k, int reps, int& disturbed) {
   set_thread_counts(1, 1);
-  std::vector<double> a(static_cast<size_t>(m) * k), u(static_cast<size_t>(m) * k),
+  device::HostVector<double> a(static_cast<size_t>(m) * k), u(static_cast<size_t>(m) * k),
       c(static_cast<size_t>(m) * m, 1.0);
   for (size_t i = 0; i < a.size(); ++i) {
     a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
@@ -159,7 +161,8 @@ double update_one_piece_gflops(long m, int k, int reps, int& disturbed) {
 // runs' DTRSM took 0.48 s where that rate charged 0.72 (2x1, N = 10000).
 double trsm_gflops(long n, int b, int threads, int reps, int& disturbed) {
   set_blas_threads(1);
-  std::vector<double> l(static_cast<size_t>(b) * b, 0.0), u(static_cast<size_t>(n) * b, 0.25);
+  device::HostVector<double> l(static_cast<size_t>(b) * b, 0.0),
+      u(static_cast<size_t>(n) * b, 0.25);
   for (int j = 0; j < b; ++j)
     for (int i = 0; i < j; ++i) l[static_cast<size_t>(j) * b + i] = 0.01;
   const long chunk = threads > 1 ? kChunk : n;
