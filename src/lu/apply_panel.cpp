@@ -52,13 +52,6 @@ ApplyParams apply_params(const TestCase& t) {
           t.schedule.split > 0};
 }
 
-void reserve_workspace(SwapWorkspace& ws, const LocalMatrix& a, const TestCase& t,
-                       const ProcessGrid& grid) {
-  const ApplyParams params = apply_params(t);
-  if (params.swap_pipeline || params.sections) return;
-  ws.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);
-}
-
 PanelApplier::PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params,
                            const ProcessGrid& grid, SwapWorkspace& buffers)
     : q_(q), a_(a), params_(params), grid_(grid), buffers_(buffers) {

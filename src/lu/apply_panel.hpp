@@ -39,19 +39,12 @@ struct ApplyParams {
 ApplyParams apply_params(const TestCase& t);
 
 // The row swaps' buffers of a solve, kept from panel to panel (see
-// SwapBuffers) and made before the solve's timer starts.
+// SwapBuffers; reserved by reserve_workspace, workspace.hpp).
 struct SwapWorkspace {
   SwapBuffers whole;        // apply(): one swap over all the columns it updates
   SwapBuffers pipeline[2];  // the row-swap pipeline's two segments in flight
   SwapBuffers sections[2];  // the split update's two sections
 };
-
-// Reserves the buffers of the swap that t's schedule makes over all the
-// local columns (`whole`, when neither the row-swap pipeline nor the split
-// update cuts them; those grow as they are used). Nothing with one process
-// row, which swaps in place.
-void reserve_workspace(SwapWorkspace& ws, const LocalMatrix& a, const TestCase& t,
-                       const ProcessGrid& grid);
 
 class PanelApplier {
  public:

@@ -30,7 +30,6 @@
 #include "core/watchdog.hpp"
 #include "device/backend.hpp"
 #include "device/backend_kind.hpp"
-#include "lu/apply_panel.hpp"
 #include "lu/dag_schedule.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
@@ -38,6 +37,7 @@
 #include "lu/pdgesv.hpp"
 #include "lu/problem_size.hpp"
 #include "lu/verify.hpp"
+#include "lu/workspace.hpp"
 
 namespace hplx::lu {
 
@@ -261,10 +261,11 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
     generate_matrix(run_ctx.device().compute(), a, grid);
     run_ctx.device().compute().synchronize();
   }
-  // The row swaps' buffers are made and touched here, as the matrix is,
-  // not while the solve is timed.
-  SwapWorkspace workspace;
-  if (t.schedule.kind != ScheduleKind::Dag) reserve_workspace(workspace, a, t, grid);
+  // The buffers kept from panel to panel are made and touched here, as the
+  // matrix is, not while the solve is timed.
+  SolveWorkspace workspace;
+  if (t.schedule.kind != ScheduleKind::Dag)
+    reserve_workspace(workspace, a, t, grid, run_ctx.device().compute().runs_inline());
   const EnergyMeter meter(packages, run_ctx.device().backend(), grid.all());
   HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
   o.start = std::time(nullptr);

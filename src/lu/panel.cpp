@@ -9,8 +9,27 @@
 
 namespace hplx::lu {
 
-Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid) {
+void PanelStore::reserve(const LocalMatrix& a, int count) {
+  if (a.backend().simulation()) return;
+  // W's largest size: ld = NB + all local rows, NB columns, the tail.
+  const long most = (a.nb() + a.mp()) * static_cast<long>(a.nb()) + a.nb() + 1;
+  for (int i = 0; i < count; ++i) {
+    device::Mirror<double> w(a.backend());
+    w.assign(most, 0.0);
+    free_.push_back(std::move(w));
+  }
+}
+
+device::Mirror<double> PanelStore::take() {
+  if (free_.empty()) return {};
+  device::Mirror<double> w = std::move(free_.back());
+  free_.pop_back();
+  return w;
+}
+
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid, PanelStore* store) {
   Panel p;
+  if (store) p.w = store->take();
   p.k = k;
   p.jb = static_cast<int>(std::min<long>(a.nb(), a.n() - k));
   p.owner_row = owner_of(k, a.nb(), grid.nprow());

@@ -66,9 +66,28 @@ void unpack_panel_tail(Panel& p);
 // device's memory is the host's).
 void panel_to_device(device::Queue& q, Panel& p);
 
+// Panels' W buffers kept from one panel to the next: a solve takes one for
+// each panel and gives it back once the panel's update is done, instead of
+// allocating and faulting in a new (local rows + NB) x NB buffer per panel.
+// On 1x1 and 1x2 at N = 10000 (about 15 MiB each) the first two FACTs took
+// 65-105 ms against 15-26 ms later, mostly for that. Give back only what no
+// queue still reads: a device backend's queues run behind the host.
+class PanelStore {
+ public:
+  // `count` buffers for any panel of a, their host pages touched (nothing
+  // on the sim backend, whose buffers hold no data).
+  void reserve(const LocalMatrix& a, int count);
+  device::Mirror<double> take();  // a kept buffer, or an empty one
+  void give(device::Mirror<double> w) { free_.push_back(std::move(w)); }
+
+ private:
+  std::vector<device::Mirror<double>> free_;
+};
+
 // Sets the geometry of the panel at global index k for this process; W
-// lives on a's backend.
-Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid);
+// lives on a's backend, in a buffer of `store` when one is given.
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid,
+                 PanelStore* store = nullptr);
 
 // FACT, on the processes of the panel's process column: copies the panel out
 // of `a`, factors it (recursive PFACT/RFACT/NBMIN/NDIV as netlib), and writes

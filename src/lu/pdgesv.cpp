@@ -21,6 +21,7 @@
 #include "lu/phase_scope.hpp"
 #include "lu/row_swap.hpp"
 #include "lu/solve.hpp"
+#include "lu/workspace.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -74,14 +75,17 @@ long split_column(long n, int nb, double fraction) {
 class LuDriver {
  public:
   LuDriver(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-           SwapWorkspace& workspace)
+           SolveWorkspace& workspace)
       : ctx_(ctx),
         a_(a),
         t_(t),
         grid_(grid),
         fact_(fact_params(t)),
         bcast_(bcast_params(t)),
-        applier_(ctx.device().compute(), a, apply_params(t), grid, workspace),
+        applier_(ctx.device().compute(), a, apply_params(t), grid, workspace.swaps),
+        // A panel's buffer is kept for the next one only where no queue
+        // still reads it once its update is done (see PanelStore).
+        panels_(ctx.device().compute().runs_inline() ? &workspace.panels : nullptr),
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
@@ -127,7 +131,7 @@ class LuDriver {
 
   void iteration(long k) {
     const PhaseTimes before = tm();
-    Panel panel = make_panel(a_, k, grid_);
+    Panel panel = make_panel(a_, k, grid_, panels_);
     const long next = k + panel.jb;
     for (PendingPanel& p : waiting_) {  // 1. the new panel's columns
       applier_.apply(p.panel, p.plan, p.done, next, tm());
@@ -154,7 +158,7 @@ class LuDriver {
         applier_.update_section(applier_.kLeft, tm());
       }
       finished_flops_ += panel_flops(n_, oldest.panel.k, oldest.panel.jb);
-      waiting_.pop_front();
+      retire_oldest();
     } else {
       factor_and_send(panel, bcast);
       receive_panel(panel, bcast);
@@ -169,7 +173,7 @@ class LuDriver {
         applier_.apply(p.panel, p.plan, p.done, end_, tm());
       }
       finished_flops_ += panel_flops(n_, p.panel.k, p.panel.jb);
-      waiting_.pop_front();
+      retire_oldest();
     }
     log_.close(k, next - k, tm().since(before), finished_flops_);
     if (timeline_) timeline_->close_iteration();
@@ -318,8 +322,14 @@ class LuDriver {
       applier_.apply(p.panel, p.plan, p.done, end_, tm());
       flops += panel_flops(n_, p.panel.k, p.panel.jb);
     }
-    waiting_.clear();
+    while (!waiting_.empty()) retire_oldest();
     log_.extend_last(tm().since(before), flops);
+  }
+
+  // The oldest waiting panel's update is done: its buffer goes back.
+  void retire_oldest() {
+    if (panels_) panels_->give(std::move(waiting_.front().panel.w));
+    waiting_.pop_front();
   }
 
   const Context& ctx_;
@@ -329,6 +339,7 @@ class LuDriver {
   const FactParams fact_;  // the phases' parameters, decoded once
   const BcastParams bcast_;
   PanelApplier applier_;
+  PanelStore* panels_;                // null: each panel makes its own buffer
   std::deque<PendingPanel> waiting_;  // oldest first
   const long n_, end_;                // the trailing columns include b: end = n + 1
   const std::size_t depth_;
@@ -348,14 +359,14 @@ class LuDriver {
 }  // namespace
 
 SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                    SwapWorkspace* workspace) {
+                    SolveWorkspace* workspace) {
   if (t.schedule.kind == ScheduleKind::Dag) {
     if (!ctx.device().compute().runs_inline())
       throw UsageError(
           "the dag schedule runs on the host backend only (its tasks share the host's cores)");
     return pdgesv_dag(ctx, a, t, grid);
   }
-  SwapWorkspace own;
+  SolveWorkspace own;
   return LuDriver(ctx, a, t, grid, workspace ? *workspace : own).run();
 }
 

@@ -27,10 +27,11 @@ struct SolveOutcome {
 // gives the device the matrix lives on, the trace that records FACT,
 // LBCAST, RS and UPDATE spans and the progress meter updated after every
 // iteration (give it to one rank).
-// `workspace`: the row swaps' buffers, reserved before the caller's timer
-// started (reserve_workspace, apply_panel.hpp); null: made here.
-struct SwapWorkspace;
+// `workspace`: the buffers kept from panel to panel, reserved before the
+// caller's timer started (reserve_workspace, workspace.hpp); null: made
+// here as they are needed.
+struct SolveWorkspace;
 SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                    SwapWorkspace* workspace = nullptr);
+                    SolveWorkspace* workspace = nullptr);
 
 }  // namespace hplx::lu

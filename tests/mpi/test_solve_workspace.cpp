@@ -1,10 +1,14 @@
-// The row swaps' buffers reserved before a solve (SwapBuffers::reserve):
-// swaps then move the right rows, the buffers are not made again for
-// pivots spread over the process rows, and pivots that all fall on one
-// process row (more than the reserved share) still give the right U.
+// The buffers a solve keeps from panel to panel, reserved before it
+// (workspace.hpp). The row swaps' (SwapBuffers::reserve): swaps move the
+// right rows, the buffers are not made again for pivots spread over the
+// process rows, and pivots that all fall on one process row (more than the
+// reserved share) still give the right U. The panels' (PanelStore): a
+// whole solve on every grid shape of the job uses the reserved buffers and
+// no others, and gives the same x as a solve without a workspace.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <random>
 #include <vector>
 
@@ -13,8 +17,12 @@
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/panel.hpp"
+#include "lu/pdgesv.hpp"
 #include "lu/problem_size.hpp"
 #include "lu/row_swap.hpp"
+#include "lu/verify.hpp"
+#include "lu/workspace.hpp"
+#include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -109,6 +117,58 @@ TEST(SwapWorkspace, MemoryPreflightCountsTheReservedBuffers) {
   EXPECT_LE(two_rows - base, 7LL * nb * nq * 8);
   EXPECT_DOUBLE_EQ(static_cast<double>(two_rows - base),
                    SwapBuffers::reserved_doubles(nq, nb, 2) * 8);
+}
+
+// The data pointers of the buffers a store holds (taken out and put back),
+// and whether each holds a nonzero value (reserve() leaves zeros; a
+// panel's columns are not all zero).
+struct Held {
+  std::vector<const double*> data;
+  bool all_written = true;
+};
+Held held(PanelStore& store) {
+  std::vector<device::Mirror<double>> taken;
+  for (device::Mirror<double> w = store.take(); w.device() != nullptr; w = store.take())
+    taken.push_back(std::move(w));
+  Held out;
+  for (auto& w : taken) {
+    out.data.push_back(w.device());
+    w.resize(kNb);  // the first column of W
+    out.all_written =
+        out.all_written && std::any_of(w.begin(), w.end(), [](double x) { return x != 0; });
+    store.give(std::move(w));
+  }
+  std::sort(out.data.begin(), out.data.end());
+  return out;
+}
+
+TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
+  const Context& ctx = test::test_context(device::BackendKind::Host);
+  for (int p = 1; p <= ranks(); ++p) {
+    if (ranks() % p != 0) continue;
+    const ProcessGrid grid(MPI_COMM_WORLD, p, ranks() / p, GridOrder::RowMajor);
+    TestCase t;
+    t.n = kN;
+    t.nb = kNb;
+    t.depth = 1;
+    LocalMatrix a(ctx.device(), t.n, t.nb, grid);
+    generate_matrix(ctx.device().compute(), a, grid);
+    SolveWorkspace ws;
+    reserve_workspace(ws, a, t, grid, true);
+    const Held before = held(ws.panels);
+    ASSERT_EQ(before.data.size(), 2u) << "DEPTH + 1 panels";
+    EXPECT_FALSE(before.all_written);
+    const SolveOutcome with = pdgesv(ctx, a, t, grid, &ws);
+    const Held after = held(ws.panels);
+    EXPECT_EQ(after.data, before.data) << p << "x" << ranks() / p;
+    EXPECT_TRUE(after.all_written) << "the reserved buffers held the panels";
+    EXPECT_LT(check_solution(ctx.device(), a, with.x, grid, 16.0).scaled_residual, 16.0);
+
+    LocalMatrix b(ctx.device(), t.n, t.nb, grid);
+    generate_matrix(ctx.device().compute(), b, grid);
+    const SolveOutcome without = pdgesv(ctx, b, t, grid);
+    EXPECT_EQ(with.x, without.x) << p << "x" << ranks() / p;
+  }
 }
 
 }  // namespace

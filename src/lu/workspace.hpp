@@ -1,0 +1,29 @@
+// What a solve keeps from one panel to the next (panels' buffers, the row
+// swaps' buffers), made before the solve's timer starts as the matrix is:
+// grown while timed, their first touches cost a 2x1 run at N = 10000 about
+// 0.3 s and every grid's first two FACTs about 0.1 s (page faults, with
+// huge-page compaction).
+#pragma once
+
+#include "core/grid.hpp"
+#include "lu/apply_panel.hpp"
+#include "lu/config.hpp"
+#include "lu/local_matrix.hpp"
+#include "lu/panel.hpp"
+
+namespace hplx::lu {
+
+struct SolveWorkspace {
+  PanelStore panels;
+  SwapWorkspace swaps;
+};
+
+// Reserves what t's bsp schedule uses: DEPTH + 1 panels' buffers (those in
+// flight at once) where the queues run on the host (a device's run behind
+// it: its panels are not kept), and the buffers of the swap over all the
+// local columns when P > 1 (`whole`, unless the row-swap pipeline or the
+// split update cut the columns; theirs grow as they are used).
+void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
+                       const ProcessGrid& grid, bool queues_inline);
+
+}  // namespace hplx::lu
