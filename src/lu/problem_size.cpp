@@ -1,13 +1,12 @@
 #include "lu/problem_size.hpp"
 
-#include "lu/row_swap.hpp"
-
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/row_swap.hpp"
 
 #include <omp.h>
 

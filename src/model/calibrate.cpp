@@ -132,7 +132,7 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
 // The update's DGEMM as one thread runs it once nothing needs moving on:
 // one call over all the columns (PanelApplier::apply's one piece), with U
 // transposed (hplx's default form): C (m x m) -= A (m x k) U^T, U m x k.
-// Here it ran at about 76 Gflop/s where 256-column chunks ran at 72 (one
+// Here it ran at about 76 Gflop/s where 256-column chunks ran at 72 (4 KiB pages, one
 // thread beside another, M = N = 4000, K = 192).
 double update_one_piece_gflops(long m, int k, int reps, int& disturbed) {
   set_thread_counts(1, 1);
