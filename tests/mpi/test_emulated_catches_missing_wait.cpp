@@ -13,14 +13,11 @@
 #include <random>
 #include <vector>
 
-#include "core/grid.hpp"
 #include "device/compiled_backends.hpp"
 #include "device/device.hpp"
 #include "device/emulated/emulated_backend.hpp"
-#include "lu/local_matrix.hpp"
-#include "lu/matgen.hpp"
-#include "lu/panel.hpp"
 #include "lu/row_swap.hpp"
+#include "tests/mpi/first_panel_swap.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -32,34 +29,16 @@ constexpr int kSeeds = 8;
 // Whether one swap of the first panel's pivots over the trailing columns
 // leaves the right U on every rank (all ranks agree on the answer).
 bool swap_gives_right_u(device::Device& dev, bool omit_wait) {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const ProcessGrid grid(MPI_COMM_WORLD, size, 1, GridOrder::RowMajor);
-  LocalMatrix a(dev, kN, kNb, grid);
-  generate_matrix(dev.compute(), a, grid);
-  Panel p = make_panel(a, 0, grid);
   std::mt19937_64 gen(42);  // the same pivots on every rank
-  for (int c = 0; c < p.jb; ++c) p.ipiv[c] = std::uniform_int_distribution<long>(c, kN - 1)(gen);
-  const RowSwapPlan plan = plan_row_swaps(0, p.jb, p.ipiv);
-  const long lc0 = a.col_start(p.jb), nn = a.nq() - lc0;
-  SwapForm form = swap_form(SwapParams{}, nn);
+  test::FirstPanelSwap f(
+      dev, kN, kNb, [&](int c) { return std::uniform_int_distribution<long>(c, kN - 1)(gen); });
+  SwapForm form = swap_form(SwapParams{}, f.nn);
   form.algorithm = SwapAlgorithm::Long;
   form.equilibrate = false;
   form.omit_pack_wait = omit_wait;
   SwapBuffers b;
-  swap_rows(dev.compute(), a, p, plan, lc0, nn, grid, b, form);
-  std::vector<double> got(static_cast<std::size_t>(nn) * p.jb);
-  device::copy(dev.compute(), got.data(), b.u.device(), nn * p.jb);
-  dev.compute().synchronize();
-  int right = 1;
-  for (int r = 0; r < p.jb && right; ++r)
-    for (long c = 0; c < nn; ++c)  // U transposed: row r of U at r * nn
-      if (got[r * nn + c] != hpl_entry(kN, plan.u_source[r], a.global_col(lc0 + c))) {
-        right = 0;
-        break;
-      }
-  MPI_Allreduce(MPI_IN_PLACE, &right, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return right == 1;
+  swap_rows(dev.compute(), f.a, f.p, f.plan, f.lc0, f.nn, f.grid, b, form);
+  return f.u_is_right(dev, b.u);
 }
 
 std::shared_ptr<device::Device> emulated(std::uint64_t seed) {

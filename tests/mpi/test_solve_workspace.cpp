@@ -22,6 +22,7 @@
 #include "lu/row_swap.hpp"
 #include "lu/verify.hpp"
 #include "lu/workspace.hpp"
+#include "tests/mpi/first_panel_swap.hpp"
 #include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {
@@ -40,46 +41,20 @@ struct Swapped {
 // >= c), in the long swap with equilibration (HPL.dat's recommended form).
 template <class Pivot>
 Swapped swap_first_panel(device::Device& dev, SwapBuffers& b, Pivot pivot) {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  const ProcessGrid grid(MPI_COMM_WORLD, size, 1, GridOrder::RowMajor);
-  LocalMatrix a(dev, kN, kNb, grid);
-  generate_matrix(dev.compute(), a, grid);
-  Panel p = make_panel(a, 0, grid);
-  for (int c = 0; c < p.jb; ++c) p.ipiv[c] = pivot(c);
-  const RowSwapPlan plan = plan_row_swaps(0, p.jb, p.ipiv);
-  const long lc0 = a.col_start(p.jb), nn = a.nq() - lc0;
+  test::FirstPanelSwap f(dev, kN, kNb, pivot);
   SwapParams params;
   params.algorithm = SwapAlgorithm::Long;
-  b.reserve(dev.backend(), a.nq(), kNb, grid.nprow(), params);
+  b.reserve(dev.backend(), f.a.nq(), kNb, f.grid.nprow(), params);
   const double* u_before = b.u.device();
   const double* mine_before = b.mine.device();
-  swap_rows(dev.compute(), a, p, plan, lc0, nn, grid, b, swap_form(params, nn));
-  Swapped s;
-  s.same_u = b.u.device() == u_before;
-  s.same_mine = b.mine.device() == mine_before;
-  std::vector<double> got(static_cast<std::size_t>(nn) * p.jb);
-  device::copy(dev.compute(), got.data(), b.u.device(), nn * p.jb);
-  dev.compute().synchronize();
-  for (int r = 0; r < p.jb && s.right; ++r)
-    for (long c = 0; c < nn; ++c)  // U transposed: row r of U at r * nn
-      if (got[r * nn + c] != hpl_entry(kN, plan.u_source[r], a.global_col(lc0 + c))) {
-        s.right = false;
-        break;
-      }
-  int flags[3] = {s.right, s.same_u, s.same_mine};
-  MPI_Allreduce(MPI_IN_PLACE, flags, 3, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
-  return {flags[0] == 1, flags[1] == 1, flags[2] == 1};
-}
-
-int ranks() {
-  int size = 1;
-  MPI_Comm_size(MPI_COMM_WORLD, &size);
-  return size;
+  swap_rows(dev.compute(), f.a, f.p, f.plan, f.lc0, f.nn, f.grid, b, swap_form(params, f.nn));
+  int same[2] = {b.u.device() == u_before, b.mine.device() == mine_before};
+  MPI_Allreduce(MPI_IN_PLACE, same, 2, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return {f.u_is_right(dev, b.u), same[0] == 1, same[1] == 1};
 }
 
 TEST(SwapWorkspace, ReservedBuffersServeSpreadPivotsWithoutGrowing) {
-  if (ranks() < 2) GTEST_SKIP() << "one process row swaps in place, with no buffers";
+  if (test::world_size() < 2) GTEST_SKIP() << "one process row swaps in place, with no buffers";
   auto dev = device::make_device(device::BackendKind::Host);
   SwapBuffers b;
   std::mt19937_64 gen(7);  // the same pivots on every rank
@@ -93,12 +68,12 @@ TEST(SwapWorkspace, ReservedBuffersServeSpreadPivotsWithoutGrowing) {
 }
 
 TEST(SwapWorkspace, PivotsBeyondTheReservedShareStillGiveTheRightU) {
-  if (ranks() < 2) GTEST_SKIP() << "one process row swaps in place, with no buffers";
+  if (test::world_size() < 2) GTEST_SKIP() << "one process row swaps in place, with no buffers";
   auto dev = device::make_device(device::BackendKind::Host);
   SwapBuffers b;
   // Every pivot on process row 1 (global blocks 1, 1 + P, ...): its share of
   // U is the whole panel, more than reserve() gave it.
-  const long block = kNb, step = static_cast<long>(ranks()) * kNb;
+  const long block = kNb, step = static_cast<long>(test::world_size()) * kNb;
   const Swapped s = swap_first_panel(
       *dev, b, [&](int c) { return block + (c / kNb) * step + c % kNb + (c % 3 == 0 ? step : 0); });
   EXPECT_TRUE(s.right);
@@ -144,9 +119,9 @@ Held held(PanelStore& store) {
 
 TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
   const Context& ctx = test::test_context(device::BackendKind::Host);
-  for (int p = 1; p <= ranks(); ++p) {
-    if (ranks() % p != 0) continue;
-    const ProcessGrid grid(MPI_COMM_WORLD, p, ranks() / p, GridOrder::RowMajor);
+  for (int p = 1; p <= test::world_size(); ++p) {
+    if (test::world_size() % p != 0) continue;
+    const ProcessGrid grid(MPI_COMM_WORLD, p, test::world_size() / p, GridOrder::RowMajor);
     TestCase t;
     t.n = kN;
     t.nb = kNb;
@@ -160,14 +135,14 @@ TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
     EXPECT_FALSE(before.all_written);
     const SolveOutcome with = pdgesv(ctx, a, t, grid, &ws);
     const Held after = held(ws.panels);
-    EXPECT_EQ(after.data, before.data) << p << "x" << ranks() / p;
+    EXPECT_EQ(after.data, before.data) << p << "x" << test::world_size() / p;
     EXPECT_TRUE(after.all_written) << "the reserved buffers held the panels";
     EXPECT_LT(check_solution(ctx.device(), a, with.x, grid, 16.0).scaled_residual, 16.0);
 
     LocalMatrix b(ctx.device(), t.n, t.nb, grid);
     generate_matrix(ctx.device().compute(), b, grid);
     const SolveOutcome without = pdgesv(ctx, b, t, grid);
-    EXPECT_EQ(with.x, without.x) << p << "x" << ranks() / p;
+    EXPECT_EQ(with.x, without.x) << p << "x" << test::world_size() / p;
   }
 }
 
