@@ -29,9 +29,9 @@ model::LuPhaseTimings lu_phase_timings() {
     auto fact = std::make_shared<lu::FactTiming>(src, ld, m, b);
     return model::TimedWork{[fact] { fact->prepare(); }, [fact] { fact->run(); }};
   };
-  phases.row_swap = [](long m, long n, int b, int threads) {
-    auto swap = std::make_shared<lu::RowSwapTiming>(m, n, b, threads);
-    return model::TimedWork{[swap] { swap->prepare(); }, [swap] { swap->run(); }};
+  phases.row_copy = [](device::RowCopy kind, long m, long n, int b, int threads) {
+    auto copy = std::make_shared<lu::RowCopyTiming>(kind, m, n, b, threads);
+    return model::TimedWork{[copy] { copy->prepare(); }, [copy] { copy->run(); }};
   };
   return phases;
 }
@@ -368,8 +368,11 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
           t, g);
   for (const auto& [t, g] : c.trsm_gflops)
     fmt::print("  DTRSM of U {} thread(s): {:.2f} GFLOPS\n", t, g);
-  for (const auto& [t, ns] : c.swap_ns_per_word)
-    fmt::print("  row swap {} thread(s): {:.3f} ns per word\n", t, ns);
+  for (const auto& [kind, by] : c.row_copy_ns)
+    for (const auto& [t, ns] : by)
+      fmt::print("  row {} {} thread(s): {:.3f} ns per word\n", model::row_copy_name(kind), t, ns);
+  if (c.dgemm_pack_ns_per_word > 0)
+    fmt::print("  DGEMM's packing of A, per call: {:.4f} ns per word\n", c.dgemm_pack_ns_per_word);
   for (const auto& [m, t] : c.fact_points)
     fmt::print("  FACT M = {} x NB = {}{}: {:.3f} ms\n", m, opt.nb,
                c.fact_beside_dgemm ? " (beside a DGEMM thread)" : "", t * 1e3);

@@ -106,6 +106,16 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
                       kCpuRowElementS * 1e9));
     }
     m.host_row_element_s = m.row_element_s;
+    // The swap's other copies, where calibrated on their own kernels (else
+    // row_element_s), and DGEMM's packing of A per call.
+    const std::pair<device::RowCopy, const std::map<int, double>*> copies[] = {
+        {device::RowCopy::Gather, &spec.device.gather_ns_per_word_by_threads},
+        {device::RowCopy::Scatter, &spec.device.scatter_ns_per_word_by_threads},
+        {device::RowCopy::BlockGather, &spec.device.block_gather_ns_per_word_by_threads},
+        {device::RowCopy::BlockStore, &spec.device.block_store_ns_per_word_by_threads}};
+    for (const auto& [kind, by] : copies)
+      m.row_copy_s[static_cast<int>(kind)] = model::SystemSpec::s_per_word(*by, threads);
+    m.dgemm.pack_s = spec.device.dgemm_pack_ns_per_word.value_or(0) * 1e-9;
     m.fact_flops = spec.device.fact_gflops ? *spec.device.fact_gflops * 1e9 : m.dgemm.peak_flops;
     m.fact_column_s = spec.device.fact_column_us ? *spec.device.fact_column_us * 1e-6 : 0.0;
   }

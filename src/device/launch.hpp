@@ -64,12 +64,27 @@ template <class Body>
 struct MovesPerIndex<Body, std::void_t<decltype(std::declval<const Body&>().moved_per_index())>> {
   static double of(const Body& b) { return b.moved_per_index(); }
 };
+// And how it moves them: RowCopy::Swap, unless the body says otherwise with
+// a member `RowCopy row_copy() const`.
+template <class Body, class = void>
+struct RowCopyOf {
+  static RowCopy of(const Body&) { return RowCopy::Swap; }
+};
+template <class Body>
+struct RowCopyOf<Body, std::void_t<decltype(std::declval<const Body&>().row_copy())>> {
+  static RowCopy of(const Body& b) { return b.row_copy(); }
+};
+template <class Body>
+void simulate(Queue& q, long n, const Body& body) {
+  q.simulate_kernel(static_cast<double>(n) * MovesPerIndex<Body>::of(body),
+                    RowCopyOf<Body>::of(body));
+}
 
 // `grain`: indices below which threads are not worth waking.
 template <class Body>
 void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
-  if (q.simulated()) return q.simulate_kernel(n * MovesPerIndex<Body>::of(body));
+  if (q.simulated()) return simulate(q, n, body);
   if (!q.executes_on_host()) {
     if constexpr (kCudaCompiled)
       launch_on_device(q, n, body);
@@ -87,7 +102,7 @@ double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
   double s = 0;
   if (n <= 0) return s;
   if (q.simulated()) {  // no data: the sum of nothing
-    q.simulate_kernel(n * MovesPerIndex<Body>::of(body));
+    simulate(q, n, body);
     return s;
   }
   if (!q.executes_on_host()) {

@@ -47,9 +47,13 @@ class Queue {
   virtual bool executes_on_host() const = 0;
   // True for the sim backend's queues: nothing runs, every operation costs
   // modelled time (device/sim/). launch() then charges a kernel body by the
-  // matrix elements it would move (simulate_kernel) instead of running it.
+  // matrix elements it would move, and how (simulate_kernel), instead of
+  // running it.
   virtual bool simulated() const { return false; }
-  virtual void simulate_kernel(double elements) { (void)elements; }
+  virtual void simulate_kernel(double elements, RowCopy kind) {
+    (void)elements;
+    (void)kind;
+  }
 
   // Copies `bytes` from src to dst, any memory spaces.
   virtual void copy_bytes(void* dst, const void* src, std::size_t bytes) = 0;

@@ -17,7 +17,8 @@ double GemmModel::seconds(long m, long n, long k) const {
     return static_cast<double>(d) / (static_cast<double>(d) + half_dim);
   };
   const double rate = peak_flops * saturation(m) * saturation(n) * saturation(k);
-  return overhead_s + 2.0 * static_cast<double>(m) * n * k / rate;
+  return overhead_s + static_cast<double>(m) * k * pack_s +
+         2.0 * static_cast<double>(m) * n * k / rate;
 }
 
 namespace {
@@ -33,8 +34,15 @@ void need_non_negative(double v, const char* field) {
 }
 
 nlohmann::json gemm_json(const GemmModel& g) {
-  return {{"peak_flops", g.peak_flops}, {"half_dim", g.half_dim}, {"overhead_s", g.overhead_s}};
+  return {{"peak_flops", g.peak_flops},
+          {"half_dim", g.half_dim},
+          {"overhead_s", g.overhead_s},
+          {"pack_s", g.pack_s}};
 }
+
+// The keys of SimModel::row_copy_s, in RowCopy's order.
+constexpr std::array<const char*, kRowCopyKinds> kRowCopyKeys = {"swap", "gather", "scatter",
+                                                                 "block_gather", "block_store"};
 
 }  // namespace
 
@@ -45,10 +53,14 @@ void SimModel::check() const {
   need_non_negative(sgemm.half_dim, "sgemm.half_dim");
   need_non_negative(dgemm.overhead_s, "dgemm.overhead_s");
   need_non_negative(sgemm.overhead_s, "sgemm.overhead_s");
+  need_non_negative(dgemm.pack_s, "dgemm.pack_s");
+  need_non_negative(sgemm.pack_s, "sgemm.pack_s");
   need_positive(trsm_flops, "trsm_flops");
   need_positive(memory_Bps, "memory_Bps");
   need_positive(host_memory_Bps, "host_memory_Bps");
   need_positive(row_element_s, "row_element_s");
+  for (int i = 0; i < kRowCopyKinds; ++i)
+    need_non_negative(row_copy_s[i], fmt::format("row_copy_s.{}", kRowCopyKeys[i]).c_str());
   need_positive(host_row_element_s, "host_row_element_s");
   if (gpu) need_positive(link_Bps, "link_Bps");
   need_non_negative(link_latency_s, "link_latency_s");
@@ -63,6 +75,8 @@ std::string rank_kind(const SimModel& m) {
 }
 
 nlohmann::json to_json(const SimModel& m) {
+  nlohmann::json rows = nlohmann::json::object();
+  for (int i = 0; i < kRowCopyKinds; ++i) rows[kRowCopyKeys[i]] = m.row_copy_s[i];
   return {{"source", m.source},
           {"gpu", m.gpu},
           {"device_ranks", m.device_ranks},
@@ -72,6 +86,7 @@ nlohmann::json to_json(const SimModel& m) {
           {"memory_Bps", m.memory_Bps},
           {"host_memory_Bps", m.host_memory_Bps},
           {"row_element_s", m.row_element_s},
+          {"row_copy_s", rows},
           {"host_row_element_s", m.host_row_element_s},
           {"link_Bps", m.link_Bps},
           {"link_latency_s", m.link_latency_s},
@@ -93,11 +108,15 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
       g->peak_flops = o.at("peak_flops").get<double>();
       g->half_dim = o.at("half_dim").get<double>();
       g->overhead_s = o.at("overhead_s").get<double>();
+      g->pack_s = o.value("pack_s", 0.0);
     }
     m.trsm_flops = j.at("trsm_flops").get<double>();
     m.memory_Bps = j.at("memory_Bps").get<double>();
     m.host_memory_Bps = j.at("host_memory_Bps").get<double>();
     m.row_element_s = j.at("row_element_s").get<double>();
+    if (j.contains("row_copy_s"))
+      for (int i = 0; i < kRowCopyKinds; ++i)
+        m.row_copy_s[i] = j.at("row_copy_s").value(kRowCopyKeys[i], 0.0);
     m.host_row_element_s = j.at("host_row_element_s").get<double>();
     m.link_Bps = j.at("link_Bps").get<double>();
     m.link_latency_s = j.at("link_latency_s").get<double>();

@@ -8,13 +8,19 @@
 // of the product's dimensions: rate = peak * s(m) s(n) s(k), s(d) = d / (d +
 // half_dim), so a thin update (or one of small K = NB) runs slower than a
 // large one, as BLAS libraries do: with two dimensions large, half the peak
-// where the third is half_dim (0: the peak at every shape).
+// where the third is half_dim (0: the peak at every shape). Each call also
+// packs its A operand (m x k) again, at pack_s per element: an update made
+// in narrow chunks pays it once per chunk (OpenBLAS: one call of 10000 x
+// 5000 x 192 ran at 80 Gflop/s, 512-column chunks at 78, 256-column at 74.5).
 #pragma once
 
+#include <array>
 #include <cstdint>
 #include <string>
 
 #include <nlohmann/json.hpp>
+
+#include "device/types.hpp"
 
 namespace hplx::device {
 
@@ -22,6 +28,7 @@ struct GemmModel {
   double peak_flops = 0;  // the rate of a large square product
   double half_dim = 0;    // a dimension at which, the others large, it runs at half the peak
   double overhead_s = 0;  // per call (a GPU's launch, a BLAS call's setup)
+  double pack_s = 0;      // per element of A (m x k), per call
   double seconds(long m, long n, long k) const;
 };
 
@@ -40,10 +47,17 @@ struct SimModel {
   double memory_Bps = 0;       // contiguous copies within the queue's memory, GEMV
   double host_memory_Bps = 0;  // contiguous host-side copies (MPI staging) on a GPU rank
   // Seconds per matrix element that row kernels move (gathers, scatters,
-  // swaps in place, U stored back: one cache miss or uncoalesced access
-  // each), on the queue and in the host's own row copies.
+  // swaps in place, U stored back: a cache miss or uncoalesced access
+  // each), on the queue and in the host's own row copies. row_copy_s: the
+  // time of each kind (types.hpp RowCopy), 0 where not calibrated: then
+  // row_element_s.
   double row_element_s = 0;
+  std::array<double, kRowCopyKinds> row_copy_s{};
   double host_row_element_s = 0;
+  double row_seconds(RowCopy kind) const {
+    const double s = row_copy_s[static_cast<int>(kind)];
+    return s > 0 ? s : row_element_s;
+  }
   double link_Bps = 0;             // host <-> device copies (PCIe, NVLink-C2C); 0 on a CPU rank
   double link_latency_s = 0;       // per host <-> device copy
   double kernel_overhead_s = 0;    // per launched kernel body

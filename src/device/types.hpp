@@ -16,4 +16,14 @@ enum class Side { Left, Right };
 enum class Uplo { Lower, Upper };
 enum class Diag { Unit, NonUnit };
 
+// What a row kernel does to the matrix, for a simulated queue's cost per
+// element (each kind is calibrated on its own kernel: the cache lines an
+// element costs differ). Swap: rows exchanged in place (the default for a
+// body that says nothing). Gather / Scatter: rows spread over the matrix
+// (pivot rows) read into a buffer / written from one. BlockGather: adjacent
+// rows of one block (the diagonal block's) read into a buffer. BlockStore:
+// the solved U stored back, transposed, into the block's adjacent rows.
+enum class RowCopy { Swap, Gather, Scatter, BlockGather, BlockStore };
+inline constexpr int kRowCopyKinds = 5;
+
 }  // namespace hplx::device

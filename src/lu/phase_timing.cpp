@@ -6,7 +6,9 @@
 
 #include "core/grid.hpp"
 #include "device/device.hpp"
+#include "device/launch.hpp"
 #include "lu/config.hpp"
+#include "lu/kernels/row_kernels.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
 #include "lu/row_swap.hpp"
@@ -54,7 +56,7 @@ void FactTiming::run() {
   for (long j = 0; j < s.b; ++j) std::copy_n(p.w.data() + j * p.ld(), s.m, s.a.data() + j * s.ld);
 }
 
-struct RowSwapTiming::State {
+struct RowCopyTiming::State {
   State(long m, int b)
       : self(MPI_COMM_SELF, 1, 1, GridOrder::ColumnMajor),
         host(device::make_device(device::BackendKind::Host)),
@@ -62,14 +64,18 @@ struct RowSwapTiming::State {
   ProcessGrid self;
   std::shared_ptr<device::Device> host;
   LocalMatrix a;
-  Panel p;
-  long m = 0, n = 0, round = 0;
+  Panel p;                  // Swap: the interchanges
+  std::vector<long> rows;   // Gather, Scatter: the rows
+  std::vector<double> buf;  // the row buffer (b x n) or U (n x b)
+  device::RowCopy kind = device::RowCopy::Swap;
+  long m = 0, n = 0, round = 0, first = 0;  // first: the block's first row
   int b = 0, threads = 1;
 };
 
-RowSwapTiming::RowSwapTiming(long m, long n, int b, int threads)
+RowCopyTiming::RowCopyTiming(device::RowCopy kind, long m, long n, int b, int threads)
     : s_(std::make_unique<State>(m, b)) {
   State& s = *s_;
+  s.kind = kind;
   s.m = m;
   s.n = n;
   s.b = b;
@@ -80,24 +86,55 @@ RowSwapTiming::RowSwapTiming(long m, long n, int b, int threads)
   s.p.w.bind(s.host->backend());
   s.p.w.resize(static_cast<long>(b) * b + b + 1);
   s.p.ipiv.resize(b);
+  s.rows.resize(b);
+  s.buf.assign(static_cast<std::size_t>(b) * n, 0.5);
 }
 
-RowSwapTiming::~RowSwapTiming() = default;
+RowCopyTiming::~RowCopyTiming() = default;
 
-void RowSwapTiming::prepare() {
+void RowCopyTiming::prepare() {
   State& s = *s_;
   ++s.round;
-  for (int k = 0; k < s.b; ++k)  // rows below the panel's
-    s.p.ipiv[k] = s.b + (static_cast<long>(k) * 7919 + s.round * 104729) % (s.m - s.b);
-  panel_to_device(s.host->compute(), s.p);  // the swap reads the pivots there
+  for (int k = 0; k < s.b; ++k) {  // rows below the panel's, spread as pivots are
+    const long r = s.b + (static_cast<long>(k) * 7919 + s.round * 104729) % (s.m - s.b);
+    s.p.ipiv[k] = r;
+    s.rows[k] = r;
+  }
+  s.first = (s.round * s.b) % (s.m - s.b);  // another block each time
+  if (s.kind == device::RowCopy::BlockGather)
+    for (int k = 0; k < s.b; ++k) s.rows[k] = s.first + k;
+  if (s.kind == device::RowCopy::Swap)
+    panel_to_device(s.host->compute(), s.p);  // the swap reads the pivots there
 }
 
-void RowSwapTiming::run() {
+void RowCopyTiming::run() {
   State& s = *s_;
   const long chunks = (s.n + kChunk - 1) / kChunk;
+  device::Queue& q = s.host->compute();
+  const long lda = s.a.lda(), m = s.b;
 #pragma omp parallel for num_threads(s.threads) schedule(dynamic)
-  for (long c = 0; c < chunks; ++c)
-    swap_rows_in_place(s.host->compute(), s.a, s.p, c * kChunk, std::min(kChunk, s.n - c * kChunk));
+  for (long c = 0; c < chunks; ++c) {
+    const long c0 = c * kChunk, w = std::min(kChunk, s.n - c0);
+    double* rowbuf = s.buf.data() + m * c0;  // this chunk's rows, row-contiguous
+    switch (s.kind) {
+      case device::RowCopy::Swap:
+        swap_rows_in_place(q, s.a, s.p, c0, w);
+        break;
+      case device::RowCopy::Gather:
+      case device::RowCopy::BlockGather:
+        device::launch(q, kernels::column_blocks(w),
+                       kernels::GatherRows{s.a.at(0, c0), lda, s.rows.data(), m, w, rowbuf});
+        break;
+      case device::RowCopy::Scatter:
+        device::launch(q, kernels::column_blocks(w),
+                       kernels::ScatterRows{s.a.at(0, c0), lda, s.rows.data(), m, w, rowbuf});
+        break;
+      case device::RowCopy::BlockStore:
+        device::launch(
+            q, w, kernels::StoreTransposedU{s.buf.data() + c0, s.n, s.b, s.a.at(s.first, c0), lda});
+        break;
+    }
+  }
 }
 
 }  // namespace hplx::lu

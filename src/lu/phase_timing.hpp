@@ -8,6 +8,8 @@
 #include <memory>
 #include <vector>
 
+#include "device/types.hpp"
+
 namespace hplx::lu {
 
 // FACT as hplx lu runs it on one thread: an m x b panel copied out of a
@@ -29,17 +31,25 @@ class FactTiming {
   std::unique_ptr<State> s_;
 };
 
-// The local row swap as the update runs it with one process row:
-// lu::swap_rows_in_place (b interchanges of rows k .. k+b-1 with rows
-// further down, column by column) on an m x m matrix in host memory, over
-// n columns in 256-column chunks dealt over `threads` OpenMP threads.
-class RowSwapTiming {
+// The row swap's copies as the run makes them, on an m x m matrix in host
+// memory (the matrix's own allocation, huge pages) over n columns, in
+// 256-column chunks dealt over `threads` OpenMP threads, b rows each, one
+// kernel of src/lu/kernels/row_kernels.hpp per kind:
+//   Swap: lu::swap_rows_in_place (b interchanges of rows k .. k+b-1 with rows
+//     further down, column by column), as the update runs it with one
+//     process row;
+//   Gather / Scatter: b rows spread over the matrix (as pivots are) into /
+//     from a row buffer;
+//   BlockGather: b adjacent rows (the diagonal block's) into a row buffer;
+//   BlockStore: U (n x b, row-contiguous) stored back, transposed, into b
+//     adjacent rows.
+class RowCopyTiming {
  public:
-  RowSwapTiming(long m, long n, int b, int threads);
-  ~RowSwapTiming();
-  RowSwapTiming(const RowSwapTiming&) = delete;
-  RowSwapTiming& operator=(const RowSwapTiming&) = delete;
-  void prepare();  // a new set of interchanges (rows below the panel's)
+  RowCopyTiming(device::RowCopy kind, long m, long n, int b, int threads);
+  ~RowCopyTiming();
+  RowCopyTiming(const RowCopyTiming&) = delete;
+  RowCopyTiming& operator=(const RowCopyTiming&) = delete;
+  void prepare();  // new rows (pivots below the panel's; another block)
   void run();
 
  private:

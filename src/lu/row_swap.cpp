@@ -74,12 +74,14 @@ void stage_rows(device::Queue& q, const std::vector<long>& rows, device::Mirror<
   staged.to_device(q);
 }
 
-// dst[i * nn + c] = a(rows[i], lc0 + c) for the m rows of the device list.
+// dst[i * nn + c] = a(rows[i], lc0 + c) for the m rows of the device list;
+// `block`: they are adjacent rows of one block.
 void gather_rows(device::Queue& q, const LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
-                 long nn, double* dst) {
+                 long nn, double* dst, bool block = false) {
   const long m = rows.size();
   device::launch(q, kernels::column_blocks(nn),
-                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, dst}, grain(m));
+                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, dst, block},
+                 grain(m));
 }
 
 // a(rows[i], lc0 + c) = src[i * nn + c]
@@ -170,7 +172,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
         if (owner(m.to) == o) from.push_back(lr0 + m.from);
     b_.outgoing.resize(nn * static_cast<long>(plan.moves.size()));
     stage_rows(q, from, b_.out_rows);
-    gather_rows(q, a, b_.out_rows, lc0, nn, b_.outgoing.device());
+    gather_rows(q, a, b_.out_rows, lc0, nn, b_.outgoing.device(), /*block=*/true);
     b_.outgoing.to_host(q);
     q.synchronize();
   }

@@ -4,8 +4,10 @@
 #include <unistd.h>
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
+#include <map>
 #include <stdexcept>
 #include <vector>
 
@@ -24,6 +26,9 @@ namespace host_blas = device::host_blas;
 namespace {
 
 constexpr long kChunk = 256;  // hplx lu's update chunk (PanelApplier::kChunkColumns)
+constexpr std::array<device::RowCopy, device::kRowCopyKinds> kRowCopies = {
+    device::RowCopy::Swap, device::RowCopy::Gather, device::RowCopy::Scatter,
+    device::RowCopy::BlockGather, device::RowCopy::BlockStore};
 // Seconds the DGEMM rate is averaged over (DTRSM: a quarter), see
 // undisturbed_mean; scaled down with the work for a small --size.
 constexpr double kMinSeconds = 4.0;
@@ -133,8 +138,15 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
 // one call over all the columns (PanelApplier::apply's one piece), with U
 // transposed (hplx's default form): C (m x m) -= A (m x k) U^T, U m x k.
 // Here it ran at about 76 Gflop/s where 256-column chunks ran at 72 (4 KiB pages, one
-// thread beside another, M = N = 4000, K = 192).
-double update_one_piece_gflops(long m, int k, int reps, int& disturbed) {
+// thread beside another, M = N = 4000, K = 192). The same product in
+// 256-column calls (as the update runs while a broadcast needs moving on)
+// gives what each call's packing of A costs: the chunks' extra time over
+// the one call's, per element of A packed again.
+struct OnePiece {
+  double gflops = 0;
+  double pack_ns_per_word = 0;
+};
+OnePiece update_one_piece(long m, int k, int reps, int& disturbed) {
   set_thread_counts(1, 1);
   device::HostVector<double> a(static_cast<size_t>(m) * k), u(static_cast<size_t>(m) * k),
       c(static_cast<size_t>(m) * m, 1.0);
@@ -142,13 +154,24 @@ double update_one_piece_gflops(long m, int k, int reps, int& disturbed) {
     a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
     u[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
   }
-  const double t = undisturbed_mean(
-      1, reps, min_seconds(m), disturbed, [] {},
+  auto columns = [&](long j, long w) {
+    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::Yes, m, w, k, -1.0, a.data(), m,
+                    u.data() + j, m, 1.0, c.data() + j * m, m);
+  };
+  const double one = undisturbed_mean(
+      1, reps, min_seconds(m), disturbed, [] {}, [&] { columns(0, m); });
+  const long chunks = (m + kChunk - 1) / kChunk;
+  const double chunked = undisturbed_mean(
+      1, reps, min_seconds(m) / 2, disturbed, [] {},
       [&] {
-        host_blas::gemm(host_blas::Trans::No, host_blas::Trans::Yes, m, m, k, -1.0, a.data(), m,
-                        u.data(), m, 1.0, c.data(), m);
+        for (long i = 0; i < chunks; ++i) columns(i * kChunk, std::min(kChunk, m - i * kChunk));
       });
-  return 2.0 * m * m * k / t / 1e9;
+  OnePiece r;
+  r.gflops = 2.0 * m * m * k / one / 1e9;
+  if (chunks > 1)
+    r.pack_ns_per_word =
+        std::max(0.0, (chunked - one) / (static_cast<double>(chunks - 1) * m * k) * 1e9);
+  return r;
 }
 
 // DTRSM as the update runs it in hplx's default forms (L1 and U
@@ -180,18 +203,33 @@ double trsm_gflops(long n, int b, int threads, int reps, int& disturbed) {
   return static_cast<double>(b) * b * n / t / 1e9;
 }
 
-// The local row swap as the update runs it with one process row (the
-// caller's phases.row_swap: hplx lu's own, src/lu/phase_timing.hpp) on an
-// m x m matrix, over n columns in 256-column chunks dealt over `threads`
-// threads; nanoseconds per word (NB n words), mean of the undisturbed reps.
-double swap_ns_per_word(const LuPhaseTimings& phases, long m, long n, int b, int threads, int reps,
-                        int& disturbed) {
+// The rows of the square matrix the row copies are timed on: at least
+// `size`, and twice the last-level cache (sysconf; 32 MiB where unknown)
+// in all. A run's matrix is far larger than the cache, and its row copies
+// miss in it: on a VM with 260 MiB of L3, a 4000 x 4000 matrix (122 MiB)
+// timed the diagonal block's gather at 1.6 ns per element where the run's
+// took about 3.4 (2x1, N = 10000). A --size below 2000 asks for a quick
+// calibration (the tests'): its matrix stays size x size.
+long row_copy_rows(long size) {
+  if (size < 2000) return size;
+  long cache = sysconf(_SC_LEVEL3_CACHE_SIZE);
+  if (cache <= 0) cache = 32L << 20;
+  const long rows = static_cast<long>(std::ceil(std::sqrt(2.0 * static_cast<double>(cache) / 8.0)));
+  return std::max(size, (rows + 255) / 256 * 256);
+}
+
+// One of the row swap's copies (the caller's phases.row_copy: hplx lu's own
+// kernels, src/lu/phase_timing.hpp) of b rows of an m x m matrix over n
+// columns, in 256-column chunks dealt over `threads` threads; nanoseconds
+// per element moved (b n), mean of the undisturbed reps.
+double row_copy_ns_per_word(const LuPhaseTimings& phases, device::RowCopy kind, long m, long n,
+                            int b, int threads, int reps, int& disturbed) {
   set_blas_threads(1);
-  const TimedWork swap = phases.row_swap(m, n, b, threads);
+  const TimedWork copy = phases.row_copy(kind, m, n, b, threads);
   const double t = undisturbed_mean(
       // A quarter second (at --size 4000) of 5 ms repetitions: five of them
       // gave 5.3 to 7.8 ns per word in run 5's calibrations.
-      threads, reps, min_seconds(m) / 16, disturbed, swap.prepare, swap.run);
+      threads, reps, min_seconds(m) / 16, disturbed, copy.prepare, copy.run);
   return t / (static_cast<double>(b) * n) * 1e9;
 }
 
@@ -298,6 +336,22 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
   return {a, b};
 }
 
+const char* row_copy_name(device::RowCopy kind) {
+  switch (kind) {
+    case device::RowCopy::Swap:
+      return "swap";
+    case device::RowCopy::Gather:
+      return "gather";
+    case device::RowCopy::Scatter:
+      return "scatter";
+    case device::RowCopy::BlockGather:
+      return "block_gather";
+    case device::RowCopy::BlockStore:
+      return "block_store";
+  }
+  return "?";
+}
+
 Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
@@ -378,12 +432,19 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
       int& d = c.disturbed_reps;
       c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
       // One thread deals nothing: the update in one piece.
-      c.update_gflops.emplace_back(
-          t, t == 1 ? update_one_piece_gflops(opt.size, opt.nb, opt.repetitions, d)
-                    : dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
+      if (t == 1) {
+        const OnePiece one = update_one_piece(opt.size, opt.nb, opt.repetitions, d);
+        c.update_gflops.emplace_back(t, one.gflops);
+        c.dgemm_pack_ns_per_word = one.pack_ns_per_word;
+      } else {
+        c.update_gflops.emplace_back(t,
+                                     dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
+      }
       c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
-      c.swap_ns_per_word.emplace_back(
-          t, swap_ns_per_word(phases, opt.size, opt.size, opt.nb, t, opt.repetitions, d));
+      for (device::RowCopy kind : kRowCopies)
+        c.row_copy_ns[kind].emplace_back(
+            t, row_copy_ns_per_word(phases, kind, row_copy_rows(opt.size), opt.size, opt.nb, t,
+                                    opt.repetitions, d));
     }
     calibrate_fact(c, opt, phases, static_cast<int>(usable_cpus().size()));
   }
@@ -400,20 +461,28 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
     double worst = g;
     MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
-    const double gu = t > 1 ? dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true)
-                            : update_one_piece_gflops(opt.size, opt.nb, opt.repetitions, d);
-    double upd_worst = gu;
-    MPI_Reduce(&gu, &upd_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    OnePiece one;
+    if (t > 1)
+      one.gflops = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true);
+    else
+      one = update_one_piece(opt.size, opt.nb, opt.repetitions, d);
+    double upd_worst = one.gflops, pack_worst = one.pack_ns_per_word;
+    MPI_Reduce(&one.gflops, &upd_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
+    MPI_Reduce(&one.pack_ns_per_word, &pack_worst, 1, MPI_DOUBLE, MPI_MAX, 0, world);
     MPI_Barrier(world);
     const double tr = trsm_gflops(opt.size, opt.nb, t, opt.repetitions, d);
     double tr_worst = tr;
     MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
     MPI_Barrier(world);
-    const double sw = swap_ns_per_word(phases, opt.size, opt.size, opt.nb, t, opt.repetitions, d);
+    std::map<device::RowCopy, double> copy_worst;
+    for (device::RowCopy kind : kRowCopies) {
+      MPI_Barrier(world);
+      const double ns = row_copy_ns_per_word(phases, kind, row_copy_rows(opt.size), opt.size,
+                                             opt.nb, t, opt.repetitions, d);
+      MPI_Reduce(&ns, &copy_worst[kind], 1, MPI_DOUBLE, MPI_MAX, 0, world);
+    }
     int d_all = d;
     MPI_Reduce(&d, &d_all, 1, MPI_INT, MPI_SUM, 0, world);
-    double sw_worst = sw;
-    MPI_Reduce(&sw, &sw_worst, 1, MPI_DOUBLE, MPI_MAX, 0, world);
     if (rank == 0) {
       c.concurrent_threads = t;
       c.concurrent_gflops = worst;
@@ -423,8 +492,10 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
         if (th == t) gf = upd_worst;
       for (auto& [th, gf] : c.trsm_gflops)
         if (th == t) gf = tr_worst;
-      for (auto& [th, ns] : c.swap_ns_per_word)
-        if (th == t) ns = sw_worst;
+      if (t == 1) c.dgemm_pack_ns_per_word = pack_worst;
+      for (auto& [kind, by] : c.row_copy_ns)
+        for (auto& [th, ns] : by)
+          if (th == t) ns = copy_worst[kind];
       c.disturbed_reps += d_all;
     }
   }
@@ -499,8 +570,20 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
             : "");
     s += "trsm_gflops_by_threads = " + table(c.trsm_gflops, "{:.3f}") + "\n";
   }
-  if (!c.swap_ns_per_word.empty())
-    s += "swap_ns_per_word_by_threads = " + table(c.swap_ns_per_word, "{:.3f}") + "\n";
+  if (c.row_copy_ns.count(device::RowCopy::Swap)) {
+    s += "# The row swap's copies of NB rows, ns per element moved, each by its own kernel (hplx\n"
+         "# lu's): swap = rows exchanged in place (one process row), gather / scatter = pivot\n"
+         "# rows spread over the matrix into / from a buffer, block_gather = the diagonal\n"
+         "# block's adjacent rows into a buffer, block_store = U stored back into them.\n";
+    for (const auto& [kind, by] : c.row_copy_ns)
+      s += fmt::format("{}_ns_per_word_by_threads = ", row_copy_name(kind)) + table(by, "{:.3f}") +
+           "\n";
+  }
+  if (c.dgemm_pack_ns_per_word > 0)
+    s += fmt::format(
+        "# Each DGEMM call packs its A (M x NB) again: the update in {}-column calls against\n"
+        "# one call, per element of A packed (1 thread).\ndgemm_pack_ns_per_word = {:.4f}\n",
+        kChunk, c.dgemm_pack_ns_per_word);
   s += "\n";
   if (c.fact_gflops > 0)
     s += fmt::format(
@@ -508,7 +591,7 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
         "# runs in {}-column chunks taken by the threads as they come.\nlook_ahead = 1\n"
         "fact_overlap = true\nchunk_columns = {}\n\n",
         kChunk, kChunk);
-  if (c.swap_s_per_word > 0 && c.swap_ns_per_word.empty()) {
+  if (c.swap_s_per_word > 0 && c.row_copy_ns.empty()) {
     s += "[memory]\n";
     s += fmt::format(
         "# Row swap on one rank (NB = {} rows over {} columns, OpenBLAS dlaswp, 1 thread):\n"

@@ -17,7 +17,9 @@
 // thread runs DGEMM as the update would, fitted to t = NB lambda_f + flops / R_f; DTRSM of an NB x
 // NB unit lower triangle against the columns and hplx lu's own row swap (lu::swap_rows_in_place,
 // LuPhaseTimings::row_swap) of NB rows, both in 256-column chunks dealt over T threads, by threads
-// on rank 0 alone and on all ranks at once like the DGEMM. Every timing keeps only the repetitions
+// on rank 0 alone and on all ranks at once like the DGEMM; and the row swap's other copies
+// (gathers and scatters of pivot rows, the diagonal block's rows gathered and U stored back into
+// them) by their own kernels, for hplx sim. Every timing keeps only the repetitions
 // during which no other process took this rank's cpus (a shared machine), see disturbed_reps; DGEMM
 // averages over >= 4 s of them, FACT and the row swap over >= 0.25 s per
 // size (at --size 4000; less for smaller sizes). The dealt DGEMM's rate is
@@ -27,8 +29,11 @@
 #include <mpi.h>
 
 #include <functional>
+#include <map>
 #include <string>
 #include <vector>
+
+#include "device/types.hpp"
 
 namespace hplx::model {
 
@@ -55,10 +60,13 @@ struct Calibration {
   // The CPU terms.
   std::vector<std::pair<int, double>> trsm_gflops;  // threads, GFLOPS
   // DGEMM in chunks dealt over the threads, 1-thread BLAS each (hplx lu's update)
-  std::vector<std::pair<int, double>> update_gflops;     // threads, GFLOPS
-  std::vector<std::pair<int, double>> swap_ns_per_word;  // threads, ns per word
-  std::vector<std::pair<long, double>> fact_points;      // M, seconds
-  bool fact_beside_dgemm = false;                        // a DGEMM thread ran beside it
+  std::vector<std::pair<int, double>> update_gflops;  // threads, GFLOPS
+  // The row swap's copies by kind (swap in place, gather, scatter, ...):
+  // threads, ns per element moved.
+  std::map<device::RowCopy, std::vector<std::pair<int, double>>> row_copy_ns;
+  double dgemm_pack_ns_per_word = 0;                 // per element of A, per DGEMM call (1 thread)
+  std::vector<std::pair<long, double>> fact_points;  // M, seconds
+  bool fact_beside_dgemm = false;                    // a DGEMM thread ran beside it
   double fact_gflops = 0;
   double fact_column_s = 0;
   // Timed repetitions left out because other processes took this rank's
@@ -86,11 +94,15 @@ struct LuPhaseTimings {
   // dimension ld), copied out, factored and copied back; prepare()
   // restores the matrix.
   std::function<TimedWork(const std::vector<double>& src, long ld, long m, int b)> fact;
-  // The local row swap of b rows of an m x m matrix over n columns, in
-  // 256-column chunks dealt over `threads` threads; prepare() draws new
-  // interchanges.
-  std::function<TimedWork(long m, long n, int b, int threads)> row_swap;
+  // One of the row swap's copies (lu::RowCopyTiming) of b rows of an m x m
+  // matrix over n columns, in 256-column chunks dealt over `threads`
+  // threads; prepare() draws new rows.
+  std::function<TimedWork(device::RowCopy kind, long m, long n, int b, int threads)> row_copy;
 };
+
+// The spec's name of a row copy kind: "swap", "gather", "scatter",
+// "block_gather", "block_store" (its key: NAME_ns_per_word_by_threads).
+const char* row_copy_name(device::RowCopy kind);
 
 // Collective over `world`. Rank 0's result is the one to write.
 Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases);

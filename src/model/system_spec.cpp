@@ -226,7 +226,11 @@ double SystemSpec::update_s_per_flop(int threads) const {
 }
 
 double SystemSpec::swap_s_per_word(int threads) const {
-  return time_by_threads(device.swap_ns_per_word_by_threads, threads) * 1e-9;
+  return s_per_word(device.swap_ns_per_word_by_threads, threads);
+}
+
+double SystemSpec::s_per_word(const std::map<int, double>& by, int threads) {
+  return time_by_threads(by, threads) * 1e-9;
 }
 
 std::pair<int, int> parse_grid(const std::string& text, const std::string& what) {
@@ -280,11 +284,27 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   sys.finish();
 
-  Section dev(
-      top.table("device"), "device", name,
-      {"name", "gpu", "cores", "flops_per_cycle", "clock_ghz", "rpeak_gflops", "dgemm_gflops",
-       "dgemm_half_dim", "memory_gib", "dgemm_gflops_by_threads", "fact_gflops", "fact_column_us",
-       "trsm_gflops_by_threads", "swap_ns_per_word_by_threads", "update_gflops_by_threads"});
+  Section dev(top.table("device"), "device", name,
+              {"name",
+               "gpu",
+               "cores",
+               "flops_per_cycle",
+               "clock_ghz",
+               "rpeak_gflops",
+               "dgemm_gflops",
+               "dgemm_half_dim",
+               "memory_gib",
+               "dgemm_gflops_by_threads",
+               "fact_gflops",
+               "fact_column_us",
+               "trsm_gflops_by_threads",
+               "swap_ns_per_word_by_threads",
+               "update_gflops_by_threads",
+               "gather_ns_per_word_by_threads",
+               "scatter_ns_per_word_by_threads",
+               "block_gather_ns_per_word_by_threads",
+               "block_store_ns_per_word_by_threads",
+               "dgemm_pack_ns_per_word"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -328,6 +348,14 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       by_threads("swap_ns_per_word_by_threads", "\"1\" = 9.5, \"2\" = 8.7, ... ns per word");
   d.update_gflops_by_threads =
       by_threads("update_gflops_by_threads", "\"1\" = 20.5, \"2\" = 42.3, ... GFLOPS");
+  const char* ns_example = "\"1\" = 6.5, \"2\" = 3.3, ... ns per word";
+  d.gather_ns_per_word_by_threads = by_threads("gather_ns_per_word_by_threads", ns_example);
+  d.scatter_ns_per_word_by_threads = by_threads("scatter_ns_per_word_by_threads", ns_example);
+  d.block_gather_ns_per_word_by_threads =
+      by_threads("block_gather_ns_per_word_by_threads", ns_example);
+  d.block_store_ns_per_word_by_threads =
+      by_threads("block_store_ns_per_word_by_threads", ns_example);
+  d.dgemm_pack_ns_per_word = dev.non_negative("dgemm_pack_ns_per_word", " (ns per word)");
   dev.finish();
   const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;
   if (cfs && !(d.cores && d.flops_per_cycle && d.clock_ghz)) {

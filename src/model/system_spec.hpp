@@ -69,6 +69,16 @@ struct Device {
   std::optional<double> fact_column_us;               // lambda_f: its time per column
   std::map<int, double> trsm_gflops_by_threads;       // R_trsm(T): DTRSM of U
   std::map<int, double> swap_ns_per_word_by_threads;  // t_sw(T): local row swap / U copy
+  // hplx sim's costs of the row swap's other copies, ns per element by
+  // threads (calibrated on hplx lu's kernels; absent: t_sw): pivot rows
+  // gathered into / scattered from a buffer, the diagonal block's adjacent
+  // rows gathered, U stored back into them.
+  std::map<int, double> gather_ns_per_word_by_threads;
+  std::map<int, double> scatter_ns_per_word_by_threads;
+  std::map<int, double> block_gather_ns_per_word_by_threads;
+  std::map<int, double> block_store_ns_per_word_by_threads;
+  // hplx sim: a DGEMM call's packing of A (M x K), ns per element.
+  std::optional<double> dgemm_pack_ns_per_word;
   // R_upd(T): the update's DGEMM as hplx lu runs it, 256-column chunks dealt
   // over T threads with 1-thread BLAS each (absent: gamma(T))
   std::map<int, double> update_gflops_by_threads;
@@ -165,6 +175,9 @@ struct SystemSpec {
   // The CPU terms at `threads` threads per rank; 0 when the spec has none.
   double trsm_s_per_flop(int threads) const;
   double swap_s_per_word(int threads) const;
+  // A time per word by threads of `by` (one of the *_ns_per_word_by_threads
+  // maps), in seconds; 0 when empty.
+  static double s_per_word(const std::map<int, double>& by, int threads);
   double update_s_per_flop(int threads) const;
 };
 

@@ -52,7 +52,13 @@ TEST(CalibrateFit, CpuTermsAreWrittenAndLoadBack) {
   hplx::model::Calibration c;
   c.dgemm_gflops = {{1, 40.0}, {2, 78.0}};
   c.trsm_gflops = {{1, 20.0}, {2, 35.5}};
-  c.swap_ns_per_word = {{1, 14.25}, {2, 8.5}};
+  using hplx::device::RowCopy;
+  c.row_copy_ns[RowCopy::Swap] = {{1, 14.25}, {2, 8.5}};
+  c.row_copy_ns[RowCopy::Gather] = {{1, 6.5}, {2, 3.25}};
+  c.row_copy_ns[RowCopy::Scatter] = {{1, 15.0}};
+  c.row_copy_ns[RowCopy::BlockGather] = {{1, 3.5}};
+  c.row_copy_ns[RowCopy::BlockStore] = {{1, 2.75}};
+  c.dgemm_pack_ns_per_word = 0.375;
   c.fact_points = {{1000, 0.002}, {2000, 0.004}};
   c.fact_gflops = 17.5;
   c.fact_column_s = 3e-6;
@@ -67,6 +73,12 @@ TEST(CalibrateFit, CpuTermsAreWrittenAndLoadBack) {
   EXPECT_DOUBLE_EQ(*spec.device.fact_column_us, 3.0);
   EXPECT_DOUBLE_EQ(spec.trsm_s_per_flop(2), 1.0 / 35.5e9);
   EXPECT_DOUBLE_EQ(spec.swap_s_per_word(1), 14.25e-9);
+  // The swap's other copies and DGEMM's packing, for hplx sim.
+  EXPECT_DOUBLE_EQ(spec.device.gather_ns_per_word_by_threads.at(2), 3.25);
+  EXPECT_DOUBLE_EQ(spec.device.scatter_ns_per_word_by_threads.at(1), 15.0);
+  EXPECT_DOUBLE_EQ(spec.device.block_gather_ns_per_word_by_threads.at(1), 3.5);
+  EXPECT_DOUBLE_EQ(spec.device.block_store_ns_per_word_by_threads.at(1), 2.75);
+  EXPECT_DOUBLE_EQ(*spec.device.dgemm_pack_ns_per_word, 0.375);
   EXPECT_EQ(spec.schedule.look_ahead, 1);
   EXPECT_TRUE(spec.schedule.fact_overlap);
   EXPECT_FALSE(spec.memory.present);

@@ -208,5 +208,21 @@ TEST_P(LuPhases, FactorPanelThroughTheQueueMatchesDgetrf) {
 
 HPLX_INSTANTIATE_OVER_BACKENDS(LuPhases);
 
+// What a simulated queue charges each of RS's kernels as (hplx sim's cost
+// per element of each kind, calibrated on that kernel): the diagonal
+// block's adjacent rows share cache lines, the pivot rows do not.
+TEST(RowKernels, TellTheSimulationWhichCopyTheyAre) {
+  using device::RowCopy;
+  using device::RowCopyOf;
+  const kernels::GatherRows pivots{nullptr, 1, nullptr, 1, 1, nullptr};
+  kernels::GatherRows block = pivots;
+  block.block = true;
+  EXPECT_EQ(RowCopyOf<kernels::GatherRows>::of(pivots), RowCopy::Gather);
+  EXPECT_EQ(RowCopyOf<kernels::GatherRows>::of(block), RowCopy::BlockGather);
+  EXPECT_EQ(RowCopyOf<kernels::ScatterRows>::of({}), RowCopy::Scatter);
+  EXPECT_EQ(RowCopyOf<kernels::SwapRowsInPlace>::of({}), RowCopy::Swap);
+  EXPECT_EQ(RowCopyOf<kernels::StoreTransposedU>::of({}), RowCopy::BlockStore);
+}
+
 }  // namespace
 }  // namespace hplx::lu

@@ -59,6 +59,41 @@ TEST(SimSetup, CpuSpecGivesInlineRanksAndNotesWhatItAssumed) {
   EXPECT_NE(notes[1].find("ns per element a row copy moves"), std::string::npos) << notes[1];
 }
 
+// A calibrated rank's row copies, each kind at its own measured cost, and
+// DGEMM's packing of A per call: an update in narrow chunks costs more.
+const char* kCalibratedCopies = R"(
+[system]
+name = "calibrated test node"
+[device]
+dgemm_gflops = 30
+swap_ns_per_word_by_threads = { "1" = 8.5 }
+gather_ns_per_word_by_threads = { "1" = 5.5, "2" = 2.5 }
+scatter_ns_per_word_by_threads = { "1" = 11 }
+block_gather_ns_per_word_by_threads = { "1" = 2.75 }
+dgemm_pack_ns_per_word = 0.75
+)";
+
+TEST(SimSetup, CalibratedRowCopiesAreChargedByKind) {
+  const model::SystemSpec spec = model::parse_system_spec(kCalibratedCopies, "cal.toml");
+  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  using device::RowCopy;
+  EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::Swap), 8.5e-9);
+  EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::Gather), 5.5e-9);
+  EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::Scatter), 11e-9);
+  EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::BlockGather), 2.75e-9);
+  // Not calibrated: the in-place swap's cost.
+  EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::BlockStore), 8.5e-9);
+  // Two threads' figure where the run has two.
+  EXPECT_DOUBLE_EQ(app::sim_model_from_spec(spec, 2).row_seconds(RowCopy::Gather), 2.5e-9);
+  // Four 256-column calls pack A four times; one call of 1024 columns once.
+  const double one = m.dgemm.seconds(10000, 1024, 192), four = 4 * m.dgemm.seconds(10000, 256, 192);
+  EXPECT_NEAR(four - one, 3 * 10000 * 192 * 0.75e-9, 1e-12);
+  // And the figures survive the file the ranks read.
+  const device::SimModel back = device::sim_model_from_json(to_json(m), "test");
+  EXPECT_DOUBLE_EQ(back.row_seconds(RowCopy::Scatter), 11e-9);
+  EXPECT_DOUBLE_EQ(back.dgemm.pack_s, 0.75e-9);
+}
+
 TEST(SimSetup, RanksThatAreGpusWithoutHostRunInOrderWithADevicesChoices) {
   // hdpex-p100: device.gpu = true, no [host]: in-order ranks that still
   // count as devices (the split update for P > 1); a CPU spec's do not.

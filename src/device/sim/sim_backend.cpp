@@ -67,7 +67,7 @@ class SimQueue final : public Queue {
   bool runs_inline() const override { return !gpu_; }
   bool executes_on_host() const override { return false; }
   bool simulated() const override { return true; }
-  void simulate_kernel(double elements) override;
+  void simulate_kernel(double elements, RowCopy kind) override;
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override;
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
@@ -293,8 +293,8 @@ void SimQueue::charge(double seconds) {
   busy_until_ = std::max(busy_until_, now()) + seconds;
 }
 
-void SimQueue::simulate_kernel(double elements) {
-  charge(model_.kernel_overhead_s + elements * model_.row_element_s);
+void SimQueue::simulate_kernel(double elements, RowCopy kind) {
+  charge(model_.kernel_overhead_s + elements * model_.row_seconds(kind));
 }
 
 double SimQueue::copy_seconds(const void* dst, const void* src, std::size_t bytes) const {

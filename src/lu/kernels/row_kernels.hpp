@@ -15,6 +15,7 @@
 #pragma once
 
 #include "device/kernel_body.hpp"
+#include "device/types.hpp"
 
 namespace hplx::lu::kernels {
 
@@ -25,14 +26,20 @@ inline long column_blocks(long nn) {
   return (nn + kColumnBlock - 1) / kColumnBlock;
 }
 
-// dst[i * nn + c] = a[rows[i] + c * lda] for i < m, c < nn.
+// dst[i * nn + c] = a[rows[i] + c * lda] for i < m, c < nn. `block`: the
+// rows are adjacent rows of one block, which share cache lines (a
+// simulated queue's cost only).
 struct GatherRows {
   const double* a;
   long lda;
   const long* rows;
   long m, nn;
   double* dst;
+  bool block = false;
   double moved_per_index() const { return static_cast<double>(m) * kColumnBlock; }
+  device::RowCopy row_copy() const {
+    return block ? device::RowCopy::BlockGather : device::RowCopy::Gather;
+  }
   HPLX_HD void operator()(long blk) const {
     const long c0 = blk * kColumnBlock;
     const long c1 = c0 + kColumnBlock < nn ? c0 + kColumnBlock : nn;
@@ -51,6 +58,7 @@ struct ScatterRows {
   long m, nn;
   const double* src;
   double moved_per_index() const { return static_cast<double>(m) * kColumnBlock; }
+  device::RowCopy row_copy() const { return device::RowCopy::Scatter; }
   HPLX_HD void operator()(long blk) const {
     const long c0 = blk * kColumnBlock;
     const long c1 = c0 + kColumnBlock < nn ? c0 + kColumnBlock : nn;
@@ -99,6 +107,7 @@ struct StoreTransposedU {
   double* rows;
   long lda;
   double moved_per_index() const { return jb; }
+  device::RowCopy row_copy() const { return device::RowCopy::BlockStore; }
   HPLX_HD void operator()(long c) const {
     for (int r = 0; r < jb; ++r) rows[r + c * lda] = u[c + r * ldu];
   }
