@@ -49,7 +49,9 @@ class RowCopyTiming {
   ~RowCopyTiming();
   RowCopyTiming(const RowCopyTiming&) = delete;
   RowCopyTiming& operator=(const RowCopyTiming&) = delete;
-  void prepare();  // new rows (pivots below the panel's; another block)
+  // New rows (uniform below the panel's, as pivots; another block), their
+  // lines flushed from the caches: a run's copies find them in memory.
+  void prepare();
   void run();
 
  private:
