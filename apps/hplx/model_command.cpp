@@ -370,7 +370,7 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
     fmt::print("  DTRSM of U {} thread(s): {:.2f} GFLOPS\n", t, g);
   for (const auto& [kind, by] : c.row_copy_ns)
     for (const auto& [t, ns] : by)
-      fmt::print("  row {} {} thread(s): {:.3f} ns per word\n", model::row_copy_name(kind), t, ns);
+      fmt::print("  row {} {} thread(s): {:.3f} ns per word\n", device::row_copy_name(kind), t, ns);
   if (c.dgemm_pack_ns_per_word > 0)
     fmt::print("  DGEMM's packing of A, per call: {:.4f} ns per word\n", c.dgemm_pack_ns_per_word);
   for (const auto& [m, t] : c.fact_points)

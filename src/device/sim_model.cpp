@@ -40,10 +40,6 @@ nlohmann::json gemm_json(const GemmModel& g) {
           {"pack_s", g.pack_s}};
 }
 
-// The keys of SimModel::row_copy_s, in RowCopy's order.
-constexpr std::array<const char*, kRowCopyKinds> kRowCopyKeys = {"swap", "gather", "scatter",
-                                                                 "block_gather", "block_store"};
-
 }  // namespace
 
 void SimModel::check() const {
@@ -60,7 +56,8 @@ void SimModel::check() const {
   need_positive(host_memory_Bps, "host_memory_Bps");
   need_positive(row_element_s, "row_element_s");
   for (int i = 0; i < kRowCopyKinds; ++i)
-    need_non_negative(row_copy_s[i], fmt::format("row_copy_s.{}", kRowCopyKeys[i]).c_str());
+    need_non_negative(row_copy_s[i],
+                      fmt::format("row_copy_s.{}", row_copy_name(static_cast<RowCopy>(i))).c_str());
   need_positive(host_row_element_s, "host_row_element_s");
   if (gpu) need_positive(link_Bps, "link_Bps");
   need_non_negative(link_latency_s, "link_latency_s");
@@ -76,7 +73,8 @@ std::string rank_kind(const SimModel& m) {
 
 nlohmann::json to_json(const SimModel& m) {
   nlohmann::json rows = nlohmann::json::object();
-  for (int i = 0; i < kRowCopyKinds; ++i) rows[kRowCopyKeys[i]] = m.row_copy_s[i];
+  for (int i = 0; i < kRowCopyKinds; ++i)
+    rows[row_copy_name(static_cast<RowCopy>(i))] = m.row_copy_s[i];
   return {{"source", m.source},
           {"gpu", m.gpu},
           {"device_ranks", m.device_ranks},
@@ -116,7 +114,7 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
     m.row_element_s = j.at("row_element_s").get<double>();
     if (j.contains("row_copy_s"))
       for (int i = 0; i < kRowCopyKinds; ++i)
-        m.row_copy_s[i] = j.at("row_copy_s").value(kRowCopyKeys[i], 0.0);
+        m.row_copy_s[i] = j.at("row_copy_s").value(row_copy_name(static_cast<RowCopy>(i)), 0.0);
     m.host_row_element_s = j.at("host_row_element_s").get<double>();
     m.link_Bps = j.at("link_Bps").get<double>();
     m.link_latency_s = j.at("link_latency_s").get<double>();

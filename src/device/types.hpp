@@ -25,5 +25,13 @@ enum class Diag { Unit, NonUnit };
 // the solved U stored back, transposed, into the block's adjacent rows.
 enum class RowCopy { Swap, Gather, Scatter, BlockGather, BlockStore };
 inline constexpr int kRowCopyKinds = 5;
+// Its name in files (the simulation model's JSON; a spec's key is
+// NAME_ns_per_word_by_threads): "swap", "gather", "scatter",
+// "block_gather", "block_store".
+constexpr const char* row_copy_name(RowCopy kind) {
+  constexpr const char* names[kRowCopyKinds] = {"swap", "gather", "scatter", "block_gather",
+                                                "block_store"};
+  return names[static_cast<int>(kind)];
+}
 
 }  // namespace hplx::device

@@ -336,22 +336,6 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
   return {a, b};
 }
 
-const char* row_copy_name(device::RowCopy kind) {
-  switch (kind) {
-    case device::RowCopy::Swap:
-      return "swap";
-    case device::RowCopy::Gather:
-      return "gather";
-    case device::RowCopy::Scatter:
-      return "scatter";
-    case device::RowCopy::BlockGather:
-      return "block_gather";
-    case device::RowCopy::BlockStore:
-      return "block_store";
-  }
-  return "?";
-}
-
 Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
@@ -576,8 +560,8 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
          "# rows spread over the matrix into / from a buffer, block_gather = the diagonal\n"
          "# block's adjacent rows into a buffer, block_store = U stored back into them.\n";
     for (const auto& [kind, by] : c.row_copy_ns)
-      s += fmt::format("{}_ns_per_word_by_threads = ", row_copy_name(kind)) + table(by, "{:.3f}") +
-           "\n";
+      s += fmt::format("{}_ns_per_word_by_threads = ", device::row_copy_name(kind)) +
+           table(by, "{:.3f}") + "\n";
   }
   if (c.dgemm_pack_ns_per_word > 0)
     s += fmt::format(

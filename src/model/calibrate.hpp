@@ -100,10 +100,6 @@ struct LuPhaseTimings {
   std::function<TimedWork(device::RowCopy kind, long m, long n, int b, int threads)> row_copy;
 };
 
-// The spec's name of a row copy kind: "swap", "gather", "scatter",
-// "block_gather", "block_store" (its key: NAME_ns_per_word_by_threads).
-const char* row_copy_name(device::RowCopy kind);
-
 // Collective over `world`. Rank 0's result is the one to write.
 Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases);
 
