@@ -348,7 +348,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   // The record is on disk after every test and marked interrupted on
   // SIGINT/SIGTERM or by the watchdog, as `hplx lu`'s.
-  LiveRecord live(rank == 0 ? json_ : std::string());
+  LiveRecord live(json_, rank == 0);
   Activity activity;
   TraceRecorder trace(!trace_.empty());
   trace.set_activity(&activity);

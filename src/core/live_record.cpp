@@ -7,6 +7,7 @@
 #include <atomic>
 #include <cerrno>
 #include <csignal>
+#include <ctime>
 #include <fstream>
 #include <utility>
 
@@ -34,7 +35,15 @@ std::string g_path, g_tmp;
 std::atomic<ino_t> g_inode{0};
 struct sigaction g_old_int {
 }, g_old_term{};
-bool g_installed = false;
+// The LiveRecord whose handlers are installed, null when none; a writer's
+// takes over from a non-writer's (ranks sharing one process).
+const LiveRecord* g_owner = nullptr;
+bool g_owner_writes = false;
+// This rank writes no record: a stop signal waits for the writer's end.
+std::atomic<bool> g_hold_off{false};
+// A handler is under way: a second stop signal (on another thread) waits
+// for it rather than ending the process in the middle of its rewrite.
+std::atomic<bool> g_stopping{false};
 
 void write_all(int fd, const char* p, std::size_t n) {
   while (n > 0) {
@@ -46,24 +55,41 @@ void write_all(int fd, const char* p, std::size_t n) {
   }
 }
 
+void sleep_ms(long ms) {
+  timespec left{ms / 1000, (ms % 1000) * 1000000L};
+  while (::nanosleep(&left, &left) != 0 && errno == EINTR) {
+  }
+}
+
 extern "C" void on_stop_signal(int sig) {
-  const int slot = g_ready.exchange(-1);
-  struct stat now {};
-  const ino_t mine = g_inode.load();
-  const bool replaced = mine != 0 && ::stat(g_path.c_str(), &now) == 0 && now.st_ino != mine;
-  if (slot >= 0 && !replaced) {
-    const std::string& text = sig == SIGINT ? g_slots[slot].on_sigint : g_slots[slot].on_sigterm;
-    const int fd = ::open(g_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-    if (fd >= 0) {
-      write_all(fd, text.data(), text.size());
-      ::fsync(fd);
-      ::close(fd);
-      ::rename(g_tmp.c_str(), g_path.c_str());
+  const int saved_errno = errno;
+  if (g_stopping.exchange(true) || g_hold_off.load()) {
+    // Another handler is rewriting the record, or another rank is: the
+    // end comes from it (mpirun kills every rank once one has died), or
+    // from the signal once the wait is over.
+    sleep_ms(kStopHoldOffMs);
+  } else if (const int slot = g_ready.exchange(-1); slot >= 0) {
+    struct stat now {};
+    const ino_t mine = g_inode.load();
+    const bool replaced = mine != 0 && ::stat(g_path.c_str(), &now) == 0 && now.st_ino != mine;
+    if (!replaced) {
+      const std::string& text = sig == SIGINT ? g_slots[slot].on_sigint : g_slots[slot].on_sigterm;
+      const int fd = ::open(g_tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+      if (fd >= 0) {
+        write_all(fd, text.data(), text.size());
+        // In place first, then on disk: a SIGKILL may follow at any moment.
+        ::rename(g_tmp.c_str(), g_path.c_str());
+        ::fsync(fd);
+        ::close(fd);
+      }
     }
   }
-  // The signal then does what it would have done without us.
+  // The signal then does what it would have done without us, once this
+  // handler has returned (it is blocked here till then).
   sigaction(sig, sig == SIGINT ? &g_old_int : &g_old_term, nullptr);
   raise(sig);
+  g_stopping = false;
+  errno = saved_errno;
 }
 
 std::string render(const nlohmann::json& record) {
@@ -72,32 +98,42 @@ std::string render(const nlohmann::json& record) {
 
 }  // namespace
 
-LiveRecord::LiveRecord(std::string path) : path_(std::move(path)) {
-  if (path_.empty() || g_installed) return;
-  g_path = path_;
-  g_tmp = path_ + ".signal.tmp";  // not the atomic writer's own temporary
+LiveRecord::LiveRecord(std::string path, bool writes) : path_(std::move(path)), writes_(writes) {
+  if (path_.empty() || (g_owner && (g_owner_writes || !writes_))) return;
+  if (writes_) {
+    g_path = path_;
+    g_tmp = path_ + ".signal.tmp";  // not the atomic writer's own temporary
+  }
+  g_hold_off = !writes_;
+  g_owner_writes = writes_;
+  const bool installed = g_owner != nullptr;
+  g_owner = this;
+  if (installed) return;
   struct sigaction sa {};
   sa.sa_handler = on_stop_signal;
+  // One stop signal at a time on the thread that handles it.
   sigemptyset(&sa.sa_mask);
+  sigaddset(&sa.sa_mask, SIGINT);
+  sigaddset(&sa.sa_mask, SIGTERM);
   // A signal the process was started ignoring (SIGINT for a background
   // job) stays ignored.
   for (auto [sig, old] : {std::pair{SIGINT, &g_old_int}, std::pair{SIGTERM, &g_old_term}}) {
     sigaction(sig, nullptr, old);
     if (old->sa_handler != SIG_IGN) sigaction(sig, &sa, nullptr);
   }
-  g_installed = true;
 }
 
 LiveRecord::~LiveRecord() {
-  if (path_.empty() || !g_installed) return;
+  if (g_owner != this) return;
   g_ready = -1;
+  g_hold_off = false;
   sigaction(SIGINT, &g_old_int, nullptr);
   sigaction(SIGTERM, &g_old_term, nullptr);
-  g_installed = false;
+  g_owner = nullptr;
 }
 
 void LiveRecord::update(nlohmann::json record, long done, long planned) {
-  if (path_.empty()) return;
+  if (path_.empty() || !writes_) return;
   record["progress"] = {{"done", done}, {"planned", planned}};
   auto stopped = [&](const char* signal) {
     nlohmann::json r = record;
@@ -118,7 +154,7 @@ void LiveRecord::update(nlohmann::json record, long done, long planned) {
 }
 
 void LiveRecord::finish(nlohmann::json record, long done, long planned) {
-  if (path_.empty()) return;
+  if (path_.empty() || !writes_) return;
   g_ready = -1;
   record["progress"] = {
       {"done", done},
@@ -129,6 +165,7 @@ void LiveRecord::finish(nlohmann::json record, long done, long planned) {
 
 void LiveRecord::stand_down() {
   g_ready = -1;
+  g_hold_off = false;
 }
 
 void mark_record_interrupted(const std::string& path, const std::string& reason) {

@@ -5,11 +5,19 @@
 //   - finish() writes it with "status": "complete";
 //   - SIGINT or SIGTERM rewrites it with "status": "interrupted" and the
 //     reason, from texts update() prepared beforehand (the signal handler
-//     makes only async-signal-safe calls: open, write, fsync, rename), then
-//     lets the signal end the process as it would have; a record another
-//     process has since replaced (another rank's watchdog) is left alone.
-// One per process at a time (the handlers are process-wide); the rank that
-// writes the record makes one, the others none.
+//     makes only async-signal-safe calls: open, write, rename, fsync, the
+//     rename before the fsync so that the record is in place as soon as
+//     possible), then lets the signal end the process as it would have; a
+//     record another process has since replaced (another rank's watchdog)
+//     is left alone;
+//   - the other ranks of a run with a record put off their end on SIGINT
+//     or SIGTERM, by up to kStopHoldOffMs: mpirun sends SIGTERM to every
+//     rank at once and SIGKILL to those still alive as soon as one of them
+//     has died, so a rank dying at once took the record's writer down in
+//     the middle of its rewrite (the record then said "running").
+// One per process at a time (the handlers are process-wide); every rank
+// makes one, `writes` true on the rank that writes the record. Where ranks
+// share a process (hplx sim) the writer's takes over from the others'.
 #pragma once
 
 #include <string>
@@ -18,25 +26,35 @@
 
 namespace hplx {
 
+// How long a rank that does not write the record waits on SIGINT or
+// SIGTERM before the signal ends it (the writer's own end, or the
+// launcher's SIGKILL, usually comes first). Also how long a second stop
+// signal waits for the first one's handler.
+inline constexpr long kStopHoldOffMs = 3000;
+
 class LiveRecord {
  public:
-  // Installs the SIGINT and SIGTERM handlers when `path` is not empty.
-  explicit LiveRecord(std::string path);
+  // Installs the SIGINT and SIGTERM handlers when `path` is not empty: on
+  // the rank that `writes` the record, the ones that rewrite it; on the
+  // others, the ones that hold off.
+  LiveRecord(std::string path, bool writes);
   ~LiveRecord();  // restores the previous handlers
   LiveRecord(const LiveRecord&) = delete;
   LiveRecord& operator=(const LiveRecord&) = delete;
 
   // The record after `done` of `planned` tests (its "status" and "progress"
-  // are set here).
+  // are set here). Only on the rank that writes it.
   void update(nlohmann::json record, long done, long planned);
   void finish(nlohmann::json record, long done, long planned);
 
   // From now on SIGINT and SIGTERM leave the record on disk alone (the
-  // watchdog has written its own reason there). Any thread.
+  // watchdog has written its own reason there) and end this rank without
+  // holding off. Any thread.
   static void stand_down();
 
  private:
   std::string path_;
+  bool writes_;
 };
 
 // Marks the record at `path` "interrupted" with `reason`, as any rank of the

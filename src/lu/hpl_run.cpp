@@ -459,7 +459,7 @@ int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
       record["top500"] = to_json(*figures);
     return record;
   };
-  LiveRecord live(root ? options.json_path : std::string());
+  LiveRecord live(options.json_path, root);
   const std::vector<TestCase> all_tests = expand_tests(dat);
   if (root) live.update(record_so_far(), 0, static_cast<long>(all_tests.size()));
   // What this rank is doing, watched by the watchdog.
