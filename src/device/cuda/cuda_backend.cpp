@@ -6,6 +6,7 @@
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
+#include <type_traits>
 
 #include <fmt/format.h>
 
@@ -132,6 +133,7 @@ class CudaQueue final : public Queue {
   void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
             const double* b, long ldb, double beta, double* c, long ldc) override {
     if (m <= 0 || n <= 0) return;
+    if (k <= 0) return scale_block(m, n, beta, c, ldc);
     check_cublas(
         cublasDgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
         "cublasDgemm");
@@ -139,6 +141,7 @@ class CudaQueue final : public Queue {
   void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
             const float* b, long ldb, float beta, float* c, long ldc) override {
     if (m <= 0 || n <= 0) return;
+    if (k <= 0) return scale_block(m, n, beta, c, ldc);
     check_cublas(
         cublasSgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
         "cublasSgemm");
@@ -160,12 +163,14 @@ class CudaQueue final : public Queue {
   void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
             long incx, double beta, double* y, long incy) override {
     if ((ta == Trans::No ? m : n) <= 0) return;
+    if ((ta == Trans::No ? n : m) <= 0) return scale_vector(ta == Trans::No ? m : n, beta, y, incy);
     check_cublas(cublasDgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
                  "cublasDgemv");
   }
   void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
             long incx, float beta, float* y, long incy) override {
     if ((ta == Trans::No ? m : n) <= 0) return;
+    if ((ta == Trans::No ? n : m) <= 0) return scale_vector(ta == Trans::No ? m : n, beta, y, incy);
     check_cublas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
                  "cublasSgemv");
   }
@@ -179,6 +184,43 @@ class CudaQueue final : public Queue {
   }
 
  private:
+  // A product with nothing to sum leaves beta times the output, and beta = 0
+  // clears it, NaN included (BLAS's rule, which the host backend follows).
+  // cuBLAS's GEMV returns at once when A has no columns (no rows for A^T),
+  // leaving y as it was: these do the rest of the rule instead.
+  template <class T>
+  void scale_vector(long len, T beta, T* y, long incy) {
+    if (beta == T(1)) return;
+    if (beta == T(0)) {
+      check_cuda(cudaMemset2DAsync(y, static_cast<std::size_t>(incy) * sizeof(T), 0, sizeof(T),
+                                   static_cast<std::size_t>(len), stream_),
+                 "cudaMemset2DAsync");
+    } else if constexpr (std::is_same_v<T, double>) {
+      check_cublas(cublasDscal_64(blas_, len, &beta, y, incy), "cublasDscal");
+    } else {
+      check_cublas(cublasSscal_64(blas_, len, &beta, y, incy), "cublasSscal");
+    }
+  }
+  template <class T>
+  void scale_block(long m, long n, T beta, T* c, long ldc) {
+    if (beta == T(1)) return;
+    if (beta == T(0)) {
+      check_cuda(cudaMemset2DAsync(c, static_cast<std::size_t>(ldc) * sizeof(T), 0, m * sizeof(T),
+                                   static_cast<std::size_t>(n), stream_),
+                 "cudaMemset2DAsync");
+      return;
+    }
+    const T zero = 0;  // C = beta C + 0 C, in place (geam allows C = A with ldc = lda)
+    if constexpr (std::is_same_v<T, double>)
+      check_cublas(cublasDgeam_64(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta, c, ldc, &zero, c,
+                                  ldc, c, ldc),
+                   "cublasDgeam");
+    else
+      check_cublas(cublasSgeam_64(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta, c, ldc, &zero, c,
+                                  ldc, c, ldc),
+                   "cublasSgeam");
+  }
+
   // 16-bit A and B, FP32 C, FP32 products and sums. CUBLAS_GEMM_DEFAULT:
   // the default math mode uses tensor cores for 16-bit inputs with
   // CUBLAS_COMPUTE_32F; CUBLAS_GEMM_DEFAULT_TENSOR_OP is deprecated and

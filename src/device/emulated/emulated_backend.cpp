@@ -2,6 +2,7 @@
 
 #include <atomic>
 #include <chrono>
+#include <cmath>
 #include <condition_variable>
 #include <cstdlib>
 #include <cstring>
@@ -159,6 +160,33 @@ class EmulatedEvent final : public Event {
   std::shared_ptr<std::atomic<double>> reached_at_;
 };
 
+// Whether `cols` columns of `width` bytes at `a` (pitch pa) and at `b`
+// (pitch pb) share a byte.
+bool columns_overlap(const char* a, std::size_t pa, const char* b, std::size_t pb,
+                     std::size_t width, long cols) {
+  const auto span = [&](std::size_t pitch) { return (cols - 1) * pitch + width; };
+  if (a + span(pa) <= b || b + span(pb) <= a) return false;
+  if (pa != pb || pa == 0) return true;  // their spans meet: taken as overlapping
+  // Equal pitches: column i of a meets column j of b where b - a is within
+  // one width of (i - j) pitches.
+  const auto diff = static_cast<long double>(b - a), pitch = static_cast<long double>(pa);
+  const long near = std::lround(diff / pitch);
+  for (long k = near - 1; k <= near + 1; ++k)
+    if (std::abs(k) <= cols - 1 && std::fabs(diff - k * pitch) < static_cast<long double>(width))
+      return true;
+  return false;
+}
+
+void refuse_overlap(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
+                    std::size_t width, long cols) {
+  if (columns_overlap(static_cast<const char*>(dst), dst_pitch, static_cast<const char*>(src),
+                      src_pitch, width, cols))
+    throw Error(fmt::format(
+        "emulated device: a copy of {} column(s) of {} bytes from {} to {} overlaps itself (its "
+        "result is undefined on a GPU)",
+        cols, width, src, dst));
+}
+
 class EmulatedQueue final : public Queue {
  public:
   EmulatedQueue(Backend& b, const DeviceMemoryMap& memory, std::uint64_t seed,
@@ -175,17 +203,21 @@ class EmulatedQueue final : public Queue {
   bool runs_inline() const override { return false; }
   bool executes_on_host() const override { return true; }
 
+  // cudaMemcpyAsync and cudaMemcpy2DAsync leave overlapping source and
+  // destination undefined (a GPU copies in parallel): refused here.
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
     if (bytes == 0 || dst == src) return;
-    worker_->push([=] { std::memmove(dst, src, bytes); });
+    refuse_overlap(dst, bytes, src, bytes, bytes, 1);
+    worker_->push([=] { std::memcpy(dst, src, bytes); });
   }
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                     std::size_t col_bytes, long cols) override {
     if (cols <= 0 || col_bytes == 0) return;
+    refuse_overlap(dst, dst_pitch, src, src_pitch, col_bytes, cols);
     worker_->push([=] {
       auto* d = static_cast<char*>(dst);
       const auto* s = static_cast<const char*>(src);
-      for (long j = 0; j < cols; ++j) std::memmove(d + j * dst_pitch, s + j * src_pitch, col_bytes);
+      for (long j = 0; j < cols; ++j) std::memcpy(d + j * dst_pitch, s + j * src_pitch, col_bytes);
     });
   }
   void execute(std::function<void()> work) override { worker_->push(std::move(work)); }
@@ -302,8 +334,12 @@ class EmulatedBackend final : public Backend {
         options_.max_delay_us, options_.seed);
   }
   bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
+  // Fresh memory holds garbage, as cudaMalloc's and cudaMallocHost's do: all
+  // bits set (a NaN in every float and double), so a read of what nothing
+  // wrote shows in the results here rather than only on a GPU.
   void* allocate(std::size_t bytes, MemorySpace space) override {
     void* p = allocate_host(bytes);
+    std::memset(p, 0xff, bytes);
     if (space == MemorySpace::Device) memory_.add(p, bytes);
     return p;
   }
