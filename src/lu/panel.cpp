@@ -16,15 +16,21 @@ void PanelStore::reserve(const LocalMatrix& a, int count) {
   for (int i = 0; i < count; ++i) {
     device::Mirror<double> w(a.backend());
     w.assign(most, 0.0);
-    free_.push_back(std::move(w));
+    give(std::move(w));
   }
+}
+
+bool PanelStore::Kept::done() const {
+  return std::all_of(ready.begin(), ready.end(), [](const auto& e) { return e->done(); });
 }
 
 device::Mirror<double> PanelStore::take() {
   if (free_.empty()) return {};
-  device::Mirror<double> w = std::move(free_.back());
-  free_.pop_back();
-  return w;
+  auto it = std::find_if(free_.rbegin(), free_.rend(), [](const Kept& k) { return k.done(); });
+  Kept kept = std::move(it != free_.rend() ? *it : free_.front());
+  free_.erase(it != free_.rend() ? std::next(it).base() : free_.begin());
+  for (const device::EventPtr& e : kept.ready) e->synchronize();
+  return std::move(kept.w);
 }
 
 Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid, PanelStore* store) {

@@ -21,6 +21,7 @@
 
 #include <mpi.h>
 
+#include <deque>
 #include <functional>
 #include <vector>
 
@@ -67,21 +68,36 @@ void unpack_panel_tail(Panel& p);
 void panel_to_device(device::Queue& q, Panel& p);
 
 // Panels' W buffers kept from one panel to the next: a solve takes one for
-// each panel and gives it back once the panel's update is done, instead of
+// each panel and gives it back once the panel's update is queued, instead of
 // allocating and faulting in a new (local rows + NB) x NB buffer per panel.
 // On 1x1 and 1x2 at N = 10000 (about 15 MiB each) the first two FACTs took
-// 65-105 ms against 15-26 ms later, mostly for that. Give back only what no
-// queue still reads: a device backend's queues run behind the host.
+// 65-105 ms against 15-26 ms later, mostly for that. On a GPU a new panel
+// also cost a cudaMallocHost (page-locking about 1 GB at N = 123904, NB =
+// 1024) and a cudaFree and cudaFreeHost, which wait for all the device's
+// work: FACT then ran after the update instead of beside it (docs/GPU.md).
+// Where queues run behind the host, a buffer comes back with events on the
+// queues that read it and is reused once they are done.
 class PanelStore {
  public:
   // `count` buffers for any panel of a, their host pages touched (nothing
   // on the sim backend, whose buffers hold no data).
   void reserve(const LocalMatrix& a, int count);
-  device::Mirror<double> take();  // a kept buffer, or an empty one
-  void give(device::Mirror<double> w) { free_.push_back(std::move(w)); }
+  // A kept buffer (the last one given back whose queue work is done, or
+  // else the oldest, once its work is), or an empty one.
+  device::Mirror<double> take();
+  // `ready`: events recorded after the queue work that reads `w` (none where
+  // that work is done when it returns).
+  void give(device::Mirror<double> w, std::vector<device::EventPtr> ready = {}) {
+    free_.push_back({std::move(w), std::move(ready)});
+  }
 
  private:
-  std::vector<device::Mirror<double>> free_;
+  struct Kept {
+    device::Mirror<double> w;
+    std::vector<device::EventPtr> ready;
+    bool done() const;
+  };
+  std::deque<Kept> free_;  // oldest first
 };
 
 // Sets the geometry of the panel at global index k for this process; W

@@ -83,9 +83,7 @@ class LuDriver {
         fact_(fact_params(t)),
         bcast_(bcast_params(t)),
         applier_(ctx.device().compute(), a, apply_params(t), grid, workspace.swaps),
-        // A panel's buffer is kept for the next one only where no queue
-        // still reads it once its update is done (see PanelStore).
-        panels_(ctx.device().compute().runs_inline() ? &workspace.panels : nullptr),
+        panels_(&workspace.panels),
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
@@ -326,9 +324,13 @@ class LuDriver {
     log_.extend_last(tm().since(before), flops);
   }
 
-  // The oldest waiting panel's update is done: its buffer goes back.
+  // The oldest waiting panel's update is done, or queued behind the host:
+  // its buffer goes back, reused once the queues are past that update.
   void retire_oldest() {
-    if (panels_) panels_->give(std::move(waiting_.front().panel.w));
+    std::vector<device::EventPtr> ready;
+    if (!ctx_.device().compute().runs_inline())
+      ready = {ctx_.device().compute().record(), ctx_.device().transfer().record()};
+    panels_->give(std::move(waiting_.front().panel.w), std::move(ready));
     waiting_.pop_front();
   }
 
@@ -339,7 +341,7 @@ class LuDriver {
   const FactParams fact_;  // the phases' parameters, decoded once
   const BcastParams bcast_;
   PanelApplier applier_;
-  PanelStore* panels_;                // null: each panel makes its own buffer
+  PanelStore* panels_;
   std::deque<PendingPanel> waiting_;  // oldest first
   const long n_, end_;                // the trailing columns include b: end = n + 1
   const std::size_t depth_;

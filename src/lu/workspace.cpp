@@ -4,7 +4,9 @@ namespace hplx::lu {
 
 void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
                        const ProcessGrid& grid, bool queues_inline) {
-  if (queues_inline) ws.panels.reserve(a, t.depth + 1);
+  // Behind the host, one more: the buffer a new panel reuses is then the
+  // one whose update was queued two iterations before, done by the time.
+  ws.panels.reserve(a, t.depth + (queues_inline ? 1 : 2));
   const ApplyParams params = apply_params(t);
   if (params.swap_pipeline || params.sections) return;
   ws.swaps.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);

@@ -19,8 +19,8 @@ struct SolveWorkspace {
 };
 
 // Reserves what t's bsp schedule uses: DEPTH + 1 panels' buffers (those in
-// flight at once) where the queues run on the host (a device's run behind
-// it: its panels are not kept), and the buffers of the swap over all the
+// flight at once) where the queues run on the host, DEPTH + 2 where a
+// device's run behind it (PanelStore), and the buffers of the swap over all the
 // local columns when P > 1 (`whole`, unless the row-swap pipeline or the
 // split update cut the columns; theirs grow as they are used).
 void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
