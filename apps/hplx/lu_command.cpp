@@ -236,9 +236,8 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
                    "emulated (a GPU's semantics on the CPU, to test GPU code paths: slow); "
-                   "cuda when compiled in (NVIDIA GPUs, CUDA and cuBLAS: compiled, its logic "
-                   "tested on the emulated device, not yet run on a GPU) (default: the best one "
-                   "compiled in and present)");
+                   "cuda when compiled in (NVIDIA GPUs, CUDA and cuBLAS; docs/GPU.md) "
+                   "(default: the best one compiled in and present)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (FACT, LBCAST, RS, UPDATE spans per rank and thread) to "
@@ -367,6 +366,9 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.fact_overlap = fact_overlap_ == "on";
   dat.schedule.swap_pipeline = swap_pipeline_ == "on";
   dat.schedule.fact_threads = fact_threads_;
+  if (const std::string note = fact_team_blas_note(fact_threads_, openblas_parallel());
+      !note.empty())
+    options.notes.push_back("hplx: " + note);
   dat.schedule.fact_device_gemm = fact_device_gemm_;
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;

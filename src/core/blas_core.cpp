@@ -65,6 +65,19 @@ void restart_with_better_blas_core(char** argv) {
   unsetenv(kReplacedVar);
 }
 
+std::string fact_team_blas_note(int fact_threads, int openblas_parallel) {
+  if (fact_threads == 1 || openblas_parallel != 1) return {};
+  return fmt::format(
+      "--fact-threads {}: this OpenBLAS is a pthreads build, which runs its own threads under "
+      "each of the FACT team's and oversubscribes the cores; use an OpenMP build (Debian and "
+      "Ubuntu: libopenblas0-openmp) or --fact-threads 1",
+      fact_threads);
+}
+
+int openblas_parallel() {
+  return openblas_get_parallel();
+}
+
 std::string blas_core_note() {
   const char* replaced = std::getenv(kReplacedVar);
   const char* core = std::getenv("OPENBLAS_CORETYPE");

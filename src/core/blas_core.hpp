@@ -40,4 +40,18 @@ void restart_with_better_blas_core(char** argv);
 // otherwise.
 std::string blas_core_note();
 
+// A FACT team (--fact-threads other than 1) calls BLAS from each of its
+// threads at once. An OpenMP build of OpenBLAS then runs each call on the
+// calling thread; a pthreads build (`openblas_parallel` 1, as
+// openblas_get_parallel() says) also starts its own threads for each, and
+// the team oversubscribes the cores (OpenBLAS advises one thread per call in
+// a threaded program). On a 16-core GPU machine with Ubuntu's pthreads
+// OpenBLAS, `--fact-threads 0` runs did not finish in 100 s where one
+// thread took 20 (docs/GPU.md; the cause not measured there). One line
+// saying so; empty otherwise.
+std::string fact_team_blas_note(int fact_threads, int openblas_parallel);
+
+// This process's OpenBLAS's threading: 0 sequential, 1 pthreads, 2 OpenMP.
+int openblas_parallel();
+
 }  // namespace hplx

@@ -39,6 +39,21 @@ TEST(BlasCore, ACpuWithoutAvx2KeepsTheFallback) {
   EXPECT_EQ(better_blas_core("Prescott", kSse), std::nullopt);
 }
 
+// A FACT team over a pthreads OpenBLAS gets one line naming the fix; one
+// thread, or an OpenMP or sequential build, gets none.
+TEST(BlasCore, AFactTeamOverPthreadsOpenBlasIsNamed) {
+  const std::string note = hplx::fact_team_blas_note(0, 1);
+  EXPECT_NE(note.find("--fact-threads 0"), std::string::npos) << note;
+  EXPECT_NE(note.find("pthreads"), std::string::npos) << note;
+  EXPECT_NE(note.find("--fact-threads 1"), std::string::npos) << note;
+  EXPECT_EQ(note.find('\n'), std::string::npos);
+  EXPECT_EQ(hplx::fact_team_blas_note(1, 1), "");
+  EXPECT_EQ(hplx::fact_team_blas_note(8, 2), "");
+  EXPECT_EQ(hplx::fact_team_blas_note(8, 0), "");
+  // This build links Debian's OpenMP OpenBLAS: no note for it.
+  EXPECT_EQ(hplx::openblas_parallel(), 2);
+}
+
 TEST(BlasCore, NoNoteWithoutARestart) {
   // The tests run without hplx's restart: nothing to say.
   unsetenv("HPLX_OPENBLAS_CHOSE");
