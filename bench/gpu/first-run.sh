@@ -25,6 +25,14 @@
 #   bench/gpu/first-run.sh                 # on the GPU machine, from the repository root
 #   DRY_RUN=1 bench/gpu/first-run.sh       # anywhere: the same steps on the emulated
 #                                          # device, small sizes, the existing build/
+#   PREBUILT=DIR bench/gpu/first-run.sh    # on a GPU machine without the build
+#                                          # prerequisites: DIR is the build/ folder of
+#                                          # an archive made by bench/gpu/bundle.sh
+#
+# Settings (environment): LU_NS, the LU's sizes in order ("auto": about 85% of
+# the GPU's memory; default "auto"); PROBE_M, PROBE_NB; STREAM_N; MXP_N,
+# MXP_TIME; HPLMXP_N; STEP_TIMEOUT, seconds any one command may run (default
+# none); KEEP_GOING=1 logs a failed step and goes on to the next.
 #
 # Needs on the GPU machine: CUDA (nvcc, cuBLAS), a C++20 compiler, CMake,
 # Open MPI and OpenBLAS (scripts/install-deps.sh installs the Debian
@@ -36,12 +44,12 @@ DRY_RUN=${DRY_RUN:-0}
 OUT=${OUT:-$ROOT/bench/results/$(date -u +%Y-%m-%d)-gpu-first-run}
 if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated PROBE_M=${PROBE_M:-2000} PROBE_NB=${PROBE_NB:-256,512}
-  LU_N=(--n "${LU_N:-1500}") TESTS=${TESTS:-"BackendPresence|DeviceContract"}
+  LU_NS=${LU_NS:-1500} TESTS=${TESTS:-"BackendPresence|DeviceContract"}
   STREAM_N=${STREAM_N:-2000000} MXP_N=${MXP_N:-16} MXP_ARGS=(--time 0.2 --iterations 30)
   HPLMXP_N=${HPLMXP_N:-1000}
 else
   BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda PROBE_M=${PROBE_M:-20000,40000,60000}
-  PROBE_NB=${PROBE_NB:-256,512,768,1024} LU_N=() TESTS=${TESTS:-.}
+  PROBE_NB=${PROBE_NB:-256,512,768,1024} LU_NS=${LU_NS:-auto} TESTS=${TESTS:-.}
   STREAM_N=${STREAM_N:-268435456} MXP_N=${MXP_N:-256} MXP_ARGS=(--time "${MXP_TIME:-30}")
   HPLMXP_N=${HPLMXP_N:-40000}
   command -v nvidia-smi >/dev/null && nvidia-smi -L || {
@@ -49,12 +57,28 @@ else
     exit 2
   }
 fi
+PREBUILT=${PREBUILT:-}
+if [[ -n $PREBUILT ]]; then
+  BUILD_DIR=$PREBUILT
+  # The OpenBLAS the build was made with (bundle.sh), before the machine's.
+  export LD_LIBRARY_PATH=$PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
 mkdir -p "$OUT"
 log() { echo "first-run: $*" | tee -a "$OUT/steps.txt"; }
+# A step's command, under STEP_TIMEOUT when it is set.
+timed() { if [[ -n ${STEP_TIMEOUT:-} ]]; then timeout -k 10 "$STEP_TIMEOUT" "$@"; else "$@"; fi; }
+# A failed step: the end of the run, or with KEEP_GOING=1 a line in steps.txt.
+failed() {
+  log "$*"
+  [[ ${KEEP_GOING:-0} == 1 ]] || exit 1
+}
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 log "$(date -u +%FT%TZ), backend $BACKEND, results in $OUT"
 
 log "1. build ($BUILD_DIR)"
-if [[ $DRY_RUN == 1 ]]; then
+if [[ -n $PREBUILT ]]; then
+  log "prebuilt: nothing to build"
+elif [[ $DRY_RUN == 1 ]]; then
   cmake --build "$BUILD_DIR" -j "$(nproc)" --target hplx hplx_dgemm_probe hplx_stream_probe >"$OUT/build.txt" 2>&1
 else
   cmake -S . -B "$BUILD_DIR" -DCMAKE_BUILD_TYPE=Release -DHPLX_CUDA=on >"$OUT/build.txt" 2>&1
@@ -62,28 +86,59 @@ else
 fi
 "$BUILD_DIR/bin/hplx" --version | tee "$OUT/version.txt"
 
-log "2. tests (-R '$TESTS')"
-(cd "$BUILD_DIR" && OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  ctest -j "$(nproc)" -R "$TESTS" --output-on-failure) >"$OUT/tests.txt" 2>&1 || {
-  log "tests FAILED: see $OUT/tests.txt"
-  exit 1
-}
-grep -E "tests passed|Skipped" "$OUT/tests.txt" | tee -a "$OUT/steps.txt"
+if [[ -n $PREBUILT ]]; then
+  # No build tree to run ctest in: the binaries bundle.sh packs, their
+  # instances on the CUDA backend (GTEST_FILTER), on 1 and 2 ranks.
+  GTEST_FILTER=${GTEST_FILTER:-"*cuda*:*Cuda*:DeviceGemmPanel.*"}
+  log "2. tests: the GPU test binaries, --gtest_filter='$GTEST_FILTER'"
+  for t in device_test_backend_presence device_test_device_contract device_test_precision_cuda \
+    mpi_test_lu_grids mpi_test_lu_phase_contract mpi_test_lu_vs_lapack mpi_test_panel_factor \
+    mxp_kernels mxp_halo mxp_gmres; do
+    for np in 1 2; do
+      [[ $np == 2 && ($t == device_test_* || $t == mxp_kernels) ]] && continue
+      if timed mpirun -n "$np" --oversubscribe --bind-to none "$BUILD_DIR/tests/$t" \
+        --gtest_filter="$GTEST_FILTER" --gtest_color=no >"$OUT/test-$t-np$np.txt" 2>&1; then
+        log "$t np$np: $(grep -E '^\[  PASSED  \]' "$OUT/test-$t-np$np.txt" | head -1)"
+      else
+        failed "$t np$np FAILED: $(grep -cE '^\[  FAILED  \]' "$OUT/test-$t-np$np.txt") lines; see test-$t-np$np.txt"
+      fi
+    done
+  done
+else
+  log "2. tests (-R '$TESTS')"
+  (cd "$BUILD_DIR" && ctest -j "$(nproc)" -R "$TESTS" --output-on-failure) >"$OUT/tests.txt" 2>&1 ||
+    failed "tests FAILED: see $OUT/tests.txt"
+  grep -E "tests passed|Skipped" "$OUT/tests.txt" | tee -a "$OUT/steps.txt"
+fi
 
 log "3. DGEMM probe, M in $PROBE_M, NB in $PROBE_NB"
-"$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$PROBE_NB" \
-  --json "$OUT/probe.json" | tee "$OUT/probe.txt"
-best_nb=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["shapes"]
+timed "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$PROBE_NB" \
+  --json "$OUT/probe.json" 2>&1 | tee "$OUT/probe.txt" || true
+if [[ -s $OUT/probe.json ]]; then
+  best_nb=$(python3 -c 'import json,sys; r=json.load(open(sys.argv[1]))["shapes"]
 print(max(r, key=lambda s: s["gflops_median"])["nb"])' "$OUT/probe.json")
+else
+  best_nb=${LU_NB:-512}
+  failed "the DGEMM probe wrote no JSON; the LU runs at NB = $best_nb"
+fi
 
-log "4. hplx lu --backend $BACKEND ${LU_N[*]} --nb $best_nb"
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  "$BUILD_DIR/bin/hplx" lu --backend "$BACKEND" "${LU_N[@]}" --nb "$best_nb" \
-  --json "$OUT/lu.json" 2>&1 | tee "$OUT/lu.txt"
-grep -q PASSED "$OUT/lu.txt" || { log "the LU did not pass its residual check"; exit 1; }
-
+for n in $LU_NS; do
+  log "4. hplx lu --backend $BACKEND --n $n --nb $best_nb"
+  size=()
+  [[ $n == auto ]] || size=(--n "$n")
+  timed "$BUILD_DIR/bin/hplx" lu --backend "$BACKEND" "${size[@]}" --nb "$best_nb" \
+    --json "$OUT/lu-$n.json" 2>&1 | tee "$OUT/lu-$n.txt" || true
+  if grep -q PASSED "$OUT/lu-$n.txt"; then
+    cp "$OUT/lu-$n.json" "$OUT/lu.json"
+  else
+    failed "hplx lu --n $n did not pass its residual check"
+  fi
+done
 log "5. summary and report"
-python3 - "$OUT" "$BACKEND" <<'PY' | tee -a "$OUT/steps.txt"
+if [[ ! -s $OUT/lu.json || ! -s $OUT/probe.json ]]; then
+  failed "no summary: no LU passed or no probe"
+else
+  python3 - "$OUT" "$BACKEND" <<'PY' | tee -a "$OUT/steps.txt"
 import json, sys
 out, backend = sys.argv[1], sys.argv[2]
 probe = json.load(open(f"{out}/probe.json"))
@@ -97,19 +152,28 @@ json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
 print(f"N = {lu['n']}, NB = {lu['nb']}: {lu['gflops']:.1f} Gflop/s, {lu['verdict']}; "
       f"DGEMM probe {ref:.1f}: {100 * summary['lu_over_probe']:.1f}% of it (goal 80%)")
 PY
-"$BUILD_DIR/bin/hplx" report "$OUT/lu.json" -o "$OUT/report.html"
+  "$BUILD_DIR/bin/hplx" report "$OUT/lu.json" -o "$OUT/report.html"
+fi
 
 log "6. device bandwidth: STREAM's kernels, $STREAM_N doubles per array"
-"$BUILD_DIR/bin/hplx_stream_probe" --backend "$BACKEND" --n "$STREAM_N" \
-  --json "$OUT/stream.json" | tee "$OUT/stream.txt"
-triad=$(python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kernels"]
+timed "$BUILD_DIR/bin/hplx_stream_probe" --backend "$BACKEND" --n "$STREAM_N" \
+  --json "$OUT/stream.json" 2>&1 | tee "$OUT/stream.txt" || true
+expect=()
+if [[ -s $OUT/stream.json ]]; then
+  triad=$(python3 -c 'import json,sys; k=json.load(open(sys.argv[1]))["kernels"]
 print(round([x for x in k if x["kernel"] == "triad"][0]["gbs_best"], 1))' "$OUT/stream.json")
+  expect=(--expect-bandwidth "$triad")
+else
+  triad=none
+  failed "the STREAM probe wrote no JSON"
+fi
 
 log "7. hplx mxp --backend $BACKEND, local ${MXP_N}^3, expected at the triad's $triad GB/s"
-OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-  "$BUILD_DIR/bin/hplx" mxp --backend "$BACKEND" --nx "$MXP_N" --ny "$MXP_N" --nz "$MXP_N" \
-  "${MXP_ARGS[@]}" --expect-bandwidth "$triad" --json "$OUT/mxp.json" 2>&1 | tee "$OUT/mxp.txt"
-grep -q "result is VALID" "$OUT/mxp.txt" || { log "hplx mxp did not report VALID"; exit 1; }
+timed "$BUILD_DIR/bin/hplx" mxp --backend "$BACKEND" --nx "$MXP_N" --ny "$MXP_N" --nz "$MXP_N" \
+  "${MXP_ARGS[@]}" "${expect[@]}" --json "$OUT/mxp.json" 2>&1 | tee "$OUT/mxp.txt" || true
+if ! grep -q "result is VALID" "$OUT/mxp.txt"; then
+  failed "hplx mxp did not report VALID"
+elif [[ $triad != none ]]; then
 
 log "8. MxP motifs against the device's bandwidth"
 python3 - "$OUT" "$triad" <<'PY' | tee -a "$OUT/steps.txt"
@@ -136,10 +200,10 @@ for name, m in motifs.items():
 print(f"rating {r['rating_gflops']:.1f} GFLOP/s, expected {summary['expected_rating_gflops']:.1f} "
       f"at {triad} GB/s; mixed / double penalized {penalized:.3f} (goal 1.6)")
 PY
+fi
 log "9. hplx hpl-mxp --backend $BACKEND --n $HPLMXP_N --nb $best_nb, fp16, bf16 and fp32, --compare-hpl"
 for precision in fp16 bf16 fp32; do
-  OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 \
-    "$BUILD_DIR/bin/hplx" hpl-mxp --backend "$BACKEND" --precision "$precision" --n "$HPLMXP_N" \
+  timed "$BUILD_DIR/bin/hplx" hpl-mxp --backend "$BACKEND" --precision "$precision" --n "$HPLMXP_N" \
     --nb "$best_nb" --compare-hpl --json "$OUT/hpl-mxp-$precision.json" 2>&1 |
     tee "$OUT/hpl-mxp-$precision.txt" || log "hplx hpl-mxp --precision $precision failed (kept going)"
 done
