@@ -152,7 +152,7 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "0 does not");
   sub_->add_option("--backend", backend_,
                    "where the factorization and the preconditioner's solves run: host, emulated "
-                   "(the emulated device, for testing), cuda (compiled in, not yet run on a GPU); "
+                   "(the emulated device, for testing), cuda (NVIDIA GPUs, docs/GPU.md); "
                    "the FP64 refinement stays on the host (default host)");
   sub_->add_option("--precision", precision_,
                    "the update's operands: fp32, fp16 or bf16 (16-bit operands, FP32 products "
