@@ -134,6 +134,7 @@ for n in $LU_NS; do
     failed "hplx lu --n $n did not pass its residual check"
   fi
 done
+
 log "5. summary and report"
 if [[ ! -s $OUT/lu.json || ! -s $OUT/probe.json ]]; then
   failed "no summary: no LU passed or no probe"
