@@ -325,10 +325,14 @@ class LuDriver {
   }
 
   // The oldest waiting panel's update is done, or queued behind the host:
-  // its buffer goes back, reused once the queues are past that update.
+  // its buffer goes back, reused once the queues are past that update. A
+  // simulated device's buffers hold no data and none are reserved
+  // (PanelStore::reserve): one is reused at once, where waiting on its
+  // events would stall the simulated host as the real run, with DEPTH + 2
+  // reserved, does not.
   void retire_oldest() {
     std::vector<device::EventPtr> ready;
-    if (!ctx_.device().compute().runs_inline())
+    if (!ctx_.device().compute().runs_inline() && !a_.backend().simulation())
       ready = {ctx_.device().compute().record(), ctx_.device().transfer().record()};
     panels_->give(std::move(waiting_.front().panel.w), std::move(ready));
     waiting_.pop_front();
