@@ -39,6 +39,11 @@ class Backend {
   // The sim backend's clock and models (device/simulation.hpp); null for
   // every backend that computes.
   virtual Simulation* simulation() { return nullptr; }
+  // How many Device and Pinned allocations this backend has made, for tests
+  // that a loop makes none (on a GPU each costs: cudaMallocHost pins pages,
+  // cudaFree and cudaFreeHost wait for all the device's work); -1 where not
+  // counted (the emulated device counts).
+  virtual long device_allocations() const { return -1; }
 };
 
 // Makes the implementation `kind` (it must be compiled in: parse_backend).

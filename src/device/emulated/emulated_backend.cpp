@@ -341,8 +341,10 @@ class EmulatedBackend final : public Backend {
     void* p = allocate_host(bytes);
     std::memset(p, 0xff, bytes);
     if (space == MemorySpace::Device) memory_.add(p, bytes);
+    if (space != MemorySpace::Host) ++device_allocations_;
     return p;
   }
+  long device_allocations() const override { return device_allocations_; }
   // As cudaFree and cudaFreeHost: the device finishes the work queued so
   // far before the memory goes (a buffer freed while a queue still reads it
   // is then safe here, as it is on a GPU).
@@ -369,6 +371,7 @@ class EmulatedBackend final : public Backend {
 
   EmulatedOptions options_;
   DeviceMemoryMap memory_;
+  std::atomic<long> device_allocations_{0};
   std::uint64_t queues_ = 0;
   std::mutex workers_m_;
   std::vector<std::weak_ptr<Worker>> workers_;
