@@ -407,12 +407,13 @@ TEST_P(DeviceContract, GemmMixedWithNoProductScalesCByBeta) {
 TEST_P(DeviceContract, ProductsWithNothingToSumScaleTheOutputByBeta) {
   const long m = 7, n = 5;
   const double nan = std::numeric_limits<double>::quiet_NaN();
+  const std::vector<double> one{1.0};  // A and x: read by no product (alive till the last copy)
   std::vector<double> y(m);
   for (long i = 0; i < m; ++i) y[i] = 0.5 + i;
   for (const double beta : {0.0, -2.0}) {
     std::vector<double> start = y;
     if (beta == 0.0) start[3] = nan;
-    Buffer<double> dy = upload(start), dx = upload(std::vector<double>{1.0});
+    Buffer<double> dy = upload(start), dx = upload(one);
     q().gemv(Trans::No, m, 0, 1.0, dx.data(), m, dx.data(), 1, beta, dy.data(), 1);
     std::vector<double> got = download(dy);
     for (long i = 0; i < m; ++i) EXPECT_EQ(got[i], beta * y[i]) << "A x, A with no columns, " << i;
@@ -426,7 +427,7 @@ TEST_P(DeviceContract, ProductsWithNothingToSumScaleTheOutputByBeta) {
   for (const double beta : {0.0, -2.0}) {
     std::vector<double> start = c;
     if (beta == 0.0) start[11] = nan;
-    Buffer<double> dc = upload(start), dx = upload(std::vector<double>{1.0});
+    Buffer<double> dc = upload(start), dx = upload(one);
     q().gemm(Trans::No, Trans::No, m, n, 0, 1.0, dx.data(), m, dx.data(), 1, beta, dc.data(), m);
     const std::vector<double> got = download(dc);
     for (long i = 0; i < m * n; ++i) EXPECT_EQ(got[i], beta * c[i]) << "C, k = 0, " << i;
