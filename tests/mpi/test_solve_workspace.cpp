@@ -117,6 +117,24 @@ Held held(PanelStore& store) {
   return out;
 }
 
+// A DEPTH 1 solve of order n with blocks of nb, its matrix generated on
+// ctx's device.
+struct DepthOneSolve {
+  TestCase t;
+  LocalMatrix a;
+  DepthOneSolve(const Context& ctx, long n, int nb, const ProcessGrid& grid)
+      : t(depth_one(n, nb)), a(ctx.device(), n, nb, grid) {
+    generate_matrix(ctx.device().compute(), a, grid);
+  }
+  static TestCase depth_one(long n, int nb) {
+    TestCase t;
+    t.n = n;
+    t.nb = nb;
+    t.depth = 1;
+    return t;
+  }
+};
+
 // On the host, DEPTH + 1 buffers; on the emulated device, whose queues run
 // behind the host, DEPTH + 2, each reused once the queues are past the
 // update that read it (its random delays would show a buffer reused early).
@@ -128,12 +146,9 @@ TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
       const bool inline_queues = ctx.device().compute().runs_inline();
       if (test::world_size() % p != 0) continue;
       const ProcessGrid grid(MPI_COMM_WORLD, p, test::world_size() / p, GridOrder::RowMajor);
-      TestCase t;
-      t.n = kN;
-      t.nb = kNb;
-      t.depth = 1;
-      LocalMatrix a(ctx.device(), t.n, t.nb, grid);
-      generate_matrix(ctx.device().compute(), a, grid);
+      DepthOneSolve solve(ctx, kN, kNb, grid);
+      const TestCase& t = solve.t;
+      LocalMatrix& a = solve.a;
       SolveWorkspace ws;
       reserve_workspace(ws, a, t, grid, inline_queues);
       const Held before = held(ws.panels);
@@ -162,18 +177,13 @@ TEST(SolveWorkspace, ADeviceSolveAllocatesNothingPerPanel) {
   const ProcessGrid grid(MPI_COMM_WORLD, 1, test::world_size(), GridOrder::RowMajor);
   std::vector<long> made;
   for (const int nb : {8, 50}) {
-    TestCase t;
-    t.n = 400;
-    t.nb = nb;
-    t.depth = 1;
-    LocalMatrix a(ctx.device(), t.n, t.nb, grid);
-    generate_matrix(ctx.device().compute(), a, grid);
+    DepthOneSolve solve(ctx, 400, nb, grid);
     SolveWorkspace ws;
-    reserve_workspace(ws, a, t, grid, false);
+    reserve_workspace(ws, solve.a, solve.t, grid, false);
     const long before = ctx.device().backend().device_allocations();
-    const SolveOutcome out = pdgesv(ctx, a, t, grid, &ws);
+    const SolveOutcome out = pdgesv(ctx, solve.a, solve.t, grid, &ws);
     made.push_back(ctx.device().backend().device_allocations() - before);
-    EXPECT_LT(check_solution(ctx.device(), a, out.x, grid, 16.0).scaled_residual, 16.0);
+    EXPECT_LT(check_solution(ctx.device(), solve.a, out.x, grid, 16.0).scaled_residual, 16.0);
   }
   ASSERT_GE(made[0], 0) << "the emulated device counts its allocations";
   EXPECT_EQ(made[0], made[1]) << "50 panels against 8";
