@@ -196,11 +196,15 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   const device::SimModel kernels = sim_model_from_spec(spec, threads, &notes);
 
   // The simulator's own memory: every rank's real buffers live in this process.
+  // And SMPI's shared block, which holds the largest shared buffer.
   double need = 0;
+  std::size_t block = 0;
   for (long n : dat.ns)
     for (int nb : dat.nbs)
-      for (const lu::GridShape& g : dat.grids)
+      for (const lu::GridShape& g : dat.grids) {
         need = std::max(need, simulator_bytes(n, nb, g.p, g.q));
+        block = std::max(block, shared_block_bytes(n, nb, g.p, g.q));
+      }
   const double free_bytes = static_cast<double>(available_memory_bytes());
   if (free_bytes > 0 && need > kSimulatorMemoryFraction * free_bytes)
     throw UsageError(fmt::format(
@@ -259,10 +263,9 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       // move data by RDMA): it couples every link's two directions in the
       // solver, a third of a 256-rank simulation's time.
       "--cfg=smpi/simulate-computation:no", "--cfg=smpi/wtime:0", "--cfg=network/crosstraffic:0",
-      // SMPI maps its shared block once per block of every shared buffer:
-      // blocks of 64 MiB, not 1 MiB, keep that to one or two mappings per
-      // buffer (require_mappings has what remains).
-      "--cfg=smpi/shared-malloc-blocksize:67108864",
+      // One mapping of SMPI's shared block per shared buffer
+      // (shared_block_bytes).
+      fmt::format("--cfg=smpi/shared-malloc-blocksize:{}", block),
       // The ranks share one copy of the rank program, which keeps no data
       // of a rank's own outside its stack and heap (cmake/SimRank.cmake):
       // SMPI's default gives each rank a copy of the program, and the

@@ -3,6 +3,7 @@
 // simulator itself will need. Pure functions, for the tests.
 #pragma once
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
@@ -40,6 +41,14 @@ long simulator_mappings(int ranks);
 // Throws a UsageError naming the sysctl when `ranks` need more mappings
 // than `limit` (vm.max_map_count; 0 = unknown, no check).
 void require_mappings(int ranks, long limit);
+
+// SMPI's shared block (smpi/shared-malloc-blocksize) for tests of these
+// sizes: a power of two from 64 MiB up that holds the largest host buffer a
+// rank shares (a panel of its rows, or U of its columns). SMPI maps the
+// block once per block-sized piece of every shared buffer, and each mapping
+// of the same pages costs the kernel's reverse map (every page's owners);
+// one mapping per buffer keeps that to one per buffer.
+std::size_t shared_block_bytes(long n, int nb, int p, int q);
 
 // /proc/sys/vm/max_map_count, or 0 where it cannot be read.
 long max_map_count();

@@ -236,6 +236,23 @@ TEST(SimSetup, SimulatorMemoryGrowsWithRanksAndBlockSize) {
   EXPECT_LT(app::simulator_bytes(16384, 128, 64, 64), 12.0 * (1 << 30));
 }
 
+TEST(SimSetup, SharedBlockHoldsTheLargestSharedBufferInOneMapping) {
+  // Small runs: SMPI's block of 64 MiB.
+  EXPECT_EQ(app::shared_block_bytes(20000, 192, 2, 1), std::size_t{64} << 20);
+  EXPECT_EQ(app::shared_block_bytes(500000, 128, 32, 32), std::size_t{64} << 20);
+  // 64 DGX H100 nodes at full memory, NB 1024 on 32 x 16: U of a rank's
+  // 129,024 columns is 1008 MiB, a panel of its 64,512 rows 504 MiB.
+  EXPECT_EQ(app::shared_block_bytes(2064384, 1024, 32, 16), std::size_t{1} << 30);
+  // On 16 x 32 the rows are the larger: 129,024 rows of 1024.
+  EXPECT_EQ(app::shared_block_bytes(2064384, 1024, 16, 32), std::size_t{1} << 30);
+  EXPECT_EQ(app::shared_block_bytes(2064384, 1024, 8, 32), std::size_t{2} << 30);
+  // The simulator's memory counts the block's pages once: 256 ranks on 8 x 32
+  // hold a block twice as large as on 16 x 16.
+  EXPECT_DOUBLE_EQ(
+      app::simulator_bytes(2064384, 1024, 8, 32) - app::simulator_bytes(2064384, 1024, 16, 16),
+      static_cast<double>(std::size_t{1} << 30));
+}
+
 TEST(SimSetup, RefusesMoreRanksThanTheMappingLimitAllows) {
   // Linux's default vm.max_map_count: 1024 ranks do not fit, 256 do.
   EXPECT_NO_THROW(app::require_mappings(256, 65530));
