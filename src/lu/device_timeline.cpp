@@ -21,7 +21,7 @@ const char* span_name(DeviceTimeline::Kind k) {
 
 }  // namespace
 
-DeviceTimeline::DeviceTimeline(device::Queue& q) {
+DeviceTimeline::DeviceTimeline(device::Queue& q, bool keep_spans) : keep_spans_(keep_spans) {
   q.synchronize();
   anchor_ = q.record();
   anchor_->synchronize();
@@ -45,29 +45,51 @@ void DeviceTimeline::file(Kind k, device::EventPtr start, device::EventPtr end) 
 void DeviceTimeline::close_iteration() {
   std::lock_guard lock(mutex_);
   ++iteration_;
+  read_reached(false);
+}
+
+std::size_t DeviceTimeline::unread() const {
+  std::lock_guard lock(mutex_);
+  return filed_.size();
+}
+
+void DeviceTimeline::read(const Filed& f) {
+  const double s = std::max(0.0, f.start->seconds_until(*f.end));
+  if (sums_.size() <= static_cast<std::size_t>(f.iteration)) sums_.resize(f.iteration + 1);
+  sums_[f.iteration][f.kind] += s;
+  if (keep_spans_) drawn_.push_back({f.kind, anchor_->seconds_until(*f.start), s});
+}
+
+void DeviceTimeline::read_reached(bool wait) {
+  std::erase_if(filed_, [&](const Filed& f) {
+    if (wait) f.end->synchronize();
+    if (!f.end->done()) return false;
+    read(f);
+    return true;
+  });
 }
 
 void DeviceTimeline::resolve(std::vector<IterationTimes>& record, TraceRecorder* trace) {
   std::lock_guard lock(mutex_);
-  const bool drawn = trace && trace->enabled();
-  if (drawn && !filed_.empty()) {
+  read_reached(true);
+  if (!record.empty())
+    for (std::size_t i = 0; i < sums_.size(); ++i) {
+      IterationTimes& it = record[std::min(i, record.size() - 1)];
+      it.device_update += sums_[i][kUpdate];
+      it.device_swap += sums_[i][kSwap];
+      it.transfer += sums_[i][kTransfer];
+    }
+  sums_.clear();
+  if (trace && trace->enabled() && !drawn_.empty()) {
     trace->set_track_name(kComputeTrack, "device compute");
     trace->set_track_name(kTransferTrack, "device transfer");
-  }
-  for (const Filed& f : filed_) {
-    f.end->synchronize();
-    const double s = std::max(0.0, f.start->seconds_until(*f.end));
-    if (!record.empty()) {
-      IterationTimes& it = record[std::min<std::size_t>(f.iteration, record.size() - 1)];
-      (f.kind == kUpdate ? it.device_update : f.kind == kSwap ? it.device_swap : it.transfer) += s;
-    }
-    if (drawn) {
-      const double t0 = anchor_time_ + anchor_->seconds_until(*f.start);
-      trace->span(span_name(f.kind), f.kind == kTransfer ? kTransferTrack : kComputeTrack, t0,
-                  t0 + s);
+    for (const Drawn& d : drawn_) {
+      const double t0 = anchor_time_ + d.start;
+      trace->span(span_name(d.kind), d.kind == kTransfer ? kTransferTrack : kComputeTrack, t0,
+                  t0 + d.seconds);
     }
   }
-  filed_.clear();
+  drawn_.clear();
 }
 
 }  // namespace hplx::lu

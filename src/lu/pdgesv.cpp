@@ -105,7 +105,7 @@ class LuDriver {
     device::Queue& compute = ctx_.device().compute();
     // A device's own clock times its side of each iteration.
     if (!compute.runs_inline()) {
-      timeline_ = std::make_unique<DeviceTimeline>(compute);
+      timeline_ = std::make_unique<DeviceTimeline>(compute, trace_ && trace_->enabled());
       applier_.set_timeline(timeline_.get());
     }
     log_.start();

@@ -5,9 +5,15 @@
 #include <mpi.h>
 #include <omp.h>
 
+#include <chrono>
+#include <future>
+#include <thread>
+#include <vector>
+
 #include "core/grid.hpp"
 #include "core/timer.hpp"
 #include "device/backend_kind.hpp"
+#include "lu/device_timeline.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
 #include "lu/pdgesv.hpp"
@@ -113,6 +119,48 @@ TEST(IterationRecordRun, DeviceTimesOnADeviceOnly) {
       EXPECT_TRUE(iterations_to_json(record, t.n)[0].contains("device_update_s"));
     }
   }
+}
+
+// The device timeline reads a span once the queue has reached it and keeps
+// only its seconds: a long run does not hold every span's events to the end
+// (a simulated 512-GPU run piled them up until it ran out of memory).
+TEST(DeviceTimeline, ReadsSpansAsTheQueueReachesThemAndKeepsTheirSeconds) {
+  if (!device::compiled_in(device::BackendKind::Emulated)) GTEST_SKIP() << "no emulated device";
+  device::Queue& q = test::test_context(device::BackendKind::Emulated).device().compute();
+  DeviceTimeline timeline(q, false);
+  constexpr int kIterations = 20;
+  for (int i = 0; i < kIterations; ++i) {
+    for (int s = 0; s < 3; ++s) {
+      DeviceTimeline::Span span(&timeline, q, DeviceTimeline::kUpdate);
+      q.execute([] { std::this_thread::sleep_for(std::chrono::microseconds(200)); });
+    }
+    q.synchronize();
+    timeline.close_iteration();
+    EXPECT_EQ(timeline.unread(), 0u) << "iteration " << i;
+  }
+  // Work still queued at a close is read at a later one, or at the end.
+  std::promise<void> release;
+  std::shared_future<void> released = release.get_future().share();
+  {
+    DeviceTimeline::Span span(&timeline, q, DeviceTimeline::kSwap);
+    q.execute([released] {
+      released.wait();
+      std::this_thread::sleep_for(std::chrono::milliseconds(20));
+    });
+  }
+  timeline.close_iteration();
+  EXPECT_EQ(timeline.unread(), 1u);
+  release.set_value();
+  std::vector<IterationTimes> record(kIterations + 1);
+  timeline.resolve(record, nullptr);
+  EXPECT_EQ(timeline.unread(), 0u);
+  for (int i = 0; i < kIterations; ++i) {
+    EXPECT_GE(record[i].device_update, 3 * 200e-6) << "iteration " << i;
+    EXPECT_LT(record[i].device_update, 1.0) << "iteration " << i;
+    EXPECT_EQ(record[i].device_swap, 0.0) << "iteration " << i;
+  }
+  EXPECT_GE(record[kIterations].device_swap, 20e-3);
+  EXPECT_EQ(record[kIterations].device_update, 0.0);
 }
 
 }  // namespace
