@@ -129,13 +129,14 @@ double simulator_bytes(long n, int nb, int p, int q) {
   const double panels = static_cast<double>((n + nb - 1) / std::max(1, nb));
   // The matrix-sized buffers cost nothing: device memory is address space
   // and host buffers from 256 KiB up are SMPI's shared block (one set of
-  // pages behind every one of them, shared_block_bytes). Per rank: SMPI's copy of the
-  // program's data, the actor's stack in use, the pooled small buffers and
-  // an NB x NB block of its own; and per panel its per-iteration record,
-  // twice (the record and its copy reduced to rank 0). Measured (PSS,
-  // bench/results/2026-11-26-sim-speed*), at NB 128: 1024 ranks, 1.35 GiB
-  // at N = 8192 (this gives 2.2) and 2.98 GiB at most at N = 500,000 (3.3);
-  // 4096 ranks, 4.45 GiB at most at N = 16384 (8.7).
+  // pages behind every one of them, shared_block_bytes). Per rank: SMPI's
+  // copy of the program's data, the actor's stack in use, the pooled small
+  // buffers and an NB x NB block of its own; and per panel its per-iteration
+  // record, twice (the record and its copy reduced to rank 0). Measured
+  // (PSS, bench/results/2026-11-26-sim-speed*), at NB 128: 1024 ranks, 1.35
+  // GiB at N = 8192 (this gives 2.2) and 2.98 GiB at most at N = 500,000
+  // (3.3); 4096 ranks, 4.45 GiB at most at N = 16384 (8.7). 512 GPU ranks
+  // at N = 2,064,384, NB 1024: 5.2 GiB at most (this gives 6.3).
   const auto shared = static_cast<double>(shared_block_bytes(n, nb, p, q));
   constexpr double kPerActor = 2.0 * (1 << 20);
   constexpr double kPerPanel = 2.0 * sizeof(lu::IterationTimes);
