@@ -45,6 +45,7 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
   m.dgemm.peak_flops = 1.0 / gamma;
   m.sgemm.peak_flops = 2.0 / gamma;
   m.dgemm.half_dim = m.sgemm.half_dim = spec.device.dgemm_half_dim.value_or(0);
+  m.dgemm.cv = m.sgemm.cv = spec.device.dgemm_cv.value_or(0);
   const double trsm = spec.trsm_s_per_flop(threads);
   m.trsm_flops = trsm > 0 ? 1.0 / trsm : m.dgemm.peak_flops;
 

@@ -21,6 +21,22 @@ double GemmModel::seconds(long m, long n, long k) const {
          2.0 * static_cast<double>(m) * n * k / rate;
 }
 
+double spread_factor(double cv, std::uint64_t& state) {
+  if (cv <= 0) return 1;
+  // splitmix64: two uniforms in (0, 1), then Box-Muller.
+  auto next = [&state] {
+    std::uint64_t z = (state += 0x9E3779B97F4A7C15ull);
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    return (static_cast<double>(z >> 11) + 0.5) * 0x1.0p-53;
+  };
+  const double u1 = next(), u2 = next();
+  const double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+  const double sigma2 = std::log1p(cv * cv);
+  return std::exp(std::sqrt(sigma2) * normal - 0.5 * sigma2);
+}
+
 namespace {
 
 void need_positive(double v, const char* field) {
@@ -37,7 +53,8 @@ nlohmann::json gemm_json(const GemmModel& g) {
   return {{"peak_flops", g.peak_flops},
           {"half_dim", g.half_dim},
           {"overhead_s", g.overhead_s},
-          {"pack_s", g.pack_s}};
+          {"pack_s", g.pack_s},
+          {"cv", g.cv}};
 }
 
 }  // namespace
@@ -51,6 +68,11 @@ void SimModel::check() const {
   need_non_negative(sgemm.overhead_s, "sgemm.overhead_s");
   need_non_negative(dgemm.pack_s, "dgemm.pack_s");
   need_non_negative(sgemm.pack_s, "sgemm.pack_s");
+  for (auto [cv, field] : {std::pair{dgemm.cv, "dgemm.cv"}, std::pair{sgemm.cv, "sgemm.cv"}}) {
+    need_non_negative(cv, field);
+    if (cv >= 1)
+      throw UsageError(fmt::format("simulation model: '{}' is {}; it must be below 1", field, cv));
+  }
   need_positive(trsm_flops, "trsm_flops");
   need_positive(memory_Bps, "memory_Bps");
   need_positive(host_memory_Bps, "host_memory_Bps");
@@ -107,6 +129,7 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
       g->half_dim = o.at("half_dim").get<double>();
       g->overhead_s = o.at("overhead_s").get<double>();
       g->pack_s = o.value("pack_s", 0.0);
+      g->cv = o.value("cv", 0.0);
     }
     m.trsm_flops = j.at("trsm_flops").get<double>();
     m.memory_Bps = j.at("memory_Bps").get<double>();

@@ -12,6 +12,9 @@
 // packs its A operand (m x k) again, at pack_s per element: an update made
 // in narrow chunks pays it once per chunk (OpenBLAS: one call of 10000 x
 // 5000 x 192 ran at 80 Gflop/s, 512-column chunks at 78, 256-column at 74.5).
+// And each call's time varies around that mean by cv (a calibrated
+// machine's measured spread), so the ranks of an iteration do not finish
+// together.
 #pragma once
 
 #include <array>
@@ -29,8 +32,14 @@ struct GemmModel {
   double half_dim = 0;    // a dimension at which, the others large, it runs at half the peak
   double overhead_s = 0;  // per call (a GPU's launch, a BLAS call's setup)
   double pack_s = 0;      // per element of A (m x k), per call
+  double cv = 0;          // a call's spread around seconds(): standard deviation / mean
   double seconds(long m, long n, long k) const;
 };
+
+// A call's time as a multiple of its mean: lognormal with mean 1 and
+// standard deviation `cv` (1 when cv is 0), drawn from `state`, a rank's
+// own deterministic stream, which it advances.
+double spread_factor(double cv, std::uint64_t& state);
 
 struct SimModel {
   std::string source;  // what the figures come from (the spec file), for the log

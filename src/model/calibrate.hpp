@@ -64,7 +64,8 @@ struct Calibration {
   // The row swap's copies by kind (swap in place, gather, scatter, ...):
   // threads, ns per element moved.
   std::map<device::RowCopy, std::vector<std::pair<int, double>>> row_copy_ns;
-  double dgemm_pack_ns_per_word = 0;                 // per element of A, per DGEMM call (1 thread)
+  double dgemm_pack_ns_per_word = 0;  // per element of A, per DGEMM call (1 thread)
+  double dgemm_call_cv = 0;  // one 256-column call's spread: standard deviation / mean (1 thread)
   std::vector<std::pair<long, double>> fact_points;  // M, seconds
   bool fact_beside_dgemm = false;                    // a DGEMM thread ran beside it
   double fact_gflops = 0;

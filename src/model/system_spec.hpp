@@ -79,6 +79,9 @@ struct Device {
   std::map<int, double> block_store_ns_per_word_by_threads;
   // hplx sim: a DGEMM call's packing of A (M x K), ns per element.
   std::optional<double> dgemm_pack_ns_per_word;
+  // One DGEMM call's spread (standard deviation over mean): hplx sim's
+  // calls vary by it.
+  std::optional<double> dgemm_cv;
   // R_upd(T): the update's DGEMM as hplx lu runs it, 256-column chunks dealt
   // over T threads with 1-thread BLAS each (absent: gamma(T))
   std::map<int, double> update_gflops_by_threads;

@@ -59,6 +59,7 @@ TEST(CalibrateFit, CpuTermsAreWrittenAndLoadBack) {
   c.row_copy_ns[RowCopy::BlockGather] = {{1, 3.5}};
   c.row_copy_ns[RowCopy::BlockStore] = {{1, 2.75}};
   c.dgemm_pack_ns_per_word = 0.375;
+  c.dgemm_call_cv = 0.0625;
   c.fact_points = {{1000, 0.002}, {2000, 0.004}};
   c.fact_gflops = 17.5;
   c.fact_column_s = 3e-6;
@@ -79,6 +80,7 @@ TEST(CalibrateFit, CpuTermsAreWrittenAndLoadBack) {
   EXPECT_DOUBLE_EQ(spec.device.block_gather_ns_per_word_by_threads.at(1), 3.5);
   EXPECT_DOUBLE_EQ(spec.device.block_store_ns_per_word_by_threads.at(1), 2.75);
   EXPECT_DOUBLE_EQ(*spec.device.dgemm_pack_ns_per_word, 0.375);
+  EXPECT_DOUBLE_EQ(*spec.device.dgemm_cv, 0.0625);
   EXPECT_EQ(spec.schedule.look_ahead, 1);
   EXPECT_TRUE(spec.schedule.fact_overlap);
   EXPECT_FALSE(spec.memory.present);

@@ -20,6 +20,13 @@ grep -q "16 ranks on 2 nodes of NVIDIA DGX H100" a.err || fail "the log does not
   fail "second run failed"
 "$HPLX" sim "$HERE/cpu-node.toml" --n 4000 --nb 128 --grid 2x2 --json c.json --quiet > c.out 2>&1 ||
   { cat c.out; fail "CPU run failed"; }
+# DGEMM's spread (device.dgemm_cv, which calibrate measures): each call
+# varies around its mean, the same way on every run of the same spec.
+sed '/^fact_column_us/a dgemm_cv = 0.1' "$HERE/cpu-node.toml" > cv.toml
+for r in v w; do
+  "$HPLX" sim cv.toml --n 4000 --nb 128 --grid 2x2 --json $r.json --quiet > $r.out 2>&1 ||
+    { cat $r.out; fail "CPU run with dgemm_cv failed"; }
+done
 # Ranks that are GPUs without a [host] table (device.gpu): simulated in
 # order, with the split update hplx lu chooses for a device when P > 1.
 "$HPLX" sim "$HERE/../../examples/systems/hdpex-p100.toml" --n 8000 --nb 384 --grid 2x1 \
@@ -70,6 +77,10 @@ check(c["simulation"]["kernels"]["gpu"] is False, "CPU spec: CPU ranks")
 check(0 < u["gflops"] < 4 * 30.0, f"CPU ranks: {u['gflops']} Gflops is not below 4 x 30")
 phases = u["phases_s"]
 check(phases["update"] > phases["fact"] > 0, f"CPU phases {phases}")
+v = json.load(open("v.json"))["tests"][0]; w = json.load(open("w.json"))["tests"][0]
+check(v["time_s"] == w["time_s"], f"dgemm_cv: {v['time_s']} s and {w['time_s']} s on two runs")
+check(v["time_s"] != u["time_s"] and abs(v["time_s"] / u["time_s"] - 1) < 0.2,
+      f"dgemm_cv 0.1: {v['time_s']} s simulated, {u['time_s']} s without a spread")
 g = json.load(open("g.json"))
 check(g["simulation"]["kernels"]["gpu"] is False and g["simulation"]["kernels"]["device_ranks"] is True,
       f"hdpex-p100: in-order ranks that are GPUs: {g['simulation']['kernels']}")

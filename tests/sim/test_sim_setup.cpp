@@ -5,6 +5,8 @@
 #include <gtest/gtest.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdint>
 
 #include <set>
 #include <string>
@@ -71,6 +73,7 @@ gather_ns_per_word_by_threads = { "1" = 5.5, "2" = 2.5 }
 scatter_ns_per_word_by_threads = { "1" = 11 }
 block_gather_ns_per_word_by_threads = { "1" = 2.75 }
 dgemm_pack_ns_per_word = 0.75
+dgemm_cv = 0.04
 )";
 
 TEST(SimSetup, CalibratedRowCopiesAreChargedByKind) {
@@ -92,6 +95,53 @@ TEST(SimSetup, CalibratedRowCopiesAreChargedByKind) {
   const device::SimModel back = device::sim_model_from_json(to_json(m), "test");
   EXPECT_DOUBLE_EQ(back.row_seconds(RowCopy::Scatter), 11e-9);
   EXPECT_DOUBLE_EQ(back.dgemm.pack_s, 0.75e-9);
+  // DGEMM's spread, for every GEMM of the rank.
+  EXPECT_DOUBLE_EQ(back.dgemm.cv, 0.04);
+  EXPECT_DOUBLE_EQ(back.sgemm.cv, 0.04);
+  EXPECT_DOUBLE_EQ(
+      app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "c.toml"), 1).dgemm.cv, 0.0);
+}
+
+TEST(SimSetup, DgemmSpreadOutsideZeroToOneIsAClearError) {
+  for (const char* bad : {"-0.1", "1.0", "\"x\""}) {
+    std::string text = "[system]\nname = \"n\"\n[device]\ndgemm_gflops = 30\ndgemm_cv = ";
+    text += bad;
+    try {
+      model::parse_system_spec(text, "cv.toml");
+      FAIL() << "dgemm_cv = " << bad << " was accepted";
+    } catch (const UsageError& e) {
+      EXPECT_NE(std::string(e.what()).find("dgemm_cv"), std::string::npos) << e.what();
+    }
+  }
+  nlohmann::json j = to_json(app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "c"), 1));
+  j["dgemm"]["cv"] = 1.5;
+  EXPECT_THROW(device::sim_model_from_json(j, "k.json"), UsageError);
+}
+
+// Each call's time varies around the model's mean by its spread:
+// lognormal, mean 1 and standard deviation cv; none without a spread; the
+// same stream gives the same calls.
+TEST(SimModel, CallsVaryAroundTheirMeanByTheSpread) {
+  std::uint64_t state = 42;
+  EXPECT_EQ(device::spread_factor(0.0, state), 1.0);
+  EXPECT_EQ(state, 42u);  // no spread: nothing drawn
+  for (double cv : {0.02, 0.1, 0.3}) {
+    constexpr int kDraws = 200000;
+    double sum = 0, sum2 = 0, low = 10;
+    for (int i = 0; i < kDraws; ++i) {
+      const double f = device::spread_factor(cv, state);
+      sum += f;
+      sum2 += f * f;
+      low = std::min(low, f);
+    }
+    const double mean = sum / kDraws, sd = std::sqrt(sum2 / kDraws - mean * mean);
+    EXPECT_NEAR(mean, 1.0, 0.005) << "cv " << cv;
+    EXPECT_NEAR(sd / cv, 1.0, 0.03) << "cv " << cv;
+    EXPECT_GT(low, 0.0) << "cv " << cv;  // a call never takes no time
+  }
+  std::uint64_t a = 7, b = 7;
+  for (int i = 0; i < 10; ++i)
+    EXPECT_EQ(device::spread_factor(0.05, a), device::spread_factor(0.05, b));
 }
 
 TEST(SimSetup, RanksThatAreGpusWithoutHostRunInOrderWithADevicesChoices) {

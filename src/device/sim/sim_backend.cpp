@@ -10,6 +10,7 @@
 #include <mutex>
 
 #include <fmt/format.h>
+#include <simgrid/s4u/Actor.hpp>
 #include <simgrid/s4u/Engine.hpp>
 #include <simgrid/s4u/Host.hpp>
 // After the s4u headers, which define what these two need.
@@ -67,7 +68,9 @@ class SimBackend;
 
 class SimQueue final : public Queue {
  public:
-  explicit SimQueue(SimBackend& b);
+  // `index`: the backend's count of queues made before it (each queue
+  // of each rank draws its own spread).
+  SimQueue(SimBackend& b, int index);
   Backend& backend() const override;
   bool runs_inline() const override { return !gpu_; }
   bool executes_on_host() const override { return false; }
@@ -94,11 +97,11 @@ class SimQueue final : public Queue {
 
   void gemm(Trans, Trans, long m, long n, long k, double, const double*, long, const double*, long,
             double, double*, long) override {
-    charge(model_.dgemm.seconds(m, n, k));
+    charge(gemm_seconds(model_.dgemm, m, n, k));
   }
   void gemm(Trans, Trans, long m, long n, long k, float, const float*, long, const float*, long,
             float, float*, long) override {
-    charge(model_.sgemm.seconds(m, n, k));
+    charge(gemm_seconds(model_.sgemm, m, n, k));
   }
   void trsm(Side side, Uplo, Trans, Diag, long m, long n, double, const double*, long, double*,
             long) override {
@@ -118,11 +121,11 @@ class SimQueue final : public Queue {
   }
   void gemm_mixed(Trans, Trans, long m, long n, long k, float, const Half*, long, const Half*, long,
                   float, float*, long) override {
-    charge(model_.sgemm.seconds(m, n, k));
+    charge(gemm_seconds(model_.sgemm, m, n, k));
   }
   void gemm_mixed(Trans, Trans, long m, long n, long k, float, const BFloat16*, long,
                   const BFloat16*, long, float, float*, long) override {
-    charge(model_.sgemm.seconds(m, n, k));
+    charge(gemm_seconds(model_.sgemm, m, n, k));
   }
 
  private:
@@ -130,6 +133,10 @@ class SimQueue final : public Queue {
     if (m <= 0 || n <= 0) return 0;
     const double tri = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
     return tri * tri * other / rate;
+  }
+  // A GEMM's time: its model's mean, varied by the model's spread.
+  double gemm_seconds(const GemmModel& g, long m, long n, long k) {
+    return g.seconds(m, n, k) * spread_factor(g.cv, spread_state_);
   }
   // The queue does `seconds` of work after what it has.
   void charge(double seconds);
@@ -139,6 +146,7 @@ class SimQueue final : public Queue {
   const SimModel& model_;
   const bool gpu_;
   double busy_until_ = 0;
+  std::uint64_t spread_state_;  // spread_factor's stream
 };
 
 class SimBackend final : public Backend, public Simulation {
@@ -195,7 +203,9 @@ class SimBackend final : public Backend, public Simulation {
     return model_.device_memory_bytes > 0 ? static_cast<std::size_t>(model_.device_memory_bytes)
                                           : std::size_t{1} << 50;
   }
-  std::unique_ptr<Queue> make_queue() override { return std::make_unique<SimQueue>(*this); }
+  std::unique_ptr<Queue> make_queue() override {
+    return std::make_unique<SimQueue>(*this, queues_made_++);
+  }
   Simulation* simulation() override { return this; }
 
   const SimModel& model() const override { return model_; }
@@ -286,6 +296,7 @@ class SimBackend final : public Backend, public Simulation {
     std::size_t capacity = 0;
   };
   const SimModel model_;
+  int queues_made_ = 0;
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, Allocation> spaces_;
   std::multimap<std::size_t, void*> pool_;      // shared allocations free to lend, by capacity
@@ -294,7 +305,13 @@ class SimBackend final : public Backend, public Simulation {
   std::map<void*, Lent> lent_;
 };
 
-SimQueue::SimQueue(SimBackend& b) : backend_(b), model_(b.model()), gpu_(b.model().gpu) {}
+SimQueue::SimQueue(SimBackend& b, int index)
+    : backend_(b),
+      model_(b.model()),
+      gpu_(b.model().gpu),
+      spread_state_(model_.seed * 0x9E3779B97F4A7C15ull ^
+                    (static_cast<std::uint64_t>(simgrid::s4u::this_actor::get_pid()) << 8) ^
+                    static_cast<std::uint64_t>(index)) {}
 
 Backend& SimQueue::backend() const {
   return backend_;
