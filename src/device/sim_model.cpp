@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cmath>
 #include <fstream>
+#include <numbers>
 #include <sstream>
 
 #include <fmt/format.h>
@@ -32,7 +33,7 @@ double spread_factor(double cv, std::uint64_t& state) {
     return (static_cast<double>(z >> 11) + 0.5) * 0x1.0p-53;
   };
   const double u1 = next(), u2 = next();
-  const double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * M_PI * u2);
+  const double normal = std::sqrt(-2.0 * std::log(u1)) * std::cos(2.0 * std::numbers::pi * u2);
   const double sigma2 = std::log1p(cv * cv);
   return std::exp(std::sqrt(sigma2) * normal - 0.5 * sigma2);
 }

@@ -134,6 +134,18 @@ double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool d
   return 2.0 * m * m * k / (t * busy_share) / 1e9;
 }
 
+// Standard deviation over mean of `v` (0 for fewer than two values).
+double relative_spread(const std::vector<double>& v) {
+  if (v.size() < 2) return 0;
+  double mean = 0;
+  for (double x : v) mean += x;
+  mean /= static_cast<double>(v.size());
+  double var = 0;
+  for (double x : v) var += (x - mean) * (x - mean);
+  var /= static_cast<double>(v.size() - 1);
+  return mean > 0 ? std::sqrt(var) / mean : 0;
+}
+
 // The update's DGEMM as one thread runs it once nothing needs moving on:
 // one call over all the columns (PanelApplier::apply's one piece), with U
 // transposed (hplx's default form): C (m x m) -= A (m x k) U^T, U m x k.
@@ -151,16 +163,6 @@ struct OnePiece {
   double call_cv = 0;
 };
 
-double relative_spread(const std::vector<double>& v) {
-  if (v.size() < 2) return 0;
-  double mean = 0;
-  for (double x : v) mean += x;
-  mean /= static_cast<double>(v.size());
-  double var = 0;
-  for (double x : v) var += (x - mean) * (x - mean);
-  var /= static_cast<double>(v.size() - 1);
-  return mean > 0 ? std::sqrt(var) / mean : 0;
-}
 OnePiece update_one_piece(long m, int k, int reps, int& disturbed) {
   set_thread_counts(1, 1);
   device::HostVector<double> a(static_cast<size_t>(m) * k), u(static_cast<size_t>(m) * k),
