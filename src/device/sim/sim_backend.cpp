@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <bit>
+#include <cstdint>
 #include <cstdlib>
 #include <cstring>
 #include <map>
@@ -41,10 +42,6 @@ void sleep_until(double t) {
 // kPrivateTailBytes (SimBackend::allocate).
 constexpr std::size_t kSharedFromBytes = std::size_t{256} << 10;
 constexpr std::size_t kPrivateTailBytes = 64 * 1024;
-
-// SimBackend::lend's slack for a pool whose buffers cost nothing however
-// large: any pooled buffer that holds the request.
-constexpr std::size_t kAnyCapacity = 0;
 
 // Host copies at most this large are done for real: they may carry
 // meaning (a pivot list, a count); larger ones are the matrix's rows.
@@ -179,7 +176,7 @@ class SimBackend final : public Backend, public Simulation {
       // others: unmapping pages costs every core a TLB shootdown, and the
       // LU makes such buffers every iteration (aligned allocations were 5%
       // of a 1024-rank simulation's time).
-      p = lend(small_, size, 2,
+      p = lend(small_, size, 2 * size, size,
                [](std::size_t n) { return std::aligned_alloc(64, (n + 63) / 64 * 64); });
     }
     if (p == MAP_FAILED || p == nullptr)
@@ -240,40 +237,36 @@ class SimBackend final : public Backend, public Simulation {
   // --grid 8x8 --nb 256 --n 150000`: at most 1324 mappings of the block in
   // place of 2217).
   void* allocate_shared(std::size_t size) {
-    return lend(
-        pool_, size, kAnyCapacity,
-        [](std::size_t n) {
-          const std::size_t ranges[2] = {0, n - kPrivateTailBytes};
-          return smpi_shared_malloc_partial(n, ranges, 1);
-        },
-        true);
+    return lend(pool_, size, SIZE_MAX, std::bit_ceil(size), [](std::size_t n) {
+      const std::size_t ranges[2] = {0, n - kPrivateTailBytes};
+      return smpi_shared_malloc_partial(n, ranges, 1);
+    });
   }
 
   // Device memory: address space only (touching it faults), reserved once
   // and lent again like the shared buffers (unmapping costs a TLB
   // shootdown on every core).
   void* reserve(std::size_t size) {
-    return lend(reserved_, size, 4, [](std::size_t n) {
+    return lend(reserved_, size, 4 * size, size, [](std::size_t n) {
       void* base = mmap(nullptr, n, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
       return base == MAP_FAILED ? nullptr : base;
     });
   }
 
-  // A buffer of `size` bytes from `pool` (one at most `slack` times as
-  // large, or any with kAnyCapacity) or else new from `make` (rounded up to
-  // a power of two with `round_up`); placed to end (to 64 bytes) where its
-  // allocation ends, and recorded so that deallocate() returns it.
+  // A buffer of `size` bytes: the smallest in `pool` that holds it, if that
+  // one is at most `largest` bytes, or else a new one of `capacity` bytes
+  // from `make`; placed to end (to 64 bytes) where its allocation ends, and
+  // recorded so that deallocate() returns it.
   template <class Make>
-  void* lend(std::multimap<std::size_t, void*>& pool, std::size_t size, std::size_t slack,
-             Make make, bool round_up = false) {
+  void* lend(std::multimap<std::size_t, void*>& pool, std::size_t size, std::size_t largest,
+             std::size_t capacity, Make make) {
     const std::lock_guard lock(mutex_);
     auto it = pool.lower_bound(size);
     Lent lent;
-    if (it != pool.end() && (slack == kAnyCapacity || it->first <= slack * size)) {
+    if (it != pool.end() && it->first <= largest) {
       lent = {it->second, it->first};
       pool.erase(it);
     } else {
-      const std::size_t capacity = round_up ? std::bit_ceil(size) : size;
       lent = {make(capacity), capacity};
       if (lent.base == nullptr) return nullptr;
     }
