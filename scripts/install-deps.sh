@@ -5,6 +5,9 @@ set -euo pipefail
 
 PACKAGES=(
   build-essential cmake make
+  # CMake finds toml++ through pkg-config (src/model/CMakeLists.txt); a bare
+  # Debian does not have it and --no-install-recommends does not bring it.
+  pkg-config
   libopenmpi-dev openmpi-bin
   libopenblas-openmp-dev
   libgtest-dev
@@ -25,6 +28,9 @@ PACKAGES=(
   # hplx sim (docs/SIM.md): SimGrid's SMPI compiles the LU driver with
   # smpicxx and runs it on a simulated cluster with smpirun.
   libsimgrid-dev
+  # scripts/check-bare-system.sh (CI): a minimal Debian 12 made with it, where
+  # the README's first command must work with nothing but this list.
+  debootstrap
 )
 
 missing=()
