@@ -1,15 +1,15 @@
 #!/usr/bin/env bash
 # Packs a build of hplx for a GPU machine that has the NVIDIA driver and
 # CUDA 13 (cudart, cuBLAS) but not this project's build prerequisites, and
-# no network to install them: the binaries first-run.sh runs, the GPU test
-# binaries, and every shared library they need beside glibc and CUDA's
+# no network to install them: the binaries check.sh runs (the GPU test
+# binaries among them), and every shared library they need beside glibc and CUDA's
 # (Open MPI with its launcher, plug-ins and PMIx; OpenBLAS; fmt; toml++).
 #
 #   bench/gpu/bundle.sh OUT.tar.xz        # BUILD_DIR=build by default
 #
 # The archive holds two folders:
 #   build/   the binaries, laid out as in BUILD_DIR (bin/, tests/), and in
-#            lib/ the OpenBLAS they were built with (first-run.sh puts it
+#            lib/ the OpenBLAS they were built with (check.sh puts it
 #            first on LD_LIBRARY_PATH: a GPU machine's own OpenBLAS may be
 #            a pthreads build, whose threads FACT's team oversubscribes);
 #   root/    the libraries at their paths on this machine (Debian 12),
@@ -17,7 +17,7 @@
 #              tar -xJf OUT.tar.xz -C DIR && cp -rn DIR/root/. / && ldconfig
 #            (a library the GPU machine already has is kept: same soname,
 #            same ABI; glibc must be 2.36 or newer there).
-# Then `PREBUILT=DIR/build bench/gpu/first-run.sh` runs the first run with it.
+# Then `PREBUILT=DIR/build bench/gpu/check.sh` runs the device check with it.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT_FILE=${1:?usage: bench/gpu/bundle.sh OUT.tar.xz}
@@ -26,12 +26,12 @@ BUILD_DIR=${BUILD_DIR:-build}
   echo "bundle: $BUILD_DIR/bin/hplx has no CUDA backend; configure with -DHPLX_CUDA=on" >&2
   exit 2
 }
-# The binaries first-run.sh runs (its GPU_TESTS list included).
-BINS=(bin/hplx bin/hplx_dgemm_probe bin/hplx_stream_probe
-  tests/device_test_backend_presence tests/device_test_device_contract
-  tests/device_test_precision_cuda tests/mpi_test_lu_grids tests/mpi_test_lu_phase_contract
-  tests/mpi_test_lu_vs_lapack tests/mpi_test_panel_factor tests/mxp_kernels tests/mxp_halo
-  tests/mxp_gmres)
+# The binaries check.sh runs: the probes, hplx, and the test programs of
+# gpu-tests.txt.
+BINS=(bin/hplx bin/hplx_dgemm_probe bin/hplx_stream_probe)
+while read -r name _; do
+  [[ -z $name || $name == \#* ]] || BINS+=("tests/$name")
+done <bench/gpu/gpu-tests.txt
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/build/bin" "$STAGE/build/tests" "$STAGE/build/lib" "$STAGE/root"

@@ -11,8 +11,9 @@
 // phase's with --precision double) times this run's validation penalty
 // (the penalty is a property of the algorithm and the problem, not of the
 // device). Left out: halo messages, kernel launch latency and reductions'
-// round trips, so a real device lands below this figure; the first-run
-// script compares each motif's measured GB/s with the measured bandwidth.
+// round trips, so a real device lands below this figure; the device check
+// (bench/gpu/check.sh) compares each motif's measured GB/s with the
+// measured bandwidth.
 #pragma once
 
 #include <cstdio>

@@ -392,7 +392,7 @@ TEST(HostFact, BadTablesNameTheKeyAndWhatIsAllowed) {
 
 // The example DGX H100 node: FACT on the host beside the GPUs' update, and
 // a prediction for one GPU filling 85% of its memory (what
-// bench/gpu/first-run.sh measures) within the DGEMM rate it is given.
+// bench/gpu/check.sh measures) within the DGEMM rate it is given.
 TEST(HostFact, TheDgxH100ExamplePredictsTheHostSchedule) {
   SystemSpec spec = load_system_spec(kSrc + "/examples/systems/dgx-h100.toml");
   ASSERT_TRUE(spec.host.present);

@@ -1,0 +1,303 @@
+#!/usr/bin/env bash
+# The device check: everything a session measures on a lent GPU, in one
+# call of at most BUDGET seconds (default 480). Each step has its own
+# timeout, is skipped when the budget left is shorter, writes its files
+# under $OUT as it goes and one line to $OUT/steps.txt; $OUT/summary.json
+# holds the keys ../shared/DESIGN.md lists under "Measuring on a GPU" that
+# the steps reached (a key a step could not measure is absent, and
+# steps.txt says why).
+#
+#   0. environment: nvidia-smi -q -d CLOCK,POWER, the CUDA libraries found
+#   1. correctness on the device: the programs of gpu-tests.txt, their
+#      device instances, on 1, 2 and 4 ranks; later steps are skipped if
+#      one fails
+#   2. the update's DGEMM alone (hplx_dgemm_probe, M = 60000, NB 512, 1024)
+#   3. hplx lu at N = AB_N (60000): host FACT against device FACT, each
+#      with its per-iteration record; one trace
+#   4. hplx lu at full memory (no --n) with the default FACT
+#   5. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
+#   6. hplx hpl-mxp (FP16 update) at HPLMXP_N with --compare-hpl
+#
+#   bench/gpu/check.sh                    # on the GPU machine, from the repository root
+#   BUNDLE=FILE bench/gpu/check.sh        # a GPU machine without the build prerequisites
+#                                         # (the lent ones): FILE from bench/gpu/bundle.sh is
+#                                         # unpacked, its libraries added under / (none replaced)
+#   PREBUILT=DIR bench/gpu/check.sh       # DIR: the build/ folder of such an archive, unpacked
+#   DRY_RUN=1 bench/gpu/check.sh          # anywhere: the same steps on the emulated device,
+#                                         # small sizes, the build in build/ (CI runs this)
+#
+# Settings (environment): OUT [bench/results/<UTC date>-gpu-check-<device>],
+# BUDGET, AB_N, PROBE_M, PROBE_NB, STREAM_N, MXP_N, MXP_TIME, HPLMXP_N.
+# Exit status: 0 when every step that ran passed, 1 otherwise.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+ROOT=$(pwd)
+DRY_RUN=${DRY_RUN:-0}
+BUDGET=${BUDGET:-480}
+T0=$SECONDS
+if [[ $DRY_RUN == 1 ]]; then
+  # The LU grid suite on the emulated device takes minutes on CI's two
+  # cores (make test runs it there): its programs still start here.
+  BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated
+  TEST_FILTER=${TEST_FILTER:-"*emulated*:*Emulated*-*LuGrids.EveryShape*"}
+  PROBE_M=${PROBE_M:-1500} PROBE_NB=${PROBE_NB:-128,256} AB_N=${AB_N:-1200} AB_NB=${AB_NB:-128}
+  FULL_N=${FULL_N:-1600} STREAM_N=${STREAM_N:-1000000} MXP_N=${MXP_N:-16} MXP_TIME=${MXP_TIME:-0.2}
+  HPLMXP_N=${HPLMXP_N:-800} DEVICE_NAME=emulated
+  TEST_RANKS_MAX=2  # CI's two cores
+else
+  BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda TEST_FILTER=${TEST_FILTER:-"*cuda*:*Cuda*:DeviceGemmPanel.*"}
+  PROBE_M=${PROBE_M:-60000} PROBE_NB=${PROBE_NB:-512,1024} AB_N=${AB_N:-60000} AB_NB=${AB_NB:-1024}
+  FULL_N=${FULL_N:-} STREAM_N=${STREAM_N:-268435456} MXP_N=${MXP_N:-256} MXP_TIME=${MXP_TIME:-10}
+  HPLMXP_N=${HPLMXP_N:-40000} TEST_RANKS_MAX=4
+  if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
+    echo "check: no GPU seen by nvidia-smi; DRY_RUN=1 runs the steps on the emulated device" >&2
+    exit 2
+  fi
+  DEVICE_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -cs 'A-Za-z0-9' '-' |
+    sed 's/^NVIDIA-//; s/-$//' | tr 'A-Z' 'a-z')
+fi
+if [[ -n ${BUNDLE:-} ]]; then
+  [[ $DRY_RUN == 1 ]] && { echo "check: BUNDLE installs libraries under /: not with DRY_RUN" >&2; exit 2; }
+  PREBUILT=$(mktemp -d /tmp/hplx-bundle.XXXXXX)
+  tar -xJf "$BUNDLE" -C "$PREBUILT" && cp -rn "$PREBUILT/root/." / && ldconfig || {
+    echo "check: cannot unpack $BUNDLE" >&2
+    exit 2
+  }
+  PREBUILT=$PREBUILT/build
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export OMPI_MCA_plm_rsh_agent=false  # no ssh there: mpirun on this node only
+fi
+if [[ -n ${PREBUILT:-} ]]; then
+  BUILD_DIR=$PREBUILT
+  # The OpenBLAS the build was made with (bundle.sh), before the machine's.
+  export LD_LIBRARY_PATH=$PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+HPLX=$BUILD_DIR/bin/hplx
+OUT=${OUT:-$ROOT/bench/results/$(date -u +%Y-%m-%d)-gpu-check-$DEVICE_NAME}
+mkdir -p "$OUT"
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+FAILED=0
+BROKEN=""  # set when correctness failed: the measuring steps are skipped
+
+log() { echo "check: $*" | tee -a "$OUT/steps.txt"; }
+left() { echo $((BUDGET - (SECONDS - T0))); }
+# summary KEY VALUE: one key of summary.json (VALUE is JSON: a number,
+# true/false, or a quoted string).
+summary() { echo "$1 $2" >>"$OUT/summary.kv"; }
+# run_step NAME TIMEOUT FUNCTION: runs it when the budget allows, under its
+# timeout, and logs one line with its status and seconds.
+run_step() {
+  local name=$1 limit=$2 fn=$3 t=$SECONDS rc
+  if [[ -n $BROKEN && $name != correctness ]]; then
+    log "$name: skipped ($BROKEN)"
+    return
+  fi
+  if (($(left) < limit)); then
+    log "$name: skipped ($(left) s of the budget left, the step may take $limit)"
+    return
+  fi
+  STEP_END=$((SECONDS + limit))
+  "$fn"
+  rc=$?
+  if ((rc == 0)); then
+    log "$name: ok in $((SECONDS - t)) s"
+  else
+    FAILED=1
+    log "$name: FAILED (status $rc) after $((SECONDS - t)) s"
+  fi
+}
+# timed CMD...: the command under what is left of the step's timeout.
+timed() {
+  local rest=$((STEP_END - SECONDS))
+  ((rest > 0)) || return 124
+  timeout -k 5 "$rest" "$@"
+}
+json_get() {  # json_get FILE PYTHON-EXPRESSION-OF-r
+  python3 -c 'import json,sys; r=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"
+}
+
+step_environment() {
+  {
+    date -u +%FT%TZ
+    "$HPLX" --version
+    if [[ $DRY_RUN == 1 ]]; then
+      echo "dry run: the emulated device"
+    else
+      nvidia-smi -L
+      nvidia-smi -q -d CLOCK,POWER
+    fi
+    echo "CUDA libraries found:"
+    ldconfig -p 2>/dev/null | grep -E 'lib(cudart|cublas|cublasLt|cusolver|nccl|nvshmem)\.so' || echo "  (none by ldconfig)"
+    nproc
+  } >"$OUT/environment.txt" 2>&1
+  summary date "\"$(date -u +%F)\""
+  summary commit "\"$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || "$HPLX" --version | head -1)\""
+  summary device "\"$DEVICE_NAME\""
+  "$HPLX" --version | grep -q "backends:.*$BACKEND" || {
+    echo "check: $HPLX has no $BACKEND backend" | tee -a "$OUT/steps.txt"
+    return 1
+  }
+}
+
+step_correctness() {
+  local name ranks np file ok=0
+  while read -r name ranks; do
+    [[ -z $name || $name == \#* ]] && continue
+    if [[ ! -x $BUILD_DIR/tests/$name ]]; then
+      # A build without CUDA (a dry run's) has no CUDA-only programs.
+      log "  $name: not built"
+      [[ $DRY_RUN == 1 ]] || ok=1
+      continue
+    fi
+    for np in $ranks; do
+      ((np > TEST_RANKS_MAX)) && continue
+      file=$OUT/test-$name-np$np.txt
+      if timed mpirun -n "$np" --oversubscribe --bind-to none "$BUILD_DIR/tests/$name" \
+        --gtest_filter="$TEST_FILTER" --gtest_color=no >"$file" 2>&1 </dev/null; then
+        # (mpirun reads standard input: without </dev/null it eats this loop's list)
+        log "  $name np$np: $(grep -E '^\[  PASSED  \]' "$file" | head -1 || echo "no PASSED line")"
+      else
+        log "  $name np$np: FAILED ($(grep -cE '^\[  FAILED  \]' "$file") lines), see $(basename "$file")"
+        ok=1
+      fi
+    done
+  done <bench/gpu/gpu-tests.txt
+  ((ok == 0)) || BROKEN="a correctness test failed"
+  return $ok
+}
+
+BEST_NB=$AB_NB
+step_probe() {
+  timed "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$PROBE_NB" \
+    --json "$OUT/probe.json" >"$OUT/probe.txt" 2>&1 || return 1
+  cat "$OUT/probe.txt" >>"$OUT/steps.txt"
+  summary dgemm_probe_gflops "$(json_get "$OUT/probe.json" 'max(s["gflops_median"] for s in r["shapes"])')"
+  BEST_NB=$(json_get "$OUT/probe.json" 'max(r["shapes"], key=lambda s: s["gflops_median"])["nb"]')
+}
+
+# lu_run TAG ARGS...: hplx lu with a JSON record; true when it PASSED.
+lu_run() {
+  local tag=$1
+  shift
+  timed "$HPLX" lu --backend "$BACKEND" "$@" --json "$OUT/lu-$tag.json" >"$OUT/lu-$tag.txt" 2>&1
+  grep -E '^W[RC]|PASSED|FAILED' "$OUT/lu-$tag.txt" | sed "s/^/  $tag: /" | tee -a "$OUT/steps.txt"
+  grep -q PASSED "$OUT/lu-$tag.txt"
+}
+FACT_ON_FLAG=0
+step_fact_ab() {
+  local ok=0
+  "$HPLX" lu --help 2>&1 | grep -q -- '--fact-on' && FACT_ON_FLAG=1
+  if ((FACT_ON_FLAG == 0)); then
+    log "  this build has no --fact-on: host FACT only"
+    lu_run ab-host --n "$AB_N" --nb "$AB_NB" --trace "$OUT/trace-ab-host.json" || ok=1
+    return $ok
+  fi
+  lu_run ab-host --n "$AB_N" --nb "$AB_NB" --fact-on host || ok=1
+  lu_run ab-device --n "$AB_N" --nb "$AB_NB" --fact-on device --trace "$OUT/trace-ab-device.json" || ok=1
+  if [[ -s $OUT/lu-ab-host.json && -s $OUT/lu-ab-device.json ]]; then
+    local h d
+    h=$(json_get "$OUT/lu-ab-host.json" 'r["tests"][0]["gflops"]')
+    d=$(json_get "$OUT/lu-ab-device.json" 'r["tests"][0]["gflops"]')
+    log "  N = $AB_N: device FACT $d, host FACT $h Gflop/s: $(python3 -c "print(round($d / $h, 3))")x (goal >= 3)"
+    summary lu_ab_n "$AB_N"
+    summary lu_ab_host_fact_gflops "$h"
+    summary lu_ab_device_fact_gflops "$d"
+  fi
+  return $ok
+}
+
+step_full_memory() {
+  local size=() nb=$BEST_NB
+  [[ -n $FULL_N ]] && size=(--n "$FULL_N")
+  [[ $DRY_RUN == 1 ]] && nb=$AB_NB
+  lu_run full "${size[@]}" --nb "$nb"
+  local rc=$?
+  [[ -s $OUT/lu-full.json ]] || return 1
+  local n gflops passed
+  n=$(json_get "$OUT/lu-full.json" 'r["tests"][0]["n"]')
+  gflops=$(json_get "$OUT/lu-full.json" 'r["tests"][0]["gflops"]')
+  passed=$(json_get "$OUT/lu-full.json" 'str(r["tests"][0]["verdict"] == "PASSED").lower()')
+  summary lu_n "$n"
+  summary lu_nb "$nb"
+  summary lu_gflops "$gflops"
+  summary lu_passed "$passed"
+  summary lu_fact_on "\"$(json_get "$OUT/lu-full.json" 'r["tests"][0].get("fact_on", "host")')\""
+  if [[ -s $OUT/probe.json ]]; then
+    local ref
+    ref=$(json_get "$OUT/probe.json" "max(s['gflops_median'] for s in r['shapes'] if s['nb'] == $nb)")
+    summary lu_share_of_dgemm "$(python3 -c "print(round($gflops / $ref, 4))")"
+    log "  N = $n, NB = $nb: $(python3 -c "print(round($gflops, 1))") Gflop/s, $(python3 -c "print(round(100 * $gflops / $ref, 1))")% of the DGEMM probe at that NB (goal 80%)"
+  fi
+  "$HPLX" report "$OUT/lu-full.json" -o "$OUT/report.html" >/dev/null 2>&1 || true
+  return $rc
+}
+
+step_mxp() {
+  timed "$BUILD_DIR/bin/hplx_stream_probe" --backend "$BACKEND" --n "$STREAM_N" \
+    --json "$OUT/stream.json" >"$OUT/stream.txt" 2>&1 || return 1
+  local triad
+  triad=$(json_get "$OUT/stream.json" 'round([x for x in r["kernels"] if x["kernel"] == "triad"][0]["gbs_best"], 1)')
+  summary triad_gbs "$triad"
+  timed "$HPLX" mxp --backend "$BACKEND" --nx "$MXP_N" --ny "$MXP_N" --nz "$MXP_N" --time "$MXP_TIME" \
+    --expect-bandwidth "$triad" --json "$OUT/mxp.json" >"$OUT/mxp.txt" 2>&1
+  grep -q "result is VALID" "$OUT/mxp.txt" && summary mxp_valid true || {
+    summary mxp_valid false
+    return 1
+  }
+  python3 - "$OUT" "$triad" <<'PY' | tee -a "$OUT/steps.txt"
+import json, sys
+out, triad = sys.argv[1], float(sys.argv[2])
+r = json.load(open(f"{out}/mxp.json"))["result"]
+shares = {}
+for name in ("spmv", "gs", "restriction", "prolongation", "ortho", "vector"):
+    m = r["mixed"]["motifs"]
+    t = m["seconds"][name]
+    shares[name] = m["bytes"][name] / r["ranks"] / t / 1e9 / triad if t > 0 else 0.0
+with open(f"{out}/summary.kv", "a") as kv:
+    kv.write(f"mxp_rating {r['rating_gflops']}\n")
+    kv.write(f"mxp_rating_share_of_expected {r['rating_gflops'] / r['expected']['rating_gflops']}\n")
+    kv.write(f"mxp_min_motif_share {min(shares.values())}\n")
+    kv.write(f"mxp_mixed_over_double {r['rating_gflops'] / r['double']['gflops']}\n")
+print("  mixed motifs' share of the triad: " + ", ".join(f"{k} {100 * v:.0f}%" for k, v in shares.items()))
+PY
+}
+
+step_hpl_mxp() {
+  timed "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 --n "$HPLMXP_N" --nb "$AB_NB" \
+    --compare-hpl --json "$OUT/hpl-mxp.json" >"$OUT/hpl-mxp.txt" 2>&1 || return 1
+  python3 - "$OUT" <<'PY' | tee -a "$OUT/steps.txt"
+import json, sys
+out = sys.argv[1]
+t = json.load(open(f"{out}/hpl-mxp.json"))["tests"][0]
+with open(f"{out}/summary.kv", "a") as kv:
+    kv.write(f"hpl_mxp_n {t['n']}\nhpl_mxp_gflops {t['gflops']}\n")
+    kv.write(f"hpl_mxp_passed {str(bool(t['passed'])).lower()}\n")
+    if t.get("compare_hpl", {}).get("speedup") is not None:
+        kv.write(f"hpl_mxp_over_lu {t['compare_hpl']['speedup']}\n")
+print(f"  hpl-mxp fp16 N = {t['n']}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}, "
+      f"over hplx lu {t.get('compare_hpl', {}).get('speedup')}")
+PY
+}
+
+log "$(date -u +%FT%TZ): backend $BACKEND, build $BUILD_DIR, budget $BUDGET s, results in $OUT"
+rm -f "$OUT/summary.kv"
+run_step environment 20 step_environment
+run_step correctness 120 step_correctness
+run_step dgemm-probe 60 step_probe
+run_step fact-ab 130 step_fact_ab
+run_step full-memory 150 step_full_memory
+run_step mxp 90 step_mxp
+run_step hpl-mxp 60 step_hpl_mxp
+
+python3 - "$OUT" <<'PY'
+import json, sys
+out = sys.argv[1]
+summary = {}
+for line in open(f"{out}/summary.kv"):
+    key, value = line.rstrip("\n").split(" ", 1)
+    summary[key] = json.loads(value)
+json.dump(summary, open(f"{out}/summary.json", "w"), indent=2)
+PY
+log "done in $((SECONDS - T0)) s: $OUT/summary.json"
+cat "$OUT/summary.json"
+exit $FAILED
