@@ -187,6 +187,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "their DGEMM on the device, the panel's columns copied there and back (seed "
                    "003 5.1.2); 0 = off (default 0)")
       ->check(CLI::Range(0L, 1L << 20));
+  sub_->add_option("--fact-on", fact_on_,
+                   "where FACT runs: device = on the device's queue (BLAS and kernels, pivots "
+                   "kept in device memory); host = on the host's cores, the panel copied there "
+                   "and back (default: device on cuda and emulated, host on host and sim)")
+      ->check(CLI::IsMember({"host", "device"}));
   sub_->add_option("--swap-pipeline", swap_pipeline_,
                    "P > 1: cut row swap + update into growing column segments, the swap of "
                    "one overlapping the update of the previous (default: off)")
@@ -295,6 +300,25 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--fact-device-gemm {} --backend host: FACT's DGEMMs are on the host already; allowed: "
         "0 on the host backend, any width on a device backend (emulated, cuda)",
         fact_device_gemm_));
+  // FACT on the device where there is one; the host backend's device is
+  // the host (--fact-on device runs the device code there, for tests), and
+  // the simulation models host FACT only.
+  const bool host_like =
+      backend == device::BackendKind::Host || backend == device::BackendKind::Sim;
+  const std::string fact_on = !fact_on_.empty() ? fact_on_ : host_like ? "host" : "device";
+  if (fact_on == "device" && backend == device::BackendKind::Sim)
+    throw UsageError(
+        "--fact-on device --backend sim: the simulation models FACT on the host only; allowed: "
+        "--fact-on host");
+  if (fact_on == "device" && schedule_ == "dag")
+    throw UsageError(
+        "--fact-on device --schedule dag: the dag schedule factors on the host; allowed: "
+        "--fact-on host, or --schedule bsp");
+  if (fact_on == "device" && fact_device_gemm_ > 0)
+    throw UsageError(fmt::format(
+        "--fact-device-gemm {} --fact-on device: all of FACT runs on the device already; "
+        "allowed: --fact-on host with --fact-device-gemm, or drop --fact-device-gemm",
+        fact_device_gemm_));
   const ThreadPlan plan = plan_threads(world, threads_);
   apply_threads(plan);
   // The device first: a backend that cannot run here (no GPU) says so now,
@@ -370,6 +394,9 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       !note.empty())
     options.notes.push_back("hplx: " + note);
   dat.schedule.fact_device_gemm = fact_device_gemm_;
+  dat.schedule.fact_on = fact_on == "device" ? lu::FactOn::Device : lu::FactOn::Host;
+  if (!host_like || !fact_on_.empty())
+    options.notes.push_back(fmt::format("hplx: FACT on the {} (--fact-on {})", fact_on, fact_on));
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;
   dat.schedule.split = split_;

@@ -598,6 +598,10 @@ const char* name_of(SwapAlgorithm s) {
   return "Spread-roll (long)";
 }
 
+const char* name_of(FactOn f) {
+  return f == FactOn::Device ? "device" : "host";
+}
+
 const char* name_of(ScheduleKind s) {
   return s == ScheduleKind::Dag ? "dag" : "bsp";
 }

@@ -29,6 +29,9 @@ struct GridShape {
 // optimization can be switched off to measure what it buys. The same for
 // every test of a run (command-line flags); recorded in the JSON.
 enum class ScheduleKind { Bsp = 0, Dag = 1 };
+// Where FACT runs (--fact-on): on the host (panel_factor.cpp) or on the
+// device's queue (panel_factor_device.hpp).
+enum class FactOn { Host = 0, Device = 1 };
 
 struct Schedule {
   // --schedule: bsp = the look-ahead driver of pdgesv.cpp (DEPTH and the
@@ -58,6 +61,11 @@ struct Schedule {
   // wide run their DGEMM on the device (seed 003 5.1.2; --fact-device-gemm;
   // src/lu/panel.hpp FactDeviceGemm). 0 = off.
   long fact_device_gemm = 0;
+  // --fact-on: FACT on the host or on the device's queue. The library's
+  // default is the host; `hplx lu` makes it the device on a device backend
+  // (emulated, cuda). The bsp schedule only (the dag one factors on the
+  // host), and never on the sim backend (not modelled).
+  FactOn fact_on = FactOn::Host;
   // P > 1: the row swap and update cut into column segments of growing
   // width (the first `swap_first` of the columns, each next `swap_growth`
   // times wider); the swap of segment k+1 travels while segment k is
@@ -172,5 +180,6 @@ const char* name_of(Factorization f);
 const char* name_of(Broadcast b);
 const char* name_of(SwapAlgorithm s);
 const char* name_of(ScheduleKind s);  // "bsp", "dag"
+const char* name_of(FactOn f);        // "host", "device"
 
 }  // namespace hplx::lu

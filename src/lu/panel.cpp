@@ -61,12 +61,22 @@ void unpack_panel_tail(Panel& p) {
 }
 
 void panel_to_device(device::Queue& q, Panel& p) {
+  if (p.on_device) {
+    if (p.factored) q.wait(p.factored);
+    return;
+  }
   pack_panel_tail(p);
   p.w.to_device(q);
 }
 
 FactParams fact_params(const TestCase& t) {
-  return {t.rfact, t.pfact, t.nbmin, t.ndiv, t.l1_transposed, t.schedule.fact_device_gemm};
+  return {t.rfact,
+          t.pfact,
+          t.nbmin,
+          t.ndiv,
+          t.l1_transposed,
+          t.schedule.fact_device_gemm,
+          t.schedule.fact_on == FactOn::Device};
 }
 
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& algo,

@@ -43,6 +43,15 @@ struct Panel {
   device::Mirror<double> w;  // (jb + m2) x jb, leading dimension ld(), then the tail
   std::vector<long> ipiv;    // jb global pivot rows
   long info = 0;             // 1 + global column of the first zero pivot, or 0
+  // FACT on the device (panel_factor_device.hpp): W's device side holds
+  // the factored panel and its tail, and needs no upload; `factored` is
+  // the point of FACT's queue the other queues wait for (null when its
+  // work is done when it returns). `pivots_on_host`: ipiv and info hold
+  // the pivots (always, but for device FACT on one process row and
+  // column, where they stay on the device).
+  bool on_device = false;
+  bool pivots_on_host = true;
+  device::EventPtr factored;
 
   long ld() const { return jb + m2; }
   double* a1() { return w.data(); }
@@ -64,7 +73,8 @@ void unpack_panel_tail(Panel& p);
 
 // Makes a factored, received panel ready for queue work: its pivots go
 // into the tail and W to the device side, on `q` (nothing to copy when the
-// device's memory is the host's).
+// device's memory is the host's, or when FACT ran on the device: q then
+// waits for FACT's queue).
 void panel_to_device(device::Queue& q, Panel& p);
 
 // Panels' W buffers kept from one panel to the next: a solve takes one for
@@ -127,6 +137,8 @@ struct FactParams {
   // recursion's updates at levels at least this many columns wide run on
   // the device; 0 = all on the host.
   long device_gemm_cols = 0;
+  // --fact-on device: FACT runs on the queue (panel_factor_device.hpp).
+  bool on_device = false;
 };
 FactParams fact_params(const TestCase& t);
 

@@ -18,6 +18,7 @@
 #include "lu/iteration_log.hpp"
 #include "lu/lbcast.hpp"
 #include "lu/panel.hpp"
+#include "lu/panel_factor_device.hpp"
 #include "lu/phase_scope.hpp"
 #include "lu/row_swap.hpp"
 #include "lu/solve.hpp"
@@ -84,6 +85,7 @@ class LuDriver {
         bcast_(bcast_params(t)),
         applier_(ctx.device().compute(), a, apply_params(t), grid, workspace.swaps),
         panels_(&workspace.panels),
+        fact_ws_(&workspace.fact),
         n_(a.n()),
         end_(a.n() + 1),
         depth_(static_cast<std::size_t>(t.depth)),
@@ -95,6 +97,9 @@ class LuDriver {
         fact_beside_device_(t.schedule.fact_overlap && depth_ > 0 &&
                             !ctx.device().compute().runs_inline()),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
+        // FACT on the device's queue (--fact-on device); the sim backend
+        // models host FACT only.
+        fact_on_device_(fact_.on_device && !a.backend().simulation()),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
         trace_(ctx.trace()),
         log_(a, ctx.progress(), ctx.activity()) {
@@ -108,9 +113,20 @@ class LuDriver {
       timeline_ = std::make_unique<DeviceTimeline>(compute, trace_ && trace_->enabled());
       applier_.set_timeline(timeline_.get());
     }
+    if (fact_on_device_) {
+      // The solve's info, where panels' infos stay on the device; FACT may
+      // run on the transfer queue, which then starts after the zeroing.
+      fact_ws_->start_solve(compute);
+      if (!compute.runs_inline()) ctx_.device().transfer().wait(compute.record());
+    }
     log_.start();
     for (long k = 0; k < n_; k += a_.nb()) iteration(k);
     finish_waiting();
+    if (device_info_) {
+      ctx_.device().transfer().synchronize();
+      const long info = fact_ws_->solve_info(compute);
+      if (out_.info == 0) out_.info = info;
+    }
     out_.iterations = log_.take();
     if (timeline_) {
       compute.synchronize();
@@ -189,7 +205,16 @@ class LuDriver {
       PhaseScope phase(&tm().bcast, trace_, "LBCAST");
       bcast = std::make_unique<PanelBroadcast>(panel, bcast_, grid_);
     }
-    if (grid_.mycol() == panel.owner_col) {
+    if (grid_.mycol() == panel.owner_col && fact_on_device_) {
+      PhaseScope phase(&tm().fact, trace_, "FACT");
+      PanelBroadcast* send = bcast.get();
+      // The host waits for a sub-panel only where the broadcast sends it.
+      SubpanelDone done;
+      if (send->pipelined())
+        done = [send](long first, long end) { send->subpanel_done(first, end); };
+      factor_panel_device(q, a_, panel, fact_, grid_, *fact_ws_, grid_.npcol() > 1, done,
+                          timeline_.get());
+    } else if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, trace_, "FACT");
       PanelBroadcast* send = bcast.get();
       factor_panel(
@@ -210,9 +235,14 @@ class LuDriver {
       tm().bcast_hidden += bcast->timing().hidden();
       bcast.reset();
     }
-    if (out_.info == 0) out_.info = panel.info;
+    if (!panel.pivots_on_host)
+      device_info_ = true;  // folded into the solve's info on the device
+    else if (out_.info == 0)
+      out_.info = panel.info;
     panel_to_device(ctx_.device().compute(), panel);
-    RowSwapPlan plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
+    // One process row swaps in place from the device's pivots (no plan).
+    RowSwapPlan plan =
+        panel.pivots_on_host ? plan_row_swaps(panel.k, panel.jb, panel.ipiv) : RowSwapPlan{};
     const long next = panel.k + panel.jb;
     waiting_.push_back({std::move(panel), std::move(plan), next});
   }
@@ -346,6 +376,7 @@ class LuDriver {
   const BcastParams bcast_;
   PanelApplier applier_;
   PanelStore* panels_;
+  DeviceFactWorkspace* fact_ws_;
   std::deque<PendingPanel> waiting_;  // oldest first
   const long n_, end_;                // the trailing columns include b: end = n + 1
   const std::size_t depth_;
@@ -354,7 +385,9 @@ class LuDriver {
   // A panel factored on its own may use a team (--fact-threads); beside
   // the update it runs single-threaded on the main thread.
   const int fact_team_;
-  const long split_;  // the right section's first global column; 0: no split
+  const bool fact_on_device_;
+  bool device_info_ = false;  // some panel's info stayed on the device
+  const long split_;          // the right section's first global column; 0: no split
   SolveOutcome out_;
   TraceRecorder* trace_;
   IterationLog log_;

@@ -10,19 +10,22 @@
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
+#include "lu/panel_factor_device.hpp"
 
 namespace hplx::lu {
 
 struct SolveWorkspace {
   PanelStore panels;
   SwapWorkspace swaps;
+  DeviceFactWorkspace fact;  // --fact-on device
 };
 
 // Reserves what t's bsp schedule uses: DEPTH + 1 panels' buffers (those in
 // flight at once) where the queues run on the host, DEPTH + 2 where a
 // device's run behind it (PanelStore), and the buffers of the swap over all the
 // local columns when P > 1 (`whole`, unless the row-swap pipeline or the
-// split update cut the columns; theirs grow as they are used).
+// split update cut the columns; theirs grow as they are used), and device
+// FACT's scratch with --fact-on device.
 void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
                        const ProcessGrid& grid, bool queues_inline);
 

@@ -82,9 +82,13 @@ TEST_P(LuGrids, EveryShapeMappingSizeAndVariantPasses) {
           t.schedule.bcast_pipeline = (variant / 13) % 2 == 1;
           // Device backends: FACT's levels of 8 columns and more on the device.
           t.schedule.fact_device_gemm = (variant / 17) % 2 == 0 ? 8 : 0;
+          // FACT on the device's queue (--fact-on device) in half the
+          // variants: on the host backend its code runs on the host.
+          t.schedule.fact_on = (variant / 23) % 2 == 0 ? FactOn::Device : FactOn::Host;
           const double r = solve_and_check(t, grid);
           EXPECT_LT(r, 16.0) << "grid " << shape.p << "x" << shape.q << " N=" << n << " NB=" << nb
-                             << " " << variant_code(t) << " threads " << omp_get_max_threads();
+                             << " " << variant_code(t) << " threads " << omp_get_max_threads()
+                             << " FACT on the " << name_of(t.schedule.fact_on);
           ++runs;
         }
       }

@@ -20,6 +20,9 @@ extern "C" void dgesv_(const int* n, const int* nrhs, double* a, const int* lda,
 namespace hplx::lu {
 namespace {
 
+// FACT on the host and on the device's queue (--fact-on).
+constexpr FactOn kFactOn[] = {FactOn::Host, FactOn::Device};
+
 // The LU solve on each backend compiled in (a contract test).
 class LuVsLapack : public testing::TestWithParam<device::BackendKind> {
  protected:
@@ -34,7 +37,8 @@ class LuVsLapack : public testing::TestWithParam<device::BackendKind> {
 
   // Solves [A | b] with hplx on a 1x1 grid.
   std::vector<double> hplx_solve(const std::vector<double>& ab, long n, int nb,
-                                 Factorization rfact = Factorization::Crout) const {
+                                 Factorization rfact = Factorization::Crout,
+                                 FactOn fact_on = FactOn::Host) const {
     ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
     LocalMatrix a(ctx().device(), n, nb, grid);
     load(a, ab, n);
@@ -42,6 +46,7 @@ class LuVsLapack : public testing::TestWithParam<device::BackendKind> {
     t.n = n;
     t.nb = nb;
     t.rfact = rfact;
+    t.schedule.fact_on = fact_on;
     return pdgesv(ctx(), a, t, grid).x;
   }
 };
@@ -76,8 +81,10 @@ TEST_P(LuVsLapack, RandomSystemsAgreeWithDgesv) {
   for (long n : {1L, 2L, 10L, 77L, 200L}) {
     for (int nb : {1, 8, 32, 500}) {
       const auto ab = random_system(n, static_cast<unsigned>(n * 1000 + nb));
-      EXPECT_LT(rel_diff(hplx_solve(ab, n, nb), lapack_solve(ab, n)), 1e-10)
-          << "n=" << n << " nb=" << nb;
+      for (FactOn on : kFactOn)
+        EXPECT_LT(rel_diff(hplx_solve(ab, n, nb, Factorization::Crout, on), lapack_solve(ab, n)),
+                  1e-10)
+            << "n=" << n << " nb=" << nb << " FACT on the " << name_of(on);
     }
   }
 }
@@ -91,8 +98,9 @@ TEST_P(LuVsLapack, GradedIllConditionedSystemAgreesWithinConditioning) {
     const double s = std::pow(10.0, -9.0 * j / (n - 1));
     for (long i = 0; i < n; ++i) ab[i + j * n] *= s;
   }
-  for (Factorization f : {Factorization::Left, Factorization::Crout, Factorization::Right}) {
-    const auto x = hplx_solve(ab, n, 16, f);
+  for (int v = 0; v < 6; ++v) {
+    const Factorization f = static_cast<Factorization>(v % 3);
+    const auto x = hplx_solve(ab, n, 16, f, kFactOn[v / 3]);
     const auto ref = lapack_solve(ab, n);
     // Backward error: ||b - A x|| relative to ||A|| ||x||, near eps for a stable solve.
     double r = 0, anorm = 0, xnorm = 0;
@@ -115,7 +123,9 @@ TEST_P(LuVsLapack, ZeroDiagonalNeedsPivotingAndWorks) {
     ab[i + (n - 1 - i) * n] = 1.0 + i;  // anti-diagonal
     ab[i + n * n] = static_cast<double>(i);
   }
-  EXPECT_LT(rel_diff(hplx_solve(ab, n, 8), lapack_solve(ab, n)), 1e-14);
+  for (FactOn on : kFactOn)
+    EXPECT_LT(rel_diff(hplx_solve(ab, n, 8, Factorization::Crout, on), lapack_solve(ab, n)), 1e-14)
+        << "FACT on the " << name_of(on);
 }
 
 TEST_P(LuVsLapack, SingularMatrixIsReportedNotCrashed) {
@@ -124,12 +134,17 @@ TEST_P(LuVsLapack, SingularMatrixIsReportedNotCrashed) {
   for (long i = 0; i < n; ++i) ab[i + 4 * n] = ab[i + 3 * n];  // column 4 == column 3
   for (long i = 0; i < n; ++i) ab[i + 4 * n] = 0.0;            // and then zero
   ProcessGrid grid(MPI_COMM_SELF, 1, 1, GridOrder::RowMajor);
-  LocalMatrix a(ctx().device(), n, 8, grid);
-  load(a, ab, n);
-  TestCase t;
-  t.n = n;
-  t.nb = 8;
-  EXPECT_EQ(pdgesv(ctx(), a, t, grid).info, 5);
+  for (FactOn on : kFactOn) {
+    LocalMatrix a(ctx().device(), n, 8, grid);
+    load(a, ab, n);
+    TestCase t;
+    t.n = n;
+    t.nb = 8;
+    t.depth = 1;  // FACT beside the update: on a device, on the transfer queue
+    t.schedule.fact_on = on;
+    // On the device with one process the info never leaves it until the end.
+    EXPECT_EQ(pdgesv(ctx(), a, t, grid).info, 5) << "FACT on the " << name_of(on);
+  }
 }
 
 HPLX_INSTANTIATE_OVER_BACKENDS(LuVsLapack);

@@ -175,18 +175,21 @@ TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
 TEST(SolveWorkspace, ADeviceSolveAllocatesNothingPerPanel) {
   const Context& ctx = test::test_context(device::BackendKind::Emulated);
   const ProcessGrid grid(MPI_COMM_WORLD, 1, test::world_size(), GridOrder::RowMajor);
-  std::vector<long> made;
-  for (const int nb : {8, 50}) {
-    DepthOneSolve solve(ctx, 400, nb, grid);
-    SolveWorkspace ws;
-    reserve_workspace(ws, solve.a, solve.t, grid, false);
-    const long before = ctx.device().backend().device_allocations();
-    const SolveOutcome out = pdgesv(ctx, solve.a, solve.t, grid, &ws);
-    made.push_back(ctx.device().backend().device_allocations() - before);
-    EXPECT_LT(check_solution(ctx.device(), solve.a, out.x, grid, 16.0).scaled_residual, 16.0);
+  for (const FactOn fact_on : {FactOn::Host, FactOn::Device}) {
+    std::vector<long> made;
+    for (const int nb : {8, 50}) {
+      DepthOneSolve solve(ctx, 400, nb, grid);
+      solve.t.schedule.fact_on = fact_on;  // device FACT's scratch is reserved too
+      SolveWorkspace ws;
+      reserve_workspace(ws, solve.a, solve.t, grid, false);
+      const long before = ctx.device().backend().device_allocations();
+      const SolveOutcome out = pdgesv(ctx, solve.a, solve.t, grid, &ws);
+      made.push_back(ctx.device().backend().device_allocations() - before);
+      EXPECT_LT(check_solution(ctx.device(), solve.a, out.x, grid, 16.0).scaled_residual, 16.0);
+    }
+    ASSERT_GE(made[0], 0) << "the emulated device counts its allocations";
+    EXPECT_EQ(made[0], made[1]) << "50 panels against 8, FACT on the " << name_of(fact_on);
   }
-  ASSERT_GE(made[0], 0) << "the emulated device counts its allocations";
-  EXPECT_EQ(made[0], made[1]) << "50 panels against 8";
 }
 
 }  // namespace

@@ -2,6 +2,7 @@
 // CUDA backend): one line per body launched anywhere in src/lu. A body
 // launched but missing here is a link error of the CUDA build.
 #include "device/cuda/launch_cuda.cuh"
+#include "lu/kernels/fact_kernels.hpp"
 #include "lu/kernels/matgen_kernel.hpp"
 #include "lu/kernels/norm_kernels.hpp"
 #include "lu/kernels/row_kernels.hpp"
@@ -16,5 +17,13 @@ template void launch_on_device(Queue&, long, const SwapRowsInPlace&);
 template void launch_on_device(Queue&, long, const StoreTransposedU&);
 template void launch_on_device(Queue&, long, const GenerateColumns&);
 template void launch_on_device(Queue&, long, const AbsSums&);
+template void launch_on_device(Queue&, long, const ColumnCandidates&);
+template void launch_on_device(Queue&, long, const PickPivot&);
+template void launch_on_device(Queue&, long, const ApplyExchangedPivot&);
+template void launch_on_device(Queue&, long, const ScaleByPivot&);
+template void launch_on_device(Queue&, long, const RankOneUpdate&);
+template void launch_on_device(Queue&, long, const TransposeBlock&);
+template void launch_on_device(Queue&, long, const FillDoubles&);
+template void launch_on_device(Queue&, long, const KeepFirstInfo&);
 
 }  // namespace hplx::device

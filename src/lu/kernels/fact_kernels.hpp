@@ -1,0 +1,211 @@
+// The leaf of the panel factorization on a device (src/lu/panel_factor_device.cpp)
+// as kernel bodies (device/kernel_body.hpp): pivot search, the pivot row
+// brought to the diagonal, scaling by the pivot, the rank-1 update, and
+// L1's transposition. Written once: host loops on the host and emulated
+// backends, GPU threads on CUDA (kernels/cuda_instances.cu).
+//
+// All of them work on W, the stacked panel [A1; A2] of panel.hpp (leading
+// dimension ld, jb columns), on the queue's side of it. The pivots and info
+// go into W's tail (jb pivots as exact doubles, then info), the form
+// LBCAST sends and the in-place row swap (SwapRowsInPlace) reads, so they
+// never need the host on one process.
+//
+// The pivot rule is host FACT's (panel_factor.cpp): the larger magnitude
+// wins, NaN above every number, and a tie goes to the smaller stacked row,
+// which is the smaller global row.
+#pragma once
+
+#include <cmath>
+
+#include "device/kernel_body.hpp"
+#include "lu/block_cyclic.hpp"
+
+namespace hplx::lu::kernels {
+
+// |v|, with NaN ranked above every number (panel_factor.cpp's magnitude()).
+HPLX_HD inline double pivot_magnitude(double v) {
+  if (v != v) return INFINITY;
+  return v < 0 ? -v : v;
+}
+
+// Whether candidate (ma, ra) beats (mb, rb): pick_pivot's and beats()' rule.
+HPLX_HD inline bool pivot_beats(double ma, double ra, double mb, double rb) {
+  return ma > mb || (ma == mb && ra < rb);
+}
+
+// Rows of one candidate chunk: a block of a GPU's threads scans this many.
+inline constexpr long kPivotChunk = 256;
+inline long pivot_chunks(long rows) {
+  return (rows + kPivotChunk - 1) / kPivotChunk;
+}
+
+// Each chunk's best row of column `col` over stacked rows [first, end):
+// out[2 g] = its magnitude, out[2 g + 1] = its stacked row (the first of
+// the largest magnitude in the chunk).
+struct ColumnCandidates {
+  const double* w;
+  long ld, col, first, end;
+  double* out;
+  HPLX_HD void operator()(long g) const {
+    const long r0 = first + g * kPivotChunk;
+    const long r1 = r0 + kPivotChunk < end ? r0 + kPivotChunk : end;
+    double best = -1.0;
+    long row = -1;
+    for (long r = r0; r < r1; ++r) {
+      const double v = pivot_magnitude(w[r + col * ld]);
+      if (v > best) {
+        best = v;
+        row = r;
+      }
+    }
+    out[2 * g] = best;
+    out[2 * g + 1] = static_cast<double>(row);
+  }
+};
+
+// Where the stacked rows of this process are in the matrix: A1 is global
+// rows k .. k + jb - 1, A2's row i local row a2_first + i.
+struct StackedRows {
+  long k;
+  int jb;
+  int nb, nprow, myrow;
+  long a2_first;
+  HPLX_HD long global(long stacked) const {
+    return stacked < jb ? k + stacked : local_to_global(a2_first + stacked - jb, nb, myrow, nprow);
+  }
+};
+
+// W's rows x and y exchanged across its jb columns.
+HPLX_HD inline void swap_panel_rows(double* w, long ld, int jb, long x, long y) {
+  for (int j = 0; j < jb; ++j) {
+    const double t = w[x + j * ld];
+    w[x + j * ld] = w[y + j * ld];
+    w[y + j * ld] = t;
+  }
+}
+
+// Records the pivot of column c and, if it is zero and no earlier one was,
+// info = 1 + its global column (host FACT's exchange()).
+HPLX_HD inline void record_pivot(double* w, long ld, const StackedRows& s, long c, long global,
+                                 double* tail) {
+  tail[c] = static_cast<double>(global);
+  if (w[c + c * ld] == 0.0 && tail[s.jb] == 0.0) tail[s.jb] = static_cast<double>(s.k + c + 1);
+}
+
+// One index: the best of `count` chunk candidates, then either (one process
+// in the column) its row swapped with row c and the pivot recorded, or
+// (several) this process's candidate staged for the exchange over the
+// column as [magnitude, global row, the row's jb values] (host FACT's
+// pick_pivot message).
+struct PickPivot {
+  double* w;
+  long ld, c;
+  const double* candidates;
+  long count;
+  StackedRows rows;
+  double* tail;   // W's tail; used when stage is null
+  double* stage;  // jb + 2 doubles, or null: swap in place
+  HPLX_HD void operator()(long) const {
+    double mag = candidates[0], row = candidates[1];
+    for (long g = 1; g < count; ++g) {
+      if (pivot_beats(candidates[2 * g], candidates[2 * g + 1], mag, row)) {
+        mag = candidates[2 * g];
+        row = candidates[2 * g + 1];
+      }
+    }
+    const long r = static_cast<long>(row);
+    const long global = rows.global(r);
+    if (stage) {
+      stage[0] = mag;
+      stage[1] = static_cast<double>(global);
+      for (int j = 0; j < rows.jb; ++j) stage[2 + j] = w[r + j * ld];
+      return;
+    }
+    if (r != c) swap_panel_rows(w, ld, rows.jb, c, r);
+    record_pivot(w, ld, rows, c, global, tail);
+  }
+};
+
+// One index, several processes in the column: the winner of the exchange
+// (`best`, as PickPivot staged it) becomes row c. A row of A1 is swapped
+// within A1 (replicated: every process does it); a row of A2 takes row c's
+// old values on its owner, and row c takes the winner's (host FACT's
+// exchange()).
+struct ApplyExchangedPivot {
+  double* w;
+  long ld, c;
+  const double* best;
+  StackedRows rows;
+  double* tail;
+  HPLX_HD void operator()(long) const {
+    const long global = static_cast<long>(best[1]);
+    const int jb = rows.jb;
+    if (global < rows.k + jb) {
+      if (global != rows.k + c) swap_panel_rows(w, ld, jb, c, global - rows.k);
+    } else {
+      if (owner_of(global, rows.nb, rows.nprow) == rows.myrow) {
+        const long i = global_to_local(global, rows.nb, rows.nprow) - rows.a2_first;
+        for (int j = 0; j < jb; ++j) w[jb + i + j * ld] = w[c + j * ld];
+      }
+      for (int j = 0; j < jb; ++j) w[c + j * ld] = best[2 + j];
+    }
+    record_pivot(w, ld, rows, c, global, tail);
+  }
+};
+
+// Stacked rows [first, first + n) of column c divided by the pivot W(c, c)
+// (times its inverse, as host FACT's dscal); a zero pivot leaves them.
+struct ScaleByPivot {
+  double* w;
+  long ld, c, first;
+  HPLX_HD void operator()(long i) const {
+    const double pivot = w[c + c * ld];
+    if (pivot == 0.0) return;
+    const double inv = 1.0 / pivot;
+    w[first + i + c * ld] *= inv;
+  }
+};
+
+// W(r, j) -= W(r, c) W(c, j) for stacked rows [first, first + m) and
+// columns [c + 1, c + 1 + n) (host FACT's dger, one element per index).
+struct RankOneUpdate {
+  double* w;
+  long ld, c, first, m;
+  HPLX_HD void operator()(long index) const {
+    const long j = c + 1 + index / m, r = first + index % m;
+    w[r + j * ld] -= w[r + c * ld] * w[c + j * ld];
+  }
+};
+
+// L1 (jb x jb at a1) stored transposed: one index per element, the pairs
+// below the diagonal swap with their mirror (update.cpp's transpose_l1).
+struct TransposeBlock {
+  double* a1;
+  long ld;
+  int jb;
+  HPLX_HD void operator()(long index) const {
+    const long j = index / jb, i = index % jb;
+    if (i <= j) return;
+    const double t = a1[i + j * ld];
+    a1[i + j * ld] = a1[j + i * ld];
+    a1[j + i * ld] = t;
+  }
+};
+
+// p[i] = value.
+struct FillDoubles {
+  double* p;
+  double value;
+  HPLX_HD void operator()(long i) const { p[i] = value; }
+};
+
+// One index: a solve's info keeps the first nonzero info of its panels.
+struct KeepFirstInfo {
+  const double* panel_info;
+  double* solve_info;
+  HPLX_HD void operator()(long) const {
+    if (*solve_info == 0.0) *solve_info = *panel_info;
+  }
+};
+
+}  // namespace hplx::lu::kernels
