@@ -36,6 +36,11 @@ int run(int argc, char** argv, int rank, int size) {
   app.add_option("--trace", trace, "Chrome trace events");
   app.add_flag("--quiet", quiet, "only the netlib-format output");
   app.add_option("--split", split, "split update: the right section's share of the columns");
+  std::string fact_on = "host", fact_overlap = "on";
+  app.add_option("--fact-on", fact_on, "where FACT runs: host or device")
+      ->check(CLI::IsMember({"host", "device"}));
+  app.add_option("--fact-overlap", fact_overlap, "FACT beside the update: on or off")
+      ->check(CLI::IsMember({"on", "off"}));
   app.add_option("file", file, "an HPL.dat");
   hplx::app::add_test_flags(app, test);
   try {
@@ -57,6 +62,8 @@ int run(int argc, char** argv, int rank, int size) {
   // As hplx lu: its per-grid choice unless --split is given.
   dat.schedule.split = split;
   dat.schedule.split_auto = app.count("--split") == 0;
+  dat.schedule.fact_on = fact_on == "device" ? hplx::lu::FactOn::Device : hplx::lu::FactOn::Host;
+  dat.schedule.fact_overlap = fact_overlap == "on";
   // A rank that stands for a GPU makes a device's choices even when its
   // queue is simulated in order (device.gpu without [host]).
   dat.schedule.update_on_device = !dev->compute().runs_inline() || model.device_ranks;

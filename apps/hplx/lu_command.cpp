@@ -302,14 +302,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         fact_device_gemm_));
   // FACT on the device where there is one; the host backend's device is
   // the host (--fact-on device runs the device code there, for tests), and
-  // the simulation models host FACT only.
+  // the simulation factors on the host unless told (hplx sim --fact-on).
   const bool host_like =
       backend == device::BackendKind::Host || backend == device::BackendKind::Sim;
   const std::string fact_on = !fact_on_.empty() ? fact_on_ : host_like ? "host" : "device";
-  if (fact_on == "device" && backend == device::BackendKind::Sim)
-    throw UsageError(
-        "--fact-on device --backend sim: the simulation models FACT on the host only; allowed: "
-        "--fact-on host");
   if (fact_on == "device" && schedule_ == "dag")
     throw UsageError(
         "--fact-on device --schedule dag: the dag schedule factors on the host; allowed: "

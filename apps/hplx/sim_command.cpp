@@ -134,6 +134,15 @@ SimCommand::SimCommand(CLI::App& parent) {
                    "split update, as hplx lu: the right section's share of the columns (default: "
                    "hplx lu's choice for the grid)")
       ->check(finite_in(0.0, 0.95, "a finite number in [0, 0.95]"));
+  sub_->add_option("--fact-on", fact_on_,
+                   "where FACT runs on GPU ranks, as hplx lu: 'host' (the panel to the host and "
+                   "back; default) or 'device' (on the device's panel queue beside the update, "
+                   "costed by the device FACT model: docs/SIM.md)")
+      ->check(CLI::IsMember({"host", "device"}));
+  sub_->add_option("--fact-overlap", fact_overlap_,
+                   "FACT beside the update, as hplx lu: on (default) or off (FACT, then the "
+                   "update)")
+      ->check(CLI::IsMember({"on", "off"}));
   sub_->add_option("--json", json_, "write the JSON record (with the model's prediction) here");
   sub_->add_option("--trace", trace_, "write the simulated ranks' phases as Chrome trace events");
   sub_->add_option("--keep", keep_,
@@ -194,6 +203,12 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   for (const lu::GridShape& g : dat.grids) ranks = std::max(ranks, g.p * g.q);
   const model::SimPlatform platform = model::sim_platform(spec, ranks, nodes_);
   const device::SimModel kernels = sim_model_from_spec(spec, threads, &notes);
+  if (fact_on_ == "device" && !kernels.gpu)
+    throw UsageError(fmt::format(
+        "--fact-on device: {}'s ranks run their work in order on one timeline (no [host] "
+        "table), so FACT is already where the update is; allowed: --fact-on host, or a spec "
+        "with a [host] table (GPU ranks)",
+        spec_));
 
   // The simulator's own memory: every rank's real buffers live in this process.
   // And SMPI's shared block, which holds the largest shared buffer.
@@ -277,6 +292,7 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
   if (quiet_) args.push_back("--quiet");
   if (sub_->count("--split") > 0) args.insert(args.end(), {"--split", fmt::format("{}", split_)});
+  args.insert(args.end(), {"--fact-on", fact_on_, "--fact-overlap", fact_overlap_});
   if (!file_.empty()) {
     args.push_back(file_);
   } else {

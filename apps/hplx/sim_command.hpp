@@ -31,6 +31,8 @@ class SimCommand {
   int threads_ = 0;
   int nodes_ = 0;
   double split_ = 0;
+  std::string fact_on_ = "host";
+  std::string fact_overlap_ = "on";
   bool quiet_ = false;
 };
 

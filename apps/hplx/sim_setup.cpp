@@ -71,11 +71,18 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
     m.host_memory_Bps = copy_given ? spec.host.copy_gbs * 1e9 : kHostCopyBps;
     m.row_element_s = kGpuRowBytes / m.memory_Bps;
     m.host_row_element_s = 8.0 / m.host_memory_Bps;
-    m.kernel_overhead_s = kGpuKernelOverheadS;
+    m.kernel_overhead_s =
+        spec.device.launch_us ? *spec.device.launch_us * 1e-6 : kGpuKernelOverheadS;
+    if (!spec.device.launch_us)
+      note(fmt::format("hplx sim: assumed {:.0f} us per GPU kernel launch (no device.launch_us)",
+                       kGpuKernelOverheadS * 1e6));
     note(fmt::format(
-        "hplx sim: assumed {:.0f} us per GPU kernel launch and {:.0f} bytes of device memory "
-        "traffic per element a row kernel moves (the spec has no key for them)",
-        kGpuKernelOverheadS * 1e6, kGpuRowBytes));
+        "hplx sim: assumed {:.0f} bytes of device memory traffic per element a row kernel moves "
+        "(the spec has no key for it)",
+        kGpuRowBytes));
+    // FACT on the device (--fact-on device): its time per column beyond
+    // the leaf's launches and memory traffic.
+    m.device_fact_column_s = spec.device.fact_column_us.value_or(0) * 1e-6;
     if (!copy_given)
       note(fmt::format("hplx sim: assumed {:.0f} GB/s host copies (no host.copy_gbs)",
                        kHostCopyBps / 1e9));

@@ -87,6 +87,7 @@ void SimModel::check() const {
   need_non_negative(kernel_overhead_s, "kernel_overhead_s");
   need_positive(fact_flops, "fact_flops");
   need_non_negative(fact_column_s, "fact_column_s");
+  need_non_negative(device_fact_column_s, "device_fact_column_s");
   need_non_negative(device_memory_bytes, "device_memory_bytes");
 }
 
@@ -114,6 +115,7 @@ nlohmann::json to_json(const SimModel& m) {
           {"kernel_overhead_s", m.kernel_overhead_s},
           {"fact_flops", m.fact_flops},
           {"fact_column_s", m.fact_column_s},
+          {"device_fact_column_s", m.device_fact_column_s},
           {"device_memory_bytes", m.device_memory_bytes},
           {"seed", m.seed}};
 }
@@ -145,6 +147,7 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
     m.kernel_overhead_s = j.at("kernel_overhead_s").get<double>();
     m.fact_flops = j.at("fact_flops").get<double>();
     m.fact_column_s = j.at("fact_column_s").get<double>();
+    m.device_fact_column_s = j.value("device_fact_column_s", 0.0);
     m.device_memory_bytes = j.at("device_memory_bytes").get<double>();
     m.seed = j.at("seed").get<std::uint64_t>();
   } catch (const nlohmann::json::exception& e) {

@@ -67,11 +67,15 @@ struct SimModel {
     const double s = row_copy_s[static_cast<int>(kind)];
     return s > 0 ? s : row_element_s;
   }
-  double link_Bps = 0;             // host <-> device copies (PCIe, NVLink-C2C); 0 on a CPU rank
-  double link_latency_s = 0;       // per host <-> device copy
-  double kernel_overhead_s = 0;    // per launched kernel body
-  double fact_flops = 0;           // the host's panel factorization (R_f)
-  double fact_column_s = 0;        // and its time per column (lambda_f)
+  double link_Bps = 0;           // host <-> device copies (PCIe, NVLink-C2C); 0 on a CPU rank
+  double link_latency_s = 0;     // per host <-> device copy
+  double kernel_overhead_s = 0;  // per launched kernel body
+  double fact_flops = 0;         // the host's panel factorization (R_f)
+  double fact_column_s = 0;      // and its time per column (lambda_f)
+  // FACT on a GPU rank's device (--fact-on device): its time per column
+  // beyond the leaf's launches and memory traffic (the pick's one-thread
+  // kernel, the pivot's round trips), charged on the queue that runs FACT.
+  double device_fact_column_s = 0;
   double device_memory_bytes = 0;  // per rank (0: unbounded)
   std::uint64_t seed = 1;          // the pseudo-random pivots
 

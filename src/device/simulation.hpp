@@ -5,6 +5,7 @@
 // figures they need in place of data (FACT's pivots) come from its model.
 #pragma once
 
+#include "device/queue.hpp"
 #include "device/sim_model.hpp"
 
 namespace hplx::device {
@@ -15,6 +16,10 @@ class Simulation {
   virtual const SimModel& model() const = 0;
   // The calling rank's host is busy for `seconds` of simulated time.
   virtual void host_work(double seconds) = 0;
+  // `q`, one of this backend's queues, does `seconds` of modelled work
+  // after what it has (work whose cost the driver models as a whole, as
+  // FACT on the device: lu/panel.hpp simulate_stacked_panel_device).
+  virtual void queue_work(Queue& q, double seconds) = 0;
   // The host's pass over `elements` doubles of a rank's own buffers (a
   // copy, a transpose, a gather of rows), skipped by the driver and
   // charged as the host's row copies.

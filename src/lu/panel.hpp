@@ -201,6 +201,27 @@ void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfa
 void simulate_stacked_panel(device::Simulation& sim, Panel& panel, int nbmin, int ndiv,
                             MPI_Comm col, long n, const SubpanelDone& done = {});
 
+// FACT on the device of a simulated run (--fact-on device on the sim
+// backend): the device FACT's own sequence (panel_factor_device.cpp: the
+// recursion's TRSM and GEMM, the leaf's kernels per column) costed from the
+// model, not issued, and charged on `q`, the queue that runs FACT, one
+// top-level sub-panel at a time: each queue BLAS call at the model's rate
+// for its shape plus a launch, each leaf kernel a launch plus its memory
+// traffic at the device's bandwidth, each column the model's
+// device_fact_column_s. With several process rows the host waits for the
+// queue at each sub-panel's end and the pivot exchanges run as in
+// simulate_stacked_panel. The pivots are device::simulated_pivot's, on the
+// host and in W's host tail.
+void simulate_stacked_panel_device(device::Simulation& sim, device::Queue& q, Panel& panel,
+                                   Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                   MPI_Comm col, long n, const SubpanelDone& done = {});
+
+// The device FACT's modelled seconds for one panel of `rows` stacked rows
+// and jb columns on one process row (what simulate_stacked_panel_device
+// charges in all), for tests and the log.
+double simulated_device_fact_seconds(const device::SimModel& model, long rows, long jb,
+                                     Factorization rfact, Factorization pfact, int nbmin, int ndiv);
+
 // The first columns of the top-level sub-panels the recursion factors in
 // turn, for a panel of jb columns ({0} when it is not split).
 std::vector<long> subpanel_starts(int jb, int nbmin, int ndiv);

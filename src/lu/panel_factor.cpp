@@ -557,4 +557,169 @@ void simulate_stacked_panel(device::Simulation& sim, Panel& panel, int nbmin, in
   }
 }
 
+namespace {
+
+// The device FACT's sequence (panel_factor_device.cpp's DeviceFact),
+// walked for its modelled cost: per top-level sub-panel, the seconds of the
+// queue's work and the columns it factors.
+class DeviceFactCost {
+ public:
+  DeviceFactCost(const device::SimModel& m, long rows, long jb, Factorization rfact,
+                 Factorization pfact, int nbmin, int ndiv, bool several)
+      : m_(m),
+        ld_(rows),
+        jb_(jb),
+        m2_(rows - jb),
+        rfact_(rfact),
+        pfact_(pfact),
+        nbmin_(std::max(1, nbmin)),
+        ndiv_(std::max(2, ndiv)),
+        several_(several) {}
+
+  // Seconds of each top-level sub-panel (the first also fills the tail).
+  std::vector<double> subpanels() {
+    parts_.clear();
+    parts_.push_back(launch(8.0 * (jb_ + 1)));  // FillDoubles of the tail
+    recursive(0, jb_);
+    return parts_;
+  }
+
+ private:
+  double launch(double bytes) const { return m_.kernel_overhead_s + bytes / m_.memory_Bps; }
+  void add(double s) { parts_.back() += s; }
+  template <class F>
+  void below(long r, F&& f) {
+    if (r < jb_) f(r, jb_ - r);
+    if (m2_ > 0) f(jb_, m2_);
+  }
+  void gemm(long m, long n, long k) {
+    if (m > 0 && n > 0 && k > 0) add(m_.kernel_overhead_s + m_.dgemm.seconds(m, n, k));
+  }
+  void trsm(long m, long n) {
+    if (m > 0 && n > 0) add(m_.kernel_overhead_s + static_cast<double>(m) * m * n / m_.trsm_flops);
+  }
+  void gemv(long m, long n) {
+    if (m > 0 && n > 0) add(m_.kernel_overhead_s + 8.0 * m * n / m_.memory_Bps);
+  }
+  void update_below(long from, long cols, long inner) {
+    below(from, [&](long, long m) { gemm(m, cols, inner); });
+  }
+
+  void recursive(long c0, long n) {
+    if (n <= nbmin_) {
+      base(c0, n);
+      return;
+    }
+    const long s = (((n + nbmin_ - 1) / nbmin_ + ndiv_ - 1) / ndiv_) * nbmin_;
+    const long end = c0 + n;
+    const bool top = c0 == 0 && n == jb_;
+    for (long a = c0; a < end; a += s) {
+      const long w = std::min(s, end - a);
+      if (top && a > 0) parts_.push_back(0);
+      switch (rfact_) {
+        case Factorization::Left:
+          if (a > c0) {
+            trsm(a - c0, w);
+            update_below(a, w, a - c0);
+          }
+          recursive(a, w);
+          break;
+        case Factorization::Crout:
+          if (a > c0) update_below(a, w, a - c0);
+          recursive(a, w);
+          if (a + w < end) {
+            gemm(w, end - a - w, a - c0);
+            trsm(w, end - a - w);
+          }
+          break;
+        case Factorization::Right:
+          recursive(a, w);
+          if (a + w < end) {
+            trsm(w, end - a - w);
+            update_below(a + w, end - a - w, w);
+          }
+          break;
+      }
+    }
+  }
+
+  void base(long c0, long n) {
+    const long end = c0 + n;
+    for (long c = c0; c < end; ++c) {
+      if (c > c0 && pfact_ != Factorization::Right) {
+        if (pfact_ == Factorization::Left) trsm(c - c0, 1);
+        below(c, [&](long, long m) { gemv(m, c - c0); });
+      }
+      const double rows = static_cast<double>(ld_ - c);
+      add(launch(8.0 * rows));  // each chunk's candidate: the column read once
+      add(launch(0));           // the pick (one thread) and the swap in W
+      if (several_) {
+        // The candidate to pinned memory and the best back, then applied.
+        add(2 * (m_.link_latency_s + 8.0 * (jb_ + 2) / m_.link_Bps) + launch(0));
+      }
+      add(launch(16.0 * (rows - 1)));  // ScaleByPivot: read and written
+      if (c + 1 < end) {
+        if (pfact_ == Factorization::Right)
+          add(launch(16.0 * (rows - 1) * static_cast<double>(end - c - 1)));  // RankOneUpdate
+        else if (pfact_ == Factorization::Crout && c > c0)
+          gemv(c - c0, end - c - 1);
+      }
+      add(m_.device_fact_column_s);
+    }
+  }
+
+  const device::SimModel& m_;
+  const long ld_, jb_, m2_;
+  const Factorization rfact_, pfact_;
+  const long nbmin_, ndiv_;
+  const bool several_;
+  std::vector<double> parts_;
+};
+
+}  // namespace
+
+double simulated_device_fact_seconds(const device::SimModel& model, long rows, long jb,
+                                     Factorization rfact, Factorization pfact, int nbmin,
+                                     int ndiv) {
+  if (jb <= 0) return 0;
+  double s = 0;
+  for (double part : DeviceFactCost(model, rows, jb, rfact, pfact, nbmin, ndiv, false).subpanels())
+    s += part;
+  return s;
+}
+
+void simulate_stacked_panel_device(device::Simulation& sim, device::Queue& q, Panel& panel,
+                                   Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                   MPI_Comm col, long n, const SubpanelDone& done) {
+  const long jb = panel.jb;
+  panel.ipiv.assign(jb, 0);
+  panel.info = 0;
+  if (jb == 0) return;
+  const device::SimModel& model = sim.model();
+  int colsize = 1;
+  MPI_Comm_size(col, &colsize);
+  SimulatedPivotExchange exchange(col, jb);
+  const std::vector<double> parts =
+      DeviceFactCost(model, panel.ld(), jb, rfact, pfact, nbmin, ndiv, colsize > 1).subpanels();
+  std::vector<long> bounds = subpanel_starts(static_cast<int>(jb), nbmin, ndiv);
+  bounds.push_back(jb);
+  for (long c = 0; c < jb; ++c) panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
+  // W's host tail too: where the panel goes to the host (Q > 1) its pivots
+  // are read back from there, and the simulated copy moves no data.
+  pack_panel_tail(panel);
+  for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {
+    sim.queue_work(q, s < parts.size() ? parts[s] : 0.0);
+    if (colsize > 1) {
+      q.synchronize();  // each column's candidate goes over MPI from the host
+      exchange.columns(sim, bounds[s + 1] - bounds[s]);
+    }
+    if (done && s + 2 < bounds.size()) {
+      // The sub-panel leaves from W's host side (broadcast pipelining).
+      panel.w.to_host(q, bounds[s] * panel.ld(), (bounds[s + 1] - bounds[s]) * panel.ld());
+      q.synchronize();
+      done(bounds[s], bounds[s + 1]);
+    }
+  }
+}
+
 }  // namespace hplx::lu

@@ -43,6 +43,8 @@ void DeviceFactWorkspace::reserve(device::Backend& backend, long rows, int nb) {
 void DeviceFactWorkspace::start_solve(device::Queue& q) {
   fit(q.backend(), 1, 1);
   started_ = true;
+  // The host side too: a simulated copy back moves no data (none is there).
+  info_[0] = 0.0;
   device::launch(q, 1, kern::FillDoubles{info_.device(), 0.0});
 }
 
@@ -300,7 +302,13 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
   down.reset();
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  factor_stacked_panel_device(q, p, rows, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), ws, done);
+  // The sim backend's buffers hold nothing: FACT's work is charged to q.
+  if (device::Simulation* sim = q.backend().simulation())
+    simulate_stacked_panel_device(*sim, q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), a.n(),
+                                  done);
+  else
+    factor_stacked_panel_device(q, p, rows, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), ws,
+                                done);
 
   {
     DeviceTimeline::Span up(timeline, q, DeviceTimeline::kTransfer);

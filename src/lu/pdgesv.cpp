@@ -97,9 +97,8 @@ class LuDriver {
         fact_beside_device_(t.schedule.fact_overlap && depth_ > 0 &&
                             !ctx.device().compute().runs_inline()),
         fact_team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()),
-        // FACT on the device's queue (--fact-on device); the sim backend
-        // models host FACT only.
-        fact_on_device_(fact_.on_device && !a.backend().simulation()),
+        // FACT on the device's queue (--fact-on device).
+        fact_on_device_(fact_.on_device),
         split_(split_column(a.n(), a.nb(), t.schedule.split)),
         trace_(ctx.trace()),
         log_(a, ctx.progress(), ctx.activity()) {

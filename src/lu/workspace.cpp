@@ -7,8 +7,7 @@ void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase&
   // Behind the host, one more: the buffer a new panel reuses is then the
   // one whose update was queued two iterations before, done by the time.
   ws.panels.reserve(a, t.depth + (queues_inline ? 1 : 2));
-  if (t.schedule.fact_on == FactOn::Device && !a.backend().simulation())
-    ws.fact.reserve(a.backend(), a.nb() + a.mp(), a.nb());
+  if (t.schedule.fact_on == FactOn::Device) ws.fact.reserve(a.backend(), a.nb() + a.mp(), a.nb());
   const ApplyParams params = apply_params(t);
   if (params.swap_pipeline || params.sections) return;
   ws.swaps.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);

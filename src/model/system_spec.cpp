@@ -305,7 +305,8 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
                "block_gather_ns_per_word_by_threads",
                "block_store_ns_per_word_by_threads",
                "dgemm_pack_ns_per_word",
-               "dgemm_cv"});
+               "dgemm_cv",
+               "launch_us"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -358,6 +359,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       by_threads("block_store_ns_per_word_by_threads", ns_example);
   d.dgemm_pack_ns_per_word = dev.non_negative("dgemm_pack_ns_per_word", " (ns per word)");
   d.dgemm_cv = dev.non_negative("dgemm_cv", " and < 1 (standard deviation over mean)");
+  d.launch_us = dev.positive("launch_us", " (microseconds per kernel launch)");
   if (d.dgemm_cv && *d.dgemm_cv >= 1)
     dev.fail("dgemm_cv", fmt::format("{} is not below 1; allowed: a number >= 0 and < 1 "
                                      "(standard deviation over mean)",

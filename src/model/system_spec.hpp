@@ -82,6 +82,12 @@ struct Device {
   // One DGEMM call's spread (standard deviation over mean): hplx sim's
   // calls vary by it.
   std::optional<double> dgemm_cv;
+  // hplx sim's GPU ranks: a kernel launch's time on a queue (its launch
+  // and tail; default 5 us, assumed), charged per kernel body and per
+  // queue BLAS call. FACT on the device (--fact-on device) pays it several
+  // times per column, with fact_column_us above as its further time per
+  // column.
+  std::optional<double> launch_us;
   // R_upd(T): the update's DGEMM as hplx lu runs it, 256-column chunks dealt
   // over T threads with 1-thread BLAS each (absent: gamma(T))
   std::map<int, double> update_gflops_by_threads;

@@ -7,12 +7,16 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstdio>
 
 #include <set>
 #include <string>
+#include <utility>
+#include <vector>
 
 #include "core/error.hpp"
 #include "device/sim_model.hpp"
+#include "lu/panel.hpp"
 #include "model/system_spec.hpp"
 #include "sim_setup.hpp"
 
@@ -316,6 +320,129 @@ TEST(SimSetup, RefusesMoreRanksThanTheMappingLimitAllows) {
               "65530; allowed: raise it (sudo sysctl -w vm.max_map_count=1048576) or at most 479 "
               "ranks");
   }
+}
+
+// The H200 spec's figures, each from its own measurement of the first GPU
+// run (examples/systems/h200.toml says which), land where hplx sim uses
+// them.
+TEST(SimSetup, H200SpecFiguresLandInTheKernelModel) {
+  const model::SystemSpec spec =
+      model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml");
+  std::vector<std::string> notes;
+  const device::SimModel m = app::sim_model_from_spec(spec, 1, &notes);
+  EXPECT_TRUE(m.gpu);
+  EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 67292e9);  // probe.json, fitted
+  EXPECT_DOUBLE_EQ(m.dgemm.half_dim, 91);
+  // The fit gives the probe's NB = 1024 rate at M = 60000 within 1%.
+  const double at_1024 = 2.0 * 60000.0 * 60000 * 1024 / m.dgemm.seconds(60000, 60000, 1024);
+  EXPECT_NEAR(at_1024 / 61445.8e9, 1.0, 0.01);
+  EXPECT_NEAR(m.memory_Bps, 3665e9, 1e6);    // stream.json, copy
+  EXPECT_DOUBLE_EQ(m.fact_flops, 116.3e9);   // lu-*.json, host FACT
+  EXPECT_DOUBLE_EQ(m.fact_column_s, 10e-6);  //   and its time per column
+  EXPECT_DOUBLE_EQ(m.link_Bps, 55e9);        // lu-*.json, transfer_s
+  EXPECT_DOUBLE_EQ(m.link_latency_s, 96e-6);
+  EXPECT_DOUBLE_EQ(m.kernel_overhead_s, 5e-6);  // device.launch_us
+  EXPECT_DOUBLE_EQ(m.device_fact_column_s, 0);  // device.fact_column_us
+  EXPECT_DOUBLE_EQ(m.device_memory_bytes, 139.8 * (1 << 30));
+  EXPECT_EQ(spec.run.n.value_or(0), 123904);
+  // The launch time is given, so it is not among the guesses.
+  for (const std::string& n : notes) EXPECT_EQ(n.find("per GPU kernel launch"), std::string::npos);
+}
+
+std::string h200_with(const std::string& line) {
+  const std::string path = std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml";
+  std::string text;
+  std::FILE* f = std::fopen(path.c_str(), "r");
+  char buf[4096];
+  std::size_t got = 0;
+  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
+  std::fclose(f);
+  // After the [device] table's first line.
+  const std::size_t at = text.find("[device]\n") + 9;
+  return text.insert(at, line + "\n");
+}
+
+std::string without(std::string text, const std::string& line) {
+  const std::size_t at = text.find(line + "\n");
+  if (at != std::string::npos) text.erase(at, line.size() + 1);
+  return text;
+}
+
+// device.launch_us and device.fact_column_us (FACT on the device's time
+// per column) reach the kernel model; without launch_us the launch is
+// assumed, and said.
+TEST(SimSetup, DeviceFactKeysReachTheKernelModelOrAreAssumedAndSaid) {
+  std::string text =
+      without(without(h200_with("launch_us = 2\nfact_column_us = 3"), "launch_us = 5"),
+              "fact_column_us = 0");
+  device::SimModel m = app::sim_model_from_spec(model::parse_system_spec(text, "h.toml"), 1);
+  EXPECT_DOUBLE_EQ(m.kernel_overhead_s, 2e-6);
+  EXPECT_DOUBLE_EQ(m.device_fact_column_s, 3e-6);
+  const device::SimModel back = device::sim_model_from_json(to_json(m), "k.json");
+  EXPECT_DOUBLE_EQ(back.device_fact_column_s, 3e-6);
+  std::vector<std::string> notes;
+  m = app::sim_model_from_spec(
+      model::parse_system_spec(without(h200_with(""), "launch_us = 5"), "h.toml"), 1, &notes);
+  EXPECT_DOUBLE_EQ(m.kernel_overhead_s, 5e-6);
+  EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("assumed 5 us per GPU kernel launch (no device.launch_us)") != std::string::npos;
+  }));
+}
+
+TEST(SimSetup, BadDeviceFactKeysAreAClearOneLineError) {
+  const std::pair<const char*, const char*> bad[] = {{"launch_us = 0", "launch_us"},
+                                                     {"launch_us = -1", "launch_us"},
+                                                     {"launch_us = \"fast\"", "launch_us"},
+                                                     {"fact_column_us = -2", "fact_column_us"}};
+  for (const auto& [line, key] : bad) {
+    const std::string text =
+        without(without(h200_with(line), "launch_us = 5"), "fact_column_us = 0");
+    try {
+      model::parse_system_spec(text, "h.toml");
+      FAIL() << line << " was accepted";
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("h.toml"), std::string::npos) << what;
+      EXPECT_NE(what.find(key), std::string::npos) << what;
+      EXPECT_NE(what.find("allowed"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  nlohmann::json j =
+      to_json(app::sim_model_from_spec(model::parse_system_spec(h200_with(""), "h.toml"), 1));
+  j["device_fact_column_s"] = -1e-6;
+  EXPECT_THROW(device::sim_model_from_json(j, "k.json"), UsageError);
+}
+
+// The device FACT model (lu/panel.hpp): on the H200's figures a panel of
+// NB 1024 factors on the device faster than on its host (what makes
+// --fact-on device the faster schedule there), each column's further time
+// adds jb times it, and a slower launch makes it slower.
+TEST(SimModel, DeviceFactIsCostedFromTheDevicesFigures) {
+  const device::SimModel m = app::sim_model_from_spec(
+      model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml"), 1);
+  using lu::Factorization;
+  const long rows = 123904, jb = 1024;
+  const double device = lu::simulated_device_fact_seconds(m, rows, jb, Factorization::Crout,
+                                                          Factorization::Right, 4, 2);
+  double host = 0;
+  for (long c = 0; c < jb; ++c)
+    host += 2.0 * (rows - c) * (jb - c) / m.fact_flops + m.fact_column_s;
+  EXPECT_GT(device, 0);
+  EXPECT_LT(device, host / 4) << "device " << device << " s, host " << host << " s";
+  // At least its launches: 4 per column on one process row.
+  EXPECT_GT(device, 4 * jb * m.kernel_overhead_s);
+  device::SimModel slower = m;
+  slower.device_fact_column_s = 7e-6;
+  EXPECT_NEAR(lu::simulated_device_fact_seconds(slower, rows, jb, Factorization::Crout,
+                                                Factorization::Right, 4, 2) -
+                  device,
+              jb * 7e-6, 1e-9);
+  slower = m;
+  slower.kernel_overhead_s *= 2;
+  EXPECT_GT(lu::simulated_device_fact_seconds(slower, rows, jb, Factorization::Crout,
+                                              Factorization::Right, 4, 2),
+            device);
 }
 
 }  // namespace

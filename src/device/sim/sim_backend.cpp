@@ -73,6 +73,8 @@ class SimQueue final : public Queue {
   bool executes_on_host() const override { return false; }
   bool simulated() const override { return true; }
   void simulate_kernel(double elements, RowCopy kind) override;
+  // The queue does `seconds` of work after what it has.
+  void charge(double seconds);
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override;
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
@@ -135,8 +137,6 @@ class SimQueue final : public Queue {
   double gemm_seconds(const GemmModel& g, long m, long n, long k) {
     return g.seconds(m, n, k) * spread_factor(g.cv, spread_state_);
   }
-  // The queue does `seconds` of work after what it has.
-  void charge(double seconds);
   double copy_seconds(const void* dst, const void* src, std::size_t bytes) const;
 
   SimBackend& backend_;
@@ -213,6 +213,7 @@ class SimBackend final : public Backend, public Simulation {
     // 256-rank simulation's time).
     defer_work(seconds);
   }
+  void queue_work(Queue& q, double seconds) override;
 
   // Whether `p` lies in Device memory of this backend (anything else is the host's).
   bool on_device(const void* p) const {
@@ -316,6 +317,10 @@ void SimQueue::charge(double seconds) {
     return;
   }
   busy_until_ = std::max(busy_until_, now()) + seconds;
+}
+
+void SimBackend::queue_work(Queue& q, double seconds) {
+  dynamic_cast<SimQueue&>(q).charge(seconds);
 }
 
 void SimQueue::simulate_kernel(double elements, RowCopy kind) {
