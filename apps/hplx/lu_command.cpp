@@ -295,7 +295,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--fact-device-gemm {} --backend host: FACT's DGEMMs are on the host already; allowed: "
         "0 on the host backend, any width on a device backend (emulated, cuda)",
         fact_device_gemm_));
-  const ThreadPlan plan = plan_threads(world, threads_);
+  ThreadCounts team;
+  if (fact_threads_ > 1)
+    team.emplace_back(fmt::format("--fact-threads {}", fact_threads_), fact_threads_);
+  const ThreadPlan plan = plan_threads(world, threads_, team);
   apply_threads(plan);
   // The device first: a backend that cannot run here (no GPU) says so now,
   // and a GPU's own memory (one per rank) sizes and checks the problem. The
