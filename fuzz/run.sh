@@ -6,14 +6,14 @@
 # report, a leak, a timeout (-timeout), memory beyond -rss_limit_mb, an
 # exception other than the parser's UsageError, or a failed FUZZ_CHECK;
 # the input is left in BUILD/artifacts/.
-#   fuzz/run.sh BUILD SECONDS [TARGET ...]   (targets: hpl_dat system_spec run_record flags)
+#   fuzz/run.sh BUILD SECONDS [TARGET ...]   (targets: hpl_dat system_spec run_record flags mxp_flags)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 build=${1:?usage: fuzz/run.sh BUILD SECONDS [TARGET ...]}
 seconds=${2:?usage: fuzz/run.sh BUILD SECONDS [TARGET ...]}
 shift 2
 targets=("$@")
-[ ${#targets[@]} -gt 0 ] || targets=(hpl_dat system_spec run_record flags)
+[ ${#targets[@]} -gt 0 ] || targets=(hpl_dat system_spec run_record flags mxp_flags)
 
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1}
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-halt_on_error=1:print_stacktrace=1}

@@ -315,7 +315,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--fact-device-gemm {} --fact-on device: all of FACT runs on the device already; "
         "allowed: --fact-on host with --fact-device-gemm, or drop --fact-device-gemm",
         fact_device_gemm_));
-  const ThreadPlan plan = plan_threads(world, threads_);
+  ThreadCounts team;
+  if (fact_threads_ > 1)
+    team.emplace_back(fmt::format("--fact-threads {}", fact_threads_), fact_threads_);
+  const ThreadPlan plan = plan_threads(world, threads_, team);
   apply_threads(plan);
   // The device first: a backend that cannot run here (no GPU) says so now,
   // and a GPU's own memory (one per rank) sizes and checks the problem. The

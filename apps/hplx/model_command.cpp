@@ -12,6 +12,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
+#include "core/threads.hpp"
 #include "lu/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
@@ -345,6 +346,11 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
   require_outputs_on_root(world, {{"-o", output_}});
+  // The largest count timed is started as it is: within what the node runs.
+  ThreadCounts timed;
+  if (cal_threads_ > 0)
+    timed.emplace_back(fmt::format("--max-threads {}", cal_threads_), cal_threads_);
+  (void)plan_threads(world, 0, timed);
   model::CalibrateOptions opt;
   opt.nb = cal_nb_;
   opt.size = cal_size_;

@@ -15,7 +15,9 @@
 #include "core/trace.hpp"
 #include "device/backend_kind.hpp"
 #include "device/device.hpp"
+#include "mxp/benchmark.hpp"
 #include "mxp/expected_rating.hpp"
+#include "mxp_flags.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
@@ -26,34 +28,7 @@ MxpCommand::MxpCommand(CLI::App& parent) {
       "HPG-MxP: mixed-precision GMRES-IR with multigrid on a 27-point stencil (the "
       "dense HPL-MxP is `hpl-mxp`)");
   sub_->alias("hpg-mxp");
-  // The reference's names (--nx=64, --rt=60) work too: CLI11 accepts
-  // --name=value, and --rt is an alias of --time.
-  sub_->add_option("--nx", config_.nx,
-                   "local grid points in x per rank (multiple of 8; default 64)");
-  sub_->add_option("--ny", config_.ny,
-                   "local grid points in y per rank (multiple of 8; default 64)");
-  sub_->add_option("--nz", config_.nz,
-                   "local grid points in z per rank (multiple of 8; default 64)");
-  sub_->add_option("--time,--rt", config_.time,
-                   "seconds each timed phase (mixed, double) fills with solves (default 60)");
-  sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
-  sub_->add_option("--iterations", config_.bench_iters,
-                   "inner iterations per benchmark solve (default 300)");
-  sub_->add_option("--validation", validation_,
-                   "standard: first min(8, P) ranks, tolerance 1e-9; fullscale: all ranks, the "
-                   "benchmark's problem, 10000-iteration cap (default standard)");
-  sub_->add_option("--precision", precision_,
-                   "mixed: GMRES-IR (float inner solver) against double GMRES; double: double "
-                   "GMRES only (default mixed)");
-  sub_->add_option("--smoother", smoother_,
-                   "multicolor: 8-color parallel Gauss-Seidel; lexicographic: the reference's "
-                   "sequential sweep in natural order, for iteration counts comparable with it "
-                   "(default multicolor)");
-  sub_->add_option("--npx", npx_, "process grid in x (with --npy, --npz; default HPCG's choice)");
-  sub_->add_option("--npy", npy_, "process grid in y");
-  sub_->add_option("--npz", npz_, "process grid in z");
-  sub_->add_flag("--nonsymmetric", config_.nonsymmetric,
-                 "the reference's nonsymmetric matrix (-1.5 / -0.5 below / above in z)");
+  add_mxp_flags(*sub_, flags_);
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
   backend_ = device::name_of(device::default_backend());
@@ -62,11 +37,6 @@ MxpCommand::MxpCommand(CLI::App& parent) {
                        device::compiled_backends() + " (default " + backend_ +
                        "; cuda: compiled, its logic tested on the emulated device, not yet run "
                        "on a GPU)");
-  expect_ = sub_->add_option(
-      "--expect-bandwidth", expect_gbs_,
-      "also print what this problem should rate on a device of this memory bandwidth per rank, "
-      "in GB/s (each motif's modelled bytes at that bandwidth, times this run's penalty; e.g. "
-      "H100 SXM 3350, H200 4800, A100 80GB 2039): the figure a first GPU run has to meet");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (per rank: phases, and every kernel of the first timed "
@@ -80,13 +50,8 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  config_.validation = mxp::parse_validation_mode(validation_);
-  config_.precision = mxp::parse_precision(precision_);
-  config_.smoother = mxp::parse_smoother(smoother_);
-  config_.shape = {npx_, npy_, npz_};
+  const mxp::MxpConfig config = mxp_config_from_flags(flags_, size);
   const device::BackendKind backend = device::parse_backend(backend_);
-  mxp::check_config(config_, size);
-  if (expect_->count() > 0) mxp::check_bandwidth_gbs(expect_gbs_);
   require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
@@ -99,7 +64,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                            ? static_cast<long long>(dev->backend().free_device_bytes())
                            : available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
-  mxp::check_memory(config_, per_rank);
+  mxp::check_memory(config, per_rank);
   apply_threads(plan);
   const Context ctx(world, plan, std::move(dev));
   if (rank == 0) {
@@ -111,7 +76,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   TraceRecorder trace(!trace_.empty());
   const mxp::MxpResult result =
-      mxp::run_mxp(config_, ctx, rank == 0 ? stderr : nullptr, trace.enabled() ? &trace : nullptr);
+      mxp::run_mxp(config, ctx, rank == 0 ? stderr : nullptr, trace.enabled() ? &trace : nullptr);
   // Collective: every rank sends its spans to rank 0, which writes the file.
   trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
   if (rank == 0 && trace.enabled())
@@ -123,8 +88,8 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       throw SystemError(report_ + ": cannot write the report file");
     mxp::print_report(result, stdout, flat);
     std::optional<mxp::ExpectedRating> expected;
-    if (expect_->count() > 0) {
-      expected = mxp::expect_rating(result, expect_gbs_);
+    if (flags_.expect_gbs) {
+      expected = mxp::expect_rating(result, *flags_.expect_gbs);
       mxp::print_expected(*expected, result, stdout);
     }
     if (flat && std::fclose(flat) != 0)

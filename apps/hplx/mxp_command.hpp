@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "mxp/benchmark.hpp"
+#include "mxp_flags.hpp"
 
 namespace hplx::app {
 
@@ -20,18 +20,12 @@ class MxpCommand {
 
  private:
   CLI::App* sub_;
-  mxp::MxpConfig config_;
-  std::string validation_ = "standard";
-  std::string precision_ = "mixed";
-  std::string smoother_ = "multicolor";
-  int npx_ = 0, npy_ = 0, npz_ = 0;
+  MxpFlags flags_;
   int threads_ = 0;
   std::string backend_;
   std::string json_;
   std::string report_;
   std::string trace_;
-  CLI::Option* expect_ = nullptr;
-  double expect_gbs_ = 0;
 };
 
 }  // namespace hplx::app

@@ -1,14 +1,8 @@
 #include "root_check.hpp"
 
-#include <cerrno>
-#include <cstring>
-#include <fstream>
-#include <sstream>
-
-#include <fmt/format.h>
-
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 
 namespace hplx::app {
 
@@ -45,15 +39,7 @@ void require_outputs_on_root(MPI_Comm world,
 std::string read_hpl_dat_on_root(const std::string& path, MPI_Comm world) {
   std::string text;
   check_on_root(world, [&] {
-    std::ifstream in(path);
-    if (!in)
-      throw UsageError(
-          fmt::format("{}: cannot open the HPL.dat input ({}); allowed: a readable file in "
-                      "netlib's 31-line format, e.g. examples/HPL.dat",
-                      path, std::strerror(errno)));
-    std::ostringstream ss;
-    ss << in.rdbuf();
-    text = ss.str();
+    text = read_input_file(path, "an HPL.dat in netlib's 31-line format, e.g. examples/HPL.dat");
   });
   broadcast_string(text, world);
   return text;

@@ -234,9 +234,10 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   for (const std::string& f : {program, preload})
     if (f.empty() || access(f.c_str(), R_OK) != 0)
       throw UsageError(
-          fmt::format("the simulated ranks' program or library {} is missing: this hplx was built "
-                      "without SimGrid; run scripts/install-deps.sh (libsimgrid-dev) and rebuild "
-                      "(-DHPLX_SIM=on)",
+          fmt::format("the simulated ranks' program or library {} is missing; allowed: build it "
+                      "(`make build`, or `cmake --build BUILD --target hplx_sim_rank`; `make run` "
+                      "builds hplx alone), with SimGrid installed (scripts/install-deps.sh, "
+                      "libsimgrid-dev) and -DHPLX_SIM=auto or on",
                       f.empty() ? "(libexec/hplx)" : f));
   const std::string smpirun = find_in_path("smpirun");
   if (smpirun.empty())

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cerrno>
+#include <climits>
 #include <cstdint>
 #include <cstdlib>
 #include <fstream>
@@ -40,18 +41,44 @@ std::vector<int> online_cpus() {
   return cpus;
 }
 
-// A positive thread count from an environment variable. OMP_NUM_THREADS may
-// be a per-level list ("4,2"); the first level is what BLAS calls get.
-std::optional<int> env_threads(const char* name) {
+// A thread count from an environment variable, with its text for
+// messages. OMP_NUM_THREADS may be a per-level list ("4,2"); the first level
+// is what BLAS calls get. Text that is not a positive count is no choice
+// (the OpenMP runtime ignores it too); a count too large for a long is kept
+// as LONG_MAX, for the thread limit to refuse.
+struct EnvThreads {
+  long threads = 0;
+  std::string given;  // "OMP_NUM_THREADS=100000"
+};
+
+std::optional<EnvThreads> env_threads(const char* name) {
   const char* value = std::getenv(name);
   if (value == nullptr) return std::nullopt;
   char* end = nullptr;
   errno = 0;
-  const long n = std::strtol(value, &end, 10);
-  if (end == value || errno != 0 || n <= 0 || n > (1 << 20)) return std::nullopt;
+  long n = std::strtol(value, &end, 10);
+  if (end == value || n <= 0) return std::nullopt;
+  if (errno == ERANGE) n = LONG_MAX;
   while (*end == ' ' || *end == '\t') ++end;
   if (*end != '\0' && *end != ',') return std::nullopt;
-  return static_cast<int>(n);
+  return EnvThreads{n, fmt::format("{}={}", name, value)};
+}
+
+// Every rank throws the refusal of the lowest rank that has one (the ranks
+// of other nodes may see other limits), so none is left waiting in a
+// collective.
+void refuse_everywhere(MPI_Comm world, const std::string& refusal) {
+  int rank = 0;
+  HPLX_MPI_CHECK(MPI_Comm_rank(world, &rank));
+  int mine = refusal.empty() ? INT_MAX : rank, first = INT_MAX;
+  HPLX_MPI_CHECK(MPI_Allreduce(&mine, &first, 1, MPI_INT, MPI_MIN, world));
+  if (first == INT_MAX) return;
+  std::string text = refusal;
+  long length = static_cast<long>(text.size());
+  HPLX_MPI_CHECK(MPI_Bcast(&length, 1, MPI_LONG, first, world));
+  text.resize(static_cast<std::size_t>(length));
+  HPLX_MPI_CHECK(MPI_Bcast(text.data(), static_cast<int>(length), MPI_CHAR, first, world));
+  throw UsageError(text);
 }
 
 Mask to_mask(const std::vector<int>& cpus, size_t words) {
@@ -170,7 +197,7 @@ std::string format_cpu_list(std::vector<int> cpus) {
   return s;
 }
 
-ThreadPlan plan_threads(MPI_Comm world, int requested) {
+ThreadPlan plan_threads(MPI_Comm world, int requested, const ThreadCounts& also) {
   if (requested < 0) {
     throw UsageError(fmt::format("thread count {} is negative; use 0 for automatic", requested));
   }
@@ -254,18 +281,32 @@ ThreadPlan plan_threads(MPI_Comm world, int requested) {
     plan.binding = fmt::format("overlapping cpu sets ({})", list_sets(sets));
   }
 
+  // The count in effect and where it came from; what it overrides is never
+  // started (apply_threads sets both runtimes' counts before any parallel
+  // region), so only it is checked.
+  plan.capacity = probe_thread_capacity(plan.node_cpus, local_ranks);
+  long threads = automatic;
+  std::string given;
   if (requested > 0) {
-    plan.threads_per_rank = requested;
-    plan.user_set = true;
+    threads = requested;
+    given = fmt::format("--threads {}", requested);
   } else if (auto env = env_threads("OPENBLAS_NUM_THREADS"); env) {
-    plan.threads_per_rank = *env;
-    plan.user_set = true;
+    threads = env->threads;
+    given = env->given;
   } else if (auto omp = env_threads("OMP_NUM_THREADS"); omp) {
-    plan.threads_per_rank = *omp;
-    plan.user_set = true;
-  } else {
-    plan.threads_per_rank = automatic;
+    threads = omp->threads;
+    given = omp->given;
   }
+  std::string refusal;
+  try {
+    if (!given.empty()) check_thread_count(threads, given, plan.capacity);
+    for (const auto& [text, count] : also) check_thread_count(count, text, plan.capacity);
+  } catch (const UsageError& e) {
+    refusal = e.what();
+  }
+  refuse_everywhere(world, refusal);
+  plan.threads_per_rank = static_cast<int>(threads);
+  plan.user_set = !given.empty();
   return plan;
 }
 

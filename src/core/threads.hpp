@@ -19,13 +19,18 @@
 // the process may use, the plan undoes it: the ranks share all usable CPUs.
 // OPENBLAS_NUM_THREADS (first) or OMP_NUM_THREADS in the environment is the
 // user's choice and wins over the automatic plan; an explicit request (for
-// example a --threads option) wins over both.
+// example a --threads option) wins over both. The count chosen, and any
+// other thread count the command takes, must be within what the node can
+// run (core/thread_limit.hpp), or the plan is a usage error.
 #pragma once
 
 #include <mpi.h>
 
 #include <string>
+#include <utility>
 #include <vector>
+
+#include "core/thread_limit.hpp"
 
 namespace hplx {
 
@@ -39,12 +44,19 @@ struct ThreadPlan {
   std::string binding;       // how the node's ranks are bound, e.g. "none (ranks share cpus 0-1)"
   bool user_set = false;     // from `requested` or the environment, not the automatic plan
   std::vector<int> rebind;   // non-empty: apply_threads() widens this rank's affinity to these CPUs
+  ThreadCapacity capacity;   // what bounds this node's threads (core/thread_limit.hpp)
 };
 
+// Further thread counts a command takes, as the user gave them and their
+// value: {{"--fact-threads 8", 8}}.
+using ThreadCounts = std::vector<std::pair<std::string, long>>;
+
 // Collective over `world`: every rank must call. `requested` > 0 forces that
-// many threads; 0 means the environment or the automatic plan. Throws
-// UsageError for a negative request.
-ThreadPlan plan_threads(MPI_Comm world, int requested);
+// many threads (--threads); 0 means the environment or the automatic plan.
+// Throws UsageError for a negative request, and on every rank when the
+// count in effect or one of `also` is beyond check_thread_count's limit on
+// any rank's node, before any thread starts.
+ThreadPlan plan_threads(MPI_Comm world, int requested, const ThreadCounts& also = {});
 
 // Sets the OpenMP and OpenBLAS thread counts of this process to the plan
 // (and its CPU affinity, when the plan undoes a default binding). Call it

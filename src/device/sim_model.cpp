@@ -2,13 +2,12 @@
 
 #include <algorithm>
 #include <cmath>
-#include <fstream>
 #include <numbers>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 
 namespace hplx::device {
 
@@ -158,13 +157,10 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
 }
 
 SimModel read_sim_model(const std::string& path) {
-  std::ifstream in(path);
-  if (!in) throw UsageError(fmt::format("{}: cannot read the simulation model", path));
-  std::stringstream text;
-  text << in.rdbuf();
+  const std::string text = read_input_file(path, "a simulation model (JSON) written by `hplx sim`");
   nlohmann::json j;
   try {
-    j = nlohmann::json::parse(text.str());
+    j = nlohmann::json::parse(text);
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not JSON: {}", path, e.what()));
   }

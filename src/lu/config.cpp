@@ -22,6 +22,7 @@
 #include <utility>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -453,28 +454,8 @@ HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
 }
 
 HplDat parse_hpl_dat_file(const std::string& path) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) {
-    int err = errno;
-    throw UsageError(
-        fmt::format("{}: HPL.dat file '{}' cannot be opened ({}); allowed: a readable "
-                    "31-line HPL.dat file",
-                    path, quoted(path), std::strerror(err)));
-  }
-  std::string text;
-  char buf[4096];
-  std::size_t got;
-  while ((got = std::fread(buf, 1, sizeof buf, f)) > 0) text.append(buf, got);
-  bool bad = std::ferror(f) != 0;
-  int err = errno;
-  std::fclose(f);
-  if (bad) {
-    throw UsageError(
-        fmt::format("{}: HPL.dat file '{}' cannot be read ({}); allowed: a readable "
-                    "31-line HPL.dat file",
-                    path, quoted(path), std::strerror(err)));
-  }
-  return parse_hpl_dat_text(text, path);
+  return parse_hpl_dat_text(
+      read_input_file(path, "an HPL.dat in netlib's 31-line format, e.g. examples/HPL.dat"), path);
 }
 
 std::string choose_for_grid(TestCase& t) {

@@ -1,10 +1,7 @@
 #include "model/system_spec.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
 #include <filesystem>
-#include <fstream>
 #include <limits>
 #include <set>
 #include <sstream>
@@ -13,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "core/input_file.hpp"
 #include "core/install_paths.hpp"
 #include "model/sim_platform.hpp"
 
@@ -578,16 +576,11 @@ std::string resolve_system_spec(const std::string& name) {
 
 SystemSpec load_system_spec(const std::string& given) {
   const std::string path = resolve_system_spec(given);
-  std::ifstream in(path);
-  if (!in)
-    throw UsageError(
-        fmt::format("{}: cannot open the system spec ({}); allowed: a readable TOML "
-                    "file, e.g. examples/systems/summit.toml, or the name of one in {}/systems "
-                    "(e.g. summit)",
-                    path, std::strerror(errno), examples_dir()));
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_system_spec(text.str(), path);
+  const std::string text = read_input_file(
+      path, fmt::format("a system spec (TOML file), e.g. examples/systems/summit.toml, or the "
+                        "name of one in {}/systems (e.g. summit)",
+                        examples_dir()));
+  return parse_system_spec(text, path);
 }
 
 std::string toml_library_version() {

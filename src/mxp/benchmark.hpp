@@ -23,36 +23,12 @@
 
 #include "core/context.hpp"
 #include "mxp/coloring.hpp"
+#include "mxp/flag_values.hpp"
 #include "mxp/geometry.hpp"
 #include "mxp/motif_stats.hpp"
 #include "mxp/validation.hpp"
 
 namespace hplx::mxp {
-
-struct MxpConfig {
-  int nx = 64, ny = 64, nz = 64;
-  double time = 60;  // seconds each timed phase fills
-  int restart = 30;
-  long bench_iters = 300;  // inner iterations per benchmark solve
-  ValidationMode validation = ValidationMode::Standard;
-  Precision precision = Precision::Mixed;
-  ProcessShape shape{0, 0, 0};  // all zero: HPCG's choice
-  bool nonsymmetric = false;
-  Smoother smoother = Smoother::Multicolor;
-  long validation_max_iters = 10000;
-  double tolerance = 1e-9;
-};
-
-// Throws UsageError for a bad value (before anything is allocated).
-void check_config(const MxpConfig& c, int world_size);
-
-// Bytes one rank needs at most (matrices of all levels in double and float
-// with shared indices, the larger Krylov basis, vectors), an estimate.
-double bytes_per_rank(const MxpConfig& c);
-
-// Throws UsageError naming the sizes if bytes_per_rank exceeds
-// `available_per_rank` (the smallest over the ranks).
-void check_memory(const MxpConfig& c, long long available_per_rank);
 
 struct PhaseResult {
   Precision precision = Precision::Mixed;

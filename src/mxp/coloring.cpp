@@ -4,16 +4,6 @@
 
 namespace hplx::mxp {
 
-Smoother parse_smoother(const std::string& s) {
-  if (s == "multicolor") return Smoother::Multicolor;
-  if (s == "lexicographic") return Smoother::Lexicographic;
-  throw UsageError("--smoother " + s + ": allowed: multicolor, lexicographic");
-}
-
-const char* to_string(Smoother s) {
-  return s == Smoother::Lexicographic ? "lexicographic" : "multicolor";
-}
-
 bool touches_halo(const Geometry& g, int ix, int iy, int iz) {
   return (ix == 0 && g.ipx > 0) || (ix == g.nx - 1 && g.ipx < g.npx - 1) ||
          (iy == 0 && g.ipy > 0) || (iy == g.ny - 1 && g.ipy < g.npy - 1) ||

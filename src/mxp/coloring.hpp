@@ -19,18 +19,12 @@
 #include <string>
 #include <vector>
 
+#include "mxp/flag_values.hpp"
 #include "mxp/geometry.hpp"
 
 namespace hplx::mxp {
 
 inline constexpr int kColors = 8;
-
-// multicolor: the 8-color parallel sweep (default); lexicographic: the
-// reference's sequential forward sweep in natural order on every rank.
-enum class Smoother { Multicolor, Lexicographic };
-// "multicolor" / "lexicographic"; throws UsageError naming the value otherwise.
-Smoother parse_smoother(const std::string& s);
-const char* to_string(Smoother s);
 
 inline int point_color(int ix, int iy, int iz) {
   return (ix & 1) | ((iy & 1) << 1) | ((iz & 1) << 2);

@@ -39,14 +39,6 @@ double measured_seconds(const MotifStats& s, const char* motif) {
 
 }  // namespace
 
-void check_bandwidth_gbs(double bandwidth_gbs) {
-  if (!std::isfinite(bandwidth_gbs) || bandwidth_gbs <= 0 || bandwidth_gbs > 1e6)
-    throw UsageError(fmt::format(
-        "--expect-bandwidth {}: allowed: a device memory bandwidth in GB/s, finite, in (0, 1e6] "
-        "(e.g. 3350 for an H100 SXM)",
-        bandwidth_gbs));
-}
-
 ExpectedRating expect_rating(const MxpResult& r, double bandwidth_gbs) {
   check_bandwidth_gbs(bandwidth_gbs);
   ExpectedRating e;

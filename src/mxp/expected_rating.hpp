@@ -51,10 +51,7 @@ struct ExpectedRating {
   double mixed_over_double = 0;
 };
 
-// Throws UsageError naming the value unless it is finite and positive.
-void check_bandwidth_gbs(double bandwidth_gbs);
-
-// Checks bandwidth_gbs as above.
+// Checks bandwidth_gbs as check_bandwidth_gbs (mxp/flag_values.hpp) does.
 ExpectedRating expect_rating(const MxpResult& r, double bandwidth_gbs);
 
 // Per motif: expected seconds and GB/s beside the run's; then the expected

@@ -12,26 +12,6 @@
 
 namespace hplx::mxp {
 
-ValidationMode parse_validation_mode(const std::string& s) {
-  if (s == "standard") return ValidationMode::Standard;
-  if (s == "fullscale") return ValidationMode::Fullscale;
-  throw UsageError(fmt::format("--validation {}: allowed: standard, fullscale", s));
-}
-
-const char* to_string(ValidationMode m) {
-  return m == ValidationMode::Standard ? "standard" : "fullscale";
-}
-
-Precision parse_precision(const std::string& s) {
-  if (s == "mixed") return Precision::Mixed;
-  if (s == "double") return Precision::Double;
-  throw UsageError(fmt::format("--precision {}: allowed: mixed, double", s));
-}
-
-const char* to_string(Precision p) {
-  return p == Precision::Mixed ? "mixed" : "double";
-}
-
 double penalty_factor(long n_double, long n_mixed) {
   if (n_mixed <= 0) return 0.0;
   return std::min(1.0, static_cast<double>(n_double) / static_cast<double>(n_mixed));

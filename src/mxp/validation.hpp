@@ -17,19 +17,11 @@
 
 #include <string>
 
+#include "mxp/flag_values.hpp"
 #include "mxp/geometry.hpp"
 #include "mxp/problem.hpp"
 
 namespace hplx::mxp {
-
-enum class ValidationMode { Standard, Fullscale };
-enum class Precision { Mixed, Double };
-
-// "standard" / "fullscale"; throws UsageError naming the value otherwise.
-ValidationMode parse_validation_mode(const std::string& s);
-const char* to_string(ValidationMode m);
-Precision parse_precision(const std::string& s);
-const char* to_string(Precision p);
 
 // min(1, n_double / n_mixed); 0 if n_mixed <= 0.
 double penalty_factor(long n_double, long n_mixed);

@@ -1,15 +1,12 @@
 #include "report/run_record.hpp"
 
-#include <cerrno>
 #include <cmath>
-#include <cstring>
-#include <fstream>
-#include <sstream>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "core/flops.hpp"
+#include "core/input_file.hpp"
 #include "core/json_record.hpp"
 #include "report/hpl_mxp_page.hpp"
 
@@ -92,15 +89,7 @@ IterationRow parse_iteration(const json& it, const std::string& where) {
 }  // namespace
 
 RunFile load_run_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) {
-    throw UsageError(
-        fmt::format("{}: cannot open ({}); allowed: a record written by `hplx lu --json`", path,
-                    std::strerror(errno)));
-  }
-  std::ostringstream text;
-  text << in.rdbuf();
-  return parse_run_file(text.str(), path);
+  return parse_run_file(read_input_file(path, "a record written by `hplx lu --json`"), path);
 }
 
 RunFile parse_run_file(const std::string& text, const std::string& path) {

@@ -272,7 +272,8 @@ TEST(HplDat, DirectoryIsNotReadable) {
     parse_hpl_dat_file(dir);
     FAIL() << "no UsageError";
   } catch (const UsageError& e) {
-    EXPECT_NE(std::string(e.what()).find(dir), std::string::npos) << e.what();
+    EXPECT_EQ(std::string(e.what()).rfind(dir + ": is a folder; allowed: an HPL.dat", 0), 0u)
+        << e.what();
   }
 }
 
