@@ -221,7 +221,7 @@ step_full_memory() {
   summary lu_nb "$nb"
   summary lu_gflops "$gflops"
   summary lu_passed "$passed"
-  summary lu_fact_on "\"$(json_get "$OUT/lu-full.json" 'r["tests"][0].get("fact_on", "host")')\""
+  summary lu_fact_on "\"$(json_get "$OUT/lu-full.json" 'r["tests"][0].get("schedule", {}).get("fact_on", "host")')\""
   if [[ -s $OUT/probe.json ]]; then
     local ref
     ref=$(json_get "$OUT/probe.json" "max(s['gflops_median'] for s in r['shapes'] if s['nb'] == $nb)")
