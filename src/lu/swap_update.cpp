@@ -8,14 +8,14 @@ namespace hplx::lu {
 
 void swap_and_update(device::Queue& q, LocalMatrix& a, const Panel& p, const GatheredU& gathered,
                      Forms forms, long lc0, long nn, const ProcessGrid& grid, PhaseTimes* times,
-                     TraceRecorder* trace, DeviceTimeline* timeline) {
+                     TraceRecorder* trace, DeviceTimeline* timeline, InPlaceSwapBuffers* in_place) {
   if (nn <= 0) return;
   if (gathered.data == nullptr) {
     {
       const double t0 = wall_time();
       PhaseScope phase(times ? &times->swap : nullptr, trace, "RS");
       DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kSwap);
-      swap_rows_in_place(q, a, p, lc0, nn);
+      swap_rows_in_place(q, a, p, lc0, nn, in_place);
       if (times) times->swap_copy += wall_time() - t0;
     }
     PhaseScope phase(times ? &times->update : nullptr, trace, "UPDATE");

@@ -8,6 +8,7 @@ void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase&
   // one whose update was queued two iterations before, done by the time.
   ws.panels.reserve(a, t.depth + (queues_inline ? 1 : 2));
   const ApplyParams params = apply_params(t);
+  if (grid.nprow() == 1) ws.swaps.in_place.reserve(a.backend(), a.nq(), a.nb());
   if (params.swap_pipeline || params.sections) return;
   ws.swaps.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);
 }

@@ -22,7 +22,8 @@ struct SolveWorkspace {
 // flight at once) where the queues run on the host, DEPTH + 2 where a
 // device's run behind it (PanelStore), and the buffers of the swap over all the
 // local columns when P > 1 (`whole`, unless the row-swap pipeline or the
-// split update cut the columns; theirs grow as they are used).
+// split update cut the columns; theirs grow as they are used), and the
+// in-place swap's plan and rows when P = 1 on a device.
 void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
                        const ProcessGrid& grid, bool queues_inline);
 
