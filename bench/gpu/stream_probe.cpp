@@ -88,9 +88,9 @@ int main(int argc, char** argv) {
       run(k);  // warm-up
       std::vector<double> gbs;
       for (int r = 0; r < reps; ++r) {
-        const auto t0 = q.record();
+        const auto t0 = q.record_timed();
         run(k);
-        const auto t1 = q.record();
+        const auto t1 = q.record_timed();
         t1->synchronize();
         gbs.push_back(kernels[k].arrays * 8.0 * n / t0->seconds_until(*t1) / 1e9);
       }

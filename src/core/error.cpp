@@ -2,6 +2,8 @@
 
 #include <mpi.h>
 
+#include <cstdio>
+
 #include <fmt/format.h>
 
 namespace hplx {
@@ -11,6 +13,13 @@ void throw_mpi_error(int code, const char* call, SourceLocation where) {
   int len = 0;
   MPI_Error_string(code, text, &len);
   throw SystemError(fmt::format("MPI call failed: {}: {}", call, std::string(text, len)), where);
+}
+
+void log_dropped_error(const char* who, const char* what, const char* detail) noexcept {
+  std::fprintf(stderr,
+               "hplx: %s: %s failed in a destructor (its error cannot be thrown there): %s\n", who,
+               what, detail);
+  std::fflush(stderr);
 }
 
 }  // namespace hplx

@@ -68,6 +68,12 @@ class SystemError : public Error {
 [[noreturn]] void throw_mpi_error(int code, const char* call,
                                   SourceLocation where = SourceLocation::current());
 
+// For destructors, which never throw: says on stderr that `what` failed
+// where its error could not be thrown, e.g. "hplx: CUDA: cudaFree failed in
+// a destructor (its error cannot be thrown there): an illegal memory access
+// was encountered". Never throws.
+void log_dropped_error(const char* who, const char* what, const char* detail) noexcept;
+
 void pay_deferred_work();  // core/timer.hpp
 
 }  // namespace hplx

@@ -16,6 +16,19 @@ namespace hplx::device {
 
 class Simulation;
 
+// What a backend counts of the costs a GPU run showed (docs/GPU.md), for
+// tests that a loop's count does not grow with its length; -1 where not
+// counted (the emulated device counts all).
+struct DeviceCounters {
+  long allocations = -1;  // Device and Pinned allocations
+  // Host waits for the device: a queue's or an event's synchronize() from
+  // the host (reductions' included), and frees, which wait for all queues.
+  long host_waits = -1;
+  // Bytes copied by queues, by direction (Host and Pinned memory are the
+  // host's side).
+  long long bytes_to_device = -1, bytes_to_host = -1, bytes_device_to_device = -1;
+};
+
 class Backend {
  public:
   virtual ~Backend() = default;
@@ -30,7 +43,9 @@ class Backend {
   virtual void deallocate(void* p, std::size_t bytes, MemorySpace space) noexcept = 0;
   // Bytes of Device memory still free (for the memory preflight).
   virtual std::size_t free_device_bytes() const = 0;
-  virtual std::unique_ptr<Queue> make_queue() = 0;
+  // A new queue; `priority`: see QueuePriority (types.hpp).
+  virtual std::unique_ptr<Queue> make_queue(QueuePriority priority) = 0;
+  std::unique_ptr<Queue> make_queue() { return make_queue(QueuePriority::Normal); }
   // The device's own cumulative energy counter, read before and after each
   // LU test (core/energy.hpp). The CUDA backend reads its GPU's through
   // NVML; the host and emulated backends have no device of their own, so
@@ -44,6 +59,7 @@ class Backend {
   // cudaFree and cudaFreeHost wait for all the device's work); -1 where not
   // counted (the emulated device counts).
   virtual long device_allocations() const { return -1; }
+  virtual DeviceCounters counters() const { return {}; }
 };
 
 // Makes the implementation `kind` (it must be compiled in: parse_backend).

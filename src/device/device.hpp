@@ -7,7 +7,13 @@
 //
 // A Device is one backend with the queues a run uses: `compute` for the
 // matrix work, `transfer` for copies and communication staging that should
-// overlap it (the MxP's halo, the LU's row swaps).
+// overlap it (the MxP's halo, the LU's row swaps), and `panel`, of High
+// priority, for the short work a schedule's critical path waits on while
+// the bulk of the matrix work fills `compute`: the LU's next panel (its
+// look-ahead update, its row swap, its FACT on the device). The LU reaches
+// them through its Context (core/context.hpp: ctx.device().panel()). So far
+// no schedule queues work on `panel` (device FACT will); a queue nobody uses
+// costs a CUDA stream, or an idle worker thread on the emulated device.
 #pragma once
 
 #include <memory>
@@ -25,6 +31,7 @@ class Device {
   BackendKind kind() const { return backend_->kind(); }
   Queue& compute() const { return *compute_; }
   Queue& transfer() const { return *transfer_; }
+  Queue& panel() const { return *panel_; }
 
   template <class T>
   Buffer<T> alloc(long count, MemorySpace space = MemorySpace::Device) const {
@@ -33,7 +40,7 @@ class Device {
 
  private:
   std::unique_ptr<Backend> backend_;
-  std::unique_ptr<Queue> compute_, transfer_;
+  std::unique_ptr<Queue> compute_, transfer_, panel_;
 };
 
 // make_backend(kind) with its queues.

@@ -55,6 +55,13 @@ bool usable(BackendKind kind, std::string* why) {
   return true;
 }
 
+void throw_untimed_event(const char* backend) {
+  throw Error(fmt::format(
+      "{} backend: seconds_until() on an event of record(), which only orders work (on a GPU it "
+      "takes no timestamp); record the events to time with record_timed()",
+      backend));
+}
+
 void throw_no_device_kernel(const Queue& q) {
   throw Error(
       fmt::format("this kernel is not compiled for the {} backend", name_of(q.backend().kind())));

@@ -21,8 +21,11 @@ class Backend;
 
 // A point in a queue's order. done() polls; synchronize() blocks the host.
 // seconds_until(later): the time between the queue reaching this event and
-// reaching `later`, both recorded on queues of one backend and both done
-// (CUDA's cudaEventElapsedTime): how the device's side of a run is timed.
+// reaching `later`, both recorded on queues of one backend by
+// record_timed() and both done (CUDA's cudaEventElapsedTime): how the
+// device's side of a run is timed. Events of record() only order work (on
+// a GPU they are lighter: no timestamp is taken), and seconds_until on one
+// throws Error on every backend.
 class Event {
  public:
   virtual ~Event() = default;
@@ -31,6 +34,9 @@ class Event {
   virtual double seconds_until(const Event& later) const = 0;
 };
 using EventPtr = std::shared_ptr<Event>;
+
+// What seconds_until throws for an event of record() (`backend`: its name).
+[[noreturn]] void throw_untimed_event(const char* backend);
 
 class Queue {
  public:
@@ -50,6 +56,8 @@ class Queue {
   // matrix elements it would move, and how (simulate_kernel), instead of
   // running it.
   virtual bool simulated() const { return false; }
+  // The priority it was made with (Backend::make_queue).
+  virtual QueuePriority priority() const { return QueuePriority::Normal; }
   virtual void simulate_kernel(double elements, RowCopy kind) {
     (void)elements;
     (void)kind;
@@ -71,7 +79,10 @@ class Queue {
   // the queue but runs on the host on any backend.
   virtual void host_callback(std::function<void()> fn) = 0;
 
+  // An event for ordering (wait, done, synchronize); record_timed(): one
+  // that seconds_until can also time (DeviceTimeline, the probes).
   virtual EventPtr record() = 0;
+  virtual EventPtr record_timed() = 0;
   virtual void wait(const EventPtr& e) = 0;  // later work waits for e
   virtual void synchronize() = 0;            // the host waits for all work so far
 

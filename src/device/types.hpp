@@ -10,6 +10,16 @@ namespace hplx::device {
 // copies (for the host backend it is host memory).
 enum class MemorySpace { Host, Pinned, Device };
 
+// A queue's priority among the device's queues. High: where the device
+// chooses between ready work of several queues, it starts this queue's
+// first (a CUDA stream of the greatest priority the device offers); for
+// the small, latency-bound work on a schedule's critical path (the LU's
+// next panel: its look-ahead update, row swap and FACT) beside the bulk
+// update on a Normal queue. The host and emulated backends keep the order
+// each queue's work is issued in and nothing more (each emulated queue is
+// its own worker thread already; the OS shares the cores among them).
+enum class QueuePriority { Normal, High };
+
 // Column-major BLAS operand forms (as in BLAS++).
 enum class Trans { No, Yes };
 enum class Side { Left, Right };

@@ -151,7 +151,8 @@ void PanelApplier::run_chunk(long i, PhaseTimes* times) {
 
 void PanelApplier::run_columns(long c, long w, PhaseTimes* times) {
   const GatheredU u = in_place_ ? GatheredU{} : GatheredU{u_, lc0_, nn_};
-  swap_and_update(q_, a_, *p_, u, params_.forms, lc0_ + c, w, grid_, times, trace_, timeline_);
+  swap_and_update(q_, a_, *p_, u, params_.forms, lc0_ + c, w, grid_, times, trace_, timeline_,
+                  &buffers_.in_place);
 }
 
 namespace {

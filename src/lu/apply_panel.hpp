@@ -41,9 +41,10 @@ ApplyParams apply_params(const TestCase& t);
 // The row swaps' buffers of a solve, kept from panel to panel (see
 // SwapBuffers; reserved by reserve_workspace, workspace.hpp).
 struct SwapWorkspace {
-  SwapBuffers whole;        // apply(): one swap over all the columns it updates
-  SwapBuffers pipeline[2];  // the row-swap pipeline's two segments in flight
-  SwapBuffers sections[2];  // the split update's two sections
+  SwapBuffers whole;            // apply(): one swap over all the columns it updates
+  SwapBuffers pipeline[2];      // the row-swap pipeline's two segments in flight
+  SwapBuffers sections[2];      // the split update's two sections
+  InPlaceSwapBuffers in_place;  // one process row on a device: the plan and rows in flight
 };
 
 class PanelApplier {

@@ -23,18 +23,18 @@ const char* span_name(DeviceTimeline::Kind k) {
 
 DeviceTimeline::DeviceTimeline(device::Queue& q, bool keep_spans) : keep_spans_(keep_spans) {
   q.synchronize();
-  anchor_ = q.record();
+  anchor_ = q.record_timed();
   anchor_->synchronize();
   anchor_time_ = wall_time();
 }
 
 DeviceTimeline::Span::Span(DeviceTimeline* timeline, device::Queue& q, Kind k)
     : timeline_(q.runs_inline() ? nullptr : timeline), q_(q), kind_(k) {
-  if (timeline_) start_ = q_.record();
+  if (timeline_) start_ = q_.record_timed();
 }
 
 DeviceTimeline::Span::~Span() {
-  if (timeline_) timeline_->file(kind_, std::move(start_), q_.record());
+  if (timeline_) timeline_->file(kind_, std::move(start_), q_.record_timed());
 }
 
 void DeviceTimeline::file(Kind k, device::EventPtr start, device::EventPtr end) {

@@ -174,11 +174,11 @@ void RowCopyTiming::run() {
         break;
       case device::RowCopy::Gather:
       case device::RowCopy::BlockGather:
-        device::launch(q, kernels::column_blocks(w),
+        device::launch(q, kernels::row_copy_indices(m, w),
                        kernels::GatherRows{s.a.at(0, c0), lda, s.rows.data(), m, w, rowbuf});
         break;
       case device::RowCopy::Scatter:
-        device::launch(q, kernels::column_blocks(w),
+        device::launch(q, kernels::row_copy_indices(m, w),
                        kernels::ScatterRows{s.a.at(0, c0), lda, s.rows.data(), m, w, rowbuf});
         break;
       case device::RowCopy::BlockStore:

@@ -60,9 +60,15 @@ namespace {
 // Below this many elements a copy is not worth waking the thread team.
 constexpr long kParallelMin = 1L << 14;
 
-// Column blocks per launch index range below which the copy of m rows runs
-// on one thread.
-long grain(long m) {
+// Launch indices of `cols` columns each below which a copy runs on one
+// thread.
+long grain(long cols) {
+  return std::max(1L, kParallelMin / (2 * std::max(1L, cols)));
+}
+
+// Column blocks of SwapRowsInPlace (jb rows each) below which it runs on
+// one thread.
+long swap_grain(long m) {
   return std::max(1L, kParallelMin / (2 * kernels::kColumnBlock * std::max(1L, m)));
 }
 
@@ -78,18 +84,19 @@ void stage_rows(device::Queue& q, const std::vector<long>& rows, device::Mirror<
 // `block`: they are adjacent rows of one block.
 void gather_rows(device::Queue& q, const LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
                  long nn, double* dst, bool block = false) {
-  const long m = rows.size();
-  device::launch(q, kernels::column_blocks(nn),
-                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, dst, block},
-                 grain(m));
+  const long m = rows.size(), cols = kernels::row_copy_columns(q);
+  device::launch(q, kernels::row_copy_indices(m, nn, cols),
+                 kernels::GatherRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, dst, block, cols},
+                 grain(cols));
 }
 
 // a(rows[i], lc0 + c) = src[i * nn + c]
 void scatter_rows(device::Queue& q, LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
                   long nn, const double* src) {
-  const long m = rows.size();
-  device::launch(q, kernels::column_blocks(nn),
-                 kernels::ScatterRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, src}, grain(m));
+  const long m = rows.size(), cols = kernels::row_copy_columns(q);
+  device::launch(q, kernels::row_copy_indices(m, nn, cols),
+                 kernels::ScatterRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, src, cols},
+                 grain(cols));
 }
 
 std::vector<int> displacements(const std::vector<int>& counts) {
@@ -460,10 +467,66 @@ SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSw
   return {swap.copy_seconds(), swap.timing().waited};
 }
 
-void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn) {
-  device::launch(q, kernels::column_blocks(nn),
-                 kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.d_pivots(), p.k, p.jb, nn},
-                 grain(p.jb));
+void plan_row_swaps_on_device(device::Queue& q, const double* pivots, long k, int jb, long* plan) {
+  if (jb <= 0) return;
+  device::launch(q, jb, kernels::PivotSlots{pivots, k, jb, plan}, /*grain=*/64);
+  device::launch(q, 1, kernels::ReplaySwaps{pivots, k, jb, plan});
+}
+
+namespace {
+
+// Columns of one slab of the device's in-place swap: its rows in flight
+// take 2 jb x kInPlaceSlab doubles (128 MiB at jb = 1024), whatever the
+// matrix's width.
+constexpr long kInPlaceSlab = 8192;
+
+template <class T>
+T* at_least(device::Buffer<T>& b, device::Backend& backend, long count) {
+  if (b.size() < count) b = device::Buffer<T>(backend, count, device::MemorySpace::Device);
+  return b.data();
+}
+
+}  // namespace
+
+void InPlaceSwapBuffers::reserve(device::Backend& backend, long nn, int nb) {
+  if (nn <= 0 || nb <= 0 || backend.simulation() ||
+      backend.host_accessible(device::MemorySpace::Device))
+    return;
+  at_least(plan, backend, kernels::plan_longs(nb));
+  at_least(rows, backend, 2L * nb * std::min(nn, kInPlaceSlab));
+}
+
+void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn,
+                        InPlaceSwapBuffers* scratch) {
+  if (nn <= 0 || p.jb <= 0) return;
+  if (scratch == nullptr || q.simulated() ||
+      q.backend().host_accessible(device::MemorySpace::Device)) {
+    device::launch(q, kernels::column_blocks(nn),
+                   kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.d_pivots(), p.k, p.jb, nn},
+                   swap_grain(p.jb));
+    return;
+  }
+  // Every row the interchanges touch is a source and a destination: all of
+  // a slab's sources are read into the rows in flight before any is
+  // written. At most 2 jb rows (U's jb and as many moves); *count says how
+  // many.
+  const int jb = p.jb;
+  const long m = 2L * jb, width = std::min(nn, kInPlaceSlab), cols = kernels::row_copy_columns(q);
+  long* plan = at_least(scratch->plan, q.backend(), kernels::plan_longs(jb));
+  double* rows = at_least(scratch->rows, q.backend(), m * width);
+  plan_row_swaps_on_device(q, p.d_pivots(), p.k, jb, plan);
+  const kernels::PlanArrays lists(plan, jb);
+  for (long c0 = 0; c0 < nn; c0 += width) {
+    const long w = std::min(width, nn - c0);
+    double* at = a.at(0, lc0 + c0);
+    device::launch(
+        q, kernels::row_copy_indices(m, w, cols),
+        kernels::GatherRows{at, a.lda(), lists.source, m, w, rows, false, cols, m, lists.count},
+        grain(cols));
+    device::launch(q, kernels::row_copy_indices(m, w, cols),
+                   kernels::ScatterRows{at, a.lda(), lists.dest, m, w, rows, cols, m, lists.count},
+                   grain(cols));
+  }
 }
 
 }  // namespace hplx::lu

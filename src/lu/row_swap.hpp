@@ -172,9 +172,40 @@ SwapCost swap_rows(device::Queue& q, LocalMatrix& a, const Panel& p, const RowSw
                    long lc0, long nn, const ProcessGrid& grid, SwapBuffers& buffers,
                    const SwapForm& form);
 
-// With one process row the interchanges are applied in place, in order, to
-// each column [lc0, lc0 + nn) (LAPACK's dlaswp): U is then rows k .. k+jb-1
-// of the matrix itself, and no copy of it is made.
-void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn);
+// The plan of a panel's interchanges built on the device, on q, from jb
+// pivots in q's memory (the panel's tail: global rows as exact doubles)
+// into `plan` (kernels::plan_longs(jb) longs of q's memory; layout in
+// kernels::PlanArrays): the U rows' sources and the moves below the block
+// as row lists, with no host round trip (kernels/row_kernels.hpp).
+void plan_row_swaps_on_device(device::Queue& q, const double* pivots, long k, int jb, long* plan);
+
+// What the in-place swap works in on a device: the plan of the panel's
+// interchanges and the rows on their way, kept from panel to panel (grown
+// to the largest swap seen, never per panel). Its swaps must run in one
+// queue's order: swaps on two queues at once (say the look-ahead's on the
+// panel queue beside the rest on the compute queue) need one each.
+struct InPlaceSwapBuffers {
+  device::Buffer<long> plan;
+  device::Buffer<double> rows;
+  // Sizes them for swaps of up to nn columns of panels of nb rows, where a
+  // device's swap uses them (nothing on the host or sim backends): a solve
+  // that reserves them before its timer starts allocates nothing while
+  // timed (on a GPU a cudaMalloc may wait for the device's work).
+  void reserve(device::Backend& backend, long nn, int nb);
+};
+
+// With one process row the interchanges are applied in place to the
+// columns [lc0, lc0 + nn): U is then rows k .. k+jb-1 of the matrix itself,
+// and no copy of it is made. Netlib's result (LAPACK's dlaswp: the jb
+// interchanges in order), two ways:
+// - on the host (Device memory host accessible), on a simulated queue
+//   (charged as one swap per pivot row and column, as calibrated), or with
+//   no `scratch`: dlaswp itself, column block by column block;
+// - on a device with `scratch`: the plan built on the device from the
+//   panel's device pivots (plan_row_swaps_on_device), then every touched
+//   row of a slab of columns gathered into scratch->rows and scattered to
+//   its destination, one index per (row, column) element.
+void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn,
+                        InPlaceSwapBuffers* scratch = nullptr);
 
 }  // namespace hplx::lu

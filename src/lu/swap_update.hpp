@@ -14,6 +14,7 @@
 #include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/panel.hpp"
+#include "lu/row_swap.hpp"
 #include "lu/update.hpp"
 
 namespace hplx::lu {
@@ -25,9 +26,13 @@ struct GatheredU {
   long lc0 = 0, nn = 0;
 };
 
-// `timeline` (may be null) times the device's side of the work.
+// `timeline` (may be null) times the device's side of the work. `in_place`
+// (may be null) is what the in-place swap works in on a device (see
+// swap_rows_in_place); without it a device swaps as the host does, one
+// column block per index walking the interchanges in turn.
 void swap_and_update(device::Queue& q, LocalMatrix& a, const Panel& p, const GatheredU& gathered,
                      Forms forms, long lc0, long nn, const ProcessGrid& grid, PhaseTimes* times,
-                     TraceRecorder* trace, DeviceTimeline* timeline = nullptr);
+                     TraceRecorder* trace, DeviceTimeline* timeline = nullptr,
+                     InPlaceSwapBuffers* in_place = nullptr);
 
 }  // namespace hplx::lu

@@ -24,8 +24,9 @@ struct SolveWorkspace {
 // flight at once) where the queues run on the host, DEPTH + 2 where a
 // device's run behind it (PanelStore), and the buffers of the swap over all the
 // local columns when P > 1 (`whole`, unless the row-swap pipeline or the
-// split update cut the columns; theirs grow as they are used), and device
-// FACT's scratch with --fact-on device.
+// split update cut the columns; theirs grow as they are used), the in-place
+// swap's plan and rows when P = 1 on a device, and device FACT's scratch
+// with --fact-on device.
 void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
                        const ProcessGrid& grid, bool queues_inline);
 

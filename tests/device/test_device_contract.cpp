@@ -113,12 +113,57 @@ TEST_P(DeviceContract, EventOrdersOneQueueAfterAnother) {
   }
 }
 
+// The panel queue: High priority, beside Normal compute and transfer
+// queues, and ordered with them by events like any queue. Work flows
+// compute -> panel -> transfer -> compute each round; every step must see
+// the one before whatever the queues' timing.
+TEST_P(DeviceContract, PanelQueueHasHighPriorityAndOrdersLikeAnyQueue) {
+  EXPECT_EQ(dev_->panel().priority(), QueuePriority::High);
+  EXPECT_EQ(dev_->compute().priority(), QueuePriority::Normal);
+  EXPECT_EQ(dev_->transfer().priority(), QueuePriority::Normal);
+  EXPECT_NE(&dev_->panel(), &dev_->compute());
+  EXPECT_NE(&dev_->panel(), &dev_->transfer());
+  EXPECT_EQ(dev_->backend().make_queue(QueuePriority::High)->priority(), QueuePriority::High);
+  EXPECT_EQ(dev_->backend().make_queue()->priority(), QueuePriority::Normal);
+  const long n = 4096;
+  std::vector<double> ones(n, 1.0);
+  Buffer<double> d = dev_->alloc<double>(n);
+  for (int round = 0; round < 10; ++round) {
+    copy(q(), d.data(), ones.data(), n);
+    dev_->panel().wait(q().record());
+    launch(dev_->panel(), n, AxpyBody{1.0, d.data(), d.data()});  // 2
+    dev_->transfer().wait(dev_->panel().record());
+    launch(dev_->transfer(), n, AxpyBody{1.0, d.data(), d.data()});  // 4
+    q().wait(dev_->transfer().record());
+    std::vector<double> got(n);
+    copy(q(), got.data(), d.data(), n);
+    q().synchronize();
+    ASSERT_EQ(got[0], 4.0) << "round " << round;
+    ASSERT_EQ(got[n - 1], 4.0) << "round " << round;
+  }
+}
+
+// Events that only order work have no time (on a GPU they are made without
+// a timestamp): asking one for seconds is an error on every backend, not
+// a silent zero.
+TEST_P(DeviceContract, OnlyTimedEventsTellSeconds) {
+  EventPtr plain = q().record(), timed = q().record_timed();
+  plain->synchronize();
+  timed->synchronize();
+  EXPECT_TRUE(plain->done());
+  EXPECT_THROW(plain->seconds_until(*timed), Error);
+  EXPECT_THROW(timed->seconds_until(*plain), Error);
+  EventPtr later = q().record_timed();
+  later->synchronize();
+  EXPECT_NO_THROW(timed->seconds_until(*later));
+}
+
 TEST_P(DeviceContract, EventsTimeTheWorkBetweenThem) {
   // 30 ms of work between two events: the queue's own clock says so (the
   // emulated device's random delays may only add to it).
-  EventPtr before = q().record();
+  EventPtr before = q().record_timed();
   q().host_callback([] { std::this_thread::sleep_for(std::chrono::milliseconds(30)); });
-  EventPtr after = q().record();
+  EventPtr after = q().record_timed();
   after->synchronize();
   before->synchronize();
   const double s = before->seconds_until(*after);
@@ -126,7 +171,7 @@ TEST_P(DeviceContract, EventsTimeTheWorkBetweenThem) {
   EXPECT_LT(s, 5.0);
   EXPECT_NEAR(after->seconds_until(*before), -s, 1e-6);
   // An event on the other queue, recorded after `after` was reached, is later.
-  EventPtr other = dev_->transfer().record();
+  EventPtr other = dev_->transfer().record_timed();
   other->synchronize();
   EXPECT_GE(before->seconds_until(*other), s);
 }

@@ -5,14 +5,17 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <random>
+#include <utility>
 #include <vector>
 
 #include "device/launch.hpp"
 #include "lu/kernels/row_kernels.hpp"
 #include "lu/matgen.hpp"
 #include "lu/panel.hpp"
+#include "lu/row_swap.hpp"
 #include "lu/update.hpp"
 #include "tests/device/backends.hpp"
 #include "tests/device/test_data.hpp"
@@ -70,7 +73,7 @@ TEST_P(LuPhases, GatherAndScatterMoveExactlyTheListedRows) {
   const long m = static_cast<long>(rows.size());
   device::Buffer<double> a = upload(a0), buf = dev().alloc<double>(m * cols);
   device::Buffer<long> r = upload(rows);
-  device::launch(q(), kernels::column_blocks(cols),
+  device::launch(q(), kernels::row_copy_indices(m, cols),
                  kernels::GatherRows{a.data(), lda, r.data(), m, cols, buf.data()});
   const std::vector<double> got = download(buf);
   for (long i = 0; i < m; ++i)
@@ -82,7 +85,7 @@ TEST_P(LuPhases, GatherAndScatterMoveExactlyTheListedRows) {
   for (long i = 0; i < m; ++i)
     for (long c = 0; c < cols; ++c) shifted[i * cols + c] = got[((i + 1) % m) * cols + c];
   device::Buffer<double> src = upload(shifted);
-  device::launch(q(), kernels::column_blocks(cols),
+  device::launch(q(), kernels::row_copy_indices(m, cols),
                  kernels::ScatterRows{a.data(), lda, r.data(), m, cols, src.data()});
   const std::vector<double> after = download(a);
   std::vector<double> want = a0;
@@ -105,6 +108,123 @@ TEST_P(LuPhases, InPlaceSwapIsLapacksSequentialInterchanges) {
   device::launch(q(), kernels::column_blocks(cols),
                  kernels::SwapRowsInPlace{a.data(), lda, piv.data(), k, jb, cols});
   EXPECT_EQ(download(a), want);
+}
+
+// The GPU's form of the row copies: one index per (row, column) element,
+// the buffer column-major (leading dimension ldb), and only the first
+// *count rows of the list moved (a count only the device knows).
+TEST_P(LuPhases, RowCopiesWithOneIndexPerElementMoveTheCountedRows) {
+  const long lda = 50, cols = 21, ldb = 7;
+  const std::vector<double> a0 = random_values(lda * cols, 3);
+  const std::vector<long> rows{7, 0, 49, 13, 3, 22};
+  const long m = static_cast<long>(rows.size()), counted = 4;
+  for (long per_index : {1L, kernels::kColumnBlock}) {
+    device::Buffer<double> a = upload(a0);
+    device::Buffer<double> buf = upload(std::vector<double>(ldb * cols, -1.0));
+    device::Buffer<long> r = upload(rows), count = upload(std::vector<long>{counted});
+    device::launch(q(), kernels::row_copy_indices(m, cols, per_index),
+                   kernels::GatherRows{a.data(), lda, r.data(), m, cols, buf.data(), false,
+                                       per_index, ldb, count.data()});
+    const std::vector<double> got = download(buf);
+    for (long i = 0; i < ldb; ++i)
+      for (long c = 0; c < cols; ++c)
+        ASSERT_EQ(got[i + c * ldb], i < counted ? a0[rows[i] + c * lda] : -1.0)
+            << per_index << " " << i << " " << c;
+    // Back one place down the counted list: rows[i] gets rows[(i + 1) % 4].
+    std::vector<double> shifted(ldb * cols, 99.0);
+    for (long i = 0; i < counted; ++i)
+      for (long c = 0; c < cols; ++c) shifted[i + c * ldb] = got[(i + 1) % counted + c * ldb];
+    device::Buffer<double> src = upload(shifted);
+    device::launch(q(), kernels::row_copy_indices(m, cols, per_index),
+                   kernels::ScatterRows{a.data(), lda, r.data(), m, cols, src.data(), per_index,
+                                        ldb, count.data()});
+    std::vector<double> want = a0;
+    for (long i = 0; i < counted; ++i)
+      for (long c = 0; c < cols; ++c)
+        want[rows[i] + c * lda] = a0[rows[(i + 1) % counted] + c * lda];
+    EXPECT_EQ(download(a), want) << per_index;
+  }
+}
+
+// Random pivots as partial pivoting makes them (row k + c swapped with a
+// row at or below it), with repeats (a row chosen twice) and pivots inside
+// the diagonal block.
+std::vector<long> random_pivots(std::mt19937& gen, long n, long k, int jb) {
+  std::vector<long> ipiv(jb);
+  for (int c = 0; c < jb; ++c) {
+    const int kind = std::uniform_int_distribution<int>(0, 3)(gen);
+    const long lo = k + c;
+    if (kind == 0 && c > 0 && ipiv[c - 1] >= lo)
+      ipiv[c] = ipiv[c - 1];  // a repeat
+    else if (kind == 1)
+      ipiv[c] = std::uniform_int_distribution<long>(lo, k + jb - 1)(gen);  // inside the block
+    else
+      ipiv[c] = std::uniform_int_distribution<long>(lo, n - 1)(gen);
+  }
+  return ipiv;
+}
+
+TEST_P(LuPhases, PlanBuiltOnTheDeviceIsPlanRowSwaps) {
+  std::mt19937 gen(11);
+  int repeats = 0, inside = 0;
+  for (int trial = 0; trial < 120; ++trial) {
+    const long k = trial % 5 * 7;
+    const int jb = 1 + trial % 37;
+    const long n = k + jb + 1 + trial % 50;
+    const std::vector<long> ipiv = random_pivots(gen, n, k, jb);
+    for (int c = 0; c < jb; ++c) {
+      inside += ipiv[c] > k + c && ipiv[c] < k + jb;
+      repeats += std::count(ipiv.begin(), ipiv.begin() + c, ipiv[c]) > 0;
+    }
+    device::Buffer<double> piv = upload(std::vector<double>(ipiv.begin(), ipiv.end()));
+    device::Buffer<long> plan = dev().alloc<long>(kernels::plan_longs(jb));
+    plan_row_swaps_on_device(q(), piv.data(), k, jb, plan.data());
+    const std::vector<long> got = download(plan);
+    const RowSwapPlan want = plan_row_swaps(k, jb, ipiv);
+    const long* source = got.data() + 3L * jb;
+    const long* dest = got.data() + 5L * jb;
+    const long count = got[7L * jb];
+    ASSERT_EQ(count, jb + static_cast<long>(want.moves.size())) << "trial " << trial;
+    for (int r = 0; r < jb; ++r) {
+      ASSERT_EQ(source[r], want.u_source[r]) << "trial " << trial << " row " << r;
+      ASSERT_EQ(dest[r], k + r);
+    }
+    std::vector<std::pair<long, long>> moves, want_moves;
+    for (long i = jb; i < count; ++i) moves.emplace_back(dest[i], source[i] - k);
+    for (const auto& mv : want.moves) want_moves.emplace_back(mv.to, mv.from);
+    std::sort(moves.begin(), moves.end());
+    ASSERT_EQ(moves, want_moves) << "trial " << trial;
+  }
+  EXPECT_GT(repeats, 50);  // the cases the test is for did come up
+  EXPECT_GT(inside, 50);
+}
+
+// The in-place swap of one process row, both ways (a device's plan with
+// every element its own index, and dlaswp), against the jb interchanges
+// applied in turn, on columns [lc0, lc0 + nn) only.
+TEST_P(LuPhases, InPlaceSwapOnADeviceIsTheSequentialInterchanges) {
+  const long n = 70;
+  const int nb = 9;
+  std::mt19937 gen(5);
+  LocalMatrix a(dev(), n, nb, self_);
+  InPlaceSwapBuffers scratch;
+  for (int trial = 0; trial < 12; ++trial) {
+    const long k = nb * (trial % 4), lc0 = k + nb, nn = a.nq() - lc0 - trial % 3;
+    const std::vector<double> m0 = random_values(a.lda() * a.nq(), 20 + trial);
+    Panel p = make_panel(a, k, self_);
+    p.ipiv = random_pivots(gen, n, k, p.jb);
+    panel_to_device(q(), p);
+    std::vector<double> want = m0;
+    for (int c = 0; c < p.jb; ++c)
+      for (long j = lc0; j < lc0 + nn; ++j)
+        std::swap(want[k + c + j * a.lda()], want[p.ipiv[c] + j * a.lda()]);
+    for (InPlaceSwapBuffers* s : {&scratch, static_cast<InPlaceSwapBuffers*>(nullptr)}) {
+      upload(a, m0);
+      swap_rows_in_place(q(), a, p, lc0, nn, s);
+      ASSERT_EQ(download(a), want)
+          << "trial " << trial << (s ? " with" : " without") << " the device's plan";
+    }
+  }
 }
 
 TEST_P(LuPhases, GeneratedMatrixIsHplsEntryByEntry) {

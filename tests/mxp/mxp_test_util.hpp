@@ -64,6 +64,8 @@ class DisguisedQueue final : public device::Queue {
   void execute(std::function<void()> work) override { q_->execute(std::move(work)); }
   void host_callback(std::function<void()> fn) override { q_->host_callback(std::move(fn)); }
   device::EventPtr record() override { return q_->record(); }
+  device::EventPtr record_timed() override { return q_->record_timed(); }
+  device::QueuePriority priority() const override { return q_->priority(); }
   void wait(const device::EventPtr& e) override { q_->wait(e); }
   void synchronize() override { q_->synchronize(); }
   void gemm(device::Trans ta, device::Trans tb, long m, long n, long k, double alpha,
@@ -131,8 +133,9 @@ class DisguisedHost final : public device::Backend {
     host_->deallocate(p, bytes, space);
   }
   std::size_t free_device_bytes() const override { return host_->free_device_bytes(); }
-  std::unique_ptr<device::Queue> make_queue() override {
-    return std::make_unique<DisguisedQueue>(*this, host_->make_queue());
+  using device::Backend::make_queue;
+  std::unique_ptr<device::Queue> make_queue(device::QueuePriority priority) override {
+    return std::make_unique<DisguisedQueue>(*this, host_->make_queue(priority));
   }
 
  private:

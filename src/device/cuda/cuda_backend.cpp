@@ -3,6 +3,8 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
+#include <cxxabi.h>
+
 #include <algorithm>
 #include <cstdlib>
 #include <functional>
@@ -12,22 +14,68 @@
 
 #include "core/error.hpp"
 #include "device/cuda/nvml_energy.hpp"
+#include "device/device_errors.hpp"
 #include "device/host/host_backend.hpp"
 
 namespace hplx::device {
 
+namespace {
+
+// Errors a kernel leaves for later calls to report (the context is lost
+// after them): the call that sees one is rarely the one that caused it.
+bool from_earlier_work(cudaError_t e) {
+  switch (e) {
+    case cudaErrorIllegalAddress:
+    case cudaErrorLaunchFailure:
+    case cudaErrorIllegalInstruction:
+    case cudaErrorMisalignedAddress:
+    case cudaErrorInvalidAddressSpace:
+    case cudaErrorInvalidPc:
+    case cudaErrorHardwareStackError:
+    case cudaErrorAssert:
+    case cudaErrorLaunchTimeout:
+      return true;
+    default:
+      return false;
+  }
+}
+
+// A destructor's CUDA call: its error is said on stderr, never thrown.
+void log_cuda(cudaError_t status, const char* what) noexcept {
+  if (status != cudaSuccess) log_dropped_error("CUDA", what, cudaGetErrorString(status));
+}
+
+}  // namespace
+
 void check_cuda(int status, const char* what) {
   if (status == 0) return;
-  throw Error(fmt::format("CUDA: {} failed: {} ({})", what,
-                          cudaGetErrorString(static_cast<cudaError_t>(status)), status));
+  const auto e = static_cast<cudaError_t>(status);
+  throw Error(device_error_message(
+      "CUDA", what, fmt::format("{} ({})", cudaGetErrorString(e), status), from_earlier_work(e)));
+}
+
+void check_device_work(void* stream, const char* what) {
+  if (!device_sync_mode()) return;
+  check_cuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), what);
+  check_cuda(cudaGetLastError(), what);
+}
+
+std::string kernel_name(const char* mangled) {
+  int status = 0;
+  char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
+  std::string name = status == 0 && plain != nullptr ? plain : mangled;
+  std::free(plain);
+  return "kernel " + name;
 }
 
 namespace {
 
 void check_cublas(cublasStatus_t status, const char* what) {
   if (status != CUBLAS_STATUS_SUCCESS)
-    throw Error(fmt::format("cuBLAS: {} failed: {} ({})", what, cublasGetStatusString(status),
-                            static_cast<int>(status)));
+    throw Error(device_error_message(
+        "cuBLAS", what,
+        fmt::format("{} ({})", cublasGetStatusString(status), static_cast<int>(status)),
+        status == CUBLAS_STATUS_EXECUTION_FAILED));
 }
 
 cublasOperation_t op(Trans t) {
@@ -54,38 +102,57 @@ int local_rank() {
 
 class CudaEvent final : public Event {
  public:
-  explicit CudaEvent(cudaStream_t stream) {
-    // Timing on: seconds_until times the device's side of the LU.
-    check_cuda(cudaEventCreateWithFlags(&event_, cudaEventDefault), "cudaEventCreate");
+  // `timed`: a timestamp for seconds_until (DeviceTimeline, the probes);
+  // events that only order work are made without (cudaEventDisableTiming,
+  // the lighter kind).
+  CudaEvent(cudaStream_t stream, bool timed) : timed_(timed) {
+    check_cuda(cudaEventCreateWithFlags(&event_, timed ? cudaEventDefault : cudaEventDisableTiming),
+               "cudaEventCreateWithFlags");
     check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
   }
-  ~CudaEvent() override { cudaEventDestroy(event_); }
+  ~CudaEvent() override { log_cuda(cudaEventDestroy(event_), "cudaEventDestroy"); }
   bool done() const override { return cudaEventQuery(event_) == cudaSuccess; }
   void synchronize() override { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
   double seconds_until(const Event& later) const override {
+    const auto& e = dynamic_cast<const CudaEvent&>(later);
+    if (!timed_ || !e.timed_) throw_untimed_event("cuda");
     float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, event_, dynamic_cast<const CudaEvent&>(later).event_),
-               "cudaEventElapsedTime");
+    check_cuda(cudaEventElapsedTime(&ms, event_, e.event_), "cudaEventElapsedTime");
     return ms / 1e3;
   }
   cudaEvent_t get() const { return event_; }
 
  private:
   cudaEvent_t event_ = nullptr;
+  bool timed_;
 };
 
 class CudaQueue final : public Queue {
  public:
-  explicit CudaQueue(Backend& b) : backend_(b) {
-    check_cuda(cudaStreamCreateWithFlags(&stream_, cudaStreamNonBlocking), "cudaStreamCreate");
+  // A Normal queue gets the device's least stream priority (CUDA's
+  // default), a High one its greatest (cudaDeviceGetStreamPriorityRange:
+  // numerically lowest). Non-blocking: never ordered with the legacy
+  // default stream, which nothing in hplx uses
+  // (tests/check_default_stream.py).
+  CudaQueue(Backend& b, QueuePriority priority) : backend_(b), priority_(priority) {
+    int least = 0, greatest = 0;
+    check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+               "cudaDeviceGetStreamPriorityRange");
+    check_cuda(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking,
+                                            priority == QueuePriority::High ? greatest : least),
+               "cudaStreamCreateWithPriority");
     check_cublas(cublasCreate(&blas_), "cublasCreate");
     check_cublas(cublasSetStream(blas_, stream_), "cublasSetStream");
   }
+  // An error of the queue's last work, not synchronized for before, is
+  // said on stderr here (a destructor does not throw).
   ~CudaQueue() override {
-    cudaStreamSynchronize(stream_);
-    cublasDestroy(blas_);
-    cudaStreamDestroy(stream_);
+    log_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize of a queue going away");
+    if (const cublasStatus_t s = cublasDestroy(blas_); s != CUBLAS_STATUS_SUCCESS)
+      log_dropped_error("cuBLAS", "cublasDestroy", cublasGetStatusString(s));
+    log_cuda(cudaStreamDestroy(stream_), "cudaStreamDestroy");
   }
+  QueuePriority priority() const override { return priority_; }
   Backend& backend() const override { return backend_; }
   bool runs_inline() const override { return false; }
   bool executes_on_host() const override { return false; }
@@ -120,7 +187,8 @@ class CudaQueue final : public Queue {
     if (status != cudaSuccess) delete work;
     check_cuda(status, "cudaLaunchHostFunc");
   }
-  EventPtr record() override { return std::make_shared<CudaEvent>(stream_); }
+  EventPtr record() override { return std::make_shared<CudaEvent>(stream_, false); }
+  EventPtr record_timed() override { return std::make_shared<CudaEvent>(stream_, true); }
   void wait(const EventPtr& e) override {
     const auto* ce = dynamic_cast<const CudaEvent*>(e.get());
     if (ce == nullptr) throw Error("CUDA queue: wait() on an event of another backend");
@@ -134,45 +202,43 @@ class CudaQueue final : public Queue {
             const double* b, long ldb, double beta, double* c, long ldc) override {
     if (m <= 0 || n <= 0) return;
     if (k <= 0) return scale_block(m, n, beta, c, ldc);
-    check_cublas(
-        cublasDgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
-        "cublasDgemm");
+    blas(cublasDgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
+         "cublasDgemm");
   }
   void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
             const float* b, long ldb, float beta, float* c, long ldc) override {
     if (m <= 0 || n <= 0) return;
     if (k <= 0) return scale_block(m, n, beta, c, ldc);
-    check_cublas(
-        cublasSgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
-        "cublasSgemm");
+    blas(cublasSgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
+         "cublasSgemm");
   }
   void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
             const double* a, long lda, double* b, long ldb) override {
     if (m <= 0 || n <= 0) return;
-    check_cublas(cublasDtrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n,
-                                &alpha, a, lda, b, ldb),
-                 "cublasDtrsm");
+    blas(cublasDtrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n, &alpha, a,
+                        lda, b, ldb),
+         "cublasDtrsm");
   }
   void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
             long lda, float* b, long ldb) override {
     if (m <= 0 || n <= 0) return;
-    check_cublas(cublasStrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n,
-                                &alpha, a, lda, b, ldb),
-                 "cublasStrsm");
+    blas(cublasStrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n, &alpha, a,
+                        lda, b, ldb),
+         "cublasStrsm");
   }
   void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
             long incx, double beta, double* y, long incy) override {
     if ((ta == Trans::No ? m : n) <= 0) return;
     if ((ta == Trans::No ? n : m) <= 0) return scale_vector(ta == Trans::No ? m : n, beta, y, incy);
-    check_cublas(cublasDgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
-                 "cublasDgemv");
+    blas(cublasDgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
+         "cublasDgemv");
   }
   void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
             long incx, float beta, float* y, long incy) override {
     if ((ta == Trans::No ? m : n) <= 0) return;
     if ((ta == Trans::No ? n : m) <= 0) return scale_vector(ta == Trans::No ? m : n, beta, y, incy);
-    check_cublas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
-                 "cublasSgemv");
+    blas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
+         "cublasSgemv");
   }
   void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
                   const Half* b, long ldb, float beta, float* c, long ldc) override {
@@ -196,9 +262,9 @@ class CudaQueue final : public Queue {
                                    static_cast<std::size_t>(len), stream_),
                  "cudaMemset2DAsync");
     } else if constexpr (std::is_same_v<T, double>) {
-      check_cublas(cublasDscal_64(blas_, len, &beta, y, incy), "cublasDscal");
+      blas(cublasDscal_64(blas_, len, &beta, y, incy), "cublasDscal");
     } else {
-      check_cublas(cublasSscal_64(blas_, len, &beta, y, incy), "cublasSscal");
+      blas(cublasSscal_64(blas_, len, &beta, y, incy), "cublasSscal");
     }
   }
   template <class T>
@@ -212,13 +278,13 @@ class CudaQueue final : public Queue {
     }
     const T zero = 0;  // C = beta C + 0 C, in place (geam allows C = A with ldc = lda)
     if constexpr (std::is_same_v<T, double>)
-      check_cublas(cublasDgeam_64(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta, c, ldc, &zero, c,
-                                  ldc, c, ldc),
-                   "cublasDgeam");
+      blas(cublasDgeam_64(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta, c, ldc, &zero, c, ldc, c,
+                          ldc),
+           "cublasDgeam");
     else
-      check_cublas(cublasSgeam_64(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta, c, ldc, &zero, c,
-                                  ldc, c, ldc),
-                   "cublasSgeam");
+      blas(cublasSgeam_64(blas_, CUBLAS_OP_N, CUBLAS_OP_N, m, n, &beta, c, ldc, &zero, c, ldc, c,
+                          ldc),
+           "cublasSgeam");
   }
 
   // 16-bit A and B, FP32 C, FP32 products and sums. CUBLAS_GEMM_DEFAULT:
@@ -229,13 +295,19 @@ class CudaQueue final : public Queue {
                const void* b, cudaDataType type, long lda, long ldb, float beta, float* c,
                long ldc) {
     if (m <= 0 || n <= 0) return;
-    check_cublas(
-        cublasGemmEx_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, type, lda, b, type, ldb, &beta,
-                        c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
-        "cublasGemmEx");
+    blas(cublasGemmEx_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, type, lda, b, type, ldb, &beta,
+                         c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+         "cublasGemmEx");
+  }
+
+  // A cuBLAS call's status, then (HPLX_DEVICE_SYNC=1) its work's.
+  void blas(cublasStatus_t status, const char* what) {
+    check_cublas(status, what);
+    check_device_work(stream_, what);
   }
 
   Backend& backend_;
+  QueuePriority priority_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
 };
@@ -268,20 +340,25 @@ class CudaBackend final : public Backend {
   }
   // cudaFree and cudaFreeHost wait for the device's work, as the contract
   // asks (the emulated device does the same).
+  // A failed free (an earlier kernel's fault shows here too) is said on
+  // stderr: this runs in Buffer's destructor.
   void deallocate(void* p, std::size_t, MemorySpace space) noexcept override {
     if (space == MemorySpace::Host)
       free_host(p);
     else if (space == MemorySpace::Device)
-      cudaFree(p);
+      log_cuda(cudaFree(p), "cudaFree");
     else
-      cudaFreeHost(p);
+      log_cuda(cudaFreeHost(p), "cudaFreeHost");
   }
   std::size_t free_device_bytes() const override {
     std::size_t free = 0, total = 0;
     check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     return free;
   }
-  std::unique_ptr<Queue> make_queue() override { return std::make_unique<CudaQueue>(*this); }
+  using Backend::make_queue;
+  std::unique_ptr<Queue> make_queue(QueuePriority priority) override {
+    return std::make_unique<CudaQueue>(*this, priority);
+  }
   EnergyCounter energy_counter() override {
     if (!nvml_) {
       char bus_id[32] = {};

@@ -32,8 +32,16 @@ std::string cuda_versions();
 // launches (launch_cuda.cuh). Throws for a queue of another backend.
 void* cuda_stream_of(Queue& q);
 
-// Throws Error naming `what` and the CUDA error when `status` is not 0
-// (cudaSuccess); CUBLAS likewise with its status.
+// Throws Error naming `what`, the CUDA error and the thread's current
+// operation (device_errors.hpp) when `status` is not 0 (cudaSuccess).
 void check_cuda(int status, const char* what);
+
+// After a kernel launch or a BLAS call on `stream` (a cudaStream_t): with
+// HPLX_DEVICE_SYNC=1, waits for the stream and throws, naming `what`, if
+// the work failed; otherwise nothing.
+void check_device_work(void* stream, const char* what);
+
+// A kernel body's type as C++ spells it (for error messages).
+std::string kernel_name(const char* mangled);
 
 }  // namespace hplx::device

@@ -8,7 +8,11 @@
 
 #include <cuda_runtime.h>
 
+#include <string>
+#include <typeinfo>
+
 #include "device/cuda/cuda_backend.hpp"
+#include "device/device_errors.hpp"
 #include "device/kernel_body.hpp"
 #include "device/queue.hpp"
 
@@ -55,7 +59,12 @@ void launch_on_device(Queue& q, long n, const Body& body) {
   auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
   cuda_detail::for_each_index<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
       n, body);
-  check_cuda(cudaGetLastError(), "kernel launch");
+  const cudaError_t launched = cudaGetLastError();
+  if (launched != cudaSuccess || device_sync_mode()) {
+    const std::string what = kernel_name(typeid(Body).name());
+    check_cuda(launched, what.c_str());
+    check_device_work(stream, what.c_str());
+  }
 }
 
 // The host waits for the sum (a reduction ends where its value is needed).
@@ -67,7 +76,7 @@ double reduce_on_device(Queue& q, long n, const Body& body) {
   check_cuda(cudaMemsetAsync(sum, 0, sizeof(double), stream), "cudaMemsetAsync");
   cuda_detail::sum_over_indices<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
       n, body, sum);
-  check_cuda(cudaGetLastError(), "reduction kernel launch");
+  check_cuda(cudaGetLastError(), kernel_name(typeid(Body).name()).c_str());
   double host = 0;
   check_cuda(cudaMemcpyAsync(&host, sum, sizeof(double), cudaMemcpyDeviceToHost, stream),
              "cudaMemcpyAsync");

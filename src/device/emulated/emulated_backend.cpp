@@ -50,6 +50,22 @@ class DeviceMemoryMap {
   std::map<std::uintptr_t, std::size_t> spans_;
 };
 
+// What the emulated device counts (Backend::counters), shared by its
+// queues and events.
+struct Counts {
+  std::atomic<long> host_waits{0};
+  std::atomic<long long> to_device{0}, to_host{0}, on_device{0};
+  void copied(const DeviceMemoryMap& memory, const void* dst, const void* src, std::size_t bytes) {
+    const bool d = memory.contains(dst), s = memory.contains(src);
+    if (d && s)
+      on_device += static_cast<long long>(bytes);
+    else if (d)
+      to_device += static_cast<long long>(bytes);
+    else if (s)
+      to_host += static_cast<long long>(bytes);
+  }
+};
+
 // A queue's worker: runs operations in order on its own thread.
 class Worker {
  public:
@@ -145,19 +161,31 @@ class Worker {
 // then by an operation of its own.
 class EmulatedEvent final : public Event {
  public:
+  // `reached_at`: null for an event of record(), which only orders work.
   EmulatedEvent(std::shared_ptr<Worker> w, std::uint64_t ticket,
-                std::shared_ptr<std::atomic<double>> reached_at)
-      : worker_(std::move(w)), ticket_(ticket), reached_at_(std::move(reached_at)) {}
+                std::shared_ptr<std::atomic<double>> reached_at, Counts& counts)
+      : worker_(std::move(w)),
+        ticket_(ticket),
+        reached_at_(std::move(reached_at)),
+        counts_(counts) {}
   bool done() const override { return worker_->reached(ticket_); }
-  void synchronize() override { worker_->wait_for(ticket_); }
+  // The host's wait (counted); a queue's wait() runs wait_reached() instead.
+  void synchronize() override {
+    ++counts_.host_waits;
+    wait_reached();
+  }
+  void wait_reached() const { worker_->wait_for(ticket_); }
   double seconds_until(const Event& later) const override {
-    return dynamic_cast<const EmulatedEvent&>(later).reached_at_->load() - reached_at_->load();
+    const auto& e = dynamic_cast<const EmulatedEvent&>(later);
+    if (!reached_at_ || !e.reached_at_) throw_untimed_event("emulated");
+    return e.reached_at_->load() - reached_at_->load();
   }
 
  private:
   std::shared_ptr<Worker> worker_;
   std::uint64_t ticket_;
   std::shared_ptr<std::atomic<double>> reached_at_;
+  Counts& counts_;
 };
 
 // Whether `cols` columns of `width` bytes at `a` (pitch pa) and at `b`
@@ -190,14 +218,24 @@ void refuse_overlap(void* dst, std::size_t dst_pitch, const void* src, std::size
 class EmulatedQueue final : public Queue {
  public:
   EmulatedQueue(Backend& b, const DeviceMemoryMap& memory, std::uint64_t seed,
-                const EmulatedOptions& o)
-      : backend_(b), memory_(memory), worker_(std::make_shared<Worker>(seed, o)) {}
+                const EmulatedOptions& o, QueuePriority priority, Counts& counts)
+      : backend_(b),
+        memory_(memory),
+        worker_(std::make_shared<Worker>(seed, o)),
+        priority_(priority),
+        counts_(counts) {}
+  // An error nobody synchronized for goes with the queue, said on stderr
+  // (a destructor never throws, nor drops an error unsaid).
   ~EmulatedQueue() override {
     try {
       worker_->drain();
-    } catch (...) {  // an error nobody synchronized for: dropped with the queue
+    } catch (const std::exception& e) {
+      log_dropped_error("emulated device", "a queue's operation", e.what());
+    } catch (...) {
+      log_dropped_error("emulated device", "a queue's operation", "unknown exception");
     }
   }
+  QueuePriority priority() const override { return priority_; }
   Backend& backend() const override { return backend_; }
   const std::shared_ptr<Worker>& worker() const { return worker_; }
   bool runs_inline() const override { return false; }
@@ -208,12 +246,14 @@ class EmulatedQueue final : public Queue {
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
     if (bytes == 0 || dst == src) return;
     refuse_overlap(dst, bytes, src, bytes, bytes, 1);
+    counts_.copied(memory_, dst, src, bytes);
     worker_->push([=] { std::memcpy(dst, src, bytes); });
   }
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                     std::size_t col_bytes, long cols) override {
     if (cols <= 0 || col_bytes == 0) return;
     refuse_overlap(dst, dst_pitch, src, src_pitch, col_bytes, cols);
+    counts_.copied(memory_, dst, src, col_bytes * static_cast<std::size_t>(cols));
     worker_->push([=] {
       auto* d = static_cast<char*>(dst);
       const auto* s = static_cast<const char*>(src);
@@ -223,15 +263,27 @@ class EmulatedQueue final : public Queue {
   void execute(std::function<void()> work) override { worker_->push(std::move(work)); }
   void host_callback(std::function<void()> fn) override { worker_->push(std::move(fn)); }
   EventPtr record() override {
+    const std::uint64_t ticket = worker_->push([] {});
+    return std::make_shared<EmulatedEvent>(worker_, ticket, nullptr, counts_);
+  }
+  EventPtr record_timed() override {
     auto reached_at = std::make_shared<std::atomic<double>>(0.0);
-    worker_->push([reached_at] { *reached_at = wall_time(); });
-    return std::make_shared<EmulatedEvent>(worker_, worker_->pushed(), std::move(reached_at));
+    const std::uint64_t ticket = worker_->push([reached_at] { *reached_at = wall_time(); });
+    return std::make_shared<EmulatedEvent>(worker_, ticket, std::move(reached_at), counts_);
   }
   void wait(const EventPtr& e) override {
     if (!e || e->done()) return;
-    worker_->push([e] { e->synchronize(); });
+    worker_->push([e] {
+      if (const auto* own = dynamic_cast<const EmulatedEvent*>(e.get()))
+        own->wait_reached();
+      else
+        e->synchronize();
+    });
   }
-  void synchronize() override { worker_->drain(); }
+  void synchronize() override {
+    ++counts_.host_waits;
+    worker_->drain();
+  }
 
   void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
             const double* b, long ldb, double beta, double* c, long ldc) override {
@@ -321,6 +373,8 @@ class EmulatedQueue final : public Queue {
   Backend& backend_;
   const DeviceMemoryMap& memory_;
   std::shared_ptr<Worker> worker_;
+  QueuePriority priority_;
+  Counts& counts_;
 };
 
 class EmulatedBackend final : public Backend {
@@ -345,17 +399,33 @@ class EmulatedBackend final : public Backend {
     return p;
   }
   long device_allocations() const override { return device_allocations_; }
+  DeviceCounters counters() const override {
+    DeviceCounters c;
+    c.allocations = device_allocations_;
+    c.host_waits = counts_.host_waits;
+    c.bytes_to_device = counts_.to_device;
+    c.bytes_to_host = counts_.to_host;
+    c.bytes_device_to_device = counts_.on_device;
+    return c;
+  }
   // As cudaFree and cudaFreeHost: the device finishes the work queued so
   // far before the memory goes (a buffer freed while a queue still reads it
   // is then safe here, as it is on a GPU).
   void deallocate(void* p, std::size_t, MemorySpace space) noexcept override {
-    if (space != MemorySpace::Host) wait_for_all_queues();
+    if (space != MemorySpace::Host) {
+      ++counts_.host_waits;
+      wait_for_all_queues();
+    }
     if (space == MemorySpace::Device) memory_.remove(p);
     free_host(p);
   }
   std::size_t free_device_bytes() const override { return free_host_bytes(); }
-  std::unique_ptr<Queue> make_queue() override {
-    auto q = std::make_unique<EmulatedQueue>(*this, memory_, options_.seed + queues_++, options_);
+  using Backend::make_queue;
+  // Each queue is its own worker thread; High priority changes nothing
+  // here (the OS shares the cores among the workers).
+  std::unique_ptr<Queue> make_queue(QueuePriority priority) override {
+    auto q = std::make_unique<EmulatedQueue>(*this, memory_, options_.seed + queues_++, options_,
+                                             priority, counts_);
     std::lock_guard<std::mutex> lock(workers_m_);
     workers_.push_back(q->worker());
     return q;
@@ -372,6 +442,7 @@ class EmulatedBackend final : public Backend {
   EmulatedOptions options_;
   DeviceMemoryMap memory_;
   std::atomic<long> device_allocations_{0};
+  Counts counts_;
   std::uint64_t queues_ = 0;
   std::mutex workers_m_;
   std::vector<std::weak_ptr<Worker>> workers_;

@@ -117,19 +117,24 @@ void gemm_mixed_t(Trans ta, Trans tb, long m, long n, long k, float alpha, const
 // they are recorded.
 class DoneEvent final : public Event {
  public:
+  explicit DoneEvent(bool timed) : timed_(timed) {}
   bool done() const override { return true; }
   void synchronize() override {}
   double seconds_until(const Event& later) const override {
-    return dynamic_cast<const DoneEvent&>(later).at_ - at_;
+    const auto& e = dynamic_cast<const DoneEvent&>(later);
+    if (!timed_ || !e.timed_) throw_untimed_event("host");
+    return e.at_ - at_;
   }
 
  private:
+  bool timed_;
   double at_ = wall_time();
 };
 
 class HostQueue final : public Queue {
  public:
-  explicit HostQueue(Backend& b) : backend_(b) {}
+  HostQueue(Backend& b, QueuePriority priority) : backend_(b), priority_(priority) {}
+  QueuePriority priority() const override { return priority_; }
   Backend& backend() const override { return backend_; }
   bool runs_inline() const override { return true; }
   bool executes_on_host() const override { return true; }
@@ -145,7 +150,8 @@ class HostQueue final : public Queue {
   }
   void execute(std::function<void()> work) override { work(); }
   void host_callback(std::function<void()> fn) override { fn(); }
-  EventPtr record() override { return std::make_shared<DoneEvent>(); }
+  EventPtr record() override { return std::make_shared<DoneEvent>(false); }
+  EventPtr record_timed() override { return std::make_shared<DoneEvent>(true); }
   void wait(const EventPtr&) override {}
   void synchronize() override {}
 
@@ -184,6 +190,7 @@ class HostQueue final : public Queue {
 
  private:
   Backend& backend_;
+  QueuePriority priority_;
 };
 
 class HostBackend final : public Backend {
@@ -197,7 +204,10 @@ class HostBackend final : public Backend {
   void* allocate(std::size_t bytes, MemorySpace) override { return allocate_host(bytes); }
   void deallocate(void* p, std::size_t, MemorySpace) noexcept override { free_host(p); }
   std::size_t free_device_bytes() const override { return free_host_bytes(); }
-  std::unique_ptr<Queue> make_queue() override { return std::make_unique<HostQueue>(*this); }
+  using Backend::make_queue;
+  std::unique_ptr<Queue> make_queue(QueuePriority priority) override {
+    return std::make_unique<HostQueue>(*this, priority);
+  }
 };
 
 }  // namespace

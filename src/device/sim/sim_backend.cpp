@@ -49,16 +49,19 @@ constexpr std::size_t kRealCopyBytes = 64 * 1024;
 
 class SimEvent final : public Event {
  public:
-  explicit SimEvent(double at) : at_(at) {}
+  SimEvent(double at, bool timed) : at_(at), timed_(timed) {}
   bool done() const override { return now() >= at_; }
   void synchronize() override { sleep_until(at_); }
   double seconds_until(const Event& later) const override {
-    return dynamic_cast<const SimEvent&>(later).at_ - at_;
+    const auto& e = dynamic_cast<const SimEvent&>(later);
+    if (!timed_ || !e.timed_) throw_untimed_event("sim");
+    return e.at_ - at_;
   }
   double at() const { return at_; }
 
  private:
   double at_;
+  bool timed_;
 };
 
 class SimBackend;
@@ -84,7 +87,12 @@ class SimQueue final : public Queue {
     synchronize();
     fn();
   }
-  EventPtr record() override { return std::make_shared<SimEvent>(std::max(busy_until_, now())); }
+  EventPtr record() override {
+    return std::make_shared<SimEvent>(std::max(busy_until_, now()), false);
+  }
+  EventPtr record_timed() override {
+    return std::make_shared<SimEvent>(std::max(busy_until_, now()), true);
+  }
   void wait(const EventPtr& e) override {
     const double at = dynamic_cast<const SimEvent&>(*e).at();
     if (gpu_)
@@ -200,7 +208,10 @@ class SimBackend final : public Backend, public Simulation {
     return model_.device_memory_bytes > 0 ? static_cast<std::size_t>(model_.device_memory_bytes)
                                           : std::size_t{1} << 50;
   }
-  std::unique_ptr<Queue> make_queue() override {
+  using Backend::make_queue;
+  // Every simulated queue keeps its own busy-until time; a High priority
+  // one is modelled as any other (nothing preempts a kernel in the model).
+  std::unique_ptr<Queue> make_queue(QueuePriority) override {
     return std::make_unique<SimQueue>(*this, queues_made_++);
   }
   Simulation* simulation() override { return this; }

@@ -14,6 +14,8 @@ using namespace hplx::lu::kernels;
 template void launch_on_device(Queue&, long, const GatherRows&);
 template void launch_on_device(Queue&, long, const ScatterRows&);
 template void launch_on_device(Queue&, long, const SwapRowsInPlace&);
+template void launch_on_device(Queue&, long, const PivotSlots&);
+template void launch_on_device(Queue&, long, const ReplaySwaps&);
 template void launch_on_device(Queue&, long, const StoreTransposedU&);
 template void launch_on_device(Queue&, long, const GenerateColumns&);
 template void launch_on_device(Queue&, long, const AbsSums&);
