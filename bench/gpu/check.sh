@@ -133,7 +133,7 @@ step_environment() {
   summary date "\"$(date -u +%F)\""
   summary commit "\"$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || "$HPLX" --version | head -1)\""
   summary device "\"$DEVICE_NAME\""
-  "$HPLX" --version | grep -q "backends:.*$BACKEND" || {
+  [[ $("$HPLX" --version) =~ backends:.*$BACKEND ]] || {
     echo "check: $HPLX has no $BACKEND backend" | tee -a "$OUT/steps.txt"
     return 1
   }
@@ -186,7 +186,8 @@ lu_run() {
 FACT_ON_FLAG=0
 step_fact_ab() {
   local ok=0
-  "$HPLX" lu --help 2>&1 | grep -q -- '--fact-on' && FACT_ON_FLAG=1
+  # (grep -q would close the pipe on hplx: pipefail then reports its SIGPIPE)
+  [[ $("$HPLX" lu --help 2>&1) == *--fact-on* ]] && FACT_ON_FLAG=1
   if ((FACT_ON_FLAG == 0)); then
     log "  this build has no --fact-on: host FACT only"
     lu_run ab-host --n "$AB_N" --nb "$AB_NB" --trace "$OUT/trace-ab-host.json" || ok=1
@@ -198,7 +199,7 @@ step_fact_ab() {
     local h d
     h=$(json_get "$OUT/lu-ab-host.json" 'r["tests"][0]["gflops"]')
     d=$(json_get "$OUT/lu-ab-device.json" 'r["tests"][0]["gflops"]')
-    log "  N = $AB_N: device FACT $d, host FACT $h Gflop/s: $(python3 -c "print(round($d / $h, 3))")x (goal >= 3)"
+    log "  N = $AB_N: $(python3 -c "print(f'device FACT {$d:.1f}, host FACT {$h:.1f} Gflop/s: {$d / $h:.3f}x')") (goal >= 3)"
     summary lu_ab_n "$AB_N"
     summary lu_ab_host_fact_gflops "$h"
     summary lu_ab_device_fact_gflops "$d"

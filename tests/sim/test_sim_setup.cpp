@@ -205,9 +205,10 @@ TEST(SimSetup, GpuRanksHostCopyRateFromTheSpecOrAssumedAndSaid) {
   const device::SimModel assumed =
       app::sim_model_from_spec(model::parse_system_spec(gpu + link, "gpu.toml"), 1, &notes);
   EXPECT_DOUBLE_EQ(assumed.host_memory_Bps, 20e9);
-  ASSERT_EQ(notes.size(), 2u);
-  EXPECT_NE(notes[1].find("assumed 20 GB/s host copies (no host.copy_gbs)"), std::string::npos)
-      << notes[1];
+  const auto said = std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
+    return n.find("assumed 20 GB/s host copies (no host.copy_gbs)") != std::string::npos;
+  });
+  EXPECT_EQ(said, 1) << "notes: " << ::testing::PrintToString(notes);
 }
 
 // A GPU rank's row kernels move data at the device memory's own bandwidth:
