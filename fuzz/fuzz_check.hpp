@@ -13,6 +13,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
+
+#include "core/error.hpp"
 
 #define FUZZ_CHECK(cond)                                                                   \
   do {                                                                                     \
@@ -24,4 +27,26 @@
 
 inline std::string fuzz_text(const std::uint8_t* data, std::size_t size) {
   return std::string(reinterpret_cast<const char*>(data), size);
+}
+
+// An argv-like input: one argument per line (the last line may be empty).
+inline std::vector<std::string> lines_of(const std::string& text) {
+  std::vector<std::string> out;
+  std::size_t start = 0;
+  while (start <= text.size()) {
+    std::size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    out.push_back(text.substr(start, nl - start));
+    start = nl + 1;
+  }
+  return out;
+}
+
+// Calls `parse`; a UsageError is the expected refusal.
+template <class F>
+void expect_value_or_usage_error(F&& parse) {
+  try {
+    parse();
+  } catch (const hplx::UsageError&) {
+  }
 }

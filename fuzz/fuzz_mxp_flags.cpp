@@ -22,26 +22,6 @@ namespace {
 
 using hplx::UsageError;
 
-std::vector<std::string> lines_of(const std::string& text) {
-  std::vector<std::string> out;
-  std::size_t start = 0;
-  while (start <= text.size()) {
-    std::size_t nl = text.find('\n', start);
-    if (nl == std::string::npos) nl = text.size();
-    out.push_back(text.substr(start, nl - start));
-    start = nl + 1;
-  }
-  return out;
-}
-
-template <class F>
-void expect_value_or_usage_error(F&& parse) {
-  try {
-    parse();
-  } catch (const UsageError&) {
-  }
-}
-
 void mxp_command_line(const std::vector<std::string>& args, int ranks) {
   CLI::App app{"fuzz", "hplx-mxp"};
   hplx::app::MxpFlags flags;
