@@ -42,6 +42,13 @@ die() {
 }
 
 [[ $(id -u) == 0 ]] || die "needs root (debootstrap, chroot and mounts); try: sudo $0"
+# The mounts go in a mount namespace of their own, private: on a system
+# whose / is shared (systemd's default) a mount under the root's /dev would
+# otherwise propagate to the host's /dev, and nothing is left behind if
+# this script is killed.
+if [[ -z ${HPLX_BARE_PRIVATE_MOUNTS:-} ]]; then
+  HPLX_BARE_PRIVATE_MOUNTS=1 exec unshare --mount --propagation private bash "$0" "$@"
+fi
 command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap (scripts/install-deps.sh installs it)"
 git -C "$here" rev-parse --verify -q HEAD >/dev/null || die "$here is not a git checkout with a commit"
 [[ -z $(git -C "$here" status --porcelain --untracked-files=no) ]] ||
@@ -136,7 +143,11 @@ inside() {
 step() {  # step NAME COMMAND: runs it inside, says how long it took
   local name=$1 t=$SECONDS
   say "$name"
-  if ! inside "$2"; then
+  # In the background and waited for: a TERM then reaches the trap at once
+  # (bash runs traps only between foreground commands), whose cleanup ends
+  # the step's processes in the root.
+  inside "$2" &
+  if ! wait $!; then
     die "$name failed after $((SECONDS - t)) s"
   fi
   say "$name: ok in $((SECONDS - t)) s"
