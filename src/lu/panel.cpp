@@ -5,6 +5,7 @@
 #include "core/error.hpp"
 #include "device/simulation.hpp"
 #include "lu/device_timeline.hpp"
+#include "lu/recursion_split.hpp"
 #include "lu/update.hpp"
 
 namespace hplx::lu {
@@ -138,7 +139,7 @@ std::vector<long> subpanel_starts(int jb, int nbmin, int ndiv) {
   ndiv = std::max(2, ndiv);
   if (jb <= nbmin) return {0};
   // The recursion's split (panel_factor.cpp): NDIV parts, each a multiple of NBMIN.
-  const long s = (((jb + nbmin - 1) / nbmin + ndiv - 1) / ndiv) * static_cast<long>(nbmin);
+  const long s = recursion_part(jb, nbmin, ndiv);
   std::vector<long> starts;
   for (long a = 0; a < jb; a += s) starts.push_back(a);
   return starts;

@@ -32,6 +32,7 @@
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel.hpp"
+#include "lu/recursion_split.hpp"
 
 namespace hplx::lu {
 namespace host_blas = device::host_blas;
@@ -277,7 +278,7 @@ class PanelThread {
       return;
     }
     // netlib's split: NDIV parts, each a multiple of NBMIN, so 1 <= s < n.
-    const long s = (((n + prm_.nbmin - 1) / prm_.nbmin + prm_.ndiv - 1) / prm_.ndiv) * prm_.nbmin;
+    const long s = recursion_part(n, prm_.nbmin, prm_.ndiv);
     const long end = c0 + n;
     const bool on_device = s_.device_gemm().applies(n);
     for (long a = c0; a < end; a += s) {
@@ -610,7 +611,7 @@ class DeviceFactCost {
       base(c0, n);
       return;
     }
-    const long s = (((n + nbmin_ - 1) / nbmin_ + ndiv_ - 1) / ndiv_) * nbmin_;
+    const long s = recursion_part(n, nbmin_, ndiv_);
     const long end = c0 + n;
     const bool top = c0 == 0 && n == jb_;
     for (long a = c0; a < end; a += s) {

@@ -10,6 +10,7 @@
 #include "device/launch.hpp"
 #include "lu/device_timeline.hpp"
 #include "lu/kernels/fact_kernels.hpp"
+#include "lu/recursion_split.hpp"
 
 namespace hplx::lu {
 namespace kern = kernels;
@@ -152,7 +153,7 @@ class DeviceFact {
       base(c0, n);
       return;
     }
-    const long s = (((n + nbmin_ - 1) / nbmin_ + ndiv_ - 1) / ndiv_) * nbmin_;
+    const long s = recursion_part(n, nbmin_, ndiv_);
     const long end = c0 + n;
     for (long a = c0; a < end; a += s) {
       const long w = std::min(s, end - a);
