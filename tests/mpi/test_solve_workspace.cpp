@@ -96,11 +96,11 @@ TEST(SwapWorkspace, MemoryPreflightCountsTheReservedBuffers) {
 }
 
 // The data pointers of the buffers a store holds (taken out and put back),
-// and whether each holds a nonzero value (reserve() leaves zeros; a
-// panel's columns are not all zero).
+// and how many hold a nonzero value (reserve() leaves zeros; a panel's
+// columns are not all zero).
 struct Held {
   std::vector<const double*> data;
-  bool all_written = true;
+  int written = 0;
 };
 Held held(PanelStore& store) {
   std::vector<device::Mirror<double>> taken;
@@ -110,8 +110,7 @@ Held held(PanelStore& store) {
   for (auto& w : taken) {
     out.data.push_back(w.device());
     w.resize(kNb);  // the first column of W
-    out.all_written =
-        out.all_written && std::any_of(w.begin(), w.end(), [](double x) { return x != 0; });
+    out.written += std::any_of(w.begin(), w.end(), [](double x) { return x != 0; }) ? 1 : 0;
     store.give(std::move(w));
   }
   std::sort(out.data.begin(), out.data.end());
@@ -139,6 +138,10 @@ struct DepthOneSolve {
 // On the host, DEPTH + 1 buffers; on the emulated device, whose queues run
 // behind the host, DEPTH + 2, each reused once the queues are past the
 // update that read it (its random delays would show a buffer reused early).
+// DEPTH + 1 panels are held at once, so at least that many buffers were
+// written; the extra one on the emulated device is taken only when the
+// queues are behind (PanelStore::take prefers the last buffer given back),
+// which depends on timing.
 TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
   for (const device::BackendKind kind : {device::BackendKind::Host, device::BackendKind::Emulated})
     for (int p = 1; p <= test::world_size(); ++p) {
@@ -154,11 +157,12 @@ TEST(SolveWorkspace, ASolveUsesTheReservedPanelsAndGivesTheSameAnswer) {
       reserve_workspace(ws, a, t, grid, inline_queues);
       const Held before = held(ws.panels);
       ASSERT_EQ(before.data.size(), inline_queues ? 2u : 3u) << "DEPTH + 1 or 2 panels";
-      EXPECT_FALSE(before.all_written);
+      EXPECT_EQ(before.written, 0);
       const SolveOutcome with = pdgesv(ctx, a, t, grid, &ws);
       const Held after = held(ws.panels);
       EXPECT_EQ(after.data, before.data) << p << "x" << test::world_size() / p;
-      EXPECT_TRUE(after.all_written) << "the reserved buffers held the panels";
+      EXPECT_GE(after.written, 2) << "the reserved buffers held the DEPTH + 1 panels in flight, "
+                                  << p << "x" << test::world_size() / p;
       EXPECT_LT(check_solution(ctx.device(), a, with.x, grid, 16.0).scaled_residual, 16.0);
 
       LocalMatrix b(ctx.device(), t.n, t.nb, grid);
