@@ -27,6 +27,14 @@ struct DeviceCounters {
   // Bytes copied by queues, by direction (Host and Pinned memory are the
   // host's side).
   long long bytes_to_device = -1, bytes_to_host = -1, bytes_device_to_device = -1;
+
+  // What was counted between `before` and these (-1 stays where not counted).
+  DeviceCounters since(const DeviceCounters& before) const {
+    auto d = [](auto now, auto then) { return now < 0 || then < 0 ? -1 : now - then; };
+    return {d(allocations, before.allocations), d(host_waits, before.host_waits),
+            d(bytes_to_device, before.bytes_to_device), d(bytes_to_host, before.bytes_to_host),
+            d(bytes_device_to_device, before.bytes_device_to_device)};
+  }
 };
 
 class Backend {

@@ -25,22 +25,30 @@ bool PanelStore::Kept::done() const {
   return std::all_of(ready.begin(), ready.end(), [](const auto& e) { return e->done(); });
 }
 
-device::Mirror<double> PanelStore::take() {
+device::Mirror<double> PanelStore::take(std::vector<device::EventPtr>* pending) {
   if (free_.empty()) return {};
   auto it = std::find_if(free_.rbegin(), free_.rend(), [](const Kept& k) { return k.done(); });
   Kept kept = std::move(it != free_.rend() ? *it : free_.front());
   free_.erase(it != free_.rend() ? std::next(it).base() : free_.begin());
-  for (const device::EventPtr& e : kept.ready) e->synchronize();
+  for (device::EventPtr& e : kept.ready) {
+    if (e->done()) continue;
+    if (pending)
+      pending->push_back(std::move(e));
+    else
+      e->synchronize();
+  }
   return std::move(kept.w);
 }
 
-Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid, PanelStore* store) {
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid, PanelStore* store,
+                 bool fact_on_device) {
   Panel p;
-  if (store) p.w = store->take();
-  p.k = k;
-  p.jb = static_cast<int>(std::min<long>(a.nb(), a.n() - k));
   p.owner_row = owner_of(k, a.nb(), grid.nprow());
   p.owner_col = owner_of(k, a.nb(), grid.npcol());
+  const bool queue_writes_first = fact_on_device && grid.mycol() == p.owner_col;
+  if (store) p.w = store->take(queue_writes_first ? &p.reuse_after : nullptr);
+  p.k = k;
+  p.jb = static_cast<int>(std::min<long>(a.nb(), a.n() - k));
   p.a2_first = a.row_start(k) + (grid.myrow() == p.owner_row ? p.jb : 0);
   p.m2 = std::max(0L, a.mp() - p.a2_first);
   p.w.bind(a.backend());

@@ -52,6 +52,10 @@ struct Panel {
   bool on_device = false;
   bool pivots_on_host = true;
   device::EventPtr factored;
+  // A reused W whose earlier panel's updates may still be reading it
+  // (PanelStore::take): the queue that writes W first waits for these,
+  // the host does not. Empty where the host waited, or nothing was pending.
+  std::vector<device::EventPtr> reuse_after;
 
   long ld() const { return jb + m2; }
   double* a1() { return w.data(); }
@@ -93,8 +97,10 @@ class PanelStore {
   // on the sim backend, whose buffers hold no data).
   void reserve(const LocalMatrix& a, int count);
   // A kept buffer (the last one given back whose queue work is done, or
-  // else the oldest, once its work is), or an empty one.
-  device::Mirror<double> take();
+  // else the oldest), or an empty one. The oldest's work not yet done is
+  // waited for by the host, or, where `pending` is given, left in it for
+  // the queue that writes the buffer first to wait for.
+  device::Mirror<double> take(std::vector<device::EventPtr>* pending = nullptr);
   // `ready`: events recorded after the queue work that reads `w` (none where
   // that work is done when it returns).
   void give(device::Mirror<double> w, std::vector<device::EventPtr> ready = {}) {
@@ -112,8 +118,12 @@ class PanelStore {
 
 // Sets the geometry of the panel at global index k for this process; W
 // lives on a's backend, in a buffer of `store` when one is given.
+// `fact_on_device`: on the panel's process column FACT's queue writes W
+// first (factor_panel_device), so a reused buffer's pending reads are left
+// to it (Panel::reuse_after) and the host goes on; elsewhere the host
+// writes W (host FACT, LBCAST's receive) and waits for them.
 Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid,
-                 PanelStore* store = nullptr);
+                 PanelStore* store = nullptr, bool fact_on_device = false);
 
 // FACT, on the processes of the panel's process column: copies the panel out
 // of `a`, factors it (recursive PFACT/RFACT/NBMIN/NDIV as netlib), and writes

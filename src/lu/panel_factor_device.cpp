@@ -284,6 +284,9 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
   const bool top = grid.myrow() == p.owner_row;
   ws.fit(a.backend(), ld, static_cast<int>(jb));
   double* w = p.w.device();
+  // A reused W: the updates that read its earlier panel finish first.
+  for (const device::EventPtr& e : p.reuse_after) q.wait(e);
+  p.reuse_after.clear();
   std::optional<DeviceTimeline::Span> down(std::in_place, timeline, q, DeviceTimeline::kTransfer);
   if (grid.nprow() > 1) {
     // A1 is replicated down the column: the owner's block goes to the

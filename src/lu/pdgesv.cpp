@@ -119,8 +119,10 @@ class LuDriver {
       if (!compute.runs_inline()) ctx_.device().transfer().wait(compute.record());
     }
     log_.start();
+    const device::DeviceCounters before = a_.backend().counters();
     for (long k = 0; k < n_; k += a_.nb()) iteration(k);
     finish_waiting();
+    out_.loop = a_.backend().counters().since(before);
     if (device_info_) {
       ctx_.device().transfer().synchronize();
       const long info = fact_ws_->solve_info(compute);
@@ -144,7 +146,7 @@ class LuDriver {
 
   void iteration(long k) {
     const PhaseTimes before = tm();
-    Panel panel = make_panel(a_, k, grid_, panels_);
+    Panel panel = make_panel(a_, k, grid_, panels_, fact_on_device_);
     const long next = k + panel.jb;
     for (PendingPanel& p : waiting_) {  // 1. the new panel's columns
       applier_.apply(p.panel, p.plan, p.done, next, tm());

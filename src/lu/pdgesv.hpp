@@ -10,6 +10,7 @@
 #include "core/grid.hpp"
 #include "core/progress.hpp"
 #include "core/trace.hpp"
+#include "device/backend.hpp"
 #include "lu/config.hpp"
 #include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
@@ -21,6 +22,9 @@ struct SolveOutcome {
   std::vector<double> x;                   // this process's entries of x (see solve_upper)
   PhaseTimes phases;                       // this rank's totals
   std::vector<IterationTimes> iterations;  // this rank's record, one per panel
+  // The backend's counters over the iteration loop (allocations, host
+  // waits, bytes copied; -1 where the backend does not count them).
+  device::DeviceCounters loop;
 };
 
 // Collective over the grid (only ranks inside it may call). The context
