@@ -5,8 +5,10 @@
 // with random queue delays): the same pivots, the same info, values equal
 // up to rounding, for every RFACT x PFACT, odd sizes, NB 1 to 3 and
 // larger, NBMIN 1-8 and NDIV 2-4, ties, NaNs and a zero column. And the
-// emulated device catches device FACT not waiting for the look-ahead
-// update of its columns.
+// emulated device catches each wait of device FACT's schedule left out:
+// FACT not waiting for the look-ahead update of its columns, the update
+// not waiting for FACT's event, FACT writing a reused panel buffer before
+// the updates that read it are done.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -293,6 +295,95 @@ TEST(EmulatedDevice, CatchesDeviceFactsMissingWaitForTheLookAheadInMostSeeds) {
 TEST(EmulatedDevice, DeviceFactsMissingWaitIsInvisibleOnTheHostBackend) {
   auto host = device::make_device(device::BackendKind::Host);
   EXPECT_TRUE(same_everywhere(fact_after_update(*host, false), fact_after_update(*host, true)));
+}
+
+// The update on the compute queue reads the panel FACT left in W on the
+// transfer queue; it must wait for FACT's event (panel_to_device). What
+// the update sees of W, with the wait and without.
+std::vector<double> update_reads_of_w(device::Device& dev, bool wait) {
+  ProcessGrid grid(MPI_COMM_WORLD, test_world_size(), 1, GridOrder::RowMajor);
+  LocalMatrix a(dev, kN, kNb, grid);
+  device::Queue& compute = dev.compute();
+  device::Queue& transfer = dev.transfer();
+  generate_matrix(compute, a, grid);
+  transfer.wait(compute.record());  // the matrix is generated
+  Panel p = make_panel(a, 0, grid);
+  DeviceFactWorkspace ws;
+  factor_panel_device(transfer, a, p, FactParams{}, grid, ws, false);
+  if (wait) panel_to_device(compute, p);
+  device::Mirror<double> seen(dev.backend());
+  seen.resize(p.ld() * p.jb);
+  device::copy(compute, seen.device(), static_cast<const double*>(p.w.device()), seen.size());
+  seen.to_host(compute);
+  compute.synchronize();
+  transfer.synchronize();
+  return {seen.begin(), seen.end()};
+}
+
+TEST(EmulatedDevice, CatchesTheUpdatesMissingWaitForFactInMostSeeds) {
+  if (!device::kEmulatedCompiled) GTEST_SKIP() << "the emulated backend is not compiled in";
+  auto host = device::make_device(device::BackendKind::Host);
+  const std::vector<double> expected = update_reads_of_w(*host, true);
+  constexpr int kSeeds = 8;
+  int caught = 0;
+  for (int seed = 1; seed <= kSeeds; ++seed) {
+    int right = update_reads_of_w(*delayed_emulated(seed), true) == expected;
+    MPI_Allreduce(MPI_IN_PLACE, &right, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+    EXPECT_TRUE(right) << "with the wait, seed " << seed;
+    int wrong = update_reads_of_w(*delayed_emulated(seed), false) != expected;
+    MPI_Allreduce(MPI_IN_PLACE, &wrong, 1, MPI_INT, MPI_MAX, MPI_COMM_WORLD);
+    caught += wrong;
+  }
+  EXPECT_GT(caught, kSeeds / 2) << "the planted missing wait went unnoticed in " << kSeeds - caught
+                                << " of " << kSeeds << " seeds";
+}
+
+// A panel buffer comes back to the store with events after the updates
+// that read it (PanelStore::give); with FACT on the device the next panel
+// takes it without the host waiting, and FACT's queue waits for those
+// events (Panel::reuse_after) before it writes W. Here eight reads of W
+// (copies to `seen`, the last one counts) stand for the updates, queued on
+// the compute queue; FACT of the next panel runs on the transfer queue.
+// Whether the last read still saw the old panel (filled with 7s).
+bool reads_finish_before_reuse(device::Device& dev, bool wait) {
+  ProcessGrid grid(MPI_COMM_WORLD, test_world_size(), 1, GridOrder::RowMajor);
+  LocalMatrix a(dev, kN, kNb, grid);
+  device::Queue& compute = dev.compute();
+  device::Queue& transfer = dev.transfer();
+  generate_matrix(compute, a, grid);
+  transfer.wait(compute.record());  // FACT's columns are generated
+  PanelStore store;
+  store.reserve(a, 1);
+  device::Mirror<double> old = store.take();
+  std::fill(old.begin(), old.end(), 7.0);
+  old.to_device(compute);
+  device::Mirror<double> seen(dev.backend());
+  seen.resize(old.size());
+  for (int read = 0; read < 8; ++read)
+    device::copy(compute, seen.device(), static_cast<const double*>(old.device()), old.size());
+  store.give(std::move(old), {compute.record()});
+  Panel p = make_panel(a, 0, grid, &store, true);
+  if (!wait) p.reuse_after.clear();  // the planted bug
+  DeviceFactWorkspace ws;
+  factor_panel_device(transfer, a, p, FactParams{}, grid, ws, false);
+  seen.to_host(compute);
+  compute.synchronize();
+  transfer.synchronize();
+  int right = std::all_of(seen.begin(), seen.end(), [](double x) { return x == 7.0; });
+  MPI_Allreduce(MPI_IN_PLACE, &right, 1, MPI_INT, MPI_MIN, MPI_COMM_WORLD);
+  return right == 1;
+}
+
+TEST(EmulatedDevice, CatchesFactWritingAReusedBufferEarlyInMostSeeds) {
+  if (!device::kEmulatedCompiled) GTEST_SKIP() << "the emulated backend is not compiled in";
+  constexpr int kSeeds = 8;
+  int caught = 0;
+  for (int seed = 1; seed <= kSeeds; ++seed) {
+    EXPECT_TRUE(reads_finish_before_reuse(*delayed_emulated(seed), true)) << "seed " << seed;
+    if (!reads_finish_before_reuse(*delayed_emulated(seed), false)) ++caught;
+  }
+  EXPECT_GT(caught, kSeeds / 2) << "the planted missing wait went unnoticed in " << kSeeds - caught
+                                << " of " << kSeeds << " seeds";
 }
 
 }  // namespace
