@@ -11,8 +11,9 @@
 // priority, for the short work a schedule's critical path waits on while
 // the bulk of the matrix work fills `compute`: the LU's next panel (its
 // look-ahead update, its row swap, its FACT on the device). The LU reaches
-// them through its Context (core/context.hpp: ctx.device().panel()). So far
-// no schedule queues work on `panel` (device FACT will); a queue nobody uses
+// them through its Context (core/context.hpp: ctx.device().panel()). Today
+// the LU's device FACT runs there (--fact-on device); the look-ahead update
+// and the next panel's swap are still on `compute`. A queue nobody uses
 // costs a CUDA stream, or an idle worker thread on the emulated device.
 #pragma once
 

@@ -114,9 +114,9 @@ class LuDriver {
     }
     if (fact_on_device_) {
       // The solve's info, where panels' infos stay on the device; FACT may
-      // run on the transfer queue, which then starts after the zeroing.
+      // run on the panel queue, which then starts after the zeroing.
       fact_ws_->start_solve(compute);
-      if (!compute.runs_inline()) ctx_.device().transfer().wait(compute.record());
+      if (!compute.runs_inline()) fact_queue().wait(compute.record());
     }
     log_.start();
     const device::DeviceCounters before = a_.backend().counters();
@@ -124,14 +124,14 @@ class LuDriver {
     finish_waiting();
     out_.loop = a_.backend().counters().since(before);
     if (device_info_) {
-      ctx_.device().transfer().synchronize();
+      fact_queue().synchronize();
       const long info = fact_ws_->solve_info(compute);
       if (out_.info == 0) out_.info = info;
     }
     out_.iterations = log_.take();
     if (timeline_) {
       compute.synchronize();
-      ctx_.device().transfer().synchronize();
+      fact_queue().synchronize();
       timeline_->resolve(out_.iterations, trace_);
     }
     if (ctx_.progress()) ctx_.progress()->finish();
@@ -289,14 +289,22 @@ class LuDriver {
     }
   }
 
-  // The queue the new panel's columns go to the host and back on, beside
-  // the compute queue: it waits for step 1, queued on the compute queue so
-  // far, and for nothing queued there later. (factor_panel waits for its
-  // copies back before it returns, so nothing later need wait for them.)
+  // The queue FACT uses beside the compute queue: with FACT on the
+  // device the panel queue (High priority: its short kernels go ahead of
+  // the update's as the device frees room), with FACT on the host the
+  // transfer queue, for the panel's columns to the host and back.
+  device::Queue& fact_queue() const {
+    return fact_on_device_ ? ctx_.device().panel() : ctx_.device().transfer();
+  }
+
+  // FACT's queue, waiting for step 1, queued on the compute queue so far,
+  // and for nothing queued there later. (factor_panel waits for its copies
+  // back before it returns; device FACT leaves an event, Panel::factored,
+  // for the queues that use the panel next.)
   device::Queue& panel_after_step_1() {
-    device::Queue& copies = ctx_.device().transfer();
-    copies.wait(ctx_.device().compute().record());
-    return copies;
+    device::Queue& q = fact_queue();
+    q.wait(ctx_.device().compute().record());
+    return q;
   }
 
   // The main thread factors and starts the broadcast while the other
@@ -364,7 +372,7 @@ class LuDriver {
   void retire_oldest() {
     std::vector<device::EventPtr> ready;
     if (!ctx_.device().compute().runs_inline() && !a_.backend().simulation())
-      ready = {ctx_.device().compute().record(), ctx_.device().transfer().record()};
+      ready = {ctx_.device().compute().record(), fact_queue().record()};
     panels_->give(std::move(waiting_.front().panel.w), std::move(ready));
     waiting_.pop_front();
   }
