@@ -28,7 +28,7 @@ BUILD_DIR=${BUILD_DIR:-build}
 }
 # The binaries check.sh runs: the probes, hplx, and the test programs of
 # gpu-tests.txt.
-BINS=(bin/hplx bin/hplx_dgemm_probe bin/hplx_stream_probe)
+BINS=(bin/hplx bin/hplx_dgemm_probe bin/hplx_fact_probe bin/hplx_stream_probe)
 while read -r name _; do
   [[ -z $name || $name == \#* ]] || BINS+=("tests/$name")
 done <bench/gpu/gpu-tests.txt

@@ -15,8 +15,10 @@
 #   3. hplx lu at N = AB_N (60000): host FACT against device FACT, each
 #      with its per-iteration record; one trace
 #   4. hplx lu at full memory (no --n) with the default FACT
-#   5. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
-#   6. hplx hpl-mxp (FP16 update) at HPLMXP_N with --compare-hpl
+#   5. device FACT alone and beside the update's DGEMM (hplx_fact_probe,
+#      M = FACT_M: 124000, 61000, 20000; JB 512, 1024)
+#   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
+#   7. hplx hpl-mxp (FP16 update) at HPLMXP_N with --compare-hpl
 #
 #   bench/gpu/check.sh                    # on the GPU machine, from the repository root
 #   BUNDLE=FILE bench/gpu/check.sh        # a GPU machine without the build prerequisites
@@ -27,7 +29,8 @@
 #                                         # small sizes, the build in build/ (CI runs this)
 #
 # Settings (environment): OUT [bench/results/<UTC date>-gpu-check-<device>],
-# BUDGET, AB_N, PROBE_M, PROBE_NB, STREAM_N, MXP_N, MXP_TIME, HPLMXP_N.
+# BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB, STREAM_N, MXP_N, MXP_TIME,
+# HPLMXP_N.
 # Exit status: 0 when every step that ran passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -41,12 +44,14 @@ if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated
   TEST_FILTER=${TEST_FILTER:-"*emulated*:*Emulated*-*LuGrids.EveryShape*"}
   PROBE_M=${PROBE_M:-1500} PROBE_NB=${PROBE_NB:-128,256} AB_N=${AB_N:-1200} AB_NB=${AB_NB:-128}
+  FACT_M=${FACT_M:-3000,1500} FACT_JB=${FACT_JB:-64,128}
   FULL_N=${FULL_N:-1600} STREAM_N=${STREAM_N:-1000000} MXP_N=${MXP_N:-16} MXP_TIME=${MXP_TIME:-0.2}
   HPLMXP_N=${HPLMXP_N:-800} DEVICE_NAME=emulated
   TEST_RANKS_MAX=2  # CI's two cores
 else
   BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda TEST_FILTER=${TEST_FILTER:-"*cuda*:*Cuda*:DeviceGemmPanel.*"}
   PROBE_M=${PROBE_M:-60000} PROBE_NB=${PROBE_NB:-512,1024} AB_N=${AB_N:-60000} AB_NB=${AB_NB:-1024}
+  FACT_M=${FACT_M:-124000,61000,20000} FACT_JB=${FACT_JB:-512,1024}
   FULL_N=${FULL_N:-} STREAM_N=${STREAM_N:-268435456} MXP_N=${MXP_N:-256} MXP_TIME=${MXP_TIME:-10}
   HPLMXP_N=${HPLMXP_N:-40000} TEST_RANKS_MAX=4
   if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
@@ -233,6 +238,15 @@ step_full_memory() {
   return $rc
 }
 
+step_fact_probe() {
+  timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" --m "$FACT_M" --jb "$FACT_JB" \
+    --json "$OUT/fact-probe.json" >"$OUT/fact-probe.txt" 2>&1 || return 1
+  sed 's/^/  /' "$OUT/fact-probe.txt" >>"$OUT/steps.txt"
+  # The largest panel's FACT beside the DGEMM, against its iteration's update.
+  summary fact_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
+  summary fact_update_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["update_ms_at_m"]')"
+}
+
 step_mxp() {
   timed "$BUILD_DIR/bin/hplx_stream_probe" --backend "$BACKEND" --n "$STREAM_N" \
     --json "$OUT/stream.json" >"$OUT/stream.txt" 2>&1 || return 1
@@ -287,6 +301,7 @@ run_step correctness 120 step_correctness
 run_step dgemm-probe 60 step_probe
 run_step fact-ab 130 step_fact_ab
 run_step full-memory 150 step_full_memory
+run_step fact-probe 60 step_fact_probe
 run_step mxp 90 step_mxp
 run_step hpl-mxp 60 step_hpl_mxp
 

@@ -26,38 +26,13 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "device/device.hpp"
+#include "probe_common.hpp"
 
 namespace {
 
 using hplx::device::BackendKind;
-
-std::vector<long> parse_list(const std::string& text, const char* what) {
-  std::vector<long> v;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = text.find(',', at);
-    const std::string item = text.substr(at, comma == std::string::npos ? comma : comma - at);
-    char* end = nullptr;
-    const long x = std::strtol(item.c_str(), &end, 10);
-    if (item.empty() || *end != '\0' || x < 1)
-      throw hplx::UsageError(
-          fmt::format("{} '{}': allowed: positive integers, comma-separated", what, text));
-    v.push_back(x);
-    if (comma == std::string::npos) break;
-    at = comma + 1;
-  }
-  return v;
-}
-
-// Fills a device buffer with a constant through a host copy, in chunks.
-template <class T>
-void fill(hplx::device::Queue& q, T* dst, long count, T value) {
-  const long chunk = std::min(count, 1L << 22);
-  const std::vector<T> host(chunk, value);
-  for (long done = 0; done < count; done += chunk)
-    hplx::device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
-  q.synchronize();
-}
+using hplx::probe::fill;
+using hplx::probe::parse_list;
 
 // The rates of `reps` timed GEMMs of one shape after a warm-up, Gflop/s.
 template <class T>

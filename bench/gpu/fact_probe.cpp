@@ -1,0 +1,244 @@
+// Device FACT alone and beside the update's DGEMM, on a device-layer
+// backend: an M x JB panel on one process (A1 its first JB rows, A2 the
+// rest), factored on the device (panel_factor_device.hpp, hplx's default
+// variant: RFACT Crout, PFACT Right, NBMIN 4, NDIV 2) on the panel queue,
+//   alone: the queue's own clock around each factorization;
+//   beside: while the compute queue runs DGEMMs of the update's shape
+//           (C (M x NC) -= A (M x JB) B (JB x NC), NC as memory allows),
+//           FACT's time on the panel queue and the DGEMMs' rate against
+//           their rate alone.
+// What hides FACT behind the update on a GPU: FACT beside the DGEMM must
+// take less than the DGEMM of that iteration (2 M^2 JB flops at M).
+//
+//   build/bin/hplx_fact_probe [--backend NAME] [--m M,M,...] [--jb JB,JB,...]
+//                             [--reps R] [--json FILE]
+//
+// Defaults: --backend the default one, --m 124000,61000,20000 on a GPU and
+// 3000,1500 otherwise, --jb 512,1024 (64,128 otherwise), --reps 3. Each
+// factorization starts from the same random panel. Prints one line per
+// shape and, with --json, a record of them.
+#include <mpi.h>
+
+#include <algorithm>
+#include <cstdio>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+#include <CLI/CLI.hpp>
+#include <nlohmann/json.hpp>
+
+#include "core/atomic_file.hpp"
+#include "core/blas_core.hpp"
+#include "core/error.hpp"
+#include "device/device.hpp"
+#include "lu/panel.hpp"
+#include "lu/panel_factor_device.hpp"
+#include "probe_common.hpp"
+
+namespace {
+
+namespace device = hplx::device;
+using hplx::lu::Panel;
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+// The panel, its pristine copy on the device and FACT's workspace.
+class ProbePanel {
+ public:
+  ProbePanel(device::Device& dev, long m, int jb) : dev_(dev), pristine_(dev.backend()) {
+    p_.k = 0;
+    p_.jb = jb;
+    p_.m2 = m - jb;
+    p_.w.bind(dev.backend());
+    p_.w.resize(p_.ld() * jb + jb + 1);
+    std::mt19937_64 gen(42);
+    std::uniform_real_distribution<double> u(-0.5, 0.5);
+    pristine_.resize(p_.ld() * jb);
+    for (double& v : pristine_) v = u(gen);
+    pristine_.to_device(dev.compute());
+    dev.compute().synchronize();
+    ws_.reserve(dev.backend(), p_.ld(), jb);
+  }
+
+  // One factorization on q from the pristine panel; the seconds q's clock
+  // saw for it (the reset copy not included).
+  double factor(device::Queue& q) {
+    device::copy(q, p_.w.device(), static_cast<const double*>(pristine_.device()),
+                 pristine_.size());
+    const device::EventPtr start = q.record_timed();
+    hplx::lu::factor_stacked_panel_device(q, p_, rows_, hplx::lu::Factorization::Crout,
+                                          hplx::lu::Factorization::Right, 4, 2, MPI_COMM_SELF,
+                                          ws_);
+    const device::EventPtr end = q.record_timed();
+    end->synchronize();
+    return start->seconds_until(*end);
+  }
+
+  long m() const { return p_.ld(); }
+  int jb() const { return p_.jb; }
+
+ private:
+  device::Device& dev_;
+  Panel p_;
+  device::Mirror<double> pristine_;
+  hplx::lu::DeviceFactWorkspace ws_;
+  hplx::lu::PanelRows rows_{1 << 30, 1, 0, 0};  // one process: A2 is the panel's rows after JB
+};
+
+// The update's DGEMM on the compute queue: C (M x NC) -= A (M x JB) B (JB x NC).
+class UpdateGemm {
+ public:
+  UpdateGemm(device::Device& dev, long m, long nc, int jb)
+      : q_(dev.compute()),
+        m_(m),
+        nc_(nc),
+        jb_(jb),
+        a_(dev.alloc<double>(m * jb)),
+        b_(dev.alloc<double>(jb * nc)),
+        c_(dev.alloc<double>(m * nc)) {
+    hplx::probe::fill(q_, a_.data(), m * jb, 1e-3);
+    hplx::probe::fill(q_, b_.data(), jb * nc, 1e-3);
+    hplx::probe::fill(q_, c_.data(), m * nc, 1.0);
+  }
+  void enqueue() {
+    q_.gemm(device::Trans::No, device::Trans::No, m_, nc_, jb_, -1.0, a_.data(), m_, b_.data(), jb_,
+            1.0, c_.data(), m_);
+  }
+  double flops() const { return 2.0 * m_ * nc_ * jb_; }
+  device::Queue& queue() { return q_; }
+
+ private:
+  device::Queue& q_;
+  const long m_, nc_;
+  const int jb_;
+  device::Buffer<double> a_, b_, c_;
+};
+
+// `count` GEMMs on the compute queue; their seconds on its clock, and
+// FACTs on the panel queue started right after them (empty: none).
+double gemms_with_facts(UpdateGemm& g, int count, ProbePanel* panel, device::Queue& fact_q,
+                        std::vector<double>* fact_seconds) {
+  device::Queue& q = g.queue();
+  const device::EventPtr start = q.record_timed();
+  for (int i = 0; i < count; ++i) g.enqueue();
+  const device::EventPtr end = q.record_timed();
+  if (panel)
+    while (!end->done()) fact_seconds->push_back(panel->factor(fact_q));
+  end->synchronize();
+  return start->seconds_until(*end);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  hplx::restart_with_better_blas_core(argv);
+  MPI_Init(&argc, &argv);
+  CLI::App app{"hplx_fact_probe: device FACT alone and beside the update's DGEMM"};
+  std::string backend_name, ms_text, jbs_text, json_path;
+  int reps = 3;
+  app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
+  app.add_option("--m", ms_text, "the panel's rows M, comma-separated");
+  app.add_option("--jb", jbs_text, "the panel's columns JB (NB), comma-separated");
+  app.add_option("--reps", reps, "timed factorizations per shape")->check(CLI::Range(1, 100));
+  app.add_option("--json", json_path, "write the results here");
+  int rc = 0;
+  try {
+    app.parse(argc, argv);
+    if (!json_path.empty()) hplx::require_writable("--json", json_path);
+    const device::BackendKind kind = backend_name.empty() ? device::default_backend()
+                                                          : device::parse_backend(backend_name);
+    if (kind == device::BackendKind::Sim)
+      throw hplx::UsageError("--backend sim: allowed: a backend that computes (host, emulated, cuda)");
+    auto dev = device::make_device(kind);
+    const bool gpu = kind == device::BackendKind::Cuda;
+    const std::vector<long> ms =
+        hplx::probe::parse_list(ms_text.empty() ? (gpu ? "124000,61000,20000" : "3000,1500")
+                                                  : ms_text,
+                                  "--m");
+    const std::vector<long> jbs =
+        hplx::probe::parse_list(jbs_text.empty() ? (gpu ? "512,1024" : "64,128") : jbs_text,
+                                  "--jb");
+    std::printf("hplx_fact_probe: %s\n", dev->backend().describe().c_str());
+    nlohmann::json rows = nlohmann::json::array();
+    for (const long m : ms)
+      for (const long jb : jbs) {
+        if (jb > m) {
+          std::printf("M = %ld, JB = %ld: skipped, JB > M\n", m, jb);
+          continue;
+        }
+        // The panel twice (W and its pristine copy), and the GEMM's C with
+        // as many columns as a quarter of the free memory holds, at most M
+        // and 16384 (the DGEMM's rate is flat beyond; filling C takes time).
+        const double free_bytes = static_cast<double>(dev->backend().free_device_bytes());
+        const double panel_bytes = 2.0 * 8.0 * m * jb;
+        const long nc = std::min<long>(std::min<long>(m, 16384),
+                                       static_cast<long>(0.25 * free_bytes / (8.0 * m)));
+        if (panel_bytes > 0.5 * free_bytes || nc < jb) {
+          std::printf("M = %ld, JB = %ld: skipped, needs %.1f GiB\n", m, jb,
+                      panel_bytes / (1 << 30));
+          continue;
+        }
+        ProbePanel panel(*dev, m, static_cast<int>(jb));
+        panel.factor(dev->panel());  // warm-up
+        std::vector<double> alone;
+        for (int r = 0; r < reps; ++r) alone.push_back(panel.factor(dev->panel()));
+
+        UpdateGemm gemm(*dev, m, nc, static_cast<int>(jb));
+        gemm.enqueue();  // warm-up
+        gemm.queue().synchronize();
+        // Enough GEMMs for `reps` FACTs alone, at least one.
+        const double one_gemm = gemms_with_facts(gemm, 1, nullptr, dev->panel(), nullptr);
+        const int count = std::max(1, static_cast<int>(reps * median(alone) / one_gemm) + 1);
+        const double gemm_alone = gemms_with_facts(gemm, count, nullptr, dev->panel(), nullptr);
+        std::vector<double> beside;
+        const double gemm_beside = gemms_with_facts(gemm, count, &panel, dev->panel(), &beside);
+        if (beside.empty()) beside.push_back(panel.factor(dev->panel()));
+        // FACT of m x jb: m jb^2 - jb^3 / 3 flops (netlib's count, leading terms).
+        const double fact_flops = static_cast<double>(m) * jb * jb - jb * jb * jb / 3.0;
+        const double gemm_gflops_alone = count * gemm.flops() / gemm_alone / 1e9;
+        const double gemm_gflops_beside = count * gemm.flops() / gemm_beside / 1e9;
+        const double update_ms = 2.0 * m * m * jb / (gemm_gflops_alone * 1e9) * 1e3;
+        std::printf(
+            "M = %ld, JB = %ld: FACT alone %.2f ms (%.1f Gflop/s), beside DGEMM %.2f ms "
+            "(median of %zu); DGEMM %.0f Gflop/s alone, %.0f beside; the iteration's update "
+            "(2 M^2 JB) %.1f ms\n",
+            m, jb, median(alone) * 1e3, fact_flops / median(alone) / 1e9, median(beside) * 1e3,
+            beside.size(), gemm_gflops_alone, gemm_gflops_beside, update_ms);
+        std::vector<double> alone_ms;
+        for (const double t : alone) alone_ms.push_back(t * 1e3);
+        rows.push_back({{"m", m},
+                        {"jb", jb},
+                        {"fact_alone_ms", alone_ms},
+                        {"fact_alone_ms_median", median(alone) * 1e3},
+                        {"fact_beside_ms_median", median(beside) * 1e3},
+                        {"fact_beside_count", beside.size()},
+                        {"gemm_nc", nc},
+                        {"gemm_gflops_alone", gemm_gflops_alone},
+                        {"gemm_gflops_beside", gemm_gflops_beside},
+                        {"update_ms_at_m", update_ms}});
+      }
+    if (!json_path.empty()) {
+      const nlohmann::json record = {{"probe", "device_fact"},
+                                     {"backend", device::name_of(kind)},
+                                     {"device", dev->backend().describe()},
+                                     {"variant", "RFACT Crout, PFACT Right, NBMIN 4, NDIV 2"},
+                                     {"shapes", rows}};
+      hplx::write_text_atomically(json_path, record.dump(2) + "\n");
+    }
+  } catch (const CLI::ParseError& e) {
+    rc = app.exit(e);
+  } catch (const hplx::UsageError& e) {
+    std::fprintf(stderr, "hplx_fact_probe: error: %s\n", e.what());
+    rc = 2;
+  } catch (const std::exception& e) {
+    std::fprintf(stderr, "hplx_fact_probe: error: %s\n", e.what());
+    rc = 1;
+  }
+  MPI_Finalize();
+  return rc;
+}
