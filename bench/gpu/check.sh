@@ -228,6 +228,9 @@ step_full_memory() {
   summary lu_gflops "$gflops"
   summary lu_passed "$passed"
   summary lu_fact_on "\"$(json_get "$OUT/lu-full.json" 'r["tests"][0].get("schedule", {}).get("fact_on", "host")')\""
+  # The host's waits for the device inside the iteration loop (0 is the
+  # design with FACT on the device on one rank; -1: not counted).
+  summary lu_loop_host_waits "$(json_get "$OUT/lu-full.json" 'r["tests"][0].get("device_loop", {}).get("host_waits", -1)')"
   if [[ -s $OUT/probe.json ]]; then
     local ref
     ref=$(json_get "$OUT/probe.json" "max(s['gflops_median'] for s in r['shapes'] if s['nb'] == $nb)")

@@ -247,9 +247,20 @@ struct TestOutcome {
   PhaseTimes phases;                       // this rank's
   std::vector<IterationTimes> iterations;  // each field the maximum over the ranks
   std::optional<BalancePoint> balance;
+  // The device's counters over the iteration loop, each the maximum over
+  // the ranks (-1 where the backend does not count them).
+  device::DeviceCounters loop;
   ResidualReport residual;
   Verdict verdict = Verdict::Unchecked;
 };
+
+// The counters' maximum over `comm` (a rank that does not count gives -1).
+device::DeviceCounters max_over(device::DeviceCounters c, MPI_Comm comm) {
+  long long v[5] = {c.allocations, c.host_waits, c.bytes_to_device, c.bytes_to_host,
+                    c.bytes_device_to_device};
+  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_LONG_LONG, MPI_MAX, comm));
+  return {static_cast<long>(v[0]), static_cast<long>(v[1]), v[2], v[3], v[4]};
+}
 
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
 TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGrid& grid,
@@ -295,6 +306,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   o.phases = solved.phases;
   o.iterations = max_on_root(solved.iterations, grid.all());  // empty off rank 0
   o.balance = find_balance_point(o.iterations, t.n);
+  o.loop = max_over(solved.loop, grid.all());
   if (run_ctx.device().backend().simulation()) {
     o.verdict = Verdict::Simulated;
   } else if (threshold <= 0) {
@@ -324,6 +336,14 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
                      {"swap_hidden", o.phases.swap_hidden}};
   rec["iterations"] = iterations_to_json(o.iterations, t.n);
   rec["balance_point"] = balance_point_json(o.balance);
+  if (o.loop.host_waits >= 0) {
+    nlohmann::json& loop = rec["device_loop"];
+    loop = {{"host_waits", o.loop.host_waits}, {"allocations", o.loop.allocations}};
+    if (o.loop.bytes_to_device >= 0)
+      loop.update({{"bytes_to_device", o.loop.bytes_to_device},
+                   {"bytes_to_host", o.loop.bytes_to_host},
+                   {"bytes_device_to_device", o.loop.bytes_device_to_device}});
+  }
   rec["verdict"] = verdict_name(o.verdict);
   rec["energy"] = to_json(o.energy, o.seconds, o.gflops);
   if (o.verdict == Verdict::Passed || o.verdict == Verdict::Failed)

@@ -6,6 +6,7 @@
 #include <cxxabi.h>
 
 #include <algorithm>
+#include <atomic>
 #include <cstdlib>
 #include <functional>
 #include <type_traits>
@@ -100,19 +101,30 @@ int local_rank() {
   return 0;
 }
 
+// What the CUDA backend counts (DeviceCounters): Device and Pinned
+// allocations, and the host's waits (a queue's or an event's synchronize,
+// a free). Bytes copied are not counted (a copy's direction would cost a
+// pointer query per copy).
+struct CudaCounts {
+  std::atomic<long> allocations{0}, host_waits{0};
+};
+
 class CudaEvent final : public Event {
  public:
   // `timed`: a timestamp for seconds_until (DeviceTimeline, the probes);
   // events that only order work are made without (cudaEventDisableTiming,
   // the lighter kind).
-  CudaEvent(cudaStream_t stream, bool timed) : timed_(timed) {
+  CudaEvent(cudaStream_t stream, bool timed, CudaCounts& counts) : timed_(timed), counts_(counts) {
     check_cuda(cudaEventCreateWithFlags(&event_, timed ? cudaEventDefault : cudaEventDisableTiming),
                "cudaEventCreateWithFlags");
     check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
   }
   ~CudaEvent() override { log_cuda(cudaEventDestroy(event_), "cudaEventDestroy"); }
   bool done() const override { return cudaEventQuery(event_) == cudaSuccess; }
-  void synchronize() override { check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize"); }
+  void synchronize() override {
+    ++counts_.host_waits;
+    check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize");
+  }
   double seconds_until(const Event& later) const override {
     const auto& e = dynamic_cast<const CudaEvent&>(later);
     if (!timed_ || !e.timed_) throw_untimed_event("cuda");
@@ -125,6 +137,7 @@ class CudaEvent final : public Event {
  private:
   cudaEvent_t event_ = nullptr;
   bool timed_;
+  CudaCounts& counts_;
 };
 
 class CudaQueue final : public Queue {
@@ -134,7 +147,8 @@ class CudaQueue final : public Queue {
   // numerically lowest). Non-blocking: never ordered with the legacy
   // default stream, which nothing in hplx uses
   // (tests/check_default_stream.py).
-  CudaQueue(Backend& b, QueuePriority priority) : backend_(b), priority_(priority) {
+  CudaQueue(Backend& b, QueuePriority priority, CudaCounts& counts)
+      : backend_(b), priority_(priority), counts_(counts) {
     int least = 0, greatest = 0;
     check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
                "cudaDeviceGetStreamPriorityRange");
@@ -187,14 +201,15 @@ class CudaQueue final : public Queue {
     if (status != cudaSuccess) delete work;
     check_cuda(status, "cudaLaunchHostFunc");
   }
-  EventPtr record() override { return std::make_shared<CudaEvent>(stream_, false); }
-  EventPtr record_timed() override { return std::make_shared<CudaEvent>(stream_, true); }
+  EventPtr record() override { return std::make_shared<CudaEvent>(stream_, false, counts_); }
+  EventPtr record_timed() override { return std::make_shared<CudaEvent>(stream_, true, counts_); }
   void wait(const EventPtr& e) override {
     const auto* ce = dynamic_cast<const CudaEvent*>(e.get());
     if (ce == nullptr) throw Error("CUDA queue: wait() on an event of another backend");
     check_cuda(cudaStreamWaitEvent(stream_, ce->get(), 0), "cudaStreamWaitEvent");
   }
   void synchronize() override {
+    ++counts_.host_waits;
     check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
 
@@ -308,6 +323,7 @@ class CudaQueue final : public Queue {
 
   Backend& backend_;
   QueuePriority priority_;
+  CudaCounts& counts_;
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
 };
@@ -336,6 +352,7 @@ class CudaBackend final : public Backend {
       throw SystemError(fmt::format("cannot allocate {} bytes of {} memory on CUDA device {}: {}",
                                     bytes, space == MemorySpace::Device ? "device" : "pinned host",
                                     device_, cudaGetErrorString(status)));
+    ++counts_.allocations;
     return p;
   }
   // cudaFree and cudaFreeHost wait for the device's work, as the contract
@@ -343,12 +360,19 @@ class CudaBackend final : public Backend {
   // A failed free (an earlier kernel's fault shows here too) is said on
   // stderr: this runs in Buffer's destructor.
   void deallocate(void* p, std::size_t, MemorySpace space) noexcept override {
-    if (space == MemorySpace::Host)
-      free_host(p);
-    else if (space == MemorySpace::Device)
+    if (space == MemorySpace::Host) return free_host(p);
+    ++counts_.host_waits;
+    if (space == MemorySpace::Device)
       log_cuda(cudaFree(p), "cudaFree");
     else
       log_cuda(cudaFreeHost(p), "cudaFreeHost");
+  }
+  long device_allocations() const override { return counts_.allocations; }
+  DeviceCounters counters() const override {
+    DeviceCounters c;
+    c.allocations = counts_.allocations;
+    c.host_waits = counts_.host_waits;
+    return c;
   }
   std::size_t free_device_bytes() const override {
     std::size_t free = 0, total = 0;
@@ -357,7 +381,7 @@ class CudaBackend final : public Backend {
   }
   using Backend::make_queue;
   std::unique_ptr<Queue> make_queue(QueuePriority priority) override {
-    return std::make_unique<CudaQueue>(*this, priority);
+    return std::make_unique<CudaQueue>(*this, priority, counts_);
   }
   EnergyCounter energy_counter() override {
     if (!nvml_) {
@@ -372,6 +396,7 @@ class CudaBackend final : public Backend {
  private:
   int device_;
   cudaDeviceProp props_{};
+  CudaCounts counts_;
   std::unique_ptr<NvmlEnergy> nvml_;  // opened on the first reading
 };
 
