@@ -15,6 +15,7 @@
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "device/device.hpp"
+#include "device/device_mpi.hpp"
 #include "lu/config.hpp"
 #include "lu/dag_schedule.hpp"
 #include "lu/hpl_run.hpp"
@@ -192,6 +193,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "kept in device memory); host = on the host's cores, the panel copied there "
                    "and back (default: device on cuda and emulated, host on host and sim)")
       ->check(CLI::IsMember({"host", "device"}));
+  sub_->add_option("--cuda-aware-mpi", cuda_aware_mpi_,
+                   "with FACT on the device and Q > 1: LBCAST sends the panel from device "
+                   "memory (a CUDA-aware MPI reads it); auto = when the MPI library says it is "
+                   "CUDA-aware (MPIX_Query_cuda_support), on, off (default auto)")
+      ->check(CLI::IsMember({"auto", "on", "off"}));
   sub_->add_option("--swap-pipeline", swap_pipeline_,
                    "P > 1: cut row swap + update into growing column segments, the swap of "
                    "one overlapping the update of the previous (default: off)")
@@ -315,6 +321,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--fact-device-gemm {} --fact-on device: all of FACT runs on the device already; "
         "allowed: --fact-on host with --fact-device-gemm, or drop --fact-device-gemm",
         fact_device_gemm_));
+  const device::DeviceMpi device_mpi = device::choose_device_mpi(backend, cuda_aware_mpi_);
   ThreadCounts team;
   if (fact_threads_ > 1)
     team.emplace_back(fmt::format("--fact-threads {}", fact_threads_), fact_threads_);
@@ -396,6 +403,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.fact_on = fact_on == "device" ? lu::FactOn::Device : lu::FactOn::Host;
   if (!host_like || !fact_on_.empty())
     options.notes.push_back(fmt::format("hplx: FACT on the {} (--fact-on {})", fact_on, fact_on));
+  dat.schedule.device_mpi = device_mpi.on && fact_on == "device";
+  if (!device_mpi.why.empty()) options.notes.push_back("hplx: " + device_mpi.why);
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;
   dat.schedule.split = split_;

@@ -1,6 +1,7 @@
 #include "lu/apply_panel.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <memory>
 
 #include <omp.h>
@@ -49,7 +50,13 @@ ApplyParams apply_params(const TestCase& t) {
           t.schedule.swap_pipeline,
           t.schedule.swap_first,
           t.schedule.swap_growth,
-          t.schedule.split > 0};
+          split_column(t.n, t.nb, t.schedule.split) > 0};
+}
+
+long split_column(long n, int nb, double fraction) {
+  if (fraction <= 0) return 0;
+  const long s = nb * std::lround((1.0 - fraction) * static_cast<double>(n) / nb);
+  return s > nb && s < n ? s : 0;
 }
 
 PanelApplier::PanelApplier(device::Queue& q, LocalMatrix& a, const ApplyParams& params,
@@ -129,9 +136,15 @@ long PanelApplier::begin(const Panel& p, const RowSwapPlan& plan, long g0, long 
   in_place_ = grid_.nprow() == 1;
   if (!in_place_) {
     PhaseScope phase(times ? &times->swap : nullptr, trace_, "RS");
-    const SwapCost cost =
-        swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, buffers_.whole, swap_form(nn_));
-    u_ = buffers_.whole.u.device();
+    // With the split update, wider than a panel is a plain iteration after
+    // the split, in the right section's buffers (reserve_workspace), where
+    // no section's swap is in flight.
+    const bool wide = params_.sections && nn_ > a_.nb();
+    if (wide && section_started(kRight))
+      throw Error("split update: a plain iteration's swap while the right section's travels");
+    SwapBuffers& b = wide ? buffers_.sections[kRight] : buffers_.whole;
+    const SwapCost cost = swap_rows(q_, a_, p, plan, lc0_, nn_, grid_, b, swap_form(nn_));
+    u_ = b.u.device();
     if (times) {
       times->swap_copy += cost.copy;
       times->wait += cost.waited;

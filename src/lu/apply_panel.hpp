@@ -38,6 +38,11 @@ struct ApplyParams {
 };
 ApplyParams apply_params(const TestCase& t);
 
+// The global column where the split update's right section starts: a
+// multiple of NB leaving about `fraction` of the columns to its right, or 0
+// (no split) when that leaves no left section or no right one.
+long split_column(long n, int nb, double fraction);
+
 // The row swaps' buffers of a solve, kept from panel to panel (see
 // SwapBuffers; reserved by reserve_workspace, workspace.hpp).
 struct SwapWorkspace {

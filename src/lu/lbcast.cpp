@@ -13,7 +13,9 @@ constexpr int kFirstTag = 1000;
 }  // namespace
 
 BcastParams bcast_params(const TestCase& t) {
-  return {t.bcast, t.nb, t.schedule.bcast_pipeline, t.nbmin, t.ndiv};
+  const bool device_memory = t.schedule.device_mpi && t.schedule.fact_on == FactOn::Device &&
+                             !t.schedule.bcast_pipeline;
+  return {t.bcast, t.nb, t.schedule.bcast_pipeline, t.nbmin, t.ndiv, device_memory};
 }
 
 PanelBroadcast::PanelBroadcast(Panel& panel, const BcastParams& params, const ProcessGrid& grid)
@@ -30,7 +32,7 @@ PanelBroadcast::PanelBroadcast(Panel& panel, const BcastParams& params, const Pr
   if (sender_) return;
   const long ld = p_.ld(), jb = p_.jb;
   if (!pipelined()) {
-    start(p_.w.data(), static_cast<long>(p_.w.size()), 0);
+    start(buffer(), static_cast<long>(p_.w.size()), 0);
     return;
   }
   const int pieces = static_cast<int>(starts_.size());
@@ -59,9 +61,9 @@ void PanelBroadcast::subpanel_done(long first, long end) {
 
 void PanelBroadcast::send_rest() {
   if (grid_.npcol() == 1 || p_.jb == 0 || !sender_) return;
-  pack_panel_tail(p_);
+  if (!params_.device_memory) pack_panel_tail(p_);
   if (!pipelined()) {
-    start(p_.w.data(), static_cast<long>(p_.w.size()), 0);
+    start(buffer(), static_cast<long>(p_.w.size()), 0);
     return;
   }
   const long ld = p_.ld(), jb = p_.jb;
@@ -118,7 +120,7 @@ void PanelBroadcast::finish() {
   if (finished_) return;
   for (auto& piece : pieces_) piece->finish();
   finished_ = true;
-  if (sender_ || grid_.npcol() == 1 || p_.jb == 0) return;
+  if (sender_ || grid_.npcol() == 1 || p_.jb == 0 || params_.device_memory) return;
   unpack_panel_tail(p_);
   if (pipelined()) apply_fixup();
 }

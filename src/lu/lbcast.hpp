@@ -37,6 +37,10 @@ struct BcastParams {
   int nb = 1;
   bool pipeline = false;
   int nbmin = 4, ndiv = 2;
+  // The plain broadcast of a panel factored on the device, from and into
+  // W's device side (Schedule::device_mpi): the pivots and info travel in
+  // the device tail, and receivers unpack nothing (panel_received_on_device).
+  bool device_memory = false;
 };
 BcastParams bcast_params(const TestCase& t);
 
@@ -65,6 +69,7 @@ class PanelBroadcast {
 
  private:
   void start(double* data, long count, int piece);
+  double* buffer() { return params_.device_memory ? p_.w.device() : p_.w.data(); }
   std::vector<long> changed_rows() const;  // stacked rows of L2 the fix-up carries
   void pack_fixup();
   void apply_fixup();

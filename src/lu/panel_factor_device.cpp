@@ -340,6 +340,19 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
   if (!q.runs_inline()) p.factored = q.record();
 }
 
+void panel_received_on_device(device::Queue& q, Panel& p, const ProcessGrid& grid,
+                              DeviceFactWorkspace& ws) {
+  p.on_device = true;
+  if (grid.nprow() > 1) {
+    pivots_to_host(q, p);
+    p.pivots_on_host = true;
+    return;
+  }
+  p.pivots_on_host = false;
+  if (ws.solve_started())
+    device::launch(q, 1, kern::KeepFirstInfo{p.w.device() + p.ld() * p.jb + p.jb, ws.d_solve_info()});
+}
+
 void pivots_to_host(device::Queue& q, Panel& p) {
   p.w.to_host(q, p.ld() * p.jb, p.jb + 1);
   q.synchronize();

@@ -105,4 +105,12 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& panel, const F
 // (the host waits for q): for tests and callers that need them.
 void pivots_to_host(device::Queue& q, Panel& panel);
 
+// A panel LBCAST wrote into W's device side (BcastParams::device_memory),
+// on a process outside its process column: marked as on the device; with
+// several process rows its pivots come to the host (the row swap's plan
+// is made there), with one the panel's info is folded into the solve's on
+// the device, on q.
+void panel_received_on_device(device::Queue& q, Panel& panel, const ProcessGrid& grid,
+                              DeviceFactWorkspace& ws);
+
 }  // namespace hplx::lu

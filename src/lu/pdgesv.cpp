@@ -35,15 +35,6 @@ struct PendingPanel {
   long done;
 };
 
-// The global column where the split update's right section starts: a
-// multiple of NB leaving about `fraction` of the columns to its right, or 0
-// (no split) when that leaves no left section or no right one.
-long split_column(long n, int nb, double fraction) {
-  if (fraction <= 0) return 0;
-  const long s = nb * std::lround((1.0 - fraction) * static_cast<double>(n) / nb);
-  return s > nb && s < n ? s : 0;
-}
-
 // netlib's HPL_pdgesv with look-ahead of depth d (HPL_pdgesvK2): up to d
 // factored panels wait with their update only applied as far as the next
 // panel's columns. Each iteration
@@ -213,8 +204,13 @@ class LuDriver {
       SubpanelDone done;
       if (send->pipelined())
         done = [send](long first, long end) { send->subpanel_done(first, end); };
-      factor_panel_device(q, a_, panel, fact_, grid_, *fact_ws_, grid_.npcol() > 1, done,
-                          timeline_.get());
+      // LBCAST sends W's host side, or its device side where MPI reads
+      // device memory (BcastParams::device_memory): then only the queue
+      // is waited for.
+      const bool sends = grid_.npcol() > 1;
+      factor_panel_device(q, a_, panel, fact_, grid_, *fact_ws_, sends && !bcast_.device_memory,
+                          done, timeline_.get());
+      if (sends && bcast_.device_memory) q.synchronize();  // MPI reads W's device side
     } else if (grid_.mycol() == panel.owner_col) {
       PhaseScope phase(&tm().fact, trace_, "FACT");
       PanelBroadcast* send = bcast.get();
@@ -236,6 +232,8 @@ class LuDriver {
       tm().bcast_hidden += bcast->timing().hidden();
       bcast.reset();
     }
+    if (bcast_.device_memory && grid_.npcol() > 1 && grid_.mycol() != panel.owner_col)
+      panel_received_on_device(ctx_.device().compute(), panel, grid_, *fact_ws_);
     if (!panel.pivots_on_host)
       device_info_ = true;  // folded into the solve's info on the device
     else if (out_.info == 0)

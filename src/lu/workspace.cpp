@@ -10,8 +10,18 @@ void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase&
   if (t.schedule.fact_on == FactOn::Device) ws.fact.reserve(a.backend(), a.nb() + a.mp(), a.nb());
   const ApplyParams params = apply_params(t);
   if (grid.nprow() == 1) ws.swaps.in_place.reserve(a.backend(), a.nq(), a.nb());
-  if (params.swap_pipeline || params.sections) return;
-  ws.swaps.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);
+  if (params.swap_pipeline) return;
+  if (!params.sections) {
+    ws.swaps.whole.reserve(a.backend(), a.nq(), a.nb(), grid.nprow(), params.swap);
+    return;
+  }
+  // The left section is at most the local columns before the split, the
+  // right one those from it on (b's column included); `whole` swaps one
+  // panel's columns (the look-ahead's).
+  const long left = a.col_start(split_column(a.n(), a.nb(), t.schedule.split));
+  ws.swaps.sections[0].reserve(a.backend(), left, a.nb(), grid.nprow(), params.swap);
+  ws.swaps.sections[1].reserve(a.backend(), a.nq() - left, a.nb(), grid.nprow(), params.swap);
+  ws.swaps.whole.reserve(a.backend(), a.nb(), a.nb(), grid.nprow(), params.swap);
 }
 
 }  // namespace hplx::lu

@@ -22,11 +22,14 @@ struct SolveWorkspace {
 
 // Reserves what t's bsp schedule uses: DEPTH + 1 panels' buffers (those in
 // flight at once) where the queues run on the host, DEPTH + 2 where a
-// device's run behind it (PanelStore), and the buffers of the swap over all the
-// local columns when P > 1 (`whole`, unless the row-swap pipeline or the
-// split update cut the columns; theirs grow as they are used), the in-place
-// swap's plan and rows when P = 1 on a device, and device FACT's scratch
-// with --fact-on device.
+// device's run behind it (PanelStore), and when P > 1 the buffers of the
+// swap over all the local columns (`whole`) or, with the split update,
+// those of its two sections, each for its most local columns (the right
+// one's also serve the plain iterations after the split, and `whole` then
+// only a panel's columns; the row-swap pipeline's segments grow theirs as
+// they are used), the
+// in-place swap's plan and rows when P = 1 on a device, and device FACT's
+// scratch with --fact-on device.
 void reserve_workspace(SolveWorkspace& ws, const LocalMatrix& a, const TestCase& t,
                        const ProcessGrid& grid, bool queues_inline);
 
