@@ -51,6 +51,8 @@ if [[ -z ${HPLX_BARE_PRIVATE_MOUNTS:-} ]]; then
 fi
 command -v debootstrap >/dev/null || die "debootstrap is missing: apt-get install debootstrap (scripts/install-deps.sh installs it)"
 git -C "$here" rev-parse --verify -q HEAD >/dev/null || die "$here is not a git checkout with a commit"
+# The root sees the checkout alone: a worktree's .git file points outside it.
+[[ -d $here/.git ]] || die "$here/.git is not a folder (a git worktree?): run the check from a clone of the repository"
 [[ -z $(git -C "$here" status --porcelain --untracked-files=no) ]] ||
   say "note: uncommitted changes in $here are not checked (the clone takes HEAD $(git -C "$here" rev-parse --short HEAD))"
 
