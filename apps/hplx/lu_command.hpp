@@ -31,7 +31,7 @@ class LuCommand {
   std::string swap_pipeline_ = "off";
   int fact_threads_ = 1;
   long fact_device_gemm_ = 0;
-  std::string fact_on_;  // --fact-on; empty: by backend
+  std::string fact_on_;                  // --fact-on; empty: by backend
   std::string cuda_aware_mpi_ = "auto";  // --cuda-aware-mpi
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;

@@ -72,8 +72,7 @@ class ProbePanel {
                  pristine_.size());
     const device::EventPtr start = q.record_timed();
     hplx::lu::factor_stacked_panel_device(q, p_, rows_, hplx::lu::Factorization::Crout,
-                                          hplx::lu::Factorization::Right, 4, 2, MPI_COMM_SELF,
-                                          ws_);
+                                          hplx::lu::Factorization::Right, 4, 2, MPI_COMM_SELF, ws_);
     const device::EventPtr end = q.record_timed();
     end->synchronize();
     return start->seconds_until(*end);
@@ -150,19 +149,17 @@ int main(int argc, char** argv) {
   try {
     app.parse(argc, argv);
     if (!json_path.empty()) hplx::require_writable("--json", json_path);
-    const device::BackendKind kind = backend_name.empty() ? device::default_backend()
-                                                          : device::parse_backend(backend_name);
+    const device::BackendKind kind =
+        backend_name.empty() ? device::default_backend() : device::parse_backend(backend_name);
     if (kind == device::BackendKind::Sim)
-      throw hplx::UsageError("--backend sim: allowed: a backend that computes (host, emulated, cuda)");
+      throw hplx::UsageError(
+          "--backend sim: allowed: a backend that computes (host, emulated, cuda)");
     auto dev = device::make_device(kind);
     const bool gpu = kind == device::BackendKind::Cuda;
-    const std::vector<long> ms =
-        hplx::probe::parse_list(ms_text.empty() ? (gpu ? "124000,61000,20000" : "3000,1500")
-                                                  : ms_text,
-                                  "--m");
-    const std::vector<long> jbs =
-        hplx::probe::parse_list(jbs_text.empty() ? (gpu ? "512,1024" : "64,128") : jbs_text,
-                                  "--jb");
+    const std::vector<long> ms = hplx::probe::parse_list(
+        ms_text.empty() ? (gpu ? "124000,61000,20000" : "3000,1500") : ms_text, "--m");
+    const std::vector<long> jbs = hplx::probe::parse_list(
+        jbs_text.empty() ? (gpu ? "512,1024" : "64,128") : jbs_text, "--jb");
     std::printf("hplx_fact_probe: %s\n", dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (const long m : ms)

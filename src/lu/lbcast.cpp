@@ -13,8 +13,8 @@ constexpr int kFirstTag = 1000;
 }  // namespace
 
 BcastParams bcast_params(const TestCase& t) {
-  const bool device_memory = t.schedule.device_mpi && t.schedule.fact_on == FactOn::Device &&
-                             !t.schedule.bcast_pipeline;
+  const bool device_memory =
+      t.schedule.device_mpi && t.schedule.fact_on == FactOn::Device && !t.schedule.bcast_pipeline;
   return {t.bcast, t.nb, t.schedule.bcast_pipeline, t.nbmin, t.ndiv, device_memory};
 }
 

@@ -122,8 +122,8 @@ class PanelStore {
 // first (factor_panel_device), so a reused buffer's pending reads are left
 // to it (Panel::reuse_after) and the host goes on; elsewhere the host
 // writes W (host FACT, LBCAST's receive) and waits for them.
-Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid,
-                 PanelStore* store = nullptr, bool fact_on_device = false);
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid, PanelStore* store = nullptr,
+                 bool fact_on_device = false);
 
 // FACT, on the processes of the panel's process column: copies the panel out
 // of `a`, factors it (recursive PFACT/RFACT/NBMIN/NDIV as netlib), and writes

@@ -350,7 +350,8 @@ void panel_received_on_device(device::Queue& q, Panel& p, const ProcessGrid& gri
   }
   p.pivots_on_host = false;
   if (ws.solve_started())
-    device::launch(q, 1, kern::KeepFirstInfo{p.w.device() + p.ld() * p.jb + p.jb, ws.d_solve_info()});
+    device::launch(q, 1,
+                   kern::KeepFirstInfo{p.w.device() + p.ld() * p.jb + p.jb, ws.d_solve_info()});
 }
 
 void pivots_to_host(device::Queue& q, Panel& p) {

@@ -237,8 +237,8 @@ TEST(SolveWorkspace, ADeviceSolvesCountsGrowOnlyWithItsData) {
     EXPECT_EQ(few.allocations, many.allocations);
     // Bytes: within the data's own difference (above), each way.
     const double slack = 4.0 * n * (50 - 8) / 2.0 * sizeof(double);
-    EXPECT_NEAR(static_cast<double>(many.bytes_to_device),
-                static_cast<double>(few.bytes_to_device), slack);
+    EXPECT_NEAR(static_cast<double>(many.bytes_to_device), static_cast<double>(few.bytes_to_device),
+                slack);
     EXPECT_NEAR(static_cast<double>(many.bytes_to_host), static_cast<double>(few.bytes_to_host),
                 slack);
     EXPECT_NEAR(static_cast<double>(many.bytes_device_to_device),
@@ -252,10 +252,9 @@ TEST(SolveWorkspace, ADeviceSolvesCountsGrowOnlyWithItsData) {
         "[ counters ] FACT on the %s, 8 panels: %ld allocations, %ld host waits, %lld B to "
         "device, %lld B to host, %lld B on device; 50 panels: %ld, %ld, %lld, %lld, %lld; "
         "host waits in the loop: %ld and %ld\n",
-        name_of(fact_on), few.allocations, few.host_waits, few.bytes_to_device,
-        few.bytes_to_host, few.bytes_device_to_device, many.allocations, many.host_waits,
-        many.bytes_to_device, many.bytes_to_host, many.bytes_device_to_device, loop[0].host_waits,
-        loop[1].host_waits);
+        name_of(fact_on), few.allocations, few.host_waits, few.bytes_to_device, few.bytes_to_host,
+        few.bytes_device_to_device, many.allocations, many.host_waits, many.bytes_to_device,
+        many.bytes_to_host, many.bytes_device_to_device, loop[0].host_waits, loop[1].host_waits);
   }
 }
 
