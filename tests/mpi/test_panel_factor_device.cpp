@@ -232,12 +232,25 @@ struct FactOutcome {
   std::vector<double> columns;  // the panel's local columns, all local rows
 };
 
+// The generated kN x kN matrix on one process column of all ranks, and
+// the device's compute and transfer queues (FACT runs on the latter here).
+struct GeneratedColumn {
+  explicit GeneratedColumn(device::Device& dev)
+      : grid(MPI_COMM_WORLD, test_world_size(), 1, GridOrder::RowMajor),
+        a(dev, kN, kNb, grid),
+        compute(dev.compute()),
+        transfer(dev.transfer()) {
+    generate_matrix(compute, a, grid);
+  }
+  ProcessGrid grid;
+  LocalMatrix a;
+  device::Queue& compute;
+  device::Queue& transfer;
+};
+
 FactOutcome fact_after_update(device::Device& dev, bool wait) {
-  ProcessGrid grid(MPI_COMM_WORLD, test_world_size(), 1, GridOrder::RowMajor);
-  LocalMatrix a(dev, kN, kNb, grid);
-  device::Queue& compute = dev.compute();
-  device::Queue& transfer = dev.transfer();
-  generate_matrix(compute, a, grid);
+  GeneratedColumn g(dev);
+  auto& [grid, a, compute, transfer] = g;
   // A(:, 0:nb) -= A(:, nb:2nb) * A(0:nb, 2nb:3nb), a column at a time.
   for (long j = 0; j < kNb; ++j)
     compute.gemm(device::Trans::No, device::Trans::No, a.mp(), 1, kNb, -1.0, a.at(0, kNb), a.lda(),
@@ -301,11 +314,8 @@ TEST(EmulatedDevice, DeviceFactsMissingWaitIsInvisibleOnTheHostBackend) {
 // transfer queue; it must wait for FACT's event (panel_to_device). What
 // the update sees of W, with the wait and without.
 std::vector<double> update_reads_of_w(device::Device& dev, bool wait) {
-  ProcessGrid grid(MPI_COMM_WORLD, test_world_size(), 1, GridOrder::RowMajor);
-  LocalMatrix a(dev, kN, kNb, grid);
-  device::Queue& compute = dev.compute();
-  device::Queue& transfer = dev.transfer();
-  generate_matrix(compute, a, grid);
+  GeneratedColumn g(dev);
+  auto& [grid, a, compute, transfer] = g;
   transfer.wait(compute.record());  // the matrix is generated
   Panel p = make_panel(a, 0, grid);
   DeviceFactWorkspace ws;
@@ -346,11 +356,8 @@ TEST(EmulatedDevice, CatchesTheUpdatesMissingWaitForFactInMostSeeds) {
 // the compute queue; FACT of the next panel runs on the transfer queue.
 // Whether the last read still saw the old panel (filled with 7s).
 bool reads_finish_before_reuse(device::Device& dev, bool wait) {
-  ProcessGrid grid(MPI_COMM_WORLD, test_world_size(), 1, GridOrder::RowMajor);
-  LocalMatrix a(dev, kN, kNb, grid);
-  device::Queue& compute = dev.compute();
-  device::Queue& transfer = dev.transfer();
-  generate_matrix(compute, a, grid);
+  GeneratedColumn g(dev);
+  auto& [grid, a, compute, transfer] = g;
   transfer.wait(compute.record());  // FACT's columns are generated
   PanelStore store;
   store.reserve(a, 1);
