@@ -193,6 +193,16 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "kept in device memory); host = on the host's cores, the panel copied there "
                    "and back (default: device on cuda and emulated, host on host and sim)")
       ->check(CLI::IsMember({"host", "device"}));
+  sub_->add_option("--fact-leaf", fact_leaf_,
+                   "FACT on the device, PFACT Right, one process row: fused = each leaf of the "
+                   "recursion as one kernel with a barrier between its steps (a cooperative "
+                   "launch on a GPU); kernels = a launch per step of each column (default fused)")
+      ->check(CLI::IsMember({"fused", "kernels"}));
+  sub_->add_option("--fact-blocks", fact_blocks_,
+                   "the most thread blocks of the fused leaf's cooperative launch on a GPU; the "
+                   "rest of the SMs run the update beside it; 0 = as many as the GPU holds at "
+                   "once (default 32)")
+      ->check(CLI::Range(0, 1 << 20));
   sub_->add_option("--cuda-aware-mpi", cuda_aware_mpi_,
                    "with FACT on the device and Q > 1: LBCAST sends the panel from device "
                    "memory (a CUDA-aware MPI reads it); auto = when the MPI library says it is "
@@ -404,6 +414,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (!host_like || !fact_on_.empty())
     options.notes.push_back(fmt::format("hplx: FACT on the {} (--fact-on {})", fact_on, fact_on));
   dat.schedule.device_mpi = device_mpi.on && fact_on == "device";
+  dat.schedule.fact_leaf = fact_leaf_ == "kernels" ? lu::FactLeaf::Kernels : lu::FactLeaf::Fused;
+  dat.schedule.fact_blocks = fact_blocks_;
   if (!device_mpi.why.empty()) options.notes.push_back("hplx: " + device_mpi.why);
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;

@@ -32,6 +32,8 @@ class LuCommand {
   int fact_threads_ = 1;
   long fact_device_gemm_ = 0;
   std::string fact_on_;                  // --fact-on; empty: by backend
+  std::string fact_leaf_ = "fused";      // --fact-leaf
+  int fact_blocks_ = 32;                 // --fact-blocks
   std::string cuda_aware_mpi_ = "auto";  // --cuda-aware-mpi
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;

@@ -16,7 +16,8 @@
 #      with its per-iteration record; one trace
 #   4. hplx lu at full memory (no --n) with the default FACT
 #   5. device FACT alone and beside the update's DGEMM (hplx_fact_probe,
-#      M = FACT_M: 124000, 61000, 20000; JB 512, 1024)
+#      M = FACT_M: 124000, 61000, 20000; JB 512, 1024), the fused leaf
+#      and the kernel leaf
 #   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
 #   7. hplx hpl-mxp (FP16 update) at HPLMXP_N with --compare-hpl
 #
@@ -245,8 +246,10 @@ step_fact_probe() {
   timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" --m "$FACT_M" --jb "$FACT_JB" \
     --json "$OUT/fact-probe.json" >"$OUT/fact-probe.txt" 2>&1 || return 1
   sed 's/^/  /' "$OUT/fact-probe.txt" >>"$OUT/steps.txt"
-  # The largest panel's FACT beside the DGEMM, against its iteration's update.
+  # The largest panel's FACT beside the DGEMM (the fused leaf, then the
+  # kernel leaf), against its iteration's update.
   summary fact_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
+  summary fact_kernels_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][1]["fact_beside_ms_median"]')"
   summary fact_update_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["update_ms_at_m"]')"
 }
 
@@ -304,7 +307,7 @@ run_step correctness 120 step_correctness
 run_step dgemm-probe 60 step_probe
 run_step fact-ab 130 step_fact_ab
 run_step full-memory 150 step_full_memory
-run_step fact-probe 60 step_fact_probe
+run_step fact-probe 80 step_fact_probe
 run_step mxp 90 step_mxp
 run_step hpl-mxp 60 step_hpl_mxp
 

@@ -1,7 +1,9 @@
 // Device FACT alone and beside the update's DGEMM, on a device-layer
 // backend: an M x JB panel on one process (A1 its first JB rows, A2 the
 // rest), factored on the device (panel_factor_device.hpp, hplx's default
-// variant: RFACT Crout, PFACT Right, NBMIN 4, NDIV 2) on the panel queue,
+// variant: RFACT Crout, PFACT Right, NDIV 2, NBMIN as asked) on the panel
+// queue, with each leaf form asked for (fused: one cooperative kernel per
+// leaf; kernels: a launch per step of each column),
 //   alone: the queue's own clock around each factorization;
 //   beside: while the compute queue runs DGEMMs of the update's shape
 //           (C (M x NC) -= A (M x JB) B (JB x NC), NC as memory allows),
@@ -11,10 +13,12 @@
 // take less than the DGEMM of that iteration (2 M^2 JB flops at M).
 //
 //   build/bin/hplx_fact_probe [--backend NAME] [--m M,M,...] [--jb JB,JB,...]
-//                             [--reps R] [--json FILE]
+//                             [--leaf fused,kernels] [--nbmin N] [--reps R]
+//                             [--json FILE]
 //
 // Defaults: --backend the default one, --m 124000,61000,20000 on a GPU and
-// 3000,1500 otherwise, --jb 512,1024 (64,128 otherwise), --reps 3. Each
+// 3000,1500 otherwise, --jb 512,1024 (64,128 otherwise), --leaf
+// fused,kernels, --nbmin 4 (hplx lu's default), --reps 3. Each
 // factorization starts from the same random panel. Prints one line per
 // shape and, with --json, a record of them.
 #include <mpi.h>
@@ -42,6 +46,25 @@ namespace {
 namespace device = hplx::device;
 using hplx::lu::Panel;
 
+// "a,b" as {"a", "b"}.
+std::vector<std::string> split_names(const std::string& text) {
+  std::vector<std::string> names;
+  std::size_t at = 0;
+  while (at <= text.size()) {
+    const std::size_t comma = std::min(text.find(',', at), text.size());
+    names.push_back(text.substr(at, comma - at));
+    at = comma + 1;
+  }
+  return names;
+}
+
+hplx::lu::FactLeaf parse_leaf(const std::string& name) {
+  if (name == "fused") return hplx::lu::FactLeaf::Fused;
+  if (name == "kernels") return hplx::lu::FactLeaf::Kernels;
+  throw hplx::UsageError(
+      fmt::format("--leaf: '{}' is not a leaf form; allowed: fused, kernels", name));
+}
+
 double median(std::vector<double> v) {
   std::sort(v.begin(), v.end());
   return v[v.size() / 2];
@@ -50,7 +73,8 @@ double median(std::vector<double> v) {
 // The panel, its pristine copy on the device and FACT's workspace.
 class ProbePanel {
  public:
-  ProbePanel(device::Device& dev, long m, int jb) : dev_(dev), pristine_(dev.backend()) {
+  ProbePanel(device::Device& dev, long m, int jb, const hplx::lu::FactParams& f)
+      : dev_(dev), pristine_(dev.backend()), f_(f) {
     p_.k = 0;
     p_.jb = jb;
     p_.m2 = m - jb;
@@ -71,8 +95,7 @@ class ProbePanel {
     device::copy(q, p_.w.device(), static_cast<const double*>(pristine_.device()),
                  pristine_.size());
     const device::EventPtr start = q.record_timed();
-    hplx::lu::factor_stacked_panel_device(q, p_, rows_, hplx::lu::Factorization::Crout,
-                                          hplx::lu::Factorization::Right, 4, 2, MPI_COMM_SELF, ws_);
+    hplx::lu::factor_stacked_panel_device(q, p_, rows_, f_, MPI_COMM_SELF, ws_);
     const device::EventPtr end = q.record_timed();
     end->synchronize();
     return start->seconds_until(*end);
@@ -85,6 +108,7 @@ class ProbePanel {
   device::Device& dev_;
   Panel p_;
   device::Mirror<double> pristine_;
+  const hplx::lu::FactParams f_;
   hplx::lu::DeviceFactWorkspace ws_;
   hplx::lu::PanelRows rows_{1 << 30, 1, 0, 0};  // one process: A2 is the panel's rows after JB
 };
@@ -138,11 +162,13 @@ int main(int argc, char** argv) {
   hplx::restart_with_better_blas_core(argv);
   MPI_Init(&argc, &argv);
   CLI::App app{"hplx_fact_probe: device FACT alone and beside the update's DGEMM"};
-  std::string backend_name, ms_text, jbs_text, json_path;
-  int reps = 3;
+  std::string backend_name, ms_text, jbs_text, json_path, leaves_text = "fused,kernels";
+  int reps = 3, nbmin = 4;
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "the panel's rows M, comma-separated");
   app.add_option("--jb", jbs_text, "the panel's columns JB (NB), comma-separated");
+  app.add_option("--leaf", leaves_text, "the leaf forms: fused, kernels, comma-separated");
+  app.add_option("--nbmin", nbmin, "NBMIN: the recursion's leaf width")->check(CLI::Range(1, 4096));
   app.add_option("--reps", reps, "timed factorizations per shape")->check(CLI::Range(1, 100));
   app.add_option("--json", json_path, "write the results here");
   int rc = 0;
@@ -160,71 +186,82 @@ int main(int argc, char** argv) {
         ms_text.empty() ? (gpu ? "124000,61000,20000" : "3000,1500") : ms_text, "--m");
     const std::vector<long> jbs = hplx::probe::parse_list(
         jbs_text.empty() ? (gpu ? "512,1024" : "64,128") : jbs_text, "--jb");
+    std::vector<hplx::lu::FactLeaf> leaves;
+    for (const std::string& name : split_names(leaves_text)) leaves.push_back(parse_leaf(name));
     std::printf("hplx_fact_probe: %s\n", dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (const long m : ms)
-      for (const long jb : jbs) {
-        if (jb > m) {
-          std::printf("M = %ld, JB = %ld: skipped, JB > M\n", m, jb);
-          continue;
-        }
-        // The panel twice (W and its pristine copy), and the GEMM's C with
-        // as many columns as a quarter of the free memory holds, at most M
-        // and 16384 (the DGEMM's rate is flat beyond; filling C takes time).
-        const double free_bytes = static_cast<double>(dev->backend().free_device_bytes());
-        const double panel_bytes = 2.0 * 8.0 * m * jb;
-        const long nc = std::min<long>(std::min<long>(m, 16384),
-                                       static_cast<long>(0.25 * free_bytes / (8.0 * m)));
-        if (panel_bytes > 0.5 * free_bytes || nc < jb) {
-          std::printf("M = %ld, JB = %ld: skipped, needs %.1f GiB\n", m, jb,
-                      panel_bytes / (1 << 30));
-          continue;
-        }
-        ProbePanel panel(*dev, m, static_cast<int>(jb));
-        panel.factor(dev->panel());  // warm-up
-        std::vector<double> alone;
-        for (int r = 0; r < reps; ++r) alone.push_back(panel.factor(dev->panel()));
+      for (const long jb : jbs)
+        for (const hplx::lu::FactLeaf leaf : leaves) {
+          hplx::lu::FactParams f;
+          f.nbmin = nbmin;
+          f.leaf = leaf;
+          f.leaf_blocks = 32;  // hplx lu's default --fact-blocks
+          const char* leaf_name = hplx::lu::name_of(leaf);
+          if (jb > m) {
+            std::printf("M = %ld, JB = %ld: skipped, JB > M\n", m, jb);
+            continue;
+          }
+          // The panel twice (W and its pristine copy), and the GEMM's C with
+          // as many columns as a quarter of the free memory holds, at most M
+          // and 16384 (the DGEMM's rate is flat beyond; filling C takes time).
+          const double free_bytes = static_cast<double>(dev->backend().free_device_bytes());
+          const double panel_bytes = 2.0 * 8.0 * m * jb;
+          const long nc = std::min<long>(std::min<long>(m, 16384),
+                                         static_cast<long>(0.25 * free_bytes / (8.0 * m)));
+          if (panel_bytes > 0.5 * free_bytes || nc < jb) {
+            std::printf("M = %ld, JB = %ld: skipped, needs %.1f GiB\n", m, jb,
+                        panel_bytes / (1 << 30));
+            continue;
+          }
+          ProbePanel panel(*dev, m, static_cast<int>(jb), f);
+          panel.factor(dev->panel());  // warm-up
+          std::vector<double> alone;
+          for (int r = 0; r < reps; ++r) alone.push_back(panel.factor(dev->panel()));
 
-        UpdateGemm gemm(*dev, m, nc, static_cast<int>(jb));
-        gemm.enqueue();  // warm-up
-        gemm.queue().synchronize();
-        // Enough GEMMs for `reps` FACTs alone, at least one.
-        const double one_gemm = gemms_with_facts(gemm, 1, nullptr, dev->panel(), nullptr);
-        const int count = std::max(1, static_cast<int>(reps * median(alone) / one_gemm) + 1);
-        const double gemm_alone = gemms_with_facts(gemm, count, nullptr, dev->panel(), nullptr);
-        std::vector<double> beside;
-        const double gemm_beside = gemms_with_facts(gemm, count, &panel, dev->panel(), &beside);
-        if (beside.empty()) beside.push_back(panel.factor(dev->panel()));
-        // FACT of m x jb: m jb^2 - jb^3 / 3 flops (netlib's count, leading terms).
-        const double fact_flops = static_cast<double>(m) * jb * jb - jb * jb * jb / 3.0;
-        const double gemm_gflops_alone = count * gemm.flops() / gemm_alone / 1e9;
-        const double gemm_gflops_beside = count * gemm.flops() / gemm_beside / 1e9;
-        const double update_ms = 2.0 * m * m * jb / (gemm_gflops_alone * 1e9) * 1e3;
-        std::printf(
-            "M = %ld, JB = %ld: FACT alone %.2f ms (%.1f Gflop/s), beside DGEMM %.2f ms "
-            "(median of %zu); DGEMM %.0f Gflop/s alone, %.0f beside; the iteration's update "
-            "(2 M^2 JB) %.1f ms\n",
-            m, jb, median(alone) * 1e3, fact_flops / median(alone) / 1e9, median(beside) * 1e3,
-            beside.size(), gemm_gflops_alone, gemm_gflops_beside, update_ms);
-        std::vector<double> alone_ms;
-        for (const double t : alone) alone_ms.push_back(t * 1e3);
-        rows.push_back({{"m", m},
-                        {"jb", jb},
-                        {"fact_alone_ms", alone_ms},
-                        {"fact_alone_ms_median", median(alone) * 1e3},
-                        {"fact_beside_ms_median", median(beside) * 1e3},
-                        {"fact_beside_count", beside.size()},
-                        {"gemm_nc", nc},
-                        {"gemm_gflops_alone", gemm_gflops_alone},
-                        {"gemm_gflops_beside", gemm_gflops_beside},
-                        {"update_ms_at_m", update_ms}});
-      }
+          UpdateGemm gemm(*dev, m, nc, static_cast<int>(jb));
+          gemm.enqueue();  // warm-up
+          gemm.queue().synchronize();
+          // Enough GEMMs for `reps` FACTs alone, at least one.
+          const double one_gemm = gemms_with_facts(gemm, 1, nullptr, dev->panel(), nullptr);
+          const int count = std::max(1, static_cast<int>(reps * median(alone) / one_gemm) + 1);
+          const double gemm_alone = gemms_with_facts(gemm, count, nullptr, dev->panel(), nullptr);
+          std::vector<double> beside;
+          const double gemm_beside = gemms_with_facts(gemm, count, &panel, dev->panel(), &beside);
+          if (beside.empty()) beside.push_back(panel.factor(dev->panel()));
+          // FACT of m x jb: m jb^2 - jb^3 / 3 flops (netlib's count, leading terms).
+          const double fact_flops = static_cast<double>(m) * jb * jb - jb * jb * jb / 3.0;
+          const double gemm_gflops_alone = count * gemm.flops() / gemm_alone / 1e9;
+          const double gemm_gflops_beside = count * gemm.flops() / gemm_beside / 1e9;
+          const double update_ms = 2.0 * m * m * jb / (gemm_gflops_alone * 1e9) * 1e3;
+          std::printf(
+              "M = %ld, JB = %ld, %s leaf: FACT alone %.2f ms (%.1f Gflop/s), beside DGEMM %.2f "
+              "ms (median of %zu); DGEMM %.0f Gflop/s alone, %.0f beside; the iteration's update "
+              "(2 M^2 JB) %.1f ms\n",
+              m, jb, leaf_name, median(alone) * 1e3, fact_flops / median(alone) / 1e9,
+              median(beside) * 1e3, beside.size(), gemm_gflops_alone, gemm_gflops_beside,
+              update_ms);
+          std::vector<double> alone_ms;
+          for (const double t : alone) alone_ms.push_back(t * 1e3);
+          rows.push_back({{"m", m},
+                          {"jb", jb},
+                          {"leaf", leaf_name},
+                          {"fact_alone_ms", alone_ms},
+                          {"fact_alone_ms_median", median(alone) * 1e3},
+                          {"fact_beside_ms_median", median(beside) * 1e3},
+                          {"fact_beside_count", beside.size()},
+                          {"gemm_nc", nc},
+                          {"gemm_gflops_alone", gemm_gflops_alone},
+                          {"gemm_gflops_beside", gemm_gflops_beside},
+                          {"update_ms_at_m", update_ms}});
+        }
     if (!json_path.empty()) {
-      const nlohmann::json record = {{"probe", "device_fact"},
-                                     {"backend", device::name_of(kind)},
-                                     {"device", dev->backend().describe()},
-                                     {"variant", "RFACT Crout, PFACT Right, NBMIN 4, NDIV 2"},
-                                     {"shapes", rows}};
+      const nlohmann::json record = {
+          {"probe", "device_fact"},
+          {"backend", device::name_of(kind)},
+          {"device", dev->backend().describe()},
+          {"variant", fmt::format("RFACT Crout, PFACT Right, NBMIN {}, NDIV 2", nbmin)},
+          {"shapes", rows}};
       hplx::write_text_atomically(json_path, record.dump(2) + "\n");
     }
   } catch (const CLI::ParseError& e) {

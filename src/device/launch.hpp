@@ -32,6 +32,8 @@ template <class Body>
 void launch_on_device(Queue& q, long n, const Body& body);
 template <class Body>
 double reduce_on_device(Queue& q, long n, const Body& body);
+template <class Body>
+void launch_phased_on_device(Queue& q, const Body& body, int blocks);
 
 // body(i) for i in [0, n) on the calling thread, split over the OpenMP
 // team when n >= 2 * grain and no parallel region is active. Each thread
@@ -93,6 +95,44 @@ void launch(Queue& q, long n, Body body, long grain = 4096) {
     return;
   }
   q.execute([n, body = std::move(body), grain] { host_for(n, body, grain); });
+}
+
+// A body of phases with a barrier between each, as one launch
+// (launch_phased): `HPLX_HD long phases() const`, `HPLX_HD long
+// extent(long phase) const` and `HPLX_HD void operator()(long phase, long
+// i) const` for i in [0, extent(phase)). Phase p + 1 sees every write of
+// phase p. PhaseOf is one phase as a plain body.
+template <class Body>
+struct PhaseOf {
+  Body body;
+  long phase;
+  void operator()(long i) const { body(phase, i); }
+};
+
+// Runs every phase of `body` in q's order, as one kernel: on a GPU one
+// cooperative launch of at most `blocks` blocks (0: as many as the device
+// holds at once) whose threads meet at a grid-wide barrier between phases,
+// instead of a launch per phase; on the host the phases' loops in turn; on
+// a simulated queue one launch's overhead and every phase's elements.
+template <class Body>
+void launch_phased(Queue& q, Body body, int blocks = 0, long grain = 4096) {
+  const long phases = body.phases();
+  if (phases <= 0) return;
+  if (q.simulated()) {
+    double elements = 0;
+    for (long p = 0; p < phases; ++p) elements += static_cast<double>(body.extent(p));
+    return q.simulate_kernel(elements, RowCopyOf<Body>::of(body));
+  }
+  if (!q.executes_on_host()) {
+    if constexpr (kCudaCompiled)
+      launch_phased_on_device(q, body, blocks);
+    else
+      throw_no_device_kernel(q);
+    return;
+  }
+  q.execute([body = std::move(body), phases, grain] {
+    for (long p = 0; p < phases; ++p) host_for(body.extent(p), PhaseOf<Body>{body, p}, grain);
+  });
 }
 
 // The sum over i in [0, n) of body(i) (a double), in q's order; the host

@@ -583,6 +583,10 @@ const char* name_of(FactOn f) {
   return f == FactOn::Device ? "device" : "host";
 }
 
+const char* name_of(FactLeaf f) {
+  return f == FactLeaf::Kernels ? "kernels" : "fused";
+}
+
 const char* name_of(ScheduleKind s) {
   return s == ScheduleKind::Dag ? "dag" : "bsp";
 }

@@ -32,6 +32,11 @@ enum class ScheduleKind { Bsp = 0, Dag = 1 };
 // Where FACT runs (--fact-on): on the host (panel_factor.cpp) or on the
 // device's queue (panel_factor_device.hpp).
 enum class FactOn { Host = 0, Device = 1 };
+// How device FACT runs the leaf of right-looking PFACT on one process row
+// (--fact-leaf): fused = one kernel of phases per leaf (on a GPU a
+// cooperative launch with a grid-wide barrier between phases, as rocHPL
+// 7); kernels = a launch per step of each column (panel_factor_device.cpp).
+enum class FactLeaf { Fused = 0, Kernels = 1 };
 
 struct Schedule {
   // --schedule: bsp = the look-ahead driver of pdgesv.cpp (DEPTH and the
@@ -66,6 +71,11 @@ struct Schedule {
   // (emulated, cuda). The bsp schedule only (the dag one factors on the
   // host), and never on the sim backend (not modelled).
   FactOn fact_on = FactOn::Host;
+  // --fact-leaf and --fact-blocks: the fused leaf, and the most blocks its
+  // cooperative launch takes on a GPU (0 = as many as the device holds at
+  // once; fewer leave the SMs to the update's DGEMM beside it).
+  FactLeaf fact_leaf = FactLeaf::Fused;
+  int fact_blocks = 32;
   // --cuda-aware-mpi, resolved (device/device_mpi.hpp): LBCAST of a panel
   // factored on the device goes from and into W's device side, MPI reading
   // and writing device memory. The plain broadcast only: the pipelined one
@@ -186,5 +196,6 @@ const char* name_of(Broadcast b);
 const char* name_of(SwapAlgorithm s);
 const char* name_of(ScheduleKind s);  // "bsp", "dag"
 const char* name_of(FactOn f);        // "host", "device"
+const char* name_of(FactLeaf f);      // "fused", "kernels"
 
 }  // namespace hplx::lu

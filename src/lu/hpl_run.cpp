@@ -93,6 +93,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"fact_threads", t.schedule.fact_threads},
             {"fact_device_gemm", t.schedule.fact_device_gemm},
             {"fact_on", name_of(t.schedule.fact_on)},
+            {"fact_leaf", name_of(t.schedule.fact_leaf)},
+            {"fact_blocks", t.schedule.fact_blocks},
             {"cuda_aware_mpi", t.schedule.device_mpi},
             {"swap_pipeline", t.schedule.swap_pipeline},
             {"swap_first", t.schedule.swap_first},

@@ -85,7 +85,9 @@ FactParams fact_params(const TestCase& t) {
           t.ndiv,
           t.l1_transposed,
           t.schedule.fact_device_gemm,
-          t.schedule.fact_on == FactOn::Device};
+          t.schedule.fact_on == FactOn::Device,
+          t.schedule.fact_leaf,
+          t.schedule.fact_blocks};
 }
 
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& algo,

@@ -149,6 +149,9 @@ struct FactParams {
   long device_gemm_cols = 0;
   // --fact-on device: FACT runs on the queue (panel_factor_device.hpp).
   bool on_device = false;
+  // --fact-leaf, --fact-blocks (Schedule): device FACT's leaf.
+  FactLeaf leaf = FactLeaf::Fused;
+  int leaf_blocks = 32;
 };
 FactParams fact_params(const TestCase& t);
 

@@ -104,15 +104,16 @@ struct Columns {
 
 class DeviceFact {
  public:
-  DeviceFact(device::Queue& q, Panel& p, const PanelRows& rows, Factorization rfact,
-             Factorization pfact, long nbmin, long ndiv, MPI_Comm col, DeviceFactWorkspace& ws,
-             const SubpanelDone& done)
+  DeviceFact(device::Queue& q, Panel& p, const PanelRows& rows, const FactParams& f, MPI_Comm col,
+             DeviceFactWorkspace& ws, const SubpanelDone& done)
       : q_(q),
         p_(p),
-        rfact_(rfact),
-        pfact_(pfact),
-        nbmin_(nbmin),
-        ndiv_(ndiv),
+        rfact_(f.rfact),
+        pfact_(f.pfact),
+        nbmin_(std::max(1, f.nbmin)),
+        ndiv_(std::max(2, f.ndiv)),
+        leaf_(f.leaf),
+        leaf_blocks_(f.leaf_blocks),
         ws_(ws),
         done_(done),
         exchange_(col, p.jb),
@@ -199,6 +200,12 @@ class DeviceFact {
 
   void base(long c0, long n) {
     const long end = c0 + n;
+    if (pfact_ == Factorization::Right && leaf_ == FactLeaf::Fused && !exchange_.several()) {
+      device::launch_phased(
+          q_, kern::FusedRightLeaf{w_, ld_, c0, end, ws_.d_candidates(), rows_, tail_},
+          leaf_blocks_);
+      return;
+    }
     for (long c = c0; c < end; ++c) {
       if (c > c0 && pfact_ != Factorization::Right) {
         if (pfact_ == Factorization::Left) trsm(c - c0, 1, at(c0, c0), at(c0, c));
@@ -247,6 +254,8 @@ class DeviceFact {
   Panel& p_;
   const Factorization rfact_, pfact_;
   const long nbmin_, ndiv_;
+  const FactLeaf leaf_;
+  const int leaf_blocks_;
   DeviceFactWorkspace& ws_;
   const SubpanelDone& done_;
   ColumnExchange exchange_;
@@ -259,8 +268,8 @@ class DeviceFact {
 }  // namespace
 
 void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows& rows,
-                                 Factorization rfact, Factorization pfact, int nbmin, int ndiv,
-                                 MPI_Comm col, DeviceFactWorkspace& ws, const SubpanelDone& done) {
+                                 const FactParams& f, MPI_Comm col, DeviceFactWorkspace& ws,
+                                 const SubpanelDone& done) {
   if (panel.jb == 0) return;
   if (q.simulated())
     throw Error("FACT on the device is not modelled on the sim backend; use --fact-on host");
@@ -271,8 +280,7 @@ void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows
     panel.info = 0;
   }
   ws.fit(q.backend(), panel.ld(), panel.jb);
-  DeviceFact(q, panel, rows, rfact, pfact, std::max(1, nbmin), std::max(2, ndiv), col, ws, done)
-      .run();
+  DeviceFact(q, panel, rows, f, col, ws, done).run();
 }
 
 void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& f,
@@ -311,8 +319,7 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
     simulate_stacked_panel_device(*sim, q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), a.n(),
                                   done);
   else
-    factor_stacked_panel_device(q, p, rows, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), ws,
-                                done);
+    factor_stacked_panel_device(q, p, rows, f, grid.col(), ws, done);
 
   {
     DeviceTimeline::Span up(timeline, q, DeviceTimeline::kTransfer);

@@ -81,8 +81,7 @@ class DeviceFactWorkspace {
 // finished top-level sub-panel after its columns have been copied to W's
 // host side (the host waits for them).
 void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows& rows,
-                                 Factorization rfact, Factorization pfact, int nbmin, int ndiv,
-                                 MPI_Comm col, DeviceFactWorkspace& ws,
+                                 const FactParams& f, MPI_Comm col, DeviceFactWorkspace& ws,
                                  const SubpanelDone& done = {});
 
 // FACT on the panel's process column, the device counterpart of

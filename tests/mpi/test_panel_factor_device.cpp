@@ -53,9 +53,10 @@ std::vector<double> random_panel(long m, int jb, unsigned seed) {
 }
 
 // Factors the m x jb panel spread over the ranks (nb-row blocks) on the
-// host (dev null) or on `dev`'s compute queue; returns the whole panel.
+// host (dev null) or on `dev`'s compute queue with the `leaf` form;
+// returns the whole panel.
 Factored factor(const std::vector<double>& full, const Case& c, Factorization rfact,
-                Factorization pfact, device::Device* dev) {
+                Factorization pfact, device::Device* dev, FactLeaf leaf = FactLeaf::Fused) {
   int me = 0, np = 1;
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
   MPI_Comm_size(MPI_COMM_WORLD, &np);
@@ -81,7 +82,9 @@ Factored factor(const std::vector<double>& full, const Case& c, Factorization rf
     device::Queue& q = dev->compute();
     p.w.to_device(q);
     DeviceFactWorkspace ws;
-    factor_stacked_panel_device(q, p, rows, rfact, pfact, c.nbmin, c.ndiv, MPI_COMM_WORLD, ws);
+    FactParams f{rfact, pfact, c.nbmin, c.ndiv};
+    f.leaf = leaf;
+    factor_stacked_panel_device(q, p, rows, f, MPI_COMM_WORLD, ws);
     const std::vector<long> exchanged = p.ipiv;
     const long exchanged_info = p.info;
     p.w.to_host(q);
@@ -178,6 +181,40 @@ TEST_P(DeviceFact, GivesHostFactsPivotsAndValuesForEveryVariant) {
         expect_like_host(random_panel(c.m, c.jb, seed++), c, rfact, pfact);
         if (HasFatalFailure()) return;
       }
+}
+
+TEST_P(DeviceFact, FusedLeafGivesTheKernelLeafsResultsBitForBit) {
+  // The fused leaf (one phased kernel per leaf) runs right-looking PFACT
+  // on one process row; it must give the kernel bodies' leaf exactly: the
+  // same pivots, info and bits, with ties, NaNs and a zero column too.
+  int np = 1;
+  MPI_Comm_size(MPI_COMM_WORLD, &np);
+  if (np > 1) GTEST_SKIP() << "the fused leaf runs on one process row";
+  const Case cases[] = {{97, 16, 16, 4, 2},
+                        {700, 33, 40, 6, 3},
+                        {41, 3, 3, 2, 2},
+                        {30, 1, 1, 1, 2},
+                        {300, 12, 12, 12, 2}};
+  unsigned seed = 11;
+  for (Factorization rfact : kFacts)
+    for (const Case& c : cases) {
+      std::vector<double> full = random_panel(c.m, c.jb, seed++);
+      if (c.m == 300) {  // ties, a zero column (info), then a NaN (it spreads right)
+        std::mt19937_64 gen(seed);
+        std::uniform_int_distribution<int> u(-2, 2);
+        for (auto& v : full) v = u(gen);
+        for (long r = 0; r < c.m; ++r) full[r + 5 * c.m] = 0.0;
+        full[250 + 10 * c.m] = std::numeric_limits<double>::quiet_NaN();
+      }
+      const Factored fused = factor(full, c, rfact, Factorization::Right, &dev(), FactLeaf::Fused);
+      const Factored kernels =
+          factor(full, c, rfact, Factorization::Right, &dev(), FactLeaf::Kernels);
+      const auto where = testing::Message() << device::name_of(GetParam()) << " " << name_of(rfact)
+                                            << " m=" << c.m << " jb=" << c.jb;
+      ASSERT_EQ(fused.ipiv, kernels.ipiv) << where;
+      EXPECT_EQ(fused.info, kernels.info) << where;
+      EXPECT_EQ(max_difference(fused.lu, kernels.lu), 0.0) << where;
+    }
 }
 
 TEST_P(DeviceFact, BreaksTiesAndNaNsLikeHostFact) {

@@ -432,6 +432,27 @@ std::string cuda_versions() {
                      CUBLAS_VERSION);
 }
 
+namespace cuda_detail {
+
+unsigned cooperative_capacity(const void* kernel, int threads) {
+  int device = 0, cooperative = 0, sms = 0, per_sm = 0;
+  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
+  check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
+             "cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch)");
+  if (cooperative == 0)
+    throw Error(
+        fmt::format("CUDA device {} cannot run cooperative kernels (the fused FACT leaf); allowed: "
+                    "--fact-leaf kernels",
+                    device));
+  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+             "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
+  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
+             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  return static_cast<unsigned>(std::max(1, per_sm * sms));
+}
+
+}  // namespace cuda_detail
+
 void* cuda_stream_of(Queue& q) {
   auto* cq = dynamic_cast<CudaQueue*>(&q);
   if (cq == nullptr)

@@ -44,4 +44,11 @@ void check_device_work(void* stream, const char* what);
 // A kernel body's type as C++ spells it (for error messages).
 std::string kernel_name(const char* mangled);
 
+namespace cuda_detail {
+// The blocks of `kernel` (`threads` threads each) that the current device
+// holds at once: a cooperative launch may not have more. Throws where the
+// device cannot launch cooperative kernels.
+unsigned cooperative_capacity(const void* kernel, int threads);
+}  // namespace cuda_detail
+
 }  // namespace hplx::device

@@ -6,6 +6,7 @@
 //   template void hplx::device::launch_on_device(Queue&, long, const MyBody&);
 #pragma once
 
+#include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
 #include <string>
@@ -52,6 +53,21 @@ __global__ void sum_over_indices(long n, Body body, double* out) {
   if (threadIdx.x == 0) atomicAdd(out, partial[0]);
 }
 
+// Every phase of a phased body (launch.hpp's launch_phased), the grid's
+// threads striding over each phase's indices and meeting at a grid-wide
+// barrier before the next (a cooperative launch).
+template <class Body>
+__global__ void phases_with_grid_barriers(Body body) {
+  cooperative_groups::grid_group grid = cooperative_groups::this_grid();
+  const long phases = body.phases();
+  const long stride = static_cast<long>(grid.num_threads());
+  for (long p = 0; p < phases; ++p) {
+    const long n = body.extent(p);
+    for (long i = static_cast<long>(grid.thread_rank()); i < n; i += stride) body(p, i);
+    if (p + 1 < phases) grid.sync();
+  }
+}
+
 }  // namespace cuda_detail
 
 template <class Body>
@@ -60,6 +76,28 @@ void launch_on_device(Queue& q, long n, const Body& body) {
   cuda_detail::for_each_index<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
       n, body);
   const cudaError_t launched = cudaGetLastError();
+  if (launched != cudaSuccess || device_sync_mode()) {
+    const std::string what = kernel_name(typeid(Body).name());
+    check_cuda(launched, what.c_str());
+    check_device_work(stream, what.c_str());
+  }
+}
+
+// `blocks` 0: as many as the device holds at once. Fewer leave SMs to the
+// kernels of other queues (the update's DGEMM beside device FACT), and a
+// cooperative launch starts only when all its blocks fit.
+template <class Body>
+void launch_phased_on_device(Queue& q, const Body& body, int blocks) {
+  auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
+  const void* kernel = reinterpret_cast<const void*>(&cuda_detail::phases_with_grid_barriers<Body>);
+  static const unsigned capacity = cuda_detail::cooperative_capacity(kernel, cuda_detail::kThreads);
+  const unsigned grid = blocks > 0 && static_cast<unsigned>(blocks) < capacity
+                            ? static_cast<unsigned>(blocks)
+                            : capacity;
+  Body arg = body;
+  void* args[] = {&arg};
+  const cudaError_t launched =
+      cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(cuda_detail::kThreads), args, 0, stream);
   if (launched != cudaSuccess || device_sync_mode()) {
     const std::string what = kernel_name(typeid(Body).name());
     check_cuda(launched, what.c_str());

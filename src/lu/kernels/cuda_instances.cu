@@ -1,5 +1,6 @@
 // The LU's kernel bodies compiled for CUDA GPUs (only in builds with the
-// CUDA backend): one line per body launched anywhere in src/lu. A body
+// CUDA backend): one line per body launched anywhere in src/lu (phased
+// bodies through launch_phased_on_device). A body
 // launched but missing here is a link error of the CUDA build.
 #include "device/cuda/launch_cuda.cuh"
 #include "lu/kernels/fact_kernels.hpp"
@@ -27,5 +28,6 @@ template void launch_on_device(Queue&, long, const RankOneUpdate&);
 template void launch_on_device(Queue&, long, const TransposeBlock&);
 template void launch_on_device(Queue&, long, const FillDoubles&);
 template void launch_on_device(Queue&, long, const KeepFirstInfo&);
+template void launch_phased_on_device(Queue&, const FusedRightLeaf&, int);
 
 }  // namespace hplx::device

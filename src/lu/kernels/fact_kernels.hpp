@@ -35,7 +35,7 @@ HPLX_HD inline bool pivot_beats(double ma, double ra, double mb, double rb) {
 
 // Rows of one candidate chunk: a block of a GPU's threads scans this many.
 inline constexpr long kPivotChunk = 256;
-inline long pivot_chunks(long rows) {
+HPLX_HD inline long pivot_chunks(long rows) {
   return (rows + kPivotChunk - 1) / kPivotChunk;
 }
 
@@ -92,6 +92,20 @@ HPLX_HD inline void record_pivot(double* w, long ld, const StackedRows& s, long 
   if (w[c + c * ld] == 0.0 && tail[s.jb] == 0.0) tail[s.jb] = static_cast<double>(s.k + c + 1);
 }
 
+// The best of `count` chunk candidates (ColumnCandidates' out): its
+// stacked row; its magnitude in `mag`.
+HPLX_HD inline long best_candidate(const double* candidates, long count, double& mag) {
+  mag = candidates[0];
+  double row = candidates[1];
+  for (long g = 1; g < count; ++g) {
+    if (pivot_beats(candidates[2 * g], candidates[2 * g + 1], mag, row)) {
+      mag = candidates[2 * g];
+      row = candidates[2 * g + 1];
+    }
+  }
+  return static_cast<long>(row);
+}
+
 // One index: the best of `count` chunk candidates, then either (one process
 // in the column) its row swapped with row c and the pivot recorded, or
 // (several) this process's candidate staged for the exchange over the
@@ -106,14 +120,8 @@ struct PickPivot {
   double* tail;   // W's tail; used when stage is null
   double* stage;  // jb + 2 doubles, or null: swap in place
   HPLX_HD void operator()(long) const {
-    double mag = candidates[0], row = candidates[1];
-    for (long g = 1; g < count; ++g) {
-      if (pivot_beats(candidates[2 * g], candidates[2 * g + 1], mag, row)) {
-        mag = candidates[2 * g];
-        row = candidates[2 * g + 1];
-      }
-    }
-    const long r = static_cast<long>(row);
+    double mag = 0;
+    const long r = best_candidate(candidates, count, mag);
     const long global = rows.global(r);
     if (stage) {
       stage[0] = mag;
@@ -174,6 +182,71 @@ struct RankOneUpdate {
   HPLX_HD void operator()(long index) const {
     const long j = c + 1 + index / m, r = first + index % m;
     w[r + j * ld] -= w[r + c * ld] * w[c + j * ld];
+  }
+};
+
+// The leaf of right-looking PFACT on one process (P = 1) as one kernel of
+// phases (device::launch_phased: on a GPU one cooperative launch with a
+// grid-wide barrier between phases, as rocHPL 7's base case). For each
+// column c of [c0, end), four phases: each chunk's candidate, the pick and
+// the winner's row brought to row c (one index per column of W, each
+// finding the same winner), the scaling, the rank-1 update of the leaf's
+// columns right of c. The arithmetic is the kernel bodies' above, element
+// for element, so the results are theirs bit for bit (DeviceFact's tests).
+struct FusedRightLeaf {
+  double* w;
+  long ld, c0, end;
+  double* candidates;  // pivot_chunks(ld - c0) pairs
+  StackedRows rows;
+  double* tail;  // W's tail: the pivots, then info
+
+  static constexpr long kPhasesPerColumn = 4;
+  HPLX_HD long phases() const { return kPhasesPerColumn * (end - c0); }
+  HPLX_HD long extent(long phase) const {
+    const long c = c0 + phase / kPhasesPerColumn, below = ld - c - 1;
+    switch (phase % kPhasesPerColumn) {
+      case 0:
+        return pivot_chunks(ld - c);
+      case 1:
+        return rows.jb;
+      case 2:
+        return below;
+      default:
+        return below * (end - c - 1);
+    }
+  }
+  HPLX_HD void operator()(long phase, long i) const {
+    const long c = c0 + phase / kPhasesPerColumn;
+    switch (phase % kPhasesPerColumn) {
+      case 0:
+        ColumnCandidates{w, ld, c, c, ld, candidates}(i);
+        break;
+      case 1:
+        swap_to_diagonal(c, i);
+        break;
+      case 2:
+        ScaleByPivot{w, ld, c, c + 1}(i);
+        break;
+      default:
+        RankOneUpdate{w, ld, c, c + 1, ld - c - 1}(i);
+    }
+  }
+
+ private:
+  // Column j of the winner's row and row c exchanged; index 0 records the
+  // pivot (PickPivot's, with the zero test on the winner's magnitude: the
+  // value that reaches W(c, c)).
+  HPLX_HD void swap_to_diagonal(long c, long j) const {
+    double mag = 0;
+    const long r = best_candidate(candidates, pivot_chunks(ld - c), mag);
+    if (r != c) {
+      const double t = w[c + j * ld];
+      w[c + j * ld] = w[r + j * ld];
+      w[r + j * ld] = t;
+    }
+    if (j != 0) return;
+    tail[c] = static_cast<double>(rows.global(r));
+    if (mag == 0.0 && tail[rows.jb] == 0.0) tail[rows.jb] = static_cast<double>(rows.k + c + 1);
   }
 };
 
