@@ -203,10 +203,11 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "rest of the SMs run the update beside it; 0 = as many as the GPU holds at "
                    "once (default 32)")
       ->check(CLI::Range(0, 1 << 20));
-  sub_->add_option("--cuda-aware-mpi", cuda_aware_mpi_,
-                   "with FACT on the device and Q > 1: LBCAST sends the panel from device "
-                   "memory (a CUDA-aware MPI reads it); auto = when the MPI library says it is "
-                   "CUDA-aware (MPIX_Query_cuda_support), on, off (default auto)")
+  sub_->add_option(
+          "--cuda-aware-mpi", cuda_aware_mpi_,
+          "with FACT on the device: LBCAST (Q > 1) and the row swaps (P > 1) hand MPI "
+          "device memory (a CUDA-aware MPI reads it); auto = when the MPI library says it is "
+          "CUDA-aware (MPIX_Query_cuda_support), on, off (default auto)")
       ->check(CLI::IsMember({"auto", "on", "off"}));
   sub_->add_option("--swap-pipeline", swap_pipeline_,
                    "P > 1: cut row swap + update into growing column segments, the swap of "

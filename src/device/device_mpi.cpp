@@ -22,7 +22,7 @@ int mpi_says_cuda_aware() {
 DeviceMpi choose_device_mpi(BackendKind backend, const std::string& mode) {
   if (mode != "auto" && mode != "on" && mode != "off")
     throw UsageError(fmt::format("--cuda-aware-mpi {}: allowed: auto, on, off", mode));
-  if (mode == "off") return {false, "--cuda-aware-mpi off: panels go through the host"};
+  if (mode == "off") return {false, "--cuda-aware-mpi off: panels and rows go through the host"};
   const bool has_device_memory = backend == BackendKind::Cuda || backend == BackendKind::Emulated;
   if (!has_device_memory) {
     if (mode == "on")
@@ -42,16 +42,17 @@ DeviceMpi choose_device_mpi(BackendKind backend, const std::string& mode) {
           fmt::format("--cuda-aware-mpi on: this MPI library is not CUDA-aware ({}); allowed: "
                       "auto or off, or an MPI built with CUDA support",
                       said));
-    return {true, fmt::format("--cuda-aware-mpi on: MPI sends device FACT's panels from device "
-                              "memory ({})",
+    return {true, fmt::format("--cuda-aware-mpi on: MPI sends device FACT's panels and the row "
+                              "swaps' rows from device memory ({})",
                               backend == BackendKind::Emulated ? "the emulated device's memory "
                                                                  "is host memory"
                                                                : said)};
   }
   const bool on = backend == BackendKind::Cuda && says == 1;
   return {on, fmt::format("--cuda-aware-mpi auto: {} ({})",
-                          on ? "MPI sends device FACT's panels from device memory"
-                             : "panels go through the host",
+                          on ? "MPI sends device FACT's panels and the row swaps' rows from "
+                               "device memory"
+                             : "panels and rows go through the host",
                           said)};
 }
 

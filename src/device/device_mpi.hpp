@@ -1,7 +1,9 @@
 // Whether MPI may be handed device memory (`hplx lu --cuda-aware-mpi
 // auto|on|off`): a CUDA-aware MPI library reads and writes GPU memory
 // itself, so a panel factored on the device goes along the process row
-// from the device's buffer, with no copy through the host.
+// from the device's buffer, and the row swap's rows go up and down the
+// process column from and into device buffers, with no copy through the
+// host.
 //   auto: on where the MPI library says it is CUDA-aware at run time
 //         (Open MPI's MPIX_Query_cuda_support) and the backend is cuda;
 //         off otherwise (an MPI that cannot say is taken as not aware).
@@ -10,7 +12,7 @@
 //         crash or send garbage). The emulated device's memory is host
 //         memory that any MPI reads: there `on` stands for an aware MPI,
 //         for the tests.
-//   off:  panels go through the host's side of their buffers.
+//   off:  panels and rows go through the host's side of their buffers.
 // The host and sim backends have no device memory: `on` is refused there.
 #pragma once
 

@@ -76,10 +76,11 @@ struct Schedule {
   // once; fewer leave the SMs to the update's DGEMM beside it).
   FactLeaf fact_leaf = FactLeaf::Fused;
   int fact_blocks = 32;
-  // --cuda-aware-mpi, resolved (device/device_mpi.hpp): LBCAST of a panel
-  // factored on the device goes from and into W's device side, MPI reading
-  // and writing device memory. The plain broadcast only: the pipelined one
-  // and the row swaps still go through the host.
+  // --cuda-aware-mpi, resolved (device/device_mpi.hpp), with FACT on the
+  // device: MPI reads and writes device memory. LBCAST of a panel goes from
+  // and into W's device side (the plain broadcast only: the pipelined one
+  // still goes through the host); with P > 1 the row swaps' messages go
+  // from and into their buffers' device sides (SwapForm::device_memory).
   bool device_mpi = false;
   // P > 1: the row swap and update cut into column segments of growing
   // width (the first `swap_first` of the columns, each next `swap_growth`

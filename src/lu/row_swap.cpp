@@ -42,7 +42,8 @@ RowSwapPlan plan_row_swaps(long k, int jb, const std::vector<long>& ipiv) {
 }
 
 SwapParams swap_params(const TestCase& t) {
-  return {t.swap, t.swap_threshold, t.schedule.modified_long_swap, t.u_transposed, t.equilibration};
+  return {t.swap,         t.swap_threshold, t.schedule.modified_long_swap,
+          t.u_transposed, t.equilibration,  t.schedule.device_mpi};
 }
 
 SwapAlgorithm effective_swap(const SwapParams& s, long local_columns) {
@@ -51,11 +52,26 @@ SwapAlgorithm effective_swap(const SwapParams& s, long local_columns) {
 }
 
 SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second) {
-  return {effective_swap(s, local_columns), s.modified_long_swap, s.u_transposed, s.equilibrate,
-          second};
+  SwapForm form{effective_swap(s, local_columns), s.modified_long_swap, s.u_transposed,
+                s.equilibrate, second};
+  form.device_memory = s.device_memory;
+  return form;
+}
+
+bool swaps_in_device_memory(bool asked, device::Backend& backend) {
+  return asked && !backend.host_accessible(device::MemorySpace::Device) &&
+         backend.simulation() == nullptr;
 }
 
 namespace {
+
+// `b`, grown to Device memory for at least `count` elements (reserved
+// before a solve's timer starts: nothing grows while timed).
+template <class T>
+T* at_least(device::Buffer<T>& b, device::Backend& backend, long count) {
+  if (b.size() < count) b = device::Buffer<T>(backend, count, device::MemorySpace::Device);
+  return b.data();
+}
 
 // Below this many elements a copy is not worth waking the thread team.
 constexpr long kParallelMin = 1L << 14;
@@ -122,6 +138,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
       second_(form.second == MPI_COMM_NULL ? grid.col() : form.second),
       roll_first_(form.roll_first),
       u_transposed_(form.u_transposed),
+      device_memory_(swaps_in_device_memory(form.device_memory, q.backend())),
       sim_(q.backend().simulation()) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
   b_.u.bind(q.backend());
@@ -151,7 +168,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
   b_.mine.resize(ucount_[me]);
   stage_rows(q, my_rows, b_.mine_rows);
   gather_rows(q, a, b_.mine_rows, lc0, nn, b_.mine.device());
-  b_.mine.to_host(q);
+  if (!device_memory_) b_.mine.to_host(q);
   if (!form.omit_pack_wait) q.synchronize();  // MPI reads the packed rows
   udisp_ = displacements(ucount_);
   copy_ += wall_time() - pack_start;
@@ -180,8 +197,8 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     b_.outgoing.resize(nn * static_cast<long>(plan.moves.size()));
     stage_rows(q, from, b_.out_rows);
     gather_rows(q, a, b_.out_rows, lc0, nn, b_.outgoing.device(), /*block=*/true);
-    b_.outgoing.to_host(q);
-    q.synchronize();
+    if (!device_memory_) b_.outgoing.to_host(q);
+    q.synchronize();  // MPI reads the packed rows
   }
   const double packed = wall_time() - spread_pack;
   copy_ += packed;
@@ -190,12 +207,12 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
     if (me == p.owner_row) {
       // The root's own rows stay where the gather put them (the outgoing rows'
       // device side, complete_stage_work), not copied to itself by MPI.
-      iscatterv(b_.outgoing.data(), mcount_.data(), mdisp_.data(), MPI_DOUBLE, MPI_IN_PLACE, 0,
+      iscatterv(mpi_side(b_.outgoing), mcount_.data(), mdisp_.data(), MPI_DOUBLE, MPI_IN_PLACE, 0,
                 MPI_DOUBLE, p.owner_row, col, &reqs_[1]);
     } else {
       b_.incoming.resize(mcount_[me]);
-      iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, b_.incoming.data(), mcount_[me], MPI_DOUBLE,
-                p.owner_row, col, &reqs_[1]);
+      iscatterv(nullptr, nullptr, nullptr, MPI_DOUBLE, mpi_side(b_.incoming), mcount_[me],
+                MPI_DOUBLE, p.owner_row, col, &reqs_[1]);
     }
   }
   if (!roll_first_) post_first_u(reqs_[0]);
@@ -207,7 +224,8 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
 // roll follows in stage 1, as it does in netlib's order without it).
 void RowSwapInFlight::post_first_u(MPI_Request& req) {
   if (equil_) {
-    ialltoallv(b_.mine.data(), scount_.data(), sdisp_.data(), MPI_DOUBLE, b_.received.data(),
+    double* received = device_memory_ ? b_.received_device.data() : b_.received.data();
+    ialltoallv(mpi_side(b_.mine), scount_.data(), sdisp_.data(), MPI_DOUBLE, received,
                rcount_.data(), rdisp_.data(), MPI_DOUBLE, grid_.col(), &req);
   } else if (!long_ || roll_first_) {
     post_u(req);
@@ -236,7 +254,21 @@ void RowSwapInFlight::plan_equilibration() {
   }
   sdisp_ = displacements(scount_);
   rdisp_ = displacements(rcount_);
-  b_.received.resize(static_cast<std::size_t>(nn_) * (piece_first(me + 1) - piece_first(me)));
+  const long received = nn_ * (piece_first(me + 1) - piece_first(me));
+  if (device_memory_)
+    at_least(b_.received_device, q_.backend(), received);
+  else
+    b_.received.resize(static_cast<std::size_t>(received));
+}
+
+// The roll's pieces: process row i's piece, rows [piece_first(i),
+// piece_first(i + 1)) of U.
+void RowSwapInFlight::plan_roll() {
+  const int nprow = grid_.nprow();
+  pcount_.assign(nprow, 0);
+  for (int i = 0; i < nprow; ++i)
+    pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
+  pdisp_ = displacements(pcount_);
 }
 
 long RowSwapInFlight::piece_first(int i) const {
@@ -261,6 +293,7 @@ void RowSwapInFlight::assemble_piece() {
 // U meets on the diagonal block's process row, then goes down the column
 // in a binomial tree (stage 1).
 void RowSwapInFlight::post_u(MPI_Request& req) {
+  if (device_memory_) return post_u_from_device(req);
   const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
   const int me = grid_.myrow();
   if (equil_) {  // the roll of equal pieces, in r order
@@ -271,11 +304,7 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
       b_.gathered.resize(usize);
       dst = b_.gathered.data();
     }
-    const int nprow = grid_.nprow();
-    pcount_.assign(nprow, 0);
-    for (int i = 0; i < nprow; ++i)
-      pcount_[i] = static_cast<int>((piece_first(i + 1) - piece_first(i)) * nn_);
-    pdisp_ = displacements(pcount_);
+    plan_roll();
     place_own_part(b_.piece.data(), pcount_[me], dst + pdisp_[me]);
     iallgatherv(MPI_IN_PLACE, 0, MPI_DATATYPE_NULL, dst, pcount_.data(), pdisp_.data(), MPI_DOUBLE,
                 second_, &req);
@@ -296,6 +325,27 @@ void RowSwapInFlight::post_u(MPI_Request& req) {
   }
 }
 
+// post_u() with MPI on device memory: every collective gets this process's
+// part from where MPI can read it (not in place, which would need a copy on
+// the queue and a host wait for it). The equilibrated roll sends the pieces
+// as the equilibration left them, grouped by sender (no assembly kernel and
+// wait either); the unpacking kernel finds U's rows there (u_row_starts()).
+void RowSwapInFlight::post_u_from_device(MPI_Request& req) {
+  const int me = grid_.myrow();
+  double* gathered = at_least(b_.gathered_device, q_.backend(), nn_ * p_.jb);
+  if (equil_) {
+    plan_roll();
+    iallgatherv(b_.received_device.data(), pcount_[me], MPI_DOUBLE, gathered, pcount_.data(),
+                pdisp_.data(), MPI_DOUBLE, second_, &req);
+  } else if (long_) {
+    iallgatherv(b_.mine.device(), ucount_[me], MPI_DOUBLE, gathered, ucount_.data(), udisp_.data(),
+                MPI_DOUBLE, roll_first_ ? grid_.col() : second_, &req);
+  } else {
+    igatherv(b_.mine.device(), ucount_[me], MPI_DOUBLE, gathered, ucount_.data(), udisp_.data(),
+             MPI_DOUBLE, p_.owner_row, grid_.col(), &req);
+  }
+}
+
 // This process's own part of a gather, put in place before the collective
 // runs in place (MPI would copy it there itself; the sim backend's MPI,
 // SMPI, would do that copy for real where the rows are only shared pages).
@@ -311,21 +361,48 @@ void RowSwapInFlight::charge_contiguous(double elements) {
   sim_->host_work(sizeof(double) * elements / sim_->model().host_memory_Bps);
 }
 
+// Where each row of U starts in the gathered rows (elements): grouped by
+// owner (the gather's order), each owner's rows in r order; after an
+// equilibrated roll, in r order where the pieces were assembled, else
+// piece by piece, each piece grouped by sender as the equilibration
+// delivered it (plan_equilibration's layout on every process).
+std::vector<long> RowSwapInFlight::u_row_starts() const {
+  const int jb = p_.jb, nprow = grid_.nprow();
+  auto owner = [&](long r) { return owner_of(plan_.u_source[r], a_.nb(), nprow); };
+  std::vector<long> starts(jb);
+  if (equil_ && !device_memory_) {
+    for (int r = 0; r < jb; ++r) starts[r] = r * nn_;
+  } else if (equil_) {
+    for (int h = 0; h < nprow; ++h) {
+      long at = pdisp_[h];
+      for (int o = 0; o < nprow; ++o)
+        for (long r = piece_first(h); r < piece_first(h + 1); ++r)
+          if (owner(r) == o) {
+            starts[r] = at;
+            at += nn_;
+          }
+    }
+  } else {
+    std::vector<long> cursor(udisp_.begin(), udisp_.end());
+    for (int r = 0; r < jb; ++r) {
+      starts[r] = cursor[owner(r)];
+      cursor[owner(r)] += nn_;
+    }
+  }
+  return starts;
+}
+
 void RowSwapInFlight::unpack_u() {
+  if (device_memory_) return unpack_u_on_device();
   if (equil_ && u_transposed_) return;  // the roll wrote U in place
   const int jb = p_.jb;
   if (sim_) {  // transposed U: whole rows copied; else a transpose, element by element
     const double elements = static_cast<double>(nn_) * jb;
     return u_transposed_ ? charge_contiguous(elements) : sim_->host_pass(elements);
   }
-  std::vector<long> cursor(udisp_.begin(), udisp_.end());
+  const std::vector<long> starts = u_row_starts();
   std::vector<const double*> rows(jb);
-  for (int r = 0; r < jb; ++r) {
-    const int o = owner_of(plan_.u_source[r], a_.nb(), grid_.nprow());
-    rows[r] = equil_ ? b_.gathered.data() + static_cast<std::size_t>(r) * nn_
-                     : b_.gathered.data() + cursor[o];
-    cursor[o] += nn_;
-  }
+  for (int r = 0; r < jb; ++r) rows[r] = b_.gathered.data() + starts[r];
   if (u_transposed_) {
     for (int r = 0; r < jb; ++r) std::copy_n(rows[r], nn_, b_.u.data() + r * nn_);
     return;
@@ -341,12 +418,26 @@ void RowSwapInFlight::unpack_u() {
   }
 }
 
+// U from the rows MPI brought to the device, by a gather on the queue: the
+// gathered rows read as a matrix with unit leading dimension, row r of U
+// starting at u_row_starts()[r] (transposed: U's rows contiguous; else U
+// jb x nn column-major).
+void RowSwapInFlight::unpack_u_on_device() {
+  const int jb = p_.jb;
+  const long cols = kernels::row_copy_columns(q_);
+  stage_rows(q_, u_row_starts(), b_.u_rows);
+  device::launch(q_, kernels::row_copy_indices(jb, nn_, cols),
+                 kernels::GatherRows{b_.gathered_device.data(), 1, b_.u_rows.device(), jb, nn_,
+                                     b_.u.device(), false, cols, u_transposed_ ? 0 : jb},
+                 grain(cols));
+}
+
 void RowSwapInFlight::complete_stage() {
   const bool last = (long_ && roll_first_ && !equil_) || stage_ == 1;
   if (last) timing_.complete();
   const double copy_start = wall_time();
   complete_stage_work();
-  if (stage_ == kDone) b_.u.to_device(q_);  // U for the update, in queue order
+  if (stage_ == kDone && !device_memory_) b_.u.to_device(q_);  // U for the update, in queue order
   const double copied = wall_time() - copy_start;
   copy_ += copied;
   if (!last) timing_.busy += copied;
@@ -363,7 +454,7 @@ void RowSwapInFlight::complete_stage_work() {
     const double* rows = b_.incoming.device();
     if (me == p_.owner_row) {
       rows = b_.outgoing.device() + (to.empty() ? 0 : mdisp_[me]);
-    } else {
+    } else if (!device_memory_) {
       b_.incoming.to_device(q_);
     }
     scatter_rows(q_, a_, b_.in_rows, lc0_, nn_, rows);
@@ -373,20 +464,24 @@ void RowSwapInFlight::complete_stage_work() {
       return;
     }
     if (long_) {  // now the roll (netlib's order, or after equilibration)
-      if (equil_) assemble_piece();
+      if (equil_ && !device_memory_) assemble_piece();
       reqs_.assign(1, MPI_REQUEST_NULL);
       post_u(reqs_[0]);
       stage_ = 1;
       return;
     }
-    if (me == p_.owner_row) unpack_u();
+    // With device memory the gathered rows go down the column as they are
+    // and every process unpacks them on its queue: the root then need not
+    // wait for an unpacking kernel before sending.
+    if (me == p_.owner_row && !device_memory_) unpack_u();
     const std::size_t usize = static_cast<std::size_t>(nn_) * p_.jb;
+    double* u = device_memory_ ? b_.gathered_device.data() : b_.u.data();
     reqs_.assign(1, MPI_REQUEST_NULL);
-    ibcast(b_.u.data(), static_cast<int>(usize), MPI_DOUBLE, p_.owner_row, second_, &reqs_[0]);
+    ibcast(u, static_cast<int>(usize), MPI_DOUBLE, p_.owner_row, second_, &reqs_[0]);
     stage_ = 1;
     return;
   }
-  if (long_) unpack_u();
+  if (long_ || device_memory_) unpack_u();
   stage_ = kDone;
 }
 
@@ -443,12 +538,20 @@ void SwapBuffers::reserve(device::Backend& backend, long nn, int nb, int nprow,
   reserve_touched(outgoing, full);
   reserve_touched(mine, share);
   reserve_touched(incoming, share);
+  for (auto* m : {&mine_rows, &out_rows, &in_rows}) reserve_touched(*m, nb);
+  if (swaps_in_device_memory(params.device_memory, backend)) {
+    // Every form gathers U's rows into Device memory and unpacks them there.
+    at_least(gathered_device, backend, full);
+    if (equil) at_least(received_device, backend, nn * piece_rows(nb, nprow));
+    u_rows.bind(backend);
+    reserve_touched(u_rows, nb);
+    return;
+  }
   if (gathers) reserve_touched(gathered, full);
   if (equil) {
     reserve_touched(received, nn * piece_rows(nb, nprow));
     reserve_touched(piece, nn * piece_rows(nb, nprow));
   }
-  for (auto* m : {&mine_rows, &out_rows, &in_rows}) reserve_touched(*m, nb);
 }
 
 double SwapBuffers::reserved_doubles(long nn, int nb, int nprow) {
@@ -479,12 +582,6 @@ namespace {
 // take 2 jb x kInPlaceSlab doubles (128 MiB at jb = 1024), whatever the
 // matrix's width.
 constexpr long kInPlaceSlab = 8192;
-
-template <class T>
-T* at_least(device::Buffer<T>& b, device::Backend& backend, long count) {
-  if (b.size() < count) b = device::Buffer<T>(backend, count, device::MemorySpace::Device);
-  return b.data();
-}
 
 }  // namespace
 

@@ -32,14 +32,16 @@ RowSwapPlan plan_row_swaps(long k, int jb, const std::vector<long>& ipiv);
 
 // Which algorithm a test uses for `local_columns` trailing columns: netlib's
 // mix takes the binary exchange up to the threshold, the long swap above.
-// What RS needs of a test: HPL.dat lines 26-27, 29 and 30, and
-// --long-swap.
+// What RS needs of a test: HPL.dat lines 26-27, 29 and 30, --long-swap,
+// and --cuda-aware-mpi (Schedule::device_mpi: MPI moves the message
+// buffers' device sides; see SwapForm::device_memory).
 struct SwapParams {
   SwapAlgorithm algorithm = SwapAlgorithm::Mix;
   int threshold = 64;
   bool modified_long_swap = true;
   bool u_transposed = true;
   bool equilibrate = true;
+  bool device_memory = false;
 };
 SwapParams swap_params(const TestCase& t);
 SwapAlgorithm effective_swap(const SwapParams& s, long local_columns);
@@ -56,6 +58,10 @@ SwapAlgorithm effective_swap(const SwapParams& s, long local_columns);
 // host backend, Pinned copies otherwise). U arrives on the host side of `buffers.u`
 // (bound to q's backend here) and goes to its device side, on `q`, when
 // the swap is done: update with buffers.u.device() after that, on the same queue.
+// With SwapForm::device_memory on a device backend, MPI moves the buffers'
+// device sides instead and no row crosses to the host: the host waits for
+// the queue only before MPI reads rows a kernel packed, and U is unpacked
+// from the rows MPI brought by a kernel on `q` into buffers.u.device().
 // How a swap runs and what it leaves.
 //   algorithm: binary exchange or long (spread-roll); see effective_swap().
 //   roll_first: post U's exchange (the long swap's roll) before packing the
@@ -76,6 +82,11 @@ struct SwapForm {
   bool u_transposed = true;
   bool equilibrate = true;  // long swap: even the pieces before the roll (line 30)
   MPI_Comm second = MPI_COMM_NULL;
+  // MPI reads and writes the message buffers' device memory (a CUDA-aware
+  // MPI, --cuda-aware-mpi): no copies to and from the host. Ignored where
+  // device memory is the host's (the host backend: the same memory either
+  // way) or holds no data (sim); see swaps_in_device_memory().
+  bool device_memory = false;
   // Fault injection, for the one test that shows the emulated device
   // catches a missing wait (tests/mpi/test_emulated_catches_missing_wait):
   // skip the host's wait for the packed U rows before MPI reads them.
@@ -85,6 +96,10 @@ struct SwapForm {
 
 // The form of a swap of `local_columns` columns (second: see SwapForm).
 SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second = MPI_COMM_NULL);
+
+// Whether a swap asked to use device memory (SwapForm::device_memory) does
+// so on `backend`.
+bool swaps_in_device_memory(bool asked, device::Backend& backend);
 
 // What a row swap leaves (U, in `u`) and works in (the row lists its
 // kernels read and the packed rows its messages carry). Kept by the caller
@@ -97,6 +112,10 @@ struct SwapBuffers {
   device::Mirror<long> mine_rows, out_rows, in_rows;
   device::Mirror<double> mine, outgoing, incoming;
   device::HostArray<double> gathered, received, piece;  // host only
+  // With device memory (SwapForm::device_memory): what MPI brings of U, and
+  // where each row of U starts in it, for the unpacking kernel.
+  device::Buffer<double> gathered_device, received_device;
+  device::Mirror<long> u_rows;
 
   // Sizes the buffers that swaps of up to nn columns of panels of nb rows
   // over nprow process rows use in `params`' forms, and touches their host
@@ -132,10 +151,19 @@ class RowSwapInFlight {
   void complete_stage_work();
   void post_u(MPI_Request& req);
   void post_first_u(MPI_Request& req);
+  void post_u_from_device(MPI_Request& req);
   void plan_equilibration();
+  void plan_roll();
   void assemble_piece();
   long piece_first(int i) const;
+  std::vector<long> u_row_starts() const;
   void unpack_u();
+  void unpack_u_on_device();
+  // The side of a message buffer MPI is handed.
+  template <class T>
+  T* mpi_side(device::Mirror<T>& m) {
+    return device_memory_ ? m.device() : m.data();
+  }
 
   device::Queue& q_;
   LocalMatrix& a_;
@@ -147,6 +175,7 @@ class RowSwapInFlight {
   MPI_Comm second_;
   bool roll_first_ = true, u_transposed_ = true;
   bool long_ = false, equil_ = false;
+  bool device_memory_ = false;  // MPI moves device sides (SwapForm::device_memory)
   int stage_ = 0;  // 0: U gather (+ scatter of displaced rows); 1: binary exchange's U bcast
   // Counts and displacements live as long as the collectives using them.
   std::vector<int> ucount_, udisp_, mcount_, mdisp_;
