@@ -15,8 +15,10 @@
 
 #include <omp.h>
 
+#include <algorithm>
 #include <type_traits>
 #include <utility>
+#include <vector>
 
 #include "device/compiled_backends.hpp"
 #include "device/kernel_body.hpp"
@@ -135,10 +137,45 @@ void launch_phased(Queue& q, Body body, int blocks = 0, long grain = 4096) {
   });
 }
 
-// The sum over i in [0, n) of body(i) (a double), in q's order; the host
-// waits for it (a reduction ends where its value is needed).
+// Indices per partial sum of a reduction on the host.
+inline constexpr long kReduceChunk = 4096;
+
+// The sum over i in [0, n) of body(i) for a queue that executes on the
+// host: each chunk of kReduceChunk indices summed in index order (chunks
+// over the OpenMP team), then the chunks' sums in chunk order. The order of
+// additions depends on n alone: the same sum on any number of threads and
+// from one run to the next.
 template <class Body>
-double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
+double sum_in_chunks(long n, const Body& body) {
+  const long chunks = (n + kReduceChunk - 1) / kReduceChunk;
+  auto chunk_sum = [n](const Body& b, long c) {
+    const long end = std::min(n, (c + 1) * kReduceChunk);
+    double s = 0;
+    for (long i = c * kReduceChunk; i < end; ++i) s += b(i);
+    return s;
+  };
+  if (chunks == 1) return chunk_sum(body, 0);
+  std::vector<double> sums(static_cast<std::size_t>(chunks));
+  if (!omp_in_parallel()) {
+#pragma omp parallel
+    {
+      const Body local = body;
+#pragma omp for schedule(static)
+      for (long c = 0; c < chunks; ++c) sums[c] = chunk_sum(local, c);
+    }
+  } else {
+    for (long c = 0; c < chunks; ++c) sums[c] = chunk_sum(body, c);
+  }
+  double s = 0;
+  for (const double v : sums) s += v;
+  return s;
+}
+
+// The sum over i in [0, n) of body(i) (a double), in q's order; the host
+// waits for it (a reduction ends where its value is needed). The same n
+// gives the same sum every run (each backend adds in a fixed order).
+template <class Body>
+double reduce_sum(Queue& q, long n, Body body) {
   double s = 0;
   if (n <= 0) return s;
   if (q.simulated()) {  // no data: the sum of nothing
@@ -151,19 +188,7 @@ double reduce_sum(Queue& q, long n, Body body, long grain = 4096) {
     else
       throw_no_device_kernel(q);
   }
-  q.execute([&s, n, &body, grain] {
-    if (n >= 2 * grain && !omp_in_parallel()) {
-#pragma omp parallel reduction(+ : s)
-      {
-        const Body local = body;
-#pragma omp for schedule(static)
-        for (long i = 0; i < n; ++i) s += local(i);
-      }
-    } else {
-      const Body local = body;
-      for (long i = 0; i < n; ++i) s += local(i);
-    }
-  });
+  q.execute([&s, n, &body] { s = sum_in_chunks(n, body); });
   q.synchronize();
   return s;
 }

@@ -6,5 +6,6 @@ namespace hplx::device {
 
 template void launch_on_device(Queue&, long, const test::AxpyBody&);
 template double reduce_on_device(Queue&, long, const test::SquareBody&);
+template double reduce_on_device(Queue&, long, const test::TermBody&);
 
 }  // namespace hplx::device

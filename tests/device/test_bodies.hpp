@@ -13,6 +13,12 @@ struct AxpyBody {
   HPLX_HD void operator()(long i) const { y[i] += alpha * x[i]; }
 };
 
+// x[i] itself, as a term of a sum.
+struct TermBody {
+  const double* x;
+  HPLX_HD double operator()(long i) const { return x[i]; }
+};
+
 struct SquareBody {
   const double* x;
   HPLX_HD double operator()(long i) const { return x[i] * x[i]; }

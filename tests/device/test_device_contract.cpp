@@ -11,6 +11,8 @@
 #include <thread>
 #include <vector>
 
+#include <omp.h>
+
 #include "core/error.hpp"
 #include "device/device.hpp"
 #include "device/launch.hpp"
@@ -72,6 +74,7 @@ TEST_P(DeviceContract, CopyMatrixMovesOnlyTheBlock) {
 
 using test::AxpyBody;
 using test::SquareBody;
+using test::TermBody;
 
 TEST_P(DeviceContract, LaunchRunsTheBodyOnceForEveryIndex) {
   const long n = 100000;  // above the grain: threads share it on the host
@@ -89,6 +92,29 @@ TEST_P(DeviceContract, ReduceSumAddsEveryTerm) {
   double want = 0;
   for (double v : x) want += v * v;
   EXPECT_NEAR(reduce_sum(q(), n, SquareBody{dx.data()}), want, 1e-9 * want);
+}
+
+TEST_P(DeviceContract, ReduceSumGivesTheSameBitsEveryRunAndOnAnyThreadCount) {
+  // Terms of magnitudes 1e-8 to 1e8: every order of additions rounds
+  // differently, so only a fixed order gives the same sum each time.
+  const long n = 300007;
+  std::mt19937_64 gen(17);
+  std::uniform_real_distribution<double> u(-1.0, 1.0), e(-8.0, 8.0);
+  std::vector<double> x(n);
+  for (double& v : x) v = u(gen) * std::pow(10.0, e(gen));
+  Buffer<double> dx = upload(x);
+  const int threads = omp_get_max_threads();
+  const double first = reduce_sum(q(), n, TermBody{dx.data()});
+  for (int run = 0; run < 4; ++run) {
+    omp_set_num_threads(run % 2 == 0 ? 1 : std::max(2, threads));
+    const double again = reduce_sum(q(), n, TermBody{dx.data()});
+    EXPECT_EQ(std::memcmp(&first, &again, sizeof first), 0)
+        << "run " << run << ": " << first << " then " << again;
+  }
+  omp_set_num_threads(threads);
+  double want = 0;
+  for (double v : x) want += v;
+  EXPECT_NEAR(first, want, 1e-6 * std::fabs(want) + 1e-6);
 }
 
 TEST_P(DeviceContract, EventOrdersOneQueueAfterAnother) {

@@ -157,11 +157,16 @@ class CudaQueue final : public Queue {
                "cudaStreamCreateWithPriority");
     check_cublas(cublasCreate(&blas_), "cublasCreate");
     check_cublas(cublasSetStream(blas_, stream_), "cublasSetStream");
+    // The reductions' scratch, made once with the queue (none per call).
+    check_cuda(cudaMalloc(&reduce_.partials, kReduceBlocks * sizeof(double)), "cudaMalloc");
+    check_cuda(cudaMallocHost(&reduce_.result, sizeof(double)), "cudaMallocHost");
   }
   // An error of the queue's last work, not synchronized for before, is
   // said on stderr here (a destructor does not throw).
   ~CudaQueue() override {
     log_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize of a queue going away");
+    log_cuda(cudaFree(reduce_.partials), "cudaFree");
+    log_cuda(cudaFreeHost(reduce_.result), "cudaFreeHost");
     if (const cublasStatus_t s = cublasDestroy(blas_); s != CUBLAS_STATUS_SUCCESS)
       log_dropped_error("cuBLAS", "cublasDestroy", cublasGetStatusString(s));
     log_cuda(cudaStreamDestroy(stream_), "cudaStreamDestroy");
@@ -171,6 +176,7 @@ class CudaQueue final : public Queue {
   bool runs_inline() const override { return false; }
   bool executes_on_host() const override { return false; }
   cudaStream_t stream() const { return stream_; }
+  ReduceScratch reduce_scratch() const { return reduce_; }
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
     if (bytes == 0 || dst == src) return;
@@ -324,6 +330,7 @@ class CudaQueue final : public Queue {
   Backend& backend_;
   QueuePriority priority_;
   CudaCounts& counts_;
+  ReduceScratch reduce_{};
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
 };
@@ -452,6 +459,11 @@ unsigned cooperative_capacity(const void* kernel, int threads) {
 }
 
 }  // namespace cuda_detail
+
+ReduceScratch cuda_reduce_scratch(Queue& q) {
+  cuda_stream_of(q);  // throws for a queue of another backend
+  return static_cast<CudaQueue&>(q).reduce_scratch();
+}
 
 void* cuda_stream_of(Queue& q) {
   auto* cq = dynamic_cast<CudaQueue*>(&q);

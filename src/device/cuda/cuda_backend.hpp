@@ -44,6 +44,16 @@ void check_device_work(void* stream, const char* what);
 // A kernel body's type as C++ spells it (for error messages).
 std::string kernel_name(const char* mangled);
 
+// A queue's scratch for reductions (launch_cuda.cuh's reduce_on_device),
+// made with the queue: one partial sum per block in device memory, and the
+// result in pinned host memory, which the last kernel writes.
+inline constexpr int kReduceBlocks = 1024;
+struct ReduceScratch {
+  double* partials = nullptr;  // kReduceBlocks, device memory
+  double* result = nullptr;    // one, pinned host memory
+};
+ReduceScratch cuda_reduce_scratch(Queue& q);
+
 namespace cuda_detail {
 // The blocks of `kernel` (`threads` threads each) that the current device
 // holds at once: a cooperative launch may not have more. Throws where the

@@ -9,6 +9,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
+#include <algorithm>
 #include <string>
 #include <typeinfo>
 
@@ -35,22 +36,39 @@ __global__ void for_each_index(long n, Body body) {
     body(i);
 }
 
-// Each block sums its indices' terms in shared memory and adds its sum to
-// *out (one double atomic per block).
-template <class Body>
-__global__ void sum_over_indices(long n, Body body, double* out) {
+// The block's threads' sums (`s`, one per thread) added in a fixed tree
+// order; thread 0 returns the total.
+__device__ inline double block_total(double s) {
   __shared__ double partial[kThreads];
-  double s = 0;
-  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
-  for (long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
-    s += body(i);
   partial[threadIdx.x] = s;
   __syncthreads();
   for (int half = kThreads / 2; half > 0; half /= 2) {
     if (static_cast<int>(threadIdx.x) < half) partial[threadIdx.x] += partial[threadIdx.x + half];
     __syncthreads();
   }
-  if (threadIdx.x == 0) atomicAdd(out, partial[0]);
+  return partial[0];
+}
+
+// Each block's sum of its indices' terms (each thread's grid-stride terms
+// in index order, then the block's tree) into partials[block].
+template <class Body>
+__global__ void block_sums(long n, Body body, double* partials) {
+  double s = 0;
+  const long stride = static_cast<long>(gridDim.x) * blockDim.x;
+  for (long i = static_cast<long>(blockIdx.x) * blockDim.x + threadIdx.x; i < n; i += stride)
+    s += body(i);
+  const double total = block_total(s);
+  if (threadIdx.x == 0) partials[blockIdx.x] = total;
+}
+
+// One block: the `count` partial sums added in a fixed order into *out.
+// (A template only so that every file that includes this has its own.)
+template <int = 0>
+__global__ void sum_partials(int count, const double* partials, double* out) {
+  double s = 0;
+  for (int i = static_cast<int>(threadIdx.x); i < count; i += blockDim.x) s += partials[i];
+  const double total = block_total(s);
+  if (threadIdx.x == 0) *out = total;
 }
 
 // Every phase of a phased body (launch.hpp's launch_phased), the grid's
@@ -106,21 +124,22 @@ void launch_phased_on_device(Queue& q, const Body& body, int blocks) {
 }
 
 // The host waits for the sum (a reduction ends where its value is needed).
+// The same n gives the same blocks and the same order of additions: the
+// same sum from one run to the next (no atomics). Nothing is allocated:
+// the partial sums and the result live in the queue's ReduceScratch, and
+// the last kernel writes the result straight into its pinned memory.
 template <class Body>
 double reduce_on_device(Queue& q, long n, const Body& body) {
   auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
-  double* sum = nullptr;
-  check_cuda(cudaMallocAsync(&sum, sizeof(double), stream), "cudaMallocAsync");
-  check_cuda(cudaMemsetAsync(sum, 0, sizeof(double), stream), "cudaMemsetAsync");
-  cuda_detail::sum_over_indices<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
-      n, body, sum);
+  const ReduceScratch scratch = cuda_reduce_scratch(q);
+  const unsigned blocks = std::min<unsigned>(cuda_detail::blocks_for(n), kReduceBlocks);
+  cuda_detail::block_sums<<<blocks, cuda_detail::kThreads, 0, stream>>>(n, body, scratch.partials);
   check_cuda(cudaGetLastError(), kernel_name(typeid(Body).name()).c_str());
-  double host = 0;
-  check_cuda(cudaMemcpyAsync(&host, sum, sizeof(double), cudaMemcpyDeviceToHost, stream),
-             "cudaMemcpyAsync");
-  check_cuda(cudaFreeAsync(sum, stream), "cudaFreeAsync");
-  check_cuda(cudaStreamSynchronize(stream), "cudaStreamSynchronize");
-  return host;
+  cuda_detail::sum_partials<<<1, cuda_detail::kThreads, 0, stream>>>(
+      static_cast<int>(blocks), scratch.partials, scratch.result);
+  check_cuda(cudaGetLastError(), "the sum of a reduction's partial sums");
+  q.synchronize();
+  return *scratch.result;
 }
 
 }  // namespace hplx::device
