@@ -45,7 +45,8 @@ template <class T>
 void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& order,
               HaloExchange<T>& halo, const T* b, T* x, bool x_is_zero, MotifStats* stats,
               const char* name, KernelPath path) {
-  const double t0 = wall_time();
+  MotifClock clock(q, stats);
+  const double t0 = clock.t0();
   double wait = 0, tw = t0;
   if (order.sequential) {
     // No overlap: the first row may already read the halo.
@@ -78,16 +79,14 @@ void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& orde
       gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], false, path);
   }
   if (stats) {
-    const double t1 = motif_end(q);
+    const double t1 = clock.end(&MotifStats::gs, name);
     if (wait > 0 || !x_is_zero) {  // a sweep that exchanged the halo
       if (!order.sequential) stats->span("interior rows", t0, tw);
       stats->span("halo wait", tw, tw + wait);
       stats->span(order.sequential ? "rows" : "halo rows and colors 1-7", tw + wait, t1);
       stats->span("halo exchange", t0, tw + wait, kTraceHalo);
     }
-    stats->span(name, t0, t1);
     stats->halo_wait += wait;
-    stats->gs += t1 - t0;
     // Matrix, 1/diag, b, x read and x written per row (a sweep from zero:
     // only the slots of earlier blocks, none in block 0).
     const long c0 = order.color_begin[1];

@@ -45,7 +45,7 @@ int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_s
     T* w = basis(k + 1);
     spmv(q, mg.matrix(0), mg.ordering(0), mg.halo(0), z_.data(), w, stats);
 
-    const double t0 = wall_time();
+    MotifClock ortho(q, stats);
     const int j = k + 1;  // basis vectors to orthogonalize against
     double* hcol = hh_.data() + static_cast<long>(k) * m1;
     for (int i = 0; i < j; ++i) hcol[i] = 0;
@@ -68,9 +68,7 @@ int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_s
     if (beta > 0) scale(q, n, 1.0 / beta, w);
     hcol[j] = beta;
     if (stats) {
-      const double t1 = motif_end(q);
-      stats->span("Ortho (CGS2)", t0, t1);
-      stats->ortho += t1 - t0;
+      ortho.end(&MotifStats::ortho, "Ortho (CGS2)");
       stats->flops_ortho += (2.0 * 4.0 * j + 3.0) * big_n_;
       stats->bytes_ortho += (2.0 * (2.0 * j + 3.0) + 3.0) * n * sizeof(T);
     }
@@ -102,14 +100,14 @@ template <class T>
 void ArnoldiCycle<T>::combine(T* out, MotifStats* stats) {
   const int k = steps_;
   const int m1 = m_ + 1;
-  const double t0 = wall_time();
+  device::Queue& q = dev_->compute();
+  MotifClock clock(q, stats);
   // Back substitution R y = t (k x k, upper triangular), into h_.
   for (int i = k - 1; i >= 0; --i) {
     double s = t_[i];
     for (int c = i + 1; c < k; ++c) s -= hh_[static_cast<long>(c) * m1 + i] * h_[c];
     h_[i] = s / hh_[static_cast<long>(i) * m1 + i];
   }
-  device::Queue& q = dev_->compute();
   for (int i = 0; i < k; ++i) h_host_[i] = static_cast<T>(h_[i]);
   if (k > 0) {
     device::copy(q, h_t_.data(), h_host_.data(), k);
@@ -118,9 +116,7 @@ void ArnoldiCycle<T>::combine(T* out, MotifStats* stats) {
     fill(q, n_, T(0), out);
   }
   if (stats) {
-    const double t1 = motif_end(q);
-    stats->span("VecUpdate (Q y)", t0, t1);
-    stats->vector += t1 - t0;
+    clock.end(&MotifStats::vector, "VecUpdate (Q y)");
     stats->flops_vector += 2.0 * k * big_n_;
     stats->bytes_vector += (k + 1.0) * n_ * sizeof(T);
   }

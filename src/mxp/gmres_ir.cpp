@@ -44,13 +44,11 @@ GmresResult GmresIr<T>::solve(const double* b, double* x, const GmresOptions& op
     // True residual in double.
     device::copy(q, x_col_.data(), x, n);
     spmv(q, fine.a, fine.order, halo_, x_col_.data(), ax_.data(), stats);
-    double t0 = wall_time();
+    MotifClock residual(q, stats);
     waxpby(q, n, 1.0, b, -1.0, ax_.data(), r_.data());
     const double rho = global_norm(q, n, r_.data(), comm_);
     if (stats) {
-      const double t1 = motif_end(q);
-      stats->span("VecUpdate (residual, norm)", t0, t1);
-      stats->vector += t1 - t0;
+      residual.end(&MotifStats::vector, "VecUpdate (residual, norm)");
       stats->flops_vector += 4.0 * big_n;
       stats->bytes_vector += 5.0 * n * sizeof(double);
     }
@@ -63,12 +61,10 @@ GmresResult GmresIr<T>::solve(const double* b, double* x, const GmresOptions& op
     }
     if (res.iterations >= options.max_iters) break;
 
-    t0 = wall_time();
+    MotifClock scaling(q, stats);
     scale_copy(q, n, 1.0 / rho, r_.data(), arnoldi_.basis(0));
     if (stats) {
-      const double t1 = motif_end(q);
-      stats->span("VecUpdate (scale)", t0, t1);
-      stats->vector += t1 - t0;
+      scaling.end(&MotifStats::vector, "VecUpdate (scale)");
       stats->flops_vector += big_n;
       stats->bytes_vector += n * (sizeof(double) + sizeof(T));
     }
@@ -81,12 +77,10 @@ GmresResult GmresIr<T>::solve(const double* b, double* x, const GmresOptions& op
 
     arnoldi_.combine(correction_.data(), stats);
     mg_.apply(correction_.data(), z_.data(), stats);
-    t0 = wall_time();
+    MotifClock update(q, stats);
     waxpby(q, n, 1.0, x, 1.0, z_.data(), x);  // the update in double
     if (stats) {
-      const double t1 = motif_end(q);
-      stats->span("VecUpdate (x += z)", t0, t1);
-      stats->vector += t1 - t0;
+      update.end(&MotifStats::vector, "VecUpdate (x += z)");
       stats->flops_vector += 2.0 * big_n;
       stats->bytes_vector += n * (2.0 * sizeof(double) + sizeof(T));
     }
@@ -96,6 +90,7 @@ GmresResult GmresIr<T>::solve(const double* b, double* x, const GmresOptions& op
     stats->span(std::is_same_v<T, float> ? "GMRES-IR solve (float)" : "GMRES solve (double)", start,
                 t1);
     stats->total += t1 - start;
+    stats->settle();  // the queue is done: the motifs' events have their times
   }
   return res;
 }

@@ -10,6 +10,8 @@
 // completion, so they show beside the interior kernels they overlap.
 #pragma once
 
+#include <vector>
+
 #include "core/timer.hpp"
 #include "core/trace.hpp"
 #include "device/queue.hpp"
@@ -32,6 +34,23 @@ struct MotifStats {
          bytes_ortho = 0, bytes_vector = 0;
 
   TraceRecorder* trace = nullptr;  // not summed by +=
+
+  // Motifs timed by a pair of timed events (MotifClock), whose seconds are
+  // not added yet: settle() adds them.
+  struct Pending {
+    device::EventPtr start, end;
+    double MotifStats::*seconds;
+  };
+  std::vector<Pending> pending;
+
+  // Adds the pending motifs' seconds, after one wait for the last of them
+  // (a solve's end, where the host waits anyway).
+  void settle() {
+    if (pending.empty()) return;
+    pending.back().end->synchronize();
+    for (const Pending& p : pending) this->*p.seconds += p.start->seconds_until(*p.end);
+    pending.clear();
+  }
 
   void span(const char* name, double t0, double t1, int track = kTraceKernels) const {
     if (trace) trace->span(name, track, t0, t1);
@@ -63,19 +82,58 @@ struct MotifStats {
     bytes_prolongation += o.bytes_prolongation;
     bytes_ortho += o.bytes_ortho;
     bytes_vector += o.bytes_vector;
+    pending.insert(pending.end(), o.pending.begin(), o.pending.end());
     return *this;
   }
 };
 
-// The end of a motif's time, for the stats: on a queue that runs ahead of
-// the host (a GPU, the emulated device) the host first waits for the queue,
-// so that the motif's seconds are its kernels' and not their launches'
-// (one synchronization per motif; a motif's start is the previous one's
-// end). The halo-wait stamps inside a motif are not synchronized: waiting
-// for the interior rows there would stop the messages' progress.
+// The end of a motif's time by the host's clock: on a queue that runs ahead
+// of the host (a GPU, the emulated device) the host first waits for the
+// queue, so that the motif's seconds are its kernels' and not their
+// launches'. The halo-wait stamps inside a motif are not synchronized:
+// waiting for the interior rows there would stop the messages' progress.
 inline double motif_end(device::Queue& q) {
   if (!q.runs_inline()) q.synchronize();
   return wall_time();
 }
+
+// One motif's time, from the clock's making to end(). On a queue that runs
+// ahead of the host (a GPU, the emulated device), without a trace: a timed
+// event at each end, the seconds between them added by
+// MotifStats::settle() after the solve, so that the host never waits for
+// the queue to time a motif (none inside a V-cycle on one rank; a motif's
+// start is where the queue finished the work before it). On an inline
+// queue (its kernels run as they are called), or with a trace (whose spans
+// need the host's clock): wall times, motif_end() waiting at the end.
+class MotifClock {
+ public:
+  MotifClock(device::Queue& q, MotifStats* stats)
+      : q_(q),
+        stats_(stats),
+        events_(stats != nullptr && stats->trace == nullptr && !q.runs_inline()),
+        t0_(wall_time()) {
+    if (events_) start_ = q.record_timed();
+  }
+  double t0() const { return t0_; }
+  // The motif's end (stats must be set): its seconds go to stats->*field,
+  // its span (a trace) is named `name`. Returns the host's clock then.
+  double end(double MotifStats::*field, const char* name) {
+    if (events_) {
+      stats_->pending.push_back({start_, q_.record_timed(), field});
+      return wall_time();
+    }
+    const double t1 = motif_end(q_);
+    stats_->span(name, t0_, t1);
+    stats_->*field += t1 - t0_;
+    return t1;
+  }
+
+ private:
+  device::Queue& q_;
+  MotifStats* stats_;
+  bool events_;
+  double t0_;
+  device::EventPtr start_;
+};
 
 }  // namespace hplx::mxp

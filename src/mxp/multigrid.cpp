@@ -74,12 +74,10 @@ Multigrid<T>::Multigrid(device::Device& dev, const Problem& problem, MPI_Comm co
 
 template <class T>
 void Multigrid<T>::apply(const T* r, T* z, MotifStats* stats) {
-  const double t0 = wall_time();
+  MotifClock clock(queue(), stats);
   cycle(0, r, z, stats);
   if (stats) {
-    const double t1 = motif_end(queue());
-    stats->span("MG", t0, t1);
-    stats->mg += t1 - t0;
+    clock.end(&MotifStats::mg, "MG");
     stats->mg_calls += 1;
     // The reference's model: 1 pre-, 1 post-smoothing and 1 residual per
     // level, each counted as an SpMV over that level's nonzeros.
@@ -116,7 +114,8 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
   T* rc = rc_[l + 1].data();
   T* zc = zc_[l + 1].data();
   const long nc = lv.coarse_to_fine.size();
-  double t = wall_time();
+  MotifClock restriction(q, stats);
+  const double t = restriction.t0();
   halo_[l].begin(q, z);
   const int cb = lv.order.coarse_block;
   if (!lv.order.sequential)
@@ -131,26 +130,22 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
     restrict_residual_rows(q, a, lv.fine_to_coarse.data(), r, z, rc, lv.order.boundary_begin[cb],
                            lv.order.color_begin[cb + 1]);
   if (stats) {
-    const double t1 = motif_end(q);
+    const double t1 = restriction.end(&MotifStats::restriction, kRestriction[l]);
     if (!lv.order.sequential) stats->span("interior rows", t, tw);
     stats->span("halo wait", tw, tw1);
     stats->span("halo rows", tw1, t1);
-    stats->span(kRestriction[l], t, t1);
     stats->span("halo exchange", t, tw1, kTraceHalo);
     stats->halo_wait += tw1 - tw;
-    stats->restriction += t1 - t;
     // Coarse rows of the matrix, r read, r_c written, all of z read once.
     stats->bytes_restriction += static_cast<double>(nc) * ell_row_bytes<T>(2) + n * sizeof(T);
   }
 
   cycle(l + 1, rc, zc, stats);
 
-  t = wall_time();
+  MotifClock prolongation(q, stats);
   prolongate(q, lv.coarse_to_fine.data(), nc, zc, z);
   if (stats) {
-    const double t1 = motif_end(q);
-    stats->span(kProlongation[l], t, t1);
-    stats->prolongation += t1 - t;
+    prolongation.end(&MotifStats::prolongation, kProlongation[l]);
     // z_c and the indices read, z read and written at the coarse points.
     stats->bytes_prolongation += nc * (3.0 * sizeof(T) + sizeof(int));
   }
