@@ -46,11 +46,31 @@ MxpCommand::MxpCommand(CLI::App& parent) {
                    "also write the report in the reference's file format (Section::Key=value)");
 }
 
+namespace {
+
+// Without --nx/--ny/--nz on a GPU: the largest local cube that fills about
+// 70% of the GPU's free memory (HPG-MxP's rule for full runs), said on
+// stderr by rank 0.
+void size_by_device_memory(mxp::MxpConfig& config, long long free_bytes, bool say) {
+  const int n = mxp::largest_fitting_cube(config, free_bytes);
+  if (n == 0) return;  // check_memory says why the default does not fit
+  config.nx = config.ny = config.nz = n;
+  if (say)
+    std::fprintf(
+        stderr,
+        "hplx mxp: local grid %d^3 (about %.1f GiB per rank): the largest that fits %.0f%% "
+        "of the GPU's %.1f GiB free; --nx, --ny, --nz choose another\n",
+        n, mxp::bytes_per_rank(config) / (1 << 30), 100 * mxp::kDeviceMemoryFraction,
+        static_cast<double>(free_bytes) / (1 << 30));
+}
+
+}  // namespace
+
 int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
-  const mxp::MxpConfig config = mxp_config_from_flags(flags_, size);
+  mxp::MxpConfig config = mxp_config_from_flags(flags_, size);
   const device::BackendKind backend = device::parse_backend(backend_);
   require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
@@ -64,6 +84,9 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                            ? static_cast<long long>(dev->backend().free_device_bytes())
                            : available_memory_bytes() / std::max(1, plan.local_ranks);
   MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
+  const bool sizes_given = sub_->count("--nx") + sub_->count("--ny") + sub_->count("--nz") > 0;
+  if (backend == device::BackendKind::Cuda && !sizes_given)
+    size_by_device_memory(config, per_rank, rank == 0);
   mxp::check_memory(config, per_rank);
   apply_threads(plan);
   const Context ctx(world, plan, std::move(dev));

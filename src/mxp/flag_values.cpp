@@ -70,6 +70,17 @@ void check_memory(const MxpConfig& c, long long available_per_rank) {
   }
 }
 
+int largest_fitting_cube(const MxpConfig& c, long long available_per_rank, double fraction) {
+  MxpConfig cube = c;
+  int best = 0;
+  for (int n = kSizeMultiple; n <= 1024; n += kSizeMultiple) {
+    cube.nx = cube.ny = cube.nz = n;
+    if (bytes_per_rank(cube) > fraction * static_cast<double>(available_per_rank)) break;
+    best = n;
+  }
+  return best;
+}
+
 void check_bandwidth_gbs(double bandwidth_gbs) {
   if (!std::isfinite(bandwidth_gbs) || bandwidth_gbs <= 0 || bandwidth_gbs > 1e6)
     throw UsageError(fmt::format(

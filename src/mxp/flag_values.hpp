@@ -54,6 +54,16 @@ double bytes_per_rank(const MxpConfig& c);
 // `available_per_rank` (the smallest over the ranks).
 void check_memory(const MxpConfig& c, long long available_per_rank);
 
+// The fraction of a GPU's memory a default-sized run fills: HPG-MxP's own
+// rule for full runs (about 70%).
+inline constexpr double kDeviceMemoryFraction = 0.7;
+
+// The largest cube of n^3 local points (n a multiple of kSizeMultiple, at
+// most 1024) whose bytes_per_rank, with c's other settings, fit `fraction`
+// of `available_per_rank`; 0 if not even the smallest does.
+int largest_fitting_cube(const MxpConfig& c, long long available_per_rank,
+                         double fraction = kDeviceMemoryFraction);
+
 // --expect-bandwidth: throws UsageError naming the value unless it is
 // finite and positive.
 void check_bandwidth_gbs(double bandwidth_gbs);

@@ -174,6 +174,24 @@ TEST(MxpExpectedRating, EachMotifMovesItsBytesAtTheBandwidth) {
   EXPECT_DOUBLE_EQ(j["mixed"]["motifs"]["SpMV"]["bytes_per_rank"].get<double>(), 1e11);
 }
 
+TEST(MxpDefaultSize, FillsSeventyPercentOfTheDeviceWithTheLargestCube) {
+  MxpConfig c;
+  c.nx = c.ny = c.nz = 256;
+  const double at_256 = bytes_per_rank(c);
+  // Exactly 70% of the memory at 256^3: 256; a byte less: 248.
+  const auto memory = static_cast<long long>(std::ceil(at_256 / kDeviceMemoryFraction));
+  EXPECT_EQ(largest_fitting_cube(c, memory), 256);
+  c.nx = c.ny = c.nz = 248;
+  EXPECT_LT(bytes_per_rank(c), 0.7 * static_cast<double>(memory - 1));
+  EXPECT_EQ(largest_fitting_cube(c, static_cast<long long>(at_256 / kDeviceMemoryFraction) - 1),
+            248);
+  // An H200's 140 GB free: 464^3 with the default restart (about 93 of the
+  // 98 GB allowed; 472^3 would take 98.1), where the H200 run had 256^3.
+  EXPECT_EQ(largest_fitting_cube(MxpConfig{}, 140LL * 1000 * 1000 * 1000), 464);
+  EXPECT_EQ(largest_fitting_cube(MxpConfig{}, 1000), 0);
+  EXPECT_EQ(largest_fitting_cube(MxpConfig{}, 1LL << 50), 1024);
+}
+
 TEST(MxpExpectedRating, DoublePrecisionRunHasNoPenalty) {
   MxpResult r = run_with_bytes();
   r.has_mixed = false;
