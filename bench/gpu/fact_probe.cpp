@@ -46,18 +46,6 @@ namespace {
 namespace device = hplx::device;
 using hplx::lu::Panel;
 
-// "a,b" as {"a", "b"}.
-std::vector<std::string> split_names(const std::string& text) {
-  std::vector<std::string> names;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = std::min(text.find(',', at), text.size());
-    names.push_back(text.substr(at, comma - at));
-    at = comma + 1;
-  }
-  return names;
-}
-
 hplx::lu::FactLeaf parse_leaf(const std::string& name) {
   if (name == "fused") return hplx::lu::FactLeaf::Fused;
   if (name == "kernels") return hplx::lu::FactLeaf::Kernels;
@@ -187,7 +175,8 @@ int main(int argc, char** argv) {
     const std::vector<long> jbs = hplx::probe::parse_list(
         jbs_text.empty() ? (gpu ? "512,1024" : "64,128") : jbs_text, "--jb");
     std::vector<hplx::lu::FactLeaf> leaves;
-    for (const std::string& name : split_names(leaves_text)) leaves.push_back(parse_leaf(name));
+    for (const std::string& name : hplx::probe::split_list(leaves_text))
+      leaves.push_back(parse_leaf(name));
     std::printf("hplx_fact_probe: %s\n", dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (const long m : ms)

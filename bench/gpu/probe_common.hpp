@@ -14,21 +14,28 @@
 
 namespace hplx::probe {
 
+// "a,b,c" as its items {"a", "b", "c"} (an empty item stays empty).
+inline std::vector<std::string> split_list(const std::string& text) {
+  std::vector<std::string> items;
+  std::size_t at = 0;
+  for (;;) {
+    const std::size_t comma = text.find(',', at);
+    items.push_back(text.substr(at, comma == std::string::npos ? comma : comma - at));
+    if (comma == std::string::npos) return items;
+    at = comma + 1;
+  }
+}
+
 // "a,b,c" as positive integers; a UsageError naming `what` otherwise.
 inline std::vector<long> parse_list(const std::string& text, const char* what) {
   std::vector<long> v;
-  std::size_t at = 0;
-  while (at <= text.size()) {
-    const std::size_t comma = text.find(',', at);
-    const std::string item = text.substr(at, comma == std::string::npos ? comma : comma - at);
+  for (const std::string& item : split_list(text)) {
     char* end = nullptr;
     const long x = std::strtol(item.c_str(), &end, 10);
     if (item.empty() || *end != '\0' || x < 1)
       throw UsageError(
           fmt::format("{} '{}': allowed: positive integers, comma-separated", what, text));
     v.push_back(x);
-    if (comma == std::string::npos) break;
-    at = comma + 1;
   }
   return v;
 }

@@ -32,9 +32,14 @@ void DeviceFactWorkspace::fit(device::Backend& backend, long rows, int nb) {
   best_at_ = stage_at_ + nb_ + 2;
   block_at_ = best_at_ + nb_ + 2;
   scratch_.bind(backend);
-  scratch_.resize(block_at_ + static_cast<long>(nb_) * nb_);
+  scratch_.resize(scratch_doubles(rows_, nb_));
   info_.bind(backend);
   info_.resize(1);
+}
+
+long DeviceFactWorkspace::scratch_doubles(long rows, int nb) {
+  // The chunk candidates, the staged and the best candidate rows, A1's block.
+  return 2 * kern::pivot_chunks(rows) + 2 * (nb + 2L) + static_cast<long>(nb) * nb;
 }
 
 void DeviceFactWorkspace::reserve(device::Backend& backend, long rows, int nb) {

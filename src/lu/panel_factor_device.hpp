@@ -45,6 +45,9 @@ class DeviceFactWorkspace {
   void reserve(device::Backend& backend, long rows, int nb);
   // Grows (an allocation) when a panel needs more than was reserved.
   void fit(device::Backend& backend, long rows, int nb);
+  // The doubles of scratch that panels of up to `rows` stacked rows and nb
+  // columns need (the memory preflight counts them too).
+  static long scratch_doubles(long rows, int nb);
 
   double* d_candidates() { return scratch_.device(); }
   double* d_stage() { return scratch_.device() + stage_at_; }

@@ -6,7 +6,7 @@
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/kernels/fact_kernels.hpp"
+#include "lu/panel_factor_device.hpp"
 #include "lu/row_swap.hpp"
 
 #include <omp.h>
@@ -194,10 +194,9 @@ long long lu_memory_bytes(long n, int nb, int nprow, int npcol) {
   // U: in place with one process row; otherwise the row swaps' buffers.
   const Wide u = nprow > 1 ? static_cast<Wide>(SwapBuffers::reserved_doubles(1, nb, nprow)) * nq
                            : static_cast<Wide>(nb) * nq;
-  // FACT on a device (DeviceFactWorkspace): A1's block, each pivot-search
-  // chunk's candidate, and the staged and exchanged candidate rows.
-  const Wide chunks = std::floor((mp + nb + kernels::kPivotChunk - 1) / kernels::kPivotChunk);
-  const Wide fact = static_cast<Wide>(nb) * nb + 2 * chunks + 2 * (nb + 2);
+  // FACT on a device: its workspace's scratch.
+  const Wide fact = static_cast<Wide>(
+      DeviceFactWorkspace::scratch_doubles(local_count(n, nb, 0, nprow) + nb, nb));
   const Wide bytes = (mp * nq + (mp + nb) * nb * 3 + u + fact) * sizeof(double);
   return bytes < static_cast<Wide>(kMost) ? static_cast<long long>(bytes) : kMost;
 }
