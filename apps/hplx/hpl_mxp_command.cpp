@@ -383,7 +383,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
             peers_of(grid, world));
     }
     const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(
-        c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr, &trace);
+        c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr, &trace, &dev.panel());
     (result.passed() ? passed : failed) += 1;
     if (rank == 0) {
       hplmxp::print_result(result, c.threshold, out);

@@ -143,7 +143,7 @@ DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
 }
 
 HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q,
-                         std::FILE* progress, TraceRecorder* trace) {
+                         std::FILE* progress, TraceRecorder* trace, device::Queue* fact_queue) {
   Activity* const activity = trace ? trace->activity() : nullptr;
   // Everything below addresses processes by grid coordinates (the row and
   // column communicators' ranks are mycol and myrow) or reduces over the
@@ -220,8 +220,13 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
                  elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
   };
-  LuNopivResult factored =
-      factor_nopiv(l, grid, q, lu.data(), {c.bcast, c.depth, c.precision, trace}, panel_done);
+  FactorOptions how;
+  how.bcast = c.bcast;
+  how.depth = c.depth;
+  how.precision = c.precision;
+  how.trace = trace;
+  how.fact_queue = fact_queue;
+  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), how, panel_done);
   meter.finish();
   // From here the whole grid waits: the factorization's record reduced
   // over the ranks, the solves and the refinement (SOLVE); every

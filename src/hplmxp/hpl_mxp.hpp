@@ -90,8 +90,11 @@ struct HplMxpResult {
 // the refinement stay on the host (the host backend's BLAS).
 // `trace` (may be null) records each phase's span (SETUP, FACT, LBCAST,
 // UBCAST, UPDATE, SOLVE) and tells its activity, the watchdog's view.
+// `fact_queue` (may be null): FACT's queue, of queue's backend (the
+// device's panel queue), so that FACT runs beside the update.
 HplMxpResult run_hpl_mxp(const HplMxpConfig& config, MPI_Comm world, device::Queue& queue,
-                         std::FILE* progress, TraceRecorder* trace = nullptr);
+                         std::FILE* progress, TraceRecorder* trace = nullptr,
+                         device::Queue* fact_queue = nullptr);
 
 // The verdict line printed on every run.
 void print_result(const HplMxpResult& result, double threshold, std::FILE* out);

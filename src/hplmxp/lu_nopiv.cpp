@@ -1,7 +1,7 @@
 #include "hplmxp/lu_nopiv.hpp"
 
 #include <algorithm>
-#include <cmath>
+#include <array>
 #include <memory>
 #include <vector>
 
@@ -9,6 +9,7 @@
 #include "core/timer.hpp"
 #include "device/buffer.hpp"
 #include "device/mirror.hpp"
+#include "hplmxp/diagonal_block.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/panel_broadcast.hpp"
 #include "lu/phase_scope.hpp"
@@ -20,23 +21,6 @@ using device::Diag;
 using device::Side;
 using device::Trans;
 using device::Uplo;
-
-// Unblocked LU without pivoting of the jb x jb diagonal block: at most NB
-// columns, a small share of the flops. Returns false on a zero or
-// non-finite pivot (and goes on, so every process takes the same path).
-bool factor_diagonal_block(long jb, float* a, long lda) {
-  bool ok = true;
-  for (long k = 0; k < jb; ++k) {
-    const float pivot = a[k + k * lda];
-    if (pivot == 0.0f || !std::isfinite(pivot)) ok = false;
-    for (long i = k + 1; i < jb; ++i) a[i + k * lda] /= pivot;
-    for (long j = k + 1; j < jb; ++j) {
-      const float ukj = a[k + j * lda];
-      for (long i = k + 1; i < jb; ++i) a[i + j * lda] -= a[i + k * lda] * ukj;
-    }
-  }
-  return ok;
-}
 
 // Where panel k (global columns j0 .. j0 + jb) lies on this process.
 struct Step {
@@ -66,6 +50,8 @@ struct Step {
 // (MPI) and in the queue's memory (FACT's copy, UPDATE).
 struct PanelBuffer {
   device::Mirror<double> store;
+  device::EventPtr ready;      // on FACT's queue, after W was written (FACT's processes)
+  device::EventPtr host_free;  // on the queue, after W's host side went to the device
   float* dev() { return reinterpret_cast<float*>(store.device()); }
   static long doubles(const Step& s) { return (s.mrest * s.jb + 1) / 2; }
 };
@@ -76,13 +62,74 @@ struct LowOperands {
   device::Buffer<Low> l, u;
 };
 
+// `later` runs what is queued on it next only after what `earlier` has
+// been given so far.
+void order_after(device::Queue& later, device::Queue& earlier) {
+  if (&later != &earlier) later.wait(earlier.record());
+}
+
+// Each panel's FACT and update as the queues ran them, timed by events
+// (the host only queues the work); on queues that run inline, by the host's
+// clock.
+class PanelClock {
+ public:
+  PanelClock(device::Queue& q, device::Queue& fq, std::vector<PanelTimes>& panels)
+      : q_(q), fq_(fq), panels_(panels), events_(q.runs_inline() ? 0 : panels.size()) {}
+
+  enum Phase { kFact, kUpdate };
+  void start(Phase p, long k) {
+    if (events_.empty())
+      started_[p] = wall_time();
+    else
+      events_[k][2 * p] = queue(p).record_timed();
+  }
+  void stop(Phase p, long k) {
+    if (events_.empty())
+      (p == kFact ? panels_[k].fact_s : panels_[k].update_s) += wall_time() - started_[p];
+    else
+      events_[k][2 * p + 1] = queue(p).record_timed();
+  }
+  // After the queues have passed every event: the seconds of each. With
+  // look-ahead on one queue, a panel's update span holds the next panel's
+  // FACT, which is taken out.
+  void settle(bool look_ahead) {
+    for (std::size_t k = 0; k < events_.size(); ++k) {
+      const auto& e = events_[k];
+      if (e[0]) panels_[k].fact_s = e[0]->seconds_until(*e[1]);
+      if (e[2]) panels_[k].update_s = e[2]->seconds_until(*e[3]);
+    }
+    if (!look_ahead || &q_ != &fq_) return;
+    for (std::size_t k = 0; k + 1 < events_.size(); ++k)
+      panels_[k].update_s -= panels_[k + 1].fact_s;
+  }
+
+ private:
+  device::Queue& queue(Phase p) { return p == kFact ? fq_ : q_; }
+
+  device::Queue& q_;
+  device::Queue& fq_;
+  std::vector<PanelTimes>& panels_;
+  std::vector<std::array<device::EventPtr, 4>> events_;  // FACT's start, end; update's
+  double started_[2] = {0, 0};
+};
+
 class Factorization {
  public:
-  Factorization(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
-                const FactorOptions& opt)
-      : l_(l), grid_(grid), q_(q), a_(a), opt_(opt), diag_(q.backend()), u_(q.backend()) {
+  Factorization(const Layout& l, const ProcessGrid& grid, device::Queue& q, device::Queue& fq,
+                float* a, const FactorOptions& opt)
+      : l_(l),
+        grid_(grid),
+        q_(q),
+        fq_(fq),
+        a_(a),
+        opt_(opt),
+        diag_(q.backend()),
+        u_(q.backend()),
+        bad_(q.backend()) {
     diag_.resize(static_cast<long>(l.nb) * l.nb);
     u_.resize(std::max(1L, l.nloc) * l.nb);
+    bad_.assign(1, 0);
+    bad_.to_device(fq_);
     for (PanelBuffer& b : w_) {
       b.store.bind(q.backend());
       b.store.resize((std::max(1L, l.mloc) * l.nb + 1) / 2);
@@ -96,65 +143,90 @@ class Factorization {
                device::Buffer<device::BFloat16>(q.backend(), usize)};
   }
 
-  // FACT on the panel's process column: the diagonal block factored on the
-  // host of its owner and sent down the column, L21 = A21 U11^-1 (STRSM on
-  // the queue), the panel copied into W and brought to the host for
-  // LBCAST. Other processes do nothing.
+  // FACT on the panel's process column, on FACT's queue, after everything
+  // the factorization's queue has been given: the diagonal block factored
+  // in place by its owner (diagonal_block.hpp) and, with several process
+  // rows, sent down the column through the host; L21 = A21 U11^-1 (STRSM);
+  // the panel copied into W, and brought to the host for LBCAST when there
+  // are several process columns. With one process the host waits for
+  // nothing here. Other processes do nothing.
   void fact(const Step& s, PanelBuffer& w) {
     if (l_.mycol != s.pc) return;
     lu::PhaseScope phase(nullptr, opt_.trace, "FACT");
+    order_after(fq_, q_);
     const long lda = l_.lda;
     float* akk = a_ + s.i0 + s.c0 * lda;
-    if (l_.myrow == s.pr) {
-      device::copy_matrix(q_, s.jb, s.jb, akk, lda, diag_.device(), s.jb);
-      diag_.to_host(q_, 0, s.jb * s.jb);
-      q_.synchronize();
-      if (!factor_diagonal_block(s.jb, diag_.data(), s.jb)) bad_ = 1;
+    const bool owner = l_.myrow == s.pr;
+    if (owner) factor_diagonal_block(fq_, s.jb, akk, lda, bad_.device());
+    const float* u11 = akk;
+    long ldu = lda;
+    if (l_.nprow > 1) {
+      // The host side is written below: pending copies from it must be done.
+      if (owner) {
+        device::copy_matrix(fq_, s.jb, s.jb, akk, lda, diag_.device(), s.jb);
+        diag_.to_host(fq_, 0, s.jb * s.jb);
+      }
+      fq_.synchronize();
+      HPLX_MPI_CHECK(
+          MPI_Bcast(diag_.data(), static_cast<int>(s.jb * s.jb), MPI_FLOAT, s.pr, grid_.col()));
+      if (!owner) {
+        diag_.to_device(fq_, 0, s.jb * s.jb);
+        u11 = diag_.device();
+        ldu = s.jb;
+      }
     }
-    HPLX_MPI_CHECK(
-        MPI_Bcast(diag_.data(), static_cast<int>(s.jb * s.jb), MPI_FLOAT, s.pr, grid_.col()));
-    diag_.to_device(q_, 0, s.jb * s.jb);
-    if (l_.myrow == s.pr) device::copy_matrix(q_, s.jb, s.jb, diag_.device(), s.jb, akk, lda);
     if (l_.mloc > s.i1)
-      q_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l_.mloc - s.i1, s.jb, 1.0f,
-              diag_.device(), s.jb, a_ + s.i1 + s.c0 * lda, lda);
-    device::copy_matrix(q_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
-    w.store.to_host(q_, 0, PanelBuffer::doubles(s));
-    q_.synchronize();
+      fq_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l_.mloc - s.i1, s.jb, 1.0f, u11,
+               ldu, a_ + s.i1 + s.c0 * lda, lda);
+    device::copy_matrix(fq_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
+    if (l_.npcol > 1) {
+      w.store.to_host(fq_, 0, PanelBuffer::doubles(s));
+      fq_.synchronize();
+    }
+    w.ready = fq_.record();
   }
 
   // LBCAST of W along the process row, started (non-blocking). Consecutive
   // panels' broadcasts carry different tags: a piece still being forwarded
   // can never match the next panel's receive.
   std::unique_ptr<lu::RowBroadcast> start_bcast(long k, const Step& s, PanelBuffer& w) {
+    if (w.host_free) w.host_free->synchronize();  // a receiver's last copy of it is done
+    w.host_free.reset();
     return std::make_unique<lu::RowBroadcast>(
         w.store.data(), PanelBuffer::doubles(s), opt_.bcast, s.pc, grid_.row(),
         lu::RowBroadcast::kDefaultTag + static_cast<int>(k % 2));
   }
 
-  // After LBCAST: the receivers' W to the queue's memory.
+  // After LBCAST: the receivers' W to the queue's memory; FACT's processes
+  // order the queue after their FACT.
   void panel_arrived(const Step& s, PanelBuffer& w) {
-    if (l_.mycol != s.pc) w.store.to_device(q_, 0, PanelBuffer::doubles(s));
+    if (l_.mycol != s.pc) {
+      w.store.to_device(q_, 0, PanelBuffer::doubles(s));
+      w.host_free = q_.record();
+    }
+    if (w.ready && !opt_.omit_fact_wait) q_.wait(w.ready);
+    w.ready.reset();
   }
 
   // U12 = L11^-1 A12 on the panel's process row (L11 the top of W there),
-  // for all my columns after the panel, then U12 down the process columns;
-  // with 16-bit storage, L21 and U12 rounded for the update.
+  // for all my columns after the panel, then, with several process rows, U12
+  // down the process columns through the host; with 16-bit storage, L21 and
+  // U12 rounded for the update.
   void solve_u(const Step& s, PanelBuffer& w) {
     lu::PhaseScope phase(nullptr, opt_.trace, "UBCAST");
     const long ntrail = l_.nloc - s.c1;
-    if (l_.myrow == s.pr) {
-      if (ntrail > 0) {
-        q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, ntrail, 1.0f, w.dev(), s.ldw,
-                a_ + s.i0 + s.c1 * l_.lda, l_.lda);
-        device::copy_matrix(q_, s.jb, ntrail, a_ + s.i0 + s.c1 * l_.lda, l_.lda, u_.device(), s.jb);
-        u_.to_host(q_, 0, s.jb * ntrail);
-      }
-      q_.synchronize();
+    if (l_.myrow == s.pr && ntrail > 0) {
+      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, ntrail, 1.0f, w.dev(), s.ldw,
+              a_ + s.i0 + s.c1 * l_.lda, l_.lda);
+      device::copy_matrix(q_, s.jb, ntrail, a_ + s.i0 + s.c1 * l_.lda, l_.lda, u_.device(), s.jb);
+      if (l_.nprow > 1) u_.to_host(q_, 0, s.jb * ntrail);
     }
-    HPLX_MPI_CHECK(
-        MPI_Bcast(u_.data(), static_cast<int>(s.jb * ntrail), MPI_FLOAT, s.pr, grid_.col()));
-    if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * ntrail);
+    if (l_.nprow > 1) {
+      q_.synchronize();  // U12 on the host, or its host side free to be written
+      HPLX_MPI_CHECK(
+          MPI_Bcast(u_.data(), static_cast<int>(s.jb * ntrail), MPI_FLOAT, s.pr, grid_.col()));
+      if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * ntrail);
+    }
     const long m = l_.mloc - s.i1;
     if (opt_.precision == device::Precision::Fp16) round_operands(s, w, m, ntrail, half_);
     if (opt_.precision == device::Precision::Bf16) round_operands(s, w, m, ntrail, bf16_);
@@ -178,7 +250,15 @@ class Factorization {
   }
 
   PanelBuffer& buffer(long k) { return w_[k % 2]; }
-  int bad() const { return bad_; }
+
+  // After the last panel: the queues drained (the factorization's time
+  // ends with its work), and whether a pivot was bad here.
+  bool finish() {
+    q_.synchronize();
+    bad_.to_host(fq_);
+    fq_.synchronize();
+    return bad_[0] != 0;
+  }
 
  private:
   template <class Low>
@@ -190,13 +270,14 @@ class Factorization {
   const Layout& l_;
   const ProcessGrid& grid_;
   device::Queue& q_;
+  device::Queue& fq_;
   float* a_;
   FactorOptions opt_;
   device::Mirror<float> diag_, u_;
+  device::Mirror<int> bad_;
   PanelBuffer w_[2];
   LowOperands<device::Half> half_;
   LowOperands<device::BFloat16> bf16_;
-  int bad_ = 0;
 };
 
 // Columns of the trailing update done between two looks at the next
@@ -210,19 +291,24 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   const int depth = opt.depth;
   if (depth != 0 && depth != 1)
     throw UsageError("--depth " + std::to_string(depth) + ": allowed: 0 or 1");
-  Factorization f(l, grid, q, a, opt);
+  device::Queue& fq = opt.fact_queue ? *opt.fact_queue : q;
+  Factorization f(l, grid, q, fq, a, opt);
   LuNopivResult result;
   const long panels = (l.n + l.nb - 1) / l.nb;
   result.panels.resize(static_cast<std::size_t>(panels));
+  PanelClock clock(q, fq, result.panels);
+  auto fact = [&](long k, const Step& s) {
+    clock.start(PanelClock::kFact, k);
+    f.fact(s, f.buffer(k));
+    clock.stop(PanelClock::kFact, k);
+  };
 
   // With look-ahead, panel k + 1 is factored and its broadcast started
   // before the rest of panel k's update: the prologue does panel 0.
   std::unique_ptr<lu::RowBroadcast> next_bcast;
   if (depth == 1) {
     const Step s0 = Step::of(l, 0);
-    double t = wall_time();
-    f.fact(s0, f.buffer(0));
-    result.panels[0].fact_s = wall_time() - t;
+    fact(0, s0);
     next_bcast = f.start_bcast(0, s0, f.buffer(0));
   }
   for (long k = 0; k < panels; ++k) {
@@ -231,16 +317,14 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
     times.j = s.j0;
     times.jb = s.jb;
     PanelBuffer& w = f.buffer(k);
-    double t = wall_time();
     std::unique_ptr<lu::RowBroadcast> bcast_k;
     if (depth == 0) {
-      f.fact(s, w);
-      times.fact_s = wall_time() - t;
-      t = wall_time();
+      fact(k, s);
       bcast_k = f.start_bcast(k, s, w);
     } else {
       bcast_k = std::move(next_bcast);
     }
+    const double t = wall_time();
     {
       lu::PhaseScope phase(nullptr, opt.trace, "LBCAST");
       bcast_k->finish();
@@ -248,40 +332,39 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
     f.panel_arrived(s, w);
     times.bcast_s = wall_time() - t;
 
-    t = wall_time();
+    clock.start(PanelClock::kUpdate, k);
     f.solve_u(s, w);
     const bool look_ahead = depth == 1 && k + 1 < panels;
     long from = s.c1;
-    double next_fact_s = 0;
     if (look_ahead) {
       // Panel k + 1's columns first (only its process column has any), then
-      // its FACT and the start of its broadcast.
+      // its FACT (on FACT's queue, beside the rest of this update) and the
+      // start of its broadcast.
       const Step n = Step::of(l, s.j0 + s.jb);
       f.update(s, w, s.c1, n.c1);
-      q.synchronize();
       from = n.c1;
-      const double tf = wall_time();
-      f.fact(n, f.buffer(k + 1));
-      next_fact_s = wall_time() - tf;
-      result.panels[static_cast<std::size_t>(k + 1)].fact_s = next_fact_s;
+      fact(k + 1, n);
       next_bcast = f.start_bcast(k + 1, n, f.buffer(k + 1));
     }
-    // The rest of the trailing update, in chunks with a look at the next
-    // broadcast between them.
-    const long chunk = look_ahead && l.npcol > 1 ? kUpdateChunkColumns : l.nloc;
+    // The rest of the trailing update; with several process columns in
+    // chunks, the host moving the next broadcast on between them.
+    const bool forward = look_ahead && l.npcol > 1;
+    const long chunk = forward ? kUpdateChunkColumns : l.nloc;
     {
       lu::PhaseScope phase(nullptr, opt.trace, "UPDATE");
       for (long c = from; c < l.nloc; c += chunk) {
         f.update(s, w, c, std::min(l.nloc, c + chunk));
+        if (!forward) continue;
         q.synchronize();
-        if (next_bcast) next_bcast->progress();
+        next_bcast->progress();
       }
     }
+    clock.stop(PanelClock::kUpdate, k);
     if (opt.trace && opt.trace->activity()) opt.trace->activity()->closed_iteration(k + 1, panels);
-    times.update_s = wall_time() - t - next_fact_s;
     if (panel_done) panel_done(s.j0 + s.jb);
   }
-  int bad = f.bad();
+  int bad = f.finish() ? 1 : 0;
+  clock.settle(depth == 1);
   {  // every rank learns whether a pivot was bad: the whole grid waits
     lu::PhaseScope phase(nullptr, opt.trace, "SOLVE");
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));

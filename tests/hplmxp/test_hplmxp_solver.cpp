@@ -27,12 +27,13 @@ device::Queue& host_queue() {
   return dev->compute();
 }
 
-// The emulated device: separate memory, an asynchronous queue with random
+// The emulated device: separate memory, asynchronous queues with random
 // delays. Every buffer the solver touches must go through the device layer.
-device::Queue& emulated_queue() {
+device::Device& emulated() {
   static auto dev = device::make_device(device::BackendKind::Emulated);
-  return dev->compute();
+  return *dev;
 }
+device::Queue& emulated_queue() { return emulated().compute(); }
 
 // This process's part of the benchmark's matrix on `grid`.
 std::vector<double> generated(const Layout& l, const ProcessGrid& grid) {
@@ -233,8 +234,8 @@ TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
   }
 }
 
-// On the emulated device (the matrix in device memory, host copies for MPI
-// and FACT's diagonal block) the factors are those of the host backend, and
+// On the emulated device (the matrix in device memory, host copies for MPI,
+// FACT on the panel queue) the factors are those of the host backend, and
 // the solves give the same vector.
 TEST(HplMxpDevice, EmulatedDeviceFactorsAndSolvesAsTheHost) {
   const long n = 61;
@@ -250,7 +251,9 @@ TEST(HplMxpDevice, EmulatedDeviceFactorsAndSolvesAsTheHost) {
     device::Buffer<float> dev_lu(eq.backend(), l.local_elements());
     const std::vector<float> start(a.begin(), a.end());
     device::copy(eq, dev_lu.data(), start.data(), l.local_elements());
-    const LuNopivResult r = factor_nopiv(l, grid, eq, dev_lu.data());
+    FactorOptions beside;
+    beside.fact_queue = &emulated().panel();
+    const LuNopivResult r = factor_nopiv(l, grid, eq, dev_lu.data(), beside);
     EXPECT_FALSE(r.bad_pivot);
     std::vector<float> back(start.size());
     device::copy(eq, back.data(), dev_lu.data(), l.local_elements());
@@ -284,7 +287,8 @@ TEST(HplMxpDevice, SixteenBitUpdateStillPassesTheCheck) {
         c.nprow = p;
         c.npcol = q;
         c.precision = prec;
-        const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, *queue, nullptr);
+        device::Queue* fact_queue = queue == &emulated_queue() ? &emulated().panel() : nullptr;
+        const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, *queue, nullptr, nullptr, fact_queue);
         if (!r.in_grid) continue;
         const std::string what = std::string(device::name_of(prec)) + " on " +
                                  queue->backend().describe() + " grid " + std::to_string(p) + "x" +
