@@ -16,6 +16,7 @@
 #include "device/device.hpp"
 #include "hplmxp/distributed_matrix.hpp"
 #include "hplmxp/lu_nopiv.hpp"
+#include "hplmxp/matrix_on_device.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/phase_scope.hpp"
@@ -29,22 +30,6 @@ std::string lu_label(device::Precision p) {
   std::string name = device::name_of(p);
   for (char& ch : name) ch = static_cast<char>(std::toupper(static_cast<unsigned char>(ch)));
   return name + " LU";
-}
-
-// FP64 to FP32, element by element, on all the rank's threads (one thread
-// took 1.1 s of a 3.7 s run at N = 10000 here, 3 s of 9 s at N = 40000 on
-// an H200 machine's 16 cores). The same static split as touch_floats(), so
-// each thread writes the pages it touched.
-void to_float(const double* from, float* to, long count) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < count; ++i) to[i] = static_cast<float>(from[i]);
-}
-
-// The FP32 matrix's host pages faulted in before the clock starts (as
-// netlib HPL's matrix is), on the threads that will write them.
-void touch_floats(float* to, long count) {
-#pragma omp parallel for schedule(static)
-  for (long i = 0; i < count; ++i) to[i] = 0.0f;
 }
 
 std::string gib(long long bytes) {
@@ -171,12 +156,9 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
 
   double t0 = wall_time();
   std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
-  // The FP32 matrix in the queue's memory (staged on the host when that is
-  // not host memory).
+  // The FP32 matrix, made where the factorization runs (the queue's
+  // memory), before the clock: nothing to convert or copy once it runs.
   device::Buffer<float> lu(q.backend(), l.local_elements());
-  std::vector<float> staging(lu.host_accessible() ? 0 : a.size());
-  float* const lu_host = lu.host_accessible() ? lu.data() : staging.data();
-  if (lu.host_accessible()) touch_floats(lu_host, l.local_elements());
   std::vector<double> b;
   double norm_a = 0;
   {
@@ -185,6 +167,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     lu::PhaseScope generating(nullptr, trace, "SETUP");
     generate_matrix(l, grid, a.data());
     if (c.diagonal_scale != 1.0) scale_diagonal(l, a.data(), c.diagonal_scale);
+    generate_matrix_float(q, l, grid, lu.data(), c.diagonal_scale);
     b = generate_rhs(c.n);
     norm_a = norm_inf(l, grid, a.data());
     res.generate_s = max_over_grid(wall_time() - t0);
@@ -194,12 +177,6 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   }
   const double start = wall_time();
   t0 = start;
-  to_float(a.data(), lu_host, l.local_elements());
-  if (!lu.host_accessible()) {
-    device::copy(q, lu.data(), lu_host, l.local_elements());
-    q.synchronize();
-    std::vector<float>().swap(staging);
-  }
   std::vector<float> xf(static_cast<std::size_t>(c.n));
   std::transform(b.begin(), b.end(), xf.begin(), [](double v) { return static_cast<float>(v); });
   res.convert_s = wall_time() - t0;

@@ -1,8 +1,10 @@
-// One HPL-MxP run: generate A (FP64) and b, convert A to FP32, factor it
-// without pivoting, solve with the factors, refine with GMRES-IR to the
-// HPL-MxP check, and time it. The score counts conversion, factorization,
-// solves and refinement: (2/3 n^3 + 3/2 n^2) / that time (the generator is
-// not timed, as in the reference).
+// One HPL-MxP run: generate A (FP64, on the host, for the refinement) and,
+// where the factorization runs, A in FP32 (matrix_on_device.hpp), and b;
+// factor A without pivoting, solve with the factors, refine with GMRES-IR
+// to the HPL-MxP check, and time it. The score counts b's conversion to
+// FP32, the factorization, solves and refinement: (2/3 n^3 + 3/2 n^2) /
+// that time (the generators are not timed, as in the reference, whose
+// time also leaves out its conversion of A to FP32).
 #pragma once
 
 #include <mpi.h>
@@ -73,6 +75,7 @@ struct HplMxpResult {
   bool in_grid = false;
   long n = 0;
   int nb = 0, nprow = 0, npcol = 0;
+  // convert_s: b to FP32 (A is made in FP32 by the untimed generator).
   double generate_s = 0, convert_s = 0, factor_s = 0, solve_s = 0, refine_s = 0, total_s = 0;
   double gflops = 0;  // the score
   bool bad_pivot = false;

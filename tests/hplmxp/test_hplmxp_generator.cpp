@@ -7,10 +7,13 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 
+#include "device/device.hpp"
 #include "grids.hpp"
 #include "hplmxp/distributed_matrix.hpp"
+#include "hplmxp/matrix_on_device.hpp"
 #include "hplmxp/mcg.hpp"
 #include "lu/block_cyclic.hpp"
 
@@ -118,3 +121,48 @@ TEST(HplMxpGenerator, NormIsTwiceTheLargestDiagonal) {
     EXPECT_NEAR(norm_inf(l, grid, a.data()), expect, 1e-12 * expect);
   }
 }
+
+namespace {
+
+// The matrix made in FP32 on a queue is the host generator's rounded to
+// FP32, bit for bit (the diagonal's row sums included, scaled or not), on
+// every grid, NB that does and does not divide N, runs that cut a block,
+// the host and the emulated device.
+TEST(HplMxpGenerator, FloatMatrixOnAQueueIsTheHostsRoundedBitForBit) {
+  static auto host = device::make_device(device::BackendKind::Host);
+  static auto emulated = device::make_device(device::BackendKind::Emulated);
+  struct Shape {
+    long n;
+    int nb;
+  };
+  for (const Shape s : {Shape{61, 8}, Shape{130, 40}, Shape{97, 97}}) {
+    for (auto [p, q] : hplmxp_test_grids()) {
+      ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+      if (!grid.in_grid()) continue;
+      const Layout l = Layout::of(s.n, s.nb, grid);
+      for (const double scale : {1.0, 0.3}) {
+        std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
+        generate_matrix(l, grid, a.data());
+        if (scale != 1.0) scale_diagonal(l, a.data(), scale);
+        for (device::Device* dev : {host.get(), emulated.get()}) {
+          device::Queue& queue = dev->compute();
+          device::Buffer<float> made(dev->backend(), l.local_elements());
+          generate_matrix_float(queue, l, grid, made.data(), scale);
+          std::vector<float> back(a.size());
+          device::copy(queue, back.data(), made.data(), l.local_elements());
+          queue.synchronize();
+          long differ = 0;  // a process may have no rows: lda 1, nothing in it
+          for (long jl = 0; jl < l.nloc; ++jl)
+            for (long il = 0; il < l.mloc; ++il) {
+              const float want = static_cast<float>(a[il + jl * l.lda]);
+              if (std::memcmp(&want, &back[il + jl * l.lda], sizeof want) != 0) ++differ;
+            }
+          EXPECT_EQ(differ, 0) << "N " << s.n << " NB " << s.nb << " grid " << p << "x" << q
+                               << " scale " << scale << " on " << dev->backend().describe();
+        }
+      }
+    }
+  }
+}
+
+}  // namespace

@@ -1,6 +1,7 @@
 // HPL-MxP's kernel bodies compiled for CUDA GPUs (only in builds with the
 // CUDA backend): one line per body launched anywhere in src/hplmxp.
 #include "device/cuda/launch_cuda.cuh"
+#include "hplmxp/kernels/matgen_kernels.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"
 
 namespace hplx::device {
@@ -8,6 +9,8 @@ namespace hplx::device {
 using namespace hplx::hplmxp::kernels;
 
 template void launch_phased_on_device(Queue&, const NopivLeaf&, int);
-template void launch_on_device(Queue&, long, const FillInts&);
+template void launch_on_device(Queue&, long, const GenerateFloatRuns&);
+template void launch_on_device(Queue&, long, const OffDiagonalSums&);
+template void launch_on_device(Queue&, long, const SetDiagonal&);
 
 }  // namespace hplx::device

@@ -38,11 +38,4 @@ struct NopivLeaf {
   }
 };
 
-// p[i] = value.
-struct FillInts {
-  int* p;
-  int value;
-  HPLX_HD void operator()(long i) const { p[i] = value; }
-};
-
 }  // namespace hplx::hplmxp::kernels

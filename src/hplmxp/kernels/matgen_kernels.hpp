@@ -1,0 +1,92 @@
+// HPL-MxP's matrix made in FP32 on a queue (matrix_on_device.hpp): the
+// values of generate_matrix (distributed_matrix.cpp) rounded to FP32, with
+// the same jumps of the MCG (mcg.hpp), so the same numbers bit for bit.
+#pragma once
+
+#include <cstdint>
+
+#include "device/kernel_body.hpp"
+#include "hplmxp/mcg.hpp"
+#include "lu/block_cyclic.hpp"
+
+namespace hplx::hplmxp::kernels {
+
+// Where one process's local matrix lies in the global one.
+struct LocalBlocks {
+  long n;
+  int nb, nprow, npcol, myrow, mycol;
+  long mloc, nloc;
+  HPLX_HD long row(long il) const { return lu::local_to_global(il, nb, myrow, nprow); }
+  HPLX_HD long col(long jl) const { return lu::local_to_global(jl, nb, mycol, npcol); }
+};
+
+// Every entry of my local columns (the diagonal's too, set again by
+// SetDiagonal), in runs of up to kRun rows of one row block: one jump of the
+// MCG to a run's first draw, then a step per row. Index: local column x
+// runs of a column.
+struct GenerateFloatRuns {
+  LocalBlocks at;
+  float* a;
+  long lda;
+  static constexpr long kRun = 32;
+  HPLX_HD long runs_per_block() const { return (at.nb + kRun - 1) / kRun; }
+  HPLX_HD long runs_per_column() const {
+    return (at.mloc + at.nb - 1) / at.nb * runs_per_block();
+  }
+  HPLX_HD void operator()(long index) const {
+    const long jl = index / runs_per_column(), run = index % runs_per_column();
+    const long block = run / runs_per_block();
+    const long il0 = block * at.nb + run % runs_per_block() * kRun;
+    long il1 = il0 + kRun;
+    if (il1 > (block + 1) * at.nb) il1 = (block + 1) * at.nb;
+    if (il1 > at.mloc) il1 = at.mloc;
+    if (il0 >= il1) return;
+    std::uint64_t state = mcg_state_after(matrix_draw(at.n, at.row(il0), at.col(jl)));
+    float* col = a + jl * lda;
+    for (long il = il0; il < il1; ++il) {
+      col[il] = static_cast<float>(mcg_value(state));
+      state *= kMcgMultiplier;
+    }
+  }
+};
+
+// Each local row's sum of the magnitudes of its entries in my local
+// columns, the diagonal's left out, in double and in column order (the
+// host generator's sums exactly): along a row the MCG steps by N draws per
+// column, and jumps at each new column block. Index: local row.
+struct OffDiagonalSums {
+  LocalBlocks at;
+  std::uint64_t column_step;  // mcg_state_after(n): one column to the right
+  double* sums;
+  HPLX_HD void operator()(long il) const {
+    const long i = at.row(il);
+    double s = 0;
+    std::uint64_t state = 0;
+    long previous = -2;
+    for (long jl = 0; jl < at.nloc; ++jl) {
+      const long j = at.col(jl);
+      state = j == previous + 1 ? state * column_step : mcg_state_after(matrix_draw(at.n, i, j));
+      previous = j;
+      const double v = mcg_value(state);
+      if (i != j) s += v < 0 ? -v : v;
+    }
+    sums[il] = s;
+  }
+};
+
+// A(i, i) = FP32 of the row's off-diagonal sum (over the process row) times
+// `scale`, where row i's and column i's owners meet. Index: local row.
+struct SetDiagonal {
+  LocalBlocks at;
+  const double* sums;
+  double scale;
+  float* a;
+  long lda;
+  HPLX_HD void operator()(long il) const {
+    const long i = at.row(il);
+    if (lu::owner_of(i, at.nb, at.npcol) != at.mycol) return;
+    a[il + lu::global_to_local(i, at.nb, at.npcol) * lda] = static_cast<float>(sums[il] * scale);
+  }
+};
+
+}  // namespace hplx::hplmxp::kernels
