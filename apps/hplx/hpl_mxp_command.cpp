@@ -251,15 +251,16 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
   // Host memory a test needs; the emulated device's memory is host memory
   // too, so there both sides count.
+  const bool on_device = backend != device::BackendKind::Host;
   auto host_bytes = [&](const hplmxp::HplMxpConfig& t) {
-    return hplmxp::bytes_per_process(t) +
+    return hplmxp::bytes_per_process(t, on_device) +
            (backend == device::BackendKind::Emulated ? hplmxp::device_bytes_per_process(t) : 0LL);
   };
   if (file.empty() && !n_ && backend != device::BackendKind::Host) {
     // A device backend sizes N by memory, as `hplx lu` does there: the
     // largest multiple of NB whose FP32 matrix and panels fill at most
-    // kDeviceMemoryFraction of the device and whose host side (the FP64
-    // matrix and the staging copy) fits the host's share.
+    // kDeviceMemoryFraction of the device and whose host side (the panels'
+    // host sides and the vectors) fits the host's share.
     hplmxp::HplMxpConfig& c = tests.front();
     long lo = 0, hi = 1L << 24;  // multiples of NB: hi * NB is beyond any device
     auto fits = [&](long blocks) {
@@ -317,7 +318,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     hplmxp::check_config(c, size);
   }
   for (const hplmxp::HplMxpConfig& c : tests)
-    hplmxp::check_memory(c, per_rank - (host_bytes(c) - hplmxp::bytes_per_process(c)));
+    hplmxp::check_memory(c, per_rank - (host_bytes(c) - hplmxp::bytes_per_process(c, on_device)),
+                         on_device);
 
   if (backend != device::BackendKind::Host) {
     for (const hplmxp::HplMxpConfig& c : tests) {

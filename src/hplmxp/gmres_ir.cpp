@@ -3,7 +3,6 @@
 #include <algorithm>
 #include <cmath>
 
-#include "core/error.hpp"
 
 namespace hplx::hplmxp {
 namespace {
@@ -22,26 +21,10 @@ double norm_inf(long n, const double* x) {
 
 }  // namespace
 
-void multiply(const Layout& l, const ProcessGrid& grid, device::Queue& q, const double* a,
-              const double* x, double* y) {
-  std::vector<double> xloc(static_cast<std::size_t>(std::max(1L, l.nloc)));
-  for (long jl = 0; jl < l.nloc; ++jl) xloc[jl] = x[l.global_col(jl)];
-  std::vector<double> yloc(static_cast<std::size_t>(std::max(1L, l.mloc)), 0.0);
-  if (l.mloc > 0 && l.nloc > 0)
-    q.gemv(device::Trans::No, l.mloc, l.nloc, 1.0, a, l.lda, xloc.data(), 1, 0.0, yloc.data(), 1);
-  q.synchronize();
-  std::vector<double> partial(static_cast<std::size_t>(l.n), 0.0);
-  for (long il = 0; il < l.mloc; ++il) partial[l.global_row(il)] = yloc[il];
-  HPLX_MPI_CHECK(
-      MPI_Reduce(partial.data(), y, static_cast<int>(l.n), MPI_DOUBLE, MPI_SUM, 0, grid.all()));
-  HPLX_MPI_CHECK(MPI_Bcast(y, static_cast<int>(l.n), MPI_DOUBLE, 0, grid.all()));
-}
-
-GmresIrResult gmres_ir(const Layout& l, const ProcessGrid& grid, device::Queue& q, const double* a,
-                       double norm_a, const std::vector<double>& b,
-                       const Preconditioner& precondition, const GmresIrOptions& opt,
-                       std::vector<double>& x, const CheckCallback& on_check) {
-  const long n = l.n;
+GmresIrResult gmres_ir(long n, const Product& multiply, double norm_a,
+                       const std::vector<double>& b, const Preconditioner& precondition,
+                       const GmresIrOptions& opt, std::vector<double>& x,
+                       const CheckCallback& on_check) {
   const double eps = std::ldexp(1.0, -53);
   const int m = std::max(1, static_cast<int>(std::min<long>(opt.restart, n)));
   GmresIrResult res;
@@ -53,7 +36,7 @@ GmresIrResult gmres_ir(const Layout& l, const ProcessGrid& grid, device::Queue& 
   auto hh = [&](int i, int j) -> double& { return h[i + j * (m + 1)]; };
 
   for (;;) {
-    multiply(l, grid, q, a, x.data(), r.data());
+    multiply(x.data(), r.data());
     for (long i = 0; i < n; ++i) r[i] = b[i] - r[i];
     res.residual_inf = norm_inf(n, r.data());
     res.norm_x = norm_inf(n, x.data());
@@ -78,7 +61,7 @@ GmresIrResult gmres_ir(const Layout& l, const ProcessGrid& grid, device::Queue& 
     int k = 0;
     for (int j = 0; j < m && res.iterations < opt.max_iterations; ++j) {
       precondition(v[j].data(), z.data());
-      multiply(l, grid, q, a, z.data(), w.data());
+      multiply(z.data(), w.data());
       ++res.iterations;
       for (int i = 0; i <= j; ++i) {  // modified Gram-Schmidt
         hh(i, j) = dot(n, w.data(), v[i].data());

@@ -4,11 +4,10 @@
 // eps = 2^-53, threshold 16, passes, or an iteration cap is reached.
 //
 // Each restart cycle starts from the true FP64 residual b - Ax (the
-// matrix-vector product against the FP64 matrix, kept in memory beside the
-// FP32 factors: 12 bytes per element in all, against 8 for `hplx lu`;
-// regenerating it block by block would save the 8 but cost a generator
-// pass per product) and is one refinement step; a cycle ends when its
-// residual estimate is a tenth of what the check allows.
+// product with A in FP64: GeneratedMatrix::multiply makes A's entries
+// again, so that no FP64 copy of A is kept) and is one refinement step; a
+// cycle ends when its residual estimate is a tenth of what the check
+// allows.
 //
 // The vectors (n entries, restart + 2 of them) are replicated on every
 // process, and every process computes the same numbers: the product's
@@ -20,10 +19,6 @@
 
 #include <functional>
 #include <vector>
-
-#include "core/grid.hpp"
-#include "device/queue.hpp"
-#include "hplmxp/distributed_matrix.hpp"
 
 namespace hplx::hplmxp {
 
@@ -50,16 +45,14 @@ using Preconditioner = std::function<void(const double* v, double* z)>;
 // Called on every process after each check with (cycle, check value).
 using CheckCallback = std::function<void(int, double)>;
 
-// y = A x with the distributed FP64 matrix; x and y hold all n entries on
-// every process. Collective over the grid.
-void multiply(const Layout& l, const ProcessGrid& grid, device::Queue& queue, const double* a,
-              const double* x, double* y);
+// y = A x in FP64, n entries each, the same y on every process.
+using Product = std::function<void(const double* x, double* y)>;
 
 // Refines x (n entries, the same on every process; the FP32 solution on
-// entry). Collective over the grid.
-GmresIrResult gmres_ir(const Layout& l, const ProcessGrid& grid, device::Queue& queue,
-                       const double* a, double norm_a, const std::vector<double>& b,
-                       const Preconditioner& precondition, const GmresIrOptions& options,
-                       std::vector<double>& x, const CheckCallback& on_check = {});
+// entry) for A of order n and norm norm_a. Collective over the grid.
+GmresIrResult gmres_ir(long n, const Product& multiply, double norm_a,
+                       const std::vector<double>& b, const Preconditioner& precondition,
+                       const GmresIrOptions& options, std::vector<double>& x,
+                       const CheckCallback& on_check = {});
 
 }  // namespace hplx::hplmxp

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -16,7 +17,7 @@
 #include "device/device.hpp"
 #include "hplmxp/distributed_matrix.hpp"
 #include "hplmxp/lu_nopiv.hpp"
-#include "hplmxp/matrix_on_device.hpp"
+#include "hplmxp/generated_matrix.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/phase_scope.hpp"
@@ -71,10 +72,10 @@ void check_config(HplMxpConfig& c, int world_size) {
     throw UsageError("--threshold: allowed: a finite number > 0");
 }
 
-long long bytes_per_process(const HplMxpConfig& c) {
+long long bytes_per_process(const HplMxpConfig& c, bool matrix_on_device) {
   const long long mloc = lu::local_count(c.n, c.nb, 0, c.nprow);  // process 0 owns the most
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
-  const long long matrix = mloc * nloc * (8 + 4);
+  const long long matrix = matrix_on_device ? 0 : mloc * nloc * (8 + 4);
   const long long buffers = 4LL * c.nb * (mloc + nloc + c.nb);
   const long long vectors = 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
   return matrix + buffers + vectors;
@@ -84,12 +85,16 @@ long long device_bytes_per_process(const HplMxpConfig& c) {
   const long long mloc = lu::local_count(c.n, c.nb, 0, c.nprow);
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
   const long long low = c.precision == device::Precision::Fp32 ? 0 : 2;
-  return mloc * nloc * 4 + (4 + low) * c.nb * (2 * mloc + nloc + c.nb) + 8LL * c.n;
+  return mloc * nloc * 4 + (4 + low) * c.nb * (2 * mloc + nloc + c.nb) + 8LL * (c.n + mloc);
 }
 
-void check_memory(const HplMxpConfig& c, long long available) {
-  const long long need = bytes_per_process(c);
+void check_memory(const HplMxpConfig& c, long long available, bool matrix_on_device) {
+  const long long need = bytes_per_process(c, matrix_on_device);
   if (need <= available) return;
+  if (matrix_on_device)
+    throw UsageError("--n " + std::to_string(c.n) + ": needs " + gib(need) +
+                     " of host memory per process (the panels' host sides, vectors), " +
+                     gib(available) + " available; allowed: a smaller N");
   // The largest N that fits, from 12 N^2 / (P Q) bytes for the matrices.
   const double fit = std::sqrt(static_cast<double>(available) * c.nprow * c.npcol / 12.0) * 0.98;
   throw UsageError("--n " + std::to_string(c.n) + ": needs " + gib(need) +
@@ -155,21 +160,21 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   };
 
   double t0 = wall_time();
-  std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
   // The FP32 matrix, made where the factorization runs (the queue's
-  // memory), before the clock: nothing to convert or copy once it runs.
+  // memory), before the clock: nothing to convert or copy once it runs. A
+  // in FP64 is kept for the refinement's products on the host backend, and
+  // made again inside each product on a device (GeneratedMatrix).
   device::Buffer<float> lu(q.backend(), l.local_elements());
   std::vector<double> b;
-  double norm_a = 0;
+  std::optional<GeneratedMatrix> a;
   {
     // Collectives (the diagonal's row sums, ||A||, the barrier before the
     // clock starts): the whole grid waits.
     lu::PhaseScope generating(nullptr, trace, "SETUP");
-    generate_matrix(l, grid, a.data());
-    if (c.diagonal_scale != 1.0) scale_diagonal(l, a.data(), c.diagonal_scale);
-    generate_matrix_float(q, l, grid, lu.data(), c.diagonal_scale);
+    a.emplace(q, l, grid, c.diagonal_scale, lu.host_accessible());
+    a->fill_float(lu.data());
+    q.synchronize();
     b = generate_rhs(c.n);
-    norm_a = norm_inf(l, grid, a.data());
     res.generate_s = max_over_grid(wall_time() - t0);
     say("hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb, c.nprow,
         c.npcol, res.generate_s);
@@ -247,12 +252,13 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   opt.restart = c.restart;
   opt.max_iterations = c.max_iterations;
   opt.threshold = c.threshold;
-  // The refinement in FP64 on the host, beside the FP64 matrix.
-  const std::shared_ptr<device::Device> host = device::make_device(device::BackendKind::Host);
-  res.refinement = gmres_ir(l, grid, host->compute(), a.data(), norm_a, b, precondition, opt, x,
-                            [&](int cycle, double check) {
-                              say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
-                            });
+  // The refinement in FP64: A's products on the queue, the vectors on the
+  // host.
+  res.refinement = gmres_ir(
+      c.n, [&](const double* v, double* av) { a->multiply(v, av); }, a->norm_inf(), b,
+      precondition, opt, x, [&](int cycle, double check) {
+        say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
+      });
   res.refine_s = wall_time() - t0;
   res.total_s = max_over_grid(wall_time() - start);
   res.convert_s = max_over_grid(res.convert_s);

@@ -1,5 +1,5 @@
-// One HPL-MxP run: generate A (FP64, on the host, for the refinement) and,
-// where the factorization runs, A in FP32 (matrix_on_device.hpp), and b;
+// One HPL-MxP run: generate A in FP32 where the factorization runs, in
+// FP64 for the refinement (generated_matrix.hpp), and b;
 // factor A without pivoting, solve with the factors, refine with GMRES-IR
 // to the HPL-MxP check, and time it. The score counts b's conversion to
 // FP32, the factorization, solves and refinement: (2/3 n^3 + 3/2 n^2) /
@@ -43,17 +43,17 @@ struct HplMxpConfig {
 // error names the value and what is allowed.
 void check_config(HplMxpConfig& config, int world_size);
 
-// Bytes one process of the grid needs: the FP64 matrix, its FP32 copy,
-// the panel and U buffers, the refinement's vectors (all in host memory on
-// the host backend).
-long long bytes_per_process(const HplMxpConfig& config);
+// Host memory one process of the grid needs: A in FP64 and FP32 (12 bytes
+// per element), the panel and U buffers, the refinement's vectors; with
+// `matrix_on_device` (a device backend, where A in FP64 is not stored:
+// GeneratedMatrix) only the buffers' host sides and the vectors.
+long long bytes_per_process(const HplMxpConfig& config, bool matrix_on_device = false);
 // On a device backend, the device memory one process needs: the FP32
-// matrix, the panel, U and their 16-bit copies. The host then needs
-// bytes_per_process() as well (the FP32 matrix is staged there once).
+// matrix, the panel, U and their 16-bit copies.
 long long device_bytes_per_process(const HplMxpConfig& config);
 
 // A usage error when bytes_per_process exceeds `available` (per process).
-void check_memory(const HplMxpConfig& config, long long available);
+void check_memory(const HplMxpConfig& config, long long available, bool matrix_on_device = false);
 
 // The default problem without --n or an HPL.dat: the largest N, a multiple
 // of NB, whose FP32 factorization takes about `target_seconds` at

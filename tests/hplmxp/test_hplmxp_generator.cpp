@@ -5,15 +5,17 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <string>
 #include <vector>
 
 #include "device/device.hpp"
 #include "grids.hpp"
 #include "hplmxp/distributed_matrix.hpp"
-#include "hplmxp/matrix_on_device.hpp"
+#include "hplmxp/generated_matrix.hpp"
 #include "hplmxp/mcg.hpp"
 #include "lu/block_cyclic.hpp"
 
@@ -147,7 +149,7 @@ TEST(HplMxpGenerator, FloatMatrixOnAQueueIsTheHostsRoundedBitForBit) {
         for (device::Device* dev : {host.get(), emulated.get()}) {
           device::Queue& queue = dev->compute();
           device::Buffer<float> made(dev->backend(), l.local_elements());
-          generate_matrix_float(queue, l, grid, made.data(), scale);
+          GeneratedMatrix(queue, l, grid, scale).fill_float(made.data());
           std::vector<float> back(a.size());
           device::copy(queue, back.data(), made.data(), l.local_elements());
           queue.synchronize();
@@ -160,6 +162,59 @@ TEST(HplMxpGenerator, FloatMatrixOnAQueueIsTheHostsRoundedBitForBit) {
           EXPECT_EQ(differ, 0) << "N " << s.n << " NB " << s.nb << " grid " << p << "x" << q
                                << " scale " << scale << " on " << dev->backend().describe();
         }
+      }
+    }
+  }
+}
+
+}  // namespace
+
+namespace {
+
+// The refinement's product, with A made again in FP64 (host and emulated)
+// or kept (host), is the product with the whole matrix (up to the order of
+// additions), on every grid; ||A||_oo is the whole matrix's, scaled
+// diagonal or not.
+TEST(HplMxpGenerator, ProductWithTheMatrixMadeAgainIsTheStoredMatrixsProduct) {
+  static auto host = device::make_device(device::BackendKind::Host);
+  static auto emulated = device::make_device(device::BackendKind::Emulated);
+  const long n = 75;
+  const int nb = 8;
+  std::vector<double> x(static_cast<std::size_t>(n));
+  for (long i = 0; i < n; ++i) x[i] = std::sin(0.7 * static_cast<double>(i)) + 0.1;
+  for (auto [p, q] : hplmxp_test_grids()) {
+    for (const double scale : {1.0, 0.3}) {
+      const std::vector<double> full = gathered(n, nb, p, q);  // collective on every rank
+      ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+      if (!grid.in_grid()) continue;
+      const Layout l = Layout::of(n, nb, grid);
+      std::vector<double> want(static_cast<std::size_t>(n), 0.0);
+      double norm = 0;
+      for (long i = 0; i < n; ++i) {
+        double row = 0;
+        for (long j = 0; j < n; ++j) {
+          const double aij = full[i + j * n] * (i == j ? scale : 1.0);
+          want[i] += aij * x[j];
+          row += std::fabs(aij);
+        }
+        norm = std::max(norm, row);
+      }
+      struct Way {
+        device::Device* dev;
+        bool keep;
+      };
+      for (const Way way : {Way{host.get(), false}, Way{host.get(), true},
+                            Way{emulated.get(), false}}) {
+        GeneratedMatrix a(way.dev->compute(), l, grid, scale, way.keep);
+        std::vector<double> y(static_cast<std::size_t>(n));
+        a.multiply(x.data(), y.data());
+        const std::string where = "grid " + std::to_string(p) + "x" + std::to_string(q) +
+                                  " scale " + std::to_string(scale) +
+                                  (way.keep ? " kept on " : " made again on ") +
+                                  way.dev->backend().describe();
+        for (long i = 0; i < n; ++i)
+          EXPECT_NEAR(y[i], want[i], 1e-13 * n * (1 + std::fabs(want[i]))) << i << " " << where;
+        EXPECT_NEAR(a.norm_inf(), norm, 1e-14 * norm) << where;
       }
     }
   }

@@ -12,5 +12,7 @@ template void launch_phased_on_device(Queue&, const NopivLeaf&, int);
 template void launch_on_device(Queue&, long, const GenerateFloatRuns&);
 template void launch_on_device(Queue&, long, const OffDiagonalSums&);
 template void launch_on_device(Queue&, long, const SetDiagonal&);
+template void launch_on_device(Queue&, long, const RegeneratedProducts&);
+template void launch_on_device(Queue&, long, const ScaledSums&);
 
 }  // namespace hplx::device

@@ -1,6 +1,7 @@
-// HPL-MxP's matrix made in FP32 on a queue (matrix_on_device.hpp): the
-// values of generate_matrix (distributed_matrix.cpp) rounded to FP32, with
-// the same jumps of the MCG (mcg.hpp), so the same numbers bit for bit.
+// HPL-MxP's matrix made on a queue (generated_matrix.hpp): in FP32 for the
+// factorization, in FP64 inside the refinement's products, the values of
+// generate_matrix (distributed_matrix.cpp) made with the same jumps of the
+// MCG (mcg.hpp), so the same numbers bit for bit.
 #pragma once
 
 #include <cstdint>
@@ -50,42 +51,80 @@ struct GenerateFloatRuns {
   }
 };
 
+// A(i, j) in FP64 along one row, column after column: the MCG steps by N
+// draws from one column to the next and jumps at each new column block.
+struct RowWalk {
+  long n, i;
+  std::uint64_t column_step;  // mcg_state_after(n)
+  std::uint64_t state = 0;
+  long previous = -2;
+  HPLX_HD double value_at(long j) {
+    state = j == previous + 1 ? state * column_step : mcg_state_after(matrix_draw(n, i, j));
+    previous = j;
+    return mcg_value(state);
+  }
+};
+
 // Each local row's sum of the magnitudes of its entries in my local
 // columns, the diagonal's left out, in double and in column order (the
-// host generator's sums exactly): along a row the MCG steps by N draws per
-// column, and jumps at each new column block. Index: local row.
+// host generator's sums exactly). Index: local row.
 struct OffDiagonalSums {
   LocalBlocks at;
-  std::uint64_t column_step;  // mcg_state_after(n): one column to the right
+  std::uint64_t column_step;  // mcg_state_after(n)
   double* sums;
   HPLX_HD void operator()(long il) const {
-    const long i = at.row(il);
+    RowWalk walk{at.n, at.row(il), column_step};
     double s = 0;
-    std::uint64_t state = 0;
-    long previous = -2;
     for (long jl = 0; jl < at.nloc; ++jl) {
       const long j = at.col(jl);
-      state = j == previous + 1 ? state * column_step : mcg_state_after(matrix_draw(at.n, i, j));
-      previous = j;
-      const double v = mcg_value(state);
-      if (i != j) s += v < 0 ? -v : v;
+      const double v = walk.value_at(j);
+      if (walk.i != j) s += v < 0 ? -v : v;
     }
     sums[il] = s;
   }
 };
 
-// A(i, i) = FP32 of the row's off-diagonal sum (over the process row) times
-// `scale`, where row i's and column i's owners meet. Index: local row.
-struct SetDiagonal {
+// y(il) = the sum over my local columns of A(i, j) x(jl) in column order,
+// A's FP64 entries made again as the host generator makes them (the
+// diagonal's from `diagonal`, one per local row): the refinement's product
+// with no copy of A. Index: local row.
+struct RegeneratedProducts {
   LocalBlocks at;
+  std::uint64_t column_step;  // mcg_state_after(n)
+  const double* diagonal;     // A(i, i) for each local row (read where i is my column)
+  const double* x;            // x at my local columns
+  double* y;
+  HPLX_HD void operator()(long il) const {
+    RowWalk walk{at.n, at.row(il), column_step};
+    double s = 0;
+    for (long jl = 0; jl < at.nloc; ++jl) {
+      const long j = at.col(jl);
+      const double v = walk.value_at(j);
+      s += (walk.i == j ? diagonal[il] : v) * x[jl];
+    }
+    y[il] = s;
+  }
+};
+
+// diagonal(il) = sums(il) * scale: A(i, i) in FP64.
+struct ScaledSums {
   const double* sums;
   double scale;
+  double* diagonal;
+  HPLX_HD void operator()(long il) const { diagonal[il] = sums[il] * scale; }
+};
+
+// A(i, i) in FP32, where row i's and column i's owners meet. Index: local
+// row.
+struct SetDiagonal {
+  LocalBlocks at;
+  const double* diagonal;  // A(i, i) in FP64 for each local row
   float* a;
   long lda;
   HPLX_HD void operator()(long il) const {
     const long i = at.row(il);
     if (lu::owner_of(i, at.nb, at.npcol) != at.mycol) return;
-    a[il + lu::global_to_local(i, at.nb, at.npcol) * lda] = static_cast<float>(sums[il] * scale);
+    a[il + lu::global_to_local(i, at.nb, at.npcol) * lda] = static_cast<float>(diagonal[il]);
   }
 };
 
