@@ -19,7 +19,10 @@
 #      M = FACT_M: 124000, 61000, 20000; JB 512, 1024), the fused leaf
 #      and the kernel leaf
 #   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
-#   7. hplx hpl-mxp (FP16 update) at HPLMXP_N with --compare-hpl
+#   7. the FP16 and BF16 GemmEx probe (M = GEMMEX_M, NB = HPLMXP_NB), then
+#      hplx hpl-mxp with FP16 and with BF16 at full memory (HPLMXP_N: a
+#      given N), at the NB of the best FP16 rate; the ratio to step 4's
+#      hplx lu at full memory
 #
 #   bench/gpu/check.sh                    # on the GPU machine, from the repository root
 #   BUNDLE=FILE bench/gpu/check.sh        # a GPU machine without the build prerequisites
@@ -31,7 +34,7 @@
 #
 # Settings (environment): OUT [bench/results/<UTC date>-gpu-check-<device>],
 # BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB, STREAM_N, MXP_N, MXP_TIME,
-# HPLMXP_N.
+# HPLMXP_N, HPLMXP_NB, GEMMEX_M.
 # Exit status: 0 when every step that ran passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -47,14 +50,16 @@ if [[ $DRY_RUN == 1 ]]; then
   PROBE_M=${PROBE_M:-1500} PROBE_NB=${PROBE_NB:-128,256} AB_N=${AB_N:-1200} AB_NB=${AB_NB:-128}
   FACT_M=${FACT_M:-3000,1500} FACT_JB=${FACT_JB:-64,128}
   FULL_N=${FULL_N:-1600} STREAM_N=${STREAM_N:-1000000} MXP_N=${MXP_N:-16} MXP_TIME=${MXP_TIME:-0.2}
-  HPLMXP_N=${HPLMXP_N:-800} DEVICE_NAME=emulated
+  HPLMXP_N=${HPLMXP_N:-800} HPLMXP_NB=${HPLMXP_NB:-64,128} GEMMEX_M=${GEMMEX_M:-1500}
+  DEVICE_NAME=emulated
   TEST_RANKS_MAX=2  # CI's two cores
 else
   BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda TEST_FILTER=${TEST_FILTER:-"*cuda*:*Cuda*:DeviceGemmPanel.*"}
   PROBE_M=${PROBE_M:-60000} PROBE_NB=${PROBE_NB:-512,1024} AB_N=${AB_N:-60000} AB_NB=${AB_NB:-1024}
   FACT_M=${FACT_M:-124000,61000,20000} FACT_JB=${FACT_JB:-512,1024}
   FULL_N=${FULL_N:-} STREAM_N=${STREAM_N:-268435456} MXP_N=${MXP_N:-256} MXP_TIME=${MXP_TIME:-10}
-  HPLMXP_N=${HPLMXP_N:-40000} TEST_RANKS_MAX=4
+  HPLMXP_N=${HPLMXP_N:-} HPLMXP_NB=${HPLMXP_NB:-1024,2048,4096} GEMMEX_M=${GEMMEX_M:-60000}
+  TEST_RANKS_MAX=4
   if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
     echo "check: no GPU seen by nvidia-smi; DRY_RUN=1 runs the steps on the emulated device" >&2
     exit 2
@@ -284,19 +289,56 @@ PY
 }
 
 step_hpl_mxp() {
-  timed "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 --n "$HPLMXP_N" --nb "$AB_NB" \
-    --compare-hpl --json "$OUT/hpl-mxp.json" >"$OUT/hpl-mxp.txt" 2>&1 || return 1
+  # The 16-bit update alone (GemmEx, FP32 C) at M = GEMMEX_M for each NB of
+  # HPLMXP_NB; HPL-MxP then runs at the NB of the best FP16 rate.
+  local p
+  for p in fp16 bf16; do
+    timed "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --precision "$p" \
+      --m "$GEMMEX_M" --nb "$HPLMXP_NB" --reps 3 --json "$OUT/gemmex-$p.json" \
+      >>"$OUT/gemmex.txt" 2>&1 || return 1
+  done
+  local nb size=()
+  nb=$(json_get "$OUT/gemmex-fp16.json" 'max(r["shapes"], key=lambda s: s["gflops_median"])["nb"]')
+  [[ -n $HPLMXP_N ]] && size=(--n "$HPLMXP_N")
+  for p in fp16 bf16; do
+    timed "$HPLX" hpl-mxp --backend "$BACKEND" --precision "$p" "${size[@]}" --nb "$nb" \
+      --json "$OUT/hpl-mxp-$p.json" >"$OUT/hpl-mxp-$p.txt" 2>&1 || return 1
+  done
   python3 - "$OUT" <<'PY' | tee -a "$OUT/steps.txt"
 import json, sys
 out = sys.argv[1]
-t = json.load(open(f"{out}/hpl-mxp.json"))["tests"][0]
-with open(f"{out}/summary.kv", "a") as kv:
-    kv.write(f"hpl_mxp_n {t['n']}\nhpl_mxp_gflops {t['gflops']}\n")
-    kv.write(f"hpl_mxp_passed {str(bool(t['passed'])).lower()}\n")
-    if t.get("compare_hpl", {}).get("speedup") is not None:
-        kv.write(f"hpl_mxp_over_lu {t['compare_hpl']['speedup']}\n")
-print(f"  hpl-mxp fp16 N = {t['n']}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}, "
-      f"over hplx lu {t.get('compare_hpl', {}).get('speedup')}")
+def best(p):
+    return max(s["gflops_median"] for s in json.load(open(f"{out}/gemmex-{p}.json"))["shapes"])
+t = json.load(open(f"{out}/hpl-mxp-fp16.json"))["tests"][0]
+bf = json.load(open(f"{out}/hpl-mxp-bf16.json"))["tests"][0]
+kv = {}
+for line in open(f"{out}/summary.kv"):
+    key, _, value = line.strip().partition(" ")
+    kv[key] = json.loads(value)
+n, phases = t["n"], t["phases_s"]
+factor_gflops = 2 / 3 * n**3 / phases["factor"] / 1e9
+rows = {
+    "gemmex_fp16_gflops": best("fp16"),
+    "gemmex_bf16_gflops": best("bf16"),
+    "hpl_mxp_n": n,
+    "hpl_mxp_nb": t["nb"],
+    "hpl_mxp_gflops": t["gflops"],
+    "hpl_mxp_passed": bool(t["passed"]),
+    "hpl_mxp_factorization_share_of_gemmex": factor_gflops / best("fp16"),
+    "hpl_mxp_refinement_share": (phases["solve"] + phases["refine"]) / t["time_s"],
+    "hpl_mxp_bf16_gflops": bf["gflops"],
+    "hpl_mxp_bf16_passed": bool(bf["passed"]),
+}
+if kv.get("lu_gflops"):  # hplx lu at full memory (step full-memory)
+    rows["hpl_mxp_over_lu"] = t["gflops"] / kv["lu_gflops"]
+with open(f"{out}/summary.kv", "a") as f:
+    for key, value in rows.items():
+        f.write(f"{key} {json.dumps(value)}\n")
+print(f"  hpl-mxp fp16 N = {n}, NB = {t['nb']}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}; "
+      f"factorization {100 * rows['hpl_mxp_factorization_share_of_gemmex']:.1f}% of the FP16 GemmEx "
+      f"probe (goal 50%); refinement and solves {100 * rows['hpl_mxp_refinement_share']:.1f}% "
+      f"(goal 15%); over hplx lu at full memory {rows.get('hpl_mxp_over_lu')} (goal 4); "
+      f"bf16 {bf['gflops']:.1f} Gflop/s, passed {bf['passed']}")
 PY
 }
 
@@ -309,7 +351,7 @@ run_step fact-ab 130 step_fact_ab
 run_step full-memory 150 step_full_memory
 run_step fact-probe 80 step_fact_probe
 run_step mxp 90 step_mxp
-run_step hpl-mxp 60 step_hpl_mxp
+run_step hpl-mxp 200 step_hpl_mxp
 
 python3 - "$OUT" <<'PY'
 import json, sys

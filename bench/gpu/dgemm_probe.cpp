@@ -3,10 +3,13 @@
 // several repetitions after one warm-up. The figure a GPU LU is judged
 // against (docs/GPU.md: hplx lu reaches some share of this rate).
 // `--precision single` times SGEMM instead: the rate HPL-MxP's FP32
-// factorization is judged against (bench/hpl-mxp-vs-lu.sh).
+// factorization is judged against (bench/hpl-mxp-vs-lu.sh); `fp16` and
+// `bf16` the 16-bit update of HPL-MxP on a GPU (Queue::gemm_mixed: cuBLAS
+// GemmEx, 16-bit A and B, FP32 C, products and sums).
 //
 //   build/bin/hplx_dgemm_probe [--backend NAME] [--m M,M,...] [--nb NB,NB,...]
-//                              [--precision double|single] [--reps R] [--json FILE]
+//                              [--precision double|single|fp16|bf16] [--reps R]
+//                              [--json FILE]
 //
 // Defaults: --backend the default one (cuda where a GPU is present),
 // --m 20000,40000,60000 on a GPU and 2000,4000 otherwise, --nb 256,512,768,1024,
@@ -15,6 +18,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
@@ -34,17 +38,28 @@ using hplx::device::BackendKind;
 using hplx::probe::fill;
 using hplx::probe::parse_list;
 
-// The rates of `reps` timed GEMMs of one shape after a warm-up, Gflop/s.
-template <class T>
+// The rates of `reps` timed GEMMs of one shape after a warm-up, Gflop/s:
+// A and B of type T, C of type C (16-bit T: FP32 C through gemm_mixed).
+template <class T, class C = T>
 std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int reps) {
+  using hplx::device::Trans;
   hplx::device::Queue& q = dev.compute();
-  auto a = dev.alloc<T>(m * k), b = dev.alloc<T>(k * m), c = dev.alloc<T>(m * m);
-  fill<T>(q, a.data(), m * k, T(1e-3));
-  fill<T>(q, b.data(), k * m, T(1e-3));
-  fill<T>(q, c.data(), m * m, T(1));
+  auto a = dev.alloc<T>(m * k), b = dev.alloc<T>(k * m);
+  auto c = dev.alloc<C>(m * m);
+  if constexpr (std::is_same_v<T, C>) {
+    fill<T>(q, a.data(), m * k, T(1e-3));
+    fill<T>(q, b.data(), k * m, T(1e-3));
+  } else {
+    fill<T>(q, a.data(), m * k, hplx::device::round_to<T>(1e-3f));
+    fill<T>(q, b.data(), k * m, hplx::device::round_to<T>(1e-3f));
+  }
+  fill<C>(q, c.data(), m * m, C(1));
   auto gemm = [&] {
-    q.gemm(hplx::device::Trans::No, hplx::device::Trans::No, m, m, k, T(-1), a.data(), m, b.data(),
-           k, T(1), c.data(), m);
+    if constexpr (std::is_same_v<T, C>)
+      q.gemm(Trans::No, Trans::No, m, m, k, T(-1), a.data(), m, b.data(), k, T(1), c.data(), m);
+    else
+      q.gemm_mixed(Trans::No, Trans::No, m, m, k, -1.0f, a.data(), m, b.data(), k, 1.0f, c.data(),
+                   m);
   };
   gemm();  // warm-up: library initialisation, clocks
   q.synchronize();
@@ -69,8 +84,9 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "M = N of the update, comma-separated");
   app.add_option("--nb", nbs_text, "K = NB, comma-separated");
-  app.add_option("--precision", precision, "double (DGEMM, default) or single (SGEMM)")
-      ->check(CLI::IsMember({"double", "single"}));
+  app.add_option("--precision", precision,
+                 "double (DGEMM, default), single (SGEMM), fp16 or bf16 (16-bit A and B, FP32 C)")
+      ->check(CLI::IsMember({"double", "single", "fp16", "bf16"}));
   app.add_option("--reps", reps, "timed repetitions per shape")->check(CLI::Range(1, 1000));
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
@@ -80,23 +96,29 @@ int main(int argc, char** argv) {
                                                   : hplx::device::parse_backend(backend_name);
     auto dev = hplx::device::make_device(kind);
     const bool gpu = kind == BackendKind::Cuda;
-    const bool single = precision == "single";
-    const double element = single ? 4.0 : 8.0;
+    const bool single = precision == "single", half = precision == "fp16",
+               bf16 = precision == "bf16";
+    // A and B's bytes, C's.
+    const double element = single ? 4.0 : half || bf16 ? 2.0 : 8.0;
+    const double c_element = precision == "double" ? 8.0 : 4.0;
+    const char* what = single ? "SGEMM" : half ? "GemmEx FP16" : bf16 ? "GemmEx BF16" : "DGEMM";
     const std::vector<long> ms =
         parse_list(ms_text.empty() ? (gpu ? "20000,40000,60000" : "2000,4000") : ms_text, "--m");
     const std::vector<long> nbs = parse_list(nbs_text, "--nb");
-    std::printf("hplx_dgemm_probe: %s, %s\n", single ? "SGEMM" : "DGEMM",
-                dev->backend().describe().c_str());
+    std::printf("hplx_dgemm_probe: %s, %s\n", what, dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (long m : ms) {
       for (long k : nbs) {
-        const double bytes = element * (2.0 * m * k + static_cast<double>(m) * m);
+        const double bytes = element * 2.0 * m * k + c_element * static_cast<double>(m) * m;
         if (bytes > 0.9 * static_cast<double>(dev->backend().free_device_bytes())) {
           std::printf("M = %ld, NB = %ld: skipped, needs %.1f GiB\n", m, k, bytes / (1 << 30));
           continue;
         }
         std::vector<double> rates =
-            single ? time_gemm<float>(*dev, m, k, reps) : time_gemm<double>(*dev, m, k, reps);
+            single ? time_gemm<float>(*dev, m, k, reps)
+            : half ? time_gemm<hplx::device::Half, float>(*dev, m, k, reps)
+            : bf16 ? time_gemm<hplx::device::BFloat16, float>(*dev, m, k, reps)
+                   : time_gemm<double>(*dev, m, k, reps);
         std::sort(rates.begin(), rates.end());
         const double median = rates[rates.size() / 2];
         std::printf("M = %ld, NB = %ld: %.1f Gflop/s (median of %d; min %.1f, max %.1f)\n", m, k,
@@ -105,7 +127,10 @@ int main(int argc, char** argv) {
       }
     }
     if (!json_path.empty()) {
-      const nlohmann::json record = {{"probe", single ? "sgemm" : "dgemm"},
+      const nlohmann::json record = {{"probe", single ? "sgemm"
+                                                : half   ? "gemmex_fp16"
+                                                : bf16   ? "gemmex_bf16"
+                                                         : "dgemm"},
                                      {"backend", hplx::device::name_of(kind)},
                                      {"device", dev->backend().describe()},
                                      {"shapes", rows}};
