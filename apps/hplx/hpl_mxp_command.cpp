@@ -222,8 +222,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   config_.precision = precision_                             ? parse_precision(*precision_)
                       : backend == device::BackendKind::Cuda ? device::Precision::Fp16
                                                              : device::Precision::Fp32;
-  if (backend == device::BackendKind::Cuda && sub_->count("--nb") == 0)
-    config_.nb = kCudaDefaultNb;
+  const bool nb_given = sub_->count("--nb") > 0;
+  if (backend == device::BackendKind::Cuda && !nb_given) config_.nb = kCudaDefaultNb;
   std::vector<std::string> notes;
   std::vector<hplmxp::HplMxpConfig> tests;
   lu::HplDat dat;

@@ -73,6 +73,29 @@ std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int rep
   return rates;
 }
 
+// The rates in `precision` (--precision's value).
+std::vector<double> time_in(const std::string& precision, hplx::device::Device& dev, long m, long k,
+                            int reps) {
+  if (precision == "single") return time_gemm<float>(dev, m, k, reps);
+  if (precision == "fp16") return time_gemm<hplx::device::Half, float>(dev, m, k, reps);
+  if (precision == "bf16") return time_gemm<hplx::device::BFloat16, float>(dev, m, k, reps);
+  return time_gemm<double>(dev, m, k, reps);
+}
+
+// The record's name of the probe, and its line's.
+const char* probe_name(const std::string& precision) {
+  if (precision == "single") return "sgemm";
+  if (precision == "fp16") return "gemmex_fp16";
+  if (precision == "bf16") return "gemmex_bf16";
+  return "dgemm";
+}
+const char* routine_name(const std::string& precision) {
+  if (precision == "single") return "SGEMM";
+  if (precision == "fp16") return "GemmEx FP16";
+  if (precision == "bf16") return "GemmEx BF16";
+  return "DGEMM";
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -96,16 +119,14 @@ int main(int argc, char** argv) {
                                                   : hplx::device::parse_backend(backend_name);
     auto dev = hplx::device::make_device(kind);
     const bool gpu = kind == BackendKind::Cuda;
-    const bool single = precision == "single", half = precision == "fp16",
-               bf16 = precision == "bf16";
     // A and B's bytes, C's.
-    const double element = single ? 4.0 : half || bf16 ? 2.0 : 8.0;
+    const double element = precision == "double" ? 8.0 : precision == "single" ? 4.0 : 2.0;
     const double c_element = precision == "double" ? 8.0 : 4.0;
-    const char* what = single ? "SGEMM" : half ? "GemmEx FP16" : bf16 ? "GemmEx BF16" : "DGEMM";
     const std::vector<long> ms =
         parse_list(ms_text.empty() ? (gpu ? "20000,40000,60000" : "2000,4000") : ms_text, "--m");
     const std::vector<long> nbs = parse_list(nbs_text, "--nb");
-    std::printf("hplx_dgemm_probe: %s, %s\n", what, dev->backend().describe().c_str());
+    std::printf("hplx_dgemm_probe: %s, %s\n", routine_name(precision),
+                dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (long m : ms) {
       for (long k : nbs) {
@@ -114,11 +135,7 @@ int main(int argc, char** argv) {
           std::printf("M = %ld, NB = %ld: skipped, needs %.1f GiB\n", m, k, bytes / (1 << 30));
           continue;
         }
-        std::vector<double> rates =
-            single ? time_gemm<float>(*dev, m, k, reps)
-            : half ? time_gemm<hplx::device::Half, float>(*dev, m, k, reps)
-            : bf16 ? time_gemm<hplx::device::BFloat16, float>(*dev, m, k, reps)
-                   : time_gemm<double>(*dev, m, k, reps);
+        std::vector<double> rates = time_in(precision, *dev, m, k, reps);
         std::sort(rates.begin(), rates.end());
         const double median = rates[rates.size() / 2];
         std::printf("M = %ld, NB = %ld: %.1f Gflop/s (median of %d; min %.1f, max %.1f)\n", m, k,
@@ -127,10 +144,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!json_path.empty()) {
-      const nlohmann::json record = {{"probe", single ? "sgemm"
-                                                : half   ? "gemmex_fp16"
-                                                : bf16   ? "gemmex_bf16"
-                                                         : "dgemm"},
+      const nlohmann::json record = {{"probe", probe_name(precision)},
                                      {"backend", hplx::device::name_of(kind)},
                                      {"device", dev->backend().describe()},
                                      {"shapes", rows}};

@@ -6,6 +6,7 @@
 #include "core/error.hpp"
 #include "device/launch.hpp"
 #include "hplmxp/kernels/matgen_kernels.hpp"
+#include "hplmxp/kernels/vector_kernels.hpp"
 #include "hplmxp/mcg.hpp"
 
 namespace hplx::hplmxp {
@@ -23,7 +24,13 @@ std::uint64_t column_step(const Layout& l) {
 
 GeneratedMatrix::GeneratedMatrix(device::Queue& q, const Layout& l, const ProcessGrid& grid,
                                  double diagonal_scale, bool keep_fp64)
-    : q_(q), l_(l), grid_(grid), diagonal_(q.backend()), x_(q.backend()), y_(q.backend()) {
+    : q_(q),
+      l_(l),
+      grid_(grid),
+      diagonal_(q.backend()),
+      x_(q.backend()),
+      y_(q.backend()),
+      reduced_(q.backend()) {
   if (keep_fp64) {
     if (!diagonal_.aliased())
       throw Error("GeneratedMatrix: keep_fp64 needs a queue working in host memory");
@@ -36,6 +43,7 @@ GeneratedMatrix::GeneratedMatrix(device::Queue& q, const Layout& l, const Proces
   x_.resize(std::max(1L, l.nloc));
   y_.resize(rows);
   partial_.assign(static_cast<std::size_t>(l.n), 0.0);
+  reduced_.resize(l.n);
   // The off-diagonal sums of my columns (in y_), over the process row.
   device::launch(q, l.mloc, kernels::OffDiagonalSums{blocks_of(l), column_step(l), y_.device()},
                  16);
@@ -60,8 +68,8 @@ void GeneratedMatrix::fill_float(float* a) {
 }
 
 void GeneratedMatrix::multiply(const double* x, double* y) {
-  for (long jl = 0; jl < l_.nloc; ++jl) x_[jl] = x[l_.global_col(jl)];
-  x_.to_device(q_, 0, l_.nloc);
+  device::launch(q_, l_.nloc, kernels::GatherLocal{x, x_.device(), l_.nb, l_.mycol, l_.npcol},
+                 1024);
   if (kept_.empty())
     device::launch(q_, l_.mloc,
                    kernels::RegeneratedProducts{blocks_of(l_), column_step(l_), diagonal_.device(),
@@ -71,14 +79,21 @@ void GeneratedMatrix::multiply(const double* x, double* y) {
     q_.gemv(device::Trans::No, l_.mloc, l_.nloc, 1.0, kept_.data(), l_.lda, x_.device(), 1, 0.0,
             y_.device(), 1);
   else
-    std::fill_n(y_.data(), l_.mloc, 0.0);
+    device::launch(q_, l_.mloc, kernels::Filled{0.0, y_.device()}, 1024);
+  if (l_.nprow * l_.npcol == 1) {  // my rows are all of y
+    device::launch(q_, l_.mloc, kernels::ScatterLocal{y_.device(), y, l_.nb, l_.myrow, l_.nprow},
+                   1024);
+    return;
+  }
   y_.to_host(q_, 0, l_.mloc);
-  q_.synchronize();
+  q_.synchronize();  // also: the last product's copy from reduced_'s host side is done
   std::fill(partial_.begin(), partial_.end(), 0.0);
   for (long il = 0; il < l_.mloc; ++il) partial_[l_.global_row(il)] = y_[il];
-  HPLX_MPI_CHECK(
-      MPI_Reduce(partial_.data(), y, static_cast<int>(l_.n), MPI_DOUBLE, MPI_SUM, 0, grid_.all()));
-  HPLX_MPI_CHECK(MPI_Bcast(y, static_cast<int>(l_.n), MPI_DOUBLE, 0, grid_.all()));
+  HPLX_MPI_CHECK(MPI_Reduce(partial_.data(), reduced_.data(), static_cast<int>(l_.n), MPI_DOUBLE,
+                            MPI_SUM, 0, grid_.all()));
+  HPLX_MPI_CHECK(MPI_Bcast(reduced_.data(), static_cast<int>(l_.n), MPI_DOUBLE, 0, grid_.all()));
+  reduced_.to_device(q_);
+  device::copy(q_, y, reduced_.device(), l_.n);
 }
 
 }  // namespace hplx::hplmxp

@@ -36,10 +36,11 @@ class GeneratedMatrix {
   // queue's memory), queued.
   void fill_float(float* a);
 
-  // y = A x in FP64 (x and y: n entries, the same on every process, host
-  // memory): each process's rows over its columns on the queue, the
-  // partial sums reduced to one process and broadcast (every process then
-  // holds the same numbers). Collective over the grid.
+  // y = A x in FP64 (x and y: n entries, the same on every process, in the
+  // queue's memory): each process's rows over its columns on the queue; on
+  // one process nothing reaches the host, on several the partial sums are
+  // reduced to one process and broadcast through the host (every process
+  // then holds the same numbers). Collective over the grid.
   void multiply(const double* x, double* y);
 
   // ||A||_oo: the largest row's off-diagonal sum plus its diagonal's
@@ -51,7 +52,7 @@ class GeneratedMatrix {
   device::Queue& q_;
   const Layout l_;
   const ProcessGrid& grid_;
-  device::Mirror<double> diagonal_, x_, y_;
+  device::Mirror<double> diagonal_, x_, y_, reduced_;
   std::vector<double> partial_;
   std::vector<double> kept_;  // A in FP64 (keep_fp64), lda = layout.lda
   double norm_inf_ = 0;

@@ -3,43 +3,74 @@
 #include <algorithm>
 #include <cmath>
 
+#include "device/buffer.hpp"
+#include "device/launch.hpp"
+#include "device/mirror.hpp"
+#include "hplmxp/kernels/vector_kernels.hpp"
 
 namespace hplx::hplmxp {
 namespace {
 
-double dot(long n, const double* x, const double* y) {
-  double s = 0;
-  for (long i = 0; i < n; ++i) s += x[i] * y[i];
-  return s;
-}
+// The refinement's vectors and their operations on the queue.
+class Vectors {
+ public:
+  Vectors(device::Queue& q, long n, int m)
+      : q_(q), n_(n), ld_(std::max(1L, n)), store_(q.backend(), ld_ * (m + 4)), peek_(q.backend()) {
+    peek_.resize(ld_);
+  }
+  // Vector k of the store: 0 .. m for the Krylov basis, then r, w, z.
+  double* at(int k) { return store_.data() + static_cast<long>(k) * ld_; }
 
-double norm_inf(long n, const double* x) {
-  double m = 0;
-  for (long i = 0; i < n; ++i) m = std::isnan(x[i]) ? INFINITY : std::max(m, std::fabs(x[i]));
-  return m;
-}
+  double dot(const double* a, const double* b) {
+    return device::reduce_sum(q_, n_, kernels::DotTerms{a, b});
+  }
+  void axpby(double alpha, const double* x, double beta, double* y) {
+    device::launch(q_, n_, kernels::Axpby{alpha, x, beta, y});
+  }
+  void divided(const double* x, double d, double* y) {
+    device::launch(q_, n_, kernels::Divided{x, d, y});
+  }
+  void fill(double value, double* y) { device::launch(q_, n_, kernels::Filled{value, y}); }
+  // max |v(i)|, NaN counted as infinity (a NaN must not pass the check):
+  // the vector comes to the host for it, once per cycle.
+  double norm_inf(const double* v) {
+    device::copy(q_, peek_.data(), v, n_);
+    q_.synchronize();
+    double m = 0;
+    for (long i = 0; i < n_; ++i)
+      m = std::isnan(peek_[i]) ? INFINITY : std::max(m, std::fabs(peek_[i]));
+    return m;
+  }
+
+ private:
+  device::Queue& q_;
+  long n_, ld_;
+  device::Buffer<double> store_;
+  device::Mirror<double> peek_;  // its host side
+};
 
 }  // namespace
 
-GmresIrResult gmres_ir(long n, const Product& multiply, double norm_a,
-                       const std::vector<double>& b, const Preconditioner& precondition,
-                       const GmresIrOptions& opt, std::vector<double>& x,
-                       const CheckCallback& on_check) {
+GmresIrResult gmres_ir(device::Queue& q, long n, const Product& multiply, double norm_a,
+                       const double* b, const Preconditioner& precondition,
+                       const GmresIrOptions& opt, double* x, const CheckCallback& on_check) {
   const double eps = std::ldexp(1.0, -53);
   const int m = std::max(1, static_cast<int>(std::min<long>(opt.restart, n)));
+  Vectors vec(q, n, m);
+  double* r = vec.at(m + 1);
+  double* w = vec.at(m + 2);
+  double* z = vec.at(m + 3);
   GmresIrResult res;
   res.norm_a = norm_a;
-  res.norm_b = norm_inf(n, b.data());
-  std::vector<double> r(n), w(n), z(n);
-  std::vector<std::vector<double>> v(m + 1, std::vector<double>(n));
+  res.norm_b = vec.norm_inf(b);
   std::vector<double> h((m + 1) * m), cs(m), sn(m), g(m + 1), yv(m);
   auto hh = [&](int i, int j) -> double& { return h[i + j * (m + 1)]; };
 
   for (;;) {
-    multiply(x.data(), r.data());
-    for (long i = 0; i < n; ++i) r[i] = b[i] - r[i];
-    res.residual_inf = norm_inf(n, r.data());
-    res.norm_x = norm_inf(n, x.data());
+    multiply(x, r);
+    vec.axpby(1.0, b, -1.0, r);  // r = b - A x
+    res.residual_inf = vec.norm_inf(r);
+    res.norm_x = vec.norm_inf(x);
     const double scale = res.norm_a * res.norm_x + res.norm_b;
     res.check = res.residual_inf / scale / (static_cast<double>(n) * eps);
     res.check_history.push_back(res.check);
@@ -52,22 +83,22 @@ GmresIrResult gmres_ir(long n, const Product& multiply, double norm_a,
 
     // One cycle of right-preconditioned GMRES on A d = r, x += M^-1 V y.
     ++res.cycles;
-    const double beta = std::sqrt(dot(n, r.data(), r.data()));
+    const double beta = std::sqrt(vec.dot(r, r));
     // ||r||_oo <= ||r||_2: an estimate this small passes the check.
     const double target = 0.1 * opt.threshold * static_cast<double>(n) * eps * scale;
-    for (long i = 0; i < n; ++i) v[0][i] = r[i] / beta;
+    vec.divided(r, beta, vec.at(0));
     std::fill(g.begin(), g.end(), 0.0);
     g[0] = beta;
     int k = 0;
     for (int j = 0; j < m && res.iterations < opt.max_iterations; ++j) {
-      precondition(v[j].data(), z.data());
-      multiply(z.data(), w.data());
+      precondition(vec.at(j), z);
+      multiply(z, w);
       ++res.iterations;
       for (int i = 0; i <= j; ++i) {  // modified Gram-Schmidt
-        hh(i, j) = dot(n, w.data(), v[i].data());
-        for (long t = 0; t < n; ++t) w[t] -= hh(i, j) * v[i][t];
+        hh(i, j) = vec.dot(w, vec.at(i));
+        vec.axpby(-hh(i, j), vec.at(i), 1.0, w);
       }
-      hh(j + 1, j) = std::sqrt(dot(n, w.data(), w.data()));
+      hh(j + 1, j) = std::sqrt(vec.dot(w, w));
       for (int i = 0; i < j; ++i) {  // earlier rotations on the new column
         const double t = cs[i] * hh(i, j) + sn[i] * hh(i + 1, j);
         hh(i + 1, j) = -sn[i] * hh(i, j) + cs[i] * hh(i + 1, j);
@@ -84,19 +115,19 @@ GmresIrResult gmres_ir(long n, const Product& multiply, double norm_a,
       k = j + 1;
       res.estimate_history.push_back(std::fabs(g[j + 1]) / scale / (static_cast<double>(n) * eps));
       if (!(std::fabs(g[j + 1]) > target) || breakdown == 0 || !std::isfinite(rho)) break;
-      for (long t = 0; t < n; ++t) v[j + 1][t] = w[t] / breakdown;
+      vec.divided(w, breakdown, vec.at(j + 1));
     }
     for (int i = k - 1; i >= 0; --i) {  // H y = g, upper triangular
       double s = g[i];
       for (int t = i + 1; t < k; ++t) s -= hh(i, t) * yv[t];
       yv[i] = hh(i, i) == 0 ? 0.0 : s / hh(i, i);
     }
-    std::fill(w.begin(), w.end(), 0.0);
-    for (int i = 0; i < k; ++i)
-      for (long t = 0; t < n; ++t) w[t] += yv[i] * v[i][t];
-    precondition(w.data(), z.data());
-    for (long t = 0; t < n; ++t) x[t] += z[t];
+    vec.fill(0.0, w);
+    for (int i = 0; i < k; ++i) vec.axpby(yv[i], vec.at(i), 1.0, w);
+    precondition(w, z);
+    vec.axpby(1.0, z, 1.0, x);
   }
+  q.synchronize();  // x is the caller's
   return res;
 }
 

@@ -4,21 +4,28 @@
 // eps = 2^-53, threshold 16, passes, or an iteration cap is reached.
 //
 // Each restart cycle starts from the true FP64 residual b - Ax (the
-// product with A in FP64: GeneratedMatrix::multiply makes A's entries
-// again, so that no FP64 copy of A is kept) and is one refinement step; a
-// cycle ends when its residual estimate is a tenth of what the check
-// allows.
+// product with A in FP64: GeneratedMatrix::multiply, which on a device
+// makes A's entries again, so that no FP64 copy of A is kept) and is one
+// refinement step; a cycle ends when its residual estimate is a tenth of
+// what the check allows.
 //
-// The vectors (n entries, restart + 2 of them) are replicated on every
-// process, and every process computes the same numbers: the product's
-// partial sums are reduced to one process and broadcast (not allreduced,
-// whose rounding may differ between processes), the solves broadcast their
-// blocks, the rest are loops in a fixed order. So every process takes the
-// same branches and the loop cannot hang with some processes out of it.
+// The vectors (n entries, restart + 4 of them) live in the queue's memory,
+// replicated on every process; the vector operations are kernel bodies on
+// the queue (kernels/vector_kernels.hpp). Only scalars reach the host (the
+// dot products, each one host wait), and once per cycle the residual and
+// the solution for the check's max-norms. Every process computes the same
+// numbers: the product gives every process the same vector
+// (GeneratedMatrix reduces its partial sums to one process and broadcasts
+// them: an allreduce's rounding may differ between processes), the solves
+// broadcast their blocks, and the queue's sums add in a fixed order. So
+// every process takes the same branches and the loop cannot hang with some
+// processes out of it.
 #pragma once
 
 #include <functional>
 #include <vector>
+
+#include "device/queue.hpp"
 
 namespace hplx::hplmxp {
 
@@ -40,19 +47,21 @@ struct GmresIrResult {
   double check = 0, residual_inf = 0, norm_a = 0, norm_x = 0, norm_b = 0;
 };
 
-// z = M^-1 v, n entries each (the same on every process).
+// z = M^-1 v, n entries each in the queue's memory (the same on every
+// process).
 using Preconditioner = std::function<void(const double* v, double* z)>;
+// y = A x in FP64, n entries each in the queue's memory, the same y on
+// every process.
+using Product = std::function<void(const double* x, double* y)>;
 // Called on every process after each check with (cycle, check value).
 using CheckCallback = std::function<void(int, double)>;
 
-// y = A x in FP64, n entries each, the same y on every process.
-using Product = std::function<void(const double* x, double* y)>;
-
-// Refines x (n entries, the same on every process; the FP32 solution on
-// entry) for A of order n and norm norm_a. Collective over the grid.
-GmresIrResult gmres_ir(long n, const Product& multiply, double norm_a,
-                       const std::vector<double>& b, const Preconditioner& precondition,
-                       const GmresIrOptions& options, std::vector<double>& x,
+// Refines x (n entries in the queue's memory, the same on every process;
+// the FP32 solution on entry) for A of order n and norm norm_a, b in the
+// queue's memory. Collective over the grid.
+GmresIrResult gmres_ir(device::Queue& queue, long n, const Product& multiply, double norm_a,
+                       const double* b, const Preconditioner& precondition,
+                       const GmresIrOptions& options, double* x,
                        const CheckCallback& on_check = {});
 
 }  // namespace hplx::hplmxp

@@ -15,9 +15,11 @@
 #include "core/timer.hpp"
 #include "device/buffer.hpp"
 #include "device/device.hpp"
+#include "device/launch.hpp"
 #include "hplmxp/distributed_matrix.hpp"
-#include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/generated_matrix.hpp"
+#include "hplmxp/kernels/vector_kernels.hpp"
+#include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/phase_scope.hpp"
@@ -77,7 +79,10 @@ long long bytes_per_process(const HplMxpConfig& c, bool matrix_on_device) {
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
   const long long matrix = matrix_on_device ? 0 : mloc * nloc * (8 + 4);
   const long long buffers = 4LL * c.nb * (mloc + nloc + c.nb);
-  const long long vectors = 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
+  // The refinement's vectors; on a device only the product's reduction
+  // and the check's copies stay on the host.
+  const long long vectors =
+      matrix_on_device ? 8LL * c.n * 4 : 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
   return matrix + buffers + vectors;
 }
 
@@ -85,7 +90,8 @@ long long device_bytes_per_process(const HplMxpConfig& c) {
   const long long mloc = lu::local_count(c.n, c.nb, 0, c.nprow);
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
   const long long low = c.precision == device::Precision::Fp32 ? 0 : 2;
-  return mloc * nloc * 4 + (4 + low) * c.nb * (2 * mloc + nloc + c.nb) + 8LL * (c.n + mloc);
+  const long long vectors = 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
+  return mloc * nloc * 4 + (4 + low) * c.nb * (2 * mloc + nloc + c.nb) + vectors;
 }
 
 void check_memory(const HplMxpConfig& c, long long available, bool matrix_on_device) {
@@ -165,7 +171,9 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   // in FP64 is kept for the refinement's products on the host backend, and
   // made again inside each product on a device (GeneratedMatrix).
   device::Buffer<float> lu(q.backend(), l.local_elements());
-  std::vector<double> b;
+  // b, the solution in FP32 and FP64, in the queue's memory.
+  device::Buffer<double> b(q.backend(), c.n), x(q.backend(), c.n);
+  device::Buffer<float> xf(q.backend(), c.n);
   std::optional<GeneratedMatrix> a;
   {
     // Collectives (the diagonal's row sums, ||A||, the barrier before the
@@ -174,7 +182,9 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
     a.emplace(q, l, grid, c.diagonal_scale, lu.host_accessible());
     a->fill_float(lu.data());
     q.synchronize();
-    b = generate_rhs(c.n);
+    const std::vector<double> rhs = generate_rhs(c.n);
+    device::copy(q, b.data(), rhs.data(), c.n);
+    q.synchronize();
     res.generate_s = max_over_grid(wall_time() - t0);
     say("hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb, c.nprow,
         c.npcol, res.generate_s);
@@ -182,8 +192,8 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   }
   const double start = wall_time();
   t0 = start;
-  std::vector<float> xf(static_cast<std::size_t>(c.n));
-  std::transform(b.begin(), b.end(), xf.begin(), [](double v) { return static_cast<float>(v); });
+  device::launch(q, c.n, kernels::ToFloat{b.data(), xf.data()});
+  q.synchronize();
   res.convert_s = wall_time() - t0;
 
   t0 = wall_time();
@@ -236,27 +246,27 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
 
   t0 = wall_time();
-  solve_lu(l, grid, q, lu.data(), xf.data(), xf.data());
-  std::vector<double> x(xf.begin(), xf.end());
+  solve_lu_on_queue(l, grid, q, lu.data(), xf.data());
+  device::launch(q, c.n, kernels::ToDouble{xf.data(), x.data()});
+  q.synchronize();
   res.solve_s = wall_time() - t0;
 
   t0 = wall_time();
-  std::vector<float> work(static_cast<std::size_t>(c.n));
   auto precondition = [&](const double* v, double* z) {
-    std::transform(v, v + c.n, work.begin(), [](double e) { return static_cast<float>(e); });
-    solve_lu(l, grid, q, lu.data(), work.data(), work.data());
-    std::copy(work.begin(), work.end(), z);
+    device::launch(q, c.n, kernels::ToFloat{v, xf.data()});
+    solve_lu_on_queue(l, grid, q, lu.data(), xf.data());
+    device::launch(q, c.n, kernels::ToDouble{xf.data(), z});
     if (activity) activity->mark();
   };
   GmresIrOptions opt;
   opt.restart = c.restart;
   opt.max_iterations = c.max_iterations;
   opt.threshold = c.threshold;
-  // The refinement in FP64: A's products on the queue, the vectors on the
-  // host.
+  // The refinement in FP64 on the queue.
   res.refinement = gmres_ir(
-      c.n, [&](const double* v, double* av) { a->multiply(v, av); }, a->norm_inf(), b,
-      precondition, opt, x, [&](int cycle, double check) {
+      q, c.n, [&](const double* v, double* av) { a->multiply(v, av); }, a->norm_inf(), b.data(),
+      precondition, opt, x.data(),
+      [&](int cycle, double check) {
         say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
       });
   res.refine_s = wall_time() - t0;

@@ -46,10 +46,11 @@ void check_config(HplMxpConfig& config, int world_size);
 // Host memory one process of the grid needs: A in FP64 and FP32 (12 bytes
 // per element), the panel and U buffers, the refinement's vectors; with
 // `matrix_on_device` (a device backend, where A in FP64 is not stored:
-// GeneratedMatrix) only the buffers' host sides and the vectors.
+// GeneratedMatrix) only the buffers' host sides and the product's and the
+// check's vectors.
 long long bytes_per_process(const HplMxpConfig& config, bool matrix_on_device = false);
 // On a device backend, the device memory one process needs: the FP32
-// matrix, the panel, U and their 16-bit copies.
+// matrix, the panel, U and their 16-bit copies, the refinement's vectors.
 long long device_bytes_per_process(const HplMxpConfig& config);
 
 // A usage error when bytes_per_process exceeds `available` (per process).

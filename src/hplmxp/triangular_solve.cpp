@@ -87,4 +87,20 @@ void solve_lu(const Layout& l, const ProcessGrid& grid, device::Queue& q, const 
   q.synchronize();
 }
 
+void solve_lu_on_queue(const Layout& l, const ProcessGrid& grid, device::Queue& q, const float* lu,
+                       float* x) {
+  if (l.nprow * l.npcol == 1) {
+    if (l.n == 0) return;
+    q.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, l.n, 1, 1.0f, lu, l.lda, x, l.n);
+    q.trsm(Side::Left, Uplo::Upper, Trans::No, Diag::NonUnit, l.n, 1, 1.0f, lu, l.lda, x, l.n);
+    return;
+  }
+  std::vector<float> host(static_cast<std::size_t>(l.n));
+  device::copy(q, host.data(), x, l.n);
+  q.synchronize();
+  solve_lu(l, grid, q, lu, host.data(), host.data());
+  device::copy(q, x, host.data(), l.n);
+  q.synchronize();  // `host` goes out of scope
+}
+
 }  // namespace hplx::hplmxp

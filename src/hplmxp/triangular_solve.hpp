@@ -19,4 +19,10 @@ namespace hplx::hplmxp {
 void solve_lu(const Layout& l, const ProcessGrid& grid, device::Queue& queue, const float* lu,
               const float* b, float* x);
 
+// x = U^-1 L^-1 x with x (n entries, every process) in the queue's memory:
+// on one process two STRSMs on the queue, queued, nothing to the host; on
+// several, solve_lu through a host copy of x.
+void solve_lu_on_queue(const Layout& l, const ProcessGrid& grid, device::Queue& queue,
+                       const float* lu, float* x);
+
 }  // namespace hplx::hplmxp

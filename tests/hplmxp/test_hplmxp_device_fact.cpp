@@ -1,9 +1,10 @@
-// HPL-MxP's FACT on the device: the diagonal block factored on the queue
+// HPL-MxP on the device: the diagonal block factored on the queue
 // (diagonal_block.hpp) against an unblocked LU in double, on the host and
 // the emulated device, with its bad-pivot flag; the factorization on one
-// process making no host wait, allocation or host copy per panel; and the
+// process making no host wait, allocation or host copy per panel; the
 // emulated device catching a planted missing wait between FACT's queue and
-// the update's.
+// the update's; the refinement on the queue reaching the host's backward
+// error, with no vector to the host per GMRES iteration on one process.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -11,14 +12,22 @@
 #include <limits>
 #include <memory>
 #include <random>
+#include <string>
+#include <utility>
 #include <vector>
 
 #include "device/compiled_backends.hpp"
 #include "device/device.hpp"
 #include "device/emulated/emulated_backend.hpp"
+#include "device/launch.hpp"
 #include "hplmxp/diagonal_block.hpp"
 #include "hplmxp/distributed_matrix.hpp"
+#include "hplmxp/generated_matrix.hpp"
+#include "hplmxp/gmres_ir.hpp"
+#include "hplmxp/hpl_mxp.hpp"
+#include "hplmxp/kernels/vector_kernels.hpp"
 #include "hplmxp/lu_nopiv.hpp"
+#include "hplmxp/triangular_solve.hpp"
 
 using namespace hplx;
 using namespace hplx::hplmxp;
@@ -76,8 +85,7 @@ Factored factor_on(device::BackendKind kind, long n, long lda, const std::vector
   return f;
 }
 
-const device::BackendKind kBackends[] = {device::BackendKind::Host,
-                                         device::BackendKind::Emulated};
+const device::BackendKind kBackends[] = {device::BackendKind::Host, device::BackendKind::Emulated};
 
 // One leaf (n <= kLeafColumns), a leaf and a sliver, several levels of the
 // recursion with uneven halves: the factors of an unblocked LU in double up
@@ -110,8 +118,8 @@ TEST(HplMxpDiagonalBlock, FlagsAZeroOrNonFinitePivot) {
     long at;
     float value;
   };
-  for (const Plant plant : {Plant{0, 0.0f}, Plant{50, 0.0f},
-                            Plant{70, std::numeric_limits<float>::quiet_NaN()}}) {
+  for (const Plant plant :
+       {Plant{0, 0.0f}, Plant{50, 0.0f}, Plant{70, std::numeric_limits<float>::quiet_NaN()}}) {
     std::vector<float> a = random_block(n, n, 3);
     // A zero where the pivot will be: the column's entries above and left
     // of it are zeroed too, so that the elimination leaves it zero.
@@ -177,10 +185,11 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
   EXPECT_EQ(few.counted.allocations, many.counted.allocations);
   EXPECT_LE(many.counted.bytes_to_host, 8);
   EXPECT_LE(many.counted.bytes_to_device, 8);
-  std::printf("[ counters ] 8 panels: %ld host waits, %ld allocations, %lld B to the host; 50 "
-              "panels: %ld, %ld, %lld\n",
-              few.counted.host_waits, few.counted.allocations, few.counted.bytes_to_host,
-              many.counted.host_waits, many.counted.allocations, many.counted.bytes_to_host);
+  std::printf(
+      "[ counters ] 8 panels: %ld host waits, %ld allocations, %lld B to the host; 50 "
+      "panels: %ld, %ld, %lld\n",
+      few.counted.host_waits, few.counted.allocations, few.counted.bytes_to_host,
+      many.counted.host_waits, many.counted.allocations, many.counted.bytes_to_host);
 }
 
 // The update must wait for FACT's queue before it reads the panel. With the
@@ -215,6 +224,91 @@ TEST(HplMxpDevice, EmulatedDeviceCatchesAMissingWaitForFact) {
   if (!host.in_grid) return;
   EXPECT_GE(caught, seeds / 2 + 1) << "the planted missing wait went unseen in most seeds";
   std::printf("[ planted ] the missing wait for FACT caught in %d of %d seeds\n", caught, seeds);
+}
+
+}  // namespace
+
+namespace {
+
+// The refinement on the emulated device (products made again, vectors and
+// solves on the queue) reaches the host backend's backward error in the
+// same GMRES iterations, on every grid, FP32 and BF16 updates.
+TEST(HplMxpDeviceRefinement, ReachesTheHostsBackwardError) {
+  std::shared_ptr<device::Device> emulated = device_of(device::BackendKind::Emulated);
+  std::shared_ptr<device::Device> host = device_of(device::BackendKind::Host);
+  for (const device::Precision prec : {device::Precision::Fp32, device::Precision::Bf16}) {
+    for (auto [p, q] : std::vector<std::pair<int, int>>{{1, 1}, {1, 2}, {2, 1}}) {
+      int size = 1;
+      MPI_Comm_size(MPI_COMM_WORLD, &size);
+      if (p * q > size) continue;
+      HplMxpConfig c;
+      c.n = 300;
+      c.nb = 32;
+      c.nprow = p;
+      c.npcol = q;
+      c.precision = prec;
+      const HplMxpResult on_host = run_hpl_mxp(c, MPI_COMM_WORLD, host->compute(), nullptr);
+      const HplMxpResult on_device =
+          run_hpl_mxp(c, MPI_COMM_WORLD, emulated->compute(), nullptr, nullptr, &emulated->panel());
+      if (!on_host.in_grid) continue;
+      const std::string what = std::string(device::name_of(prec)) + " grid " + std::to_string(p) +
+                               "x" + std::to_string(q);
+      EXPECT_TRUE(on_device.passed()) << what;
+      EXPECT_EQ(on_device.refinement.iterations, on_host.refinement.iterations) << what;
+      // Both far below the threshold, where the last bits of the
+      // iterates move the check: within a factor of 4 of each other.
+      EXPECT_LT(on_device.refinement.check, 4 * on_host.refinement.check) << what;
+      EXPECT_GT(on_device.refinement.check, on_host.refinement.check / 4) << what;
+    }
+  }
+}
+
+// On one process of the emulated device the refinement's vectors stay on
+// the queue: the bytes it brings to the host are the check's two vectors
+// per cycle and b's norm, whatever the number of GMRES iterations (a BF16
+// factorization and a check far below HPL-MxP's make several).
+TEST(HplMxpDeviceRefinement, OneProcessBringsNoVectorToTheHostPerIteration) {
+  std::shared_ptr<device::Device> dev = device_of(device::BackendKind::Emulated);
+  ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
+  if (!grid.in_grid()) return;
+  const long n = 400;
+  const Layout l = Layout::of(n, 32, grid);
+  device::Queue& q = dev->compute();
+  GeneratedMatrix a(q, l, grid);
+  device::Buffer<float> lu(dev->backend(), l.local_elements());
+  a.fill_float(lu.data());
+  FactorOptions how;
+  how.precision = device::Precision::Bf16;
+  factor_nopiv(l, grid, q, lu.data(), how);
+  const std::vector<double> rhs = generate_rhs(n);
+  device::Buffer<double> b(dev->backend(), n), x(dev->backend(), n);
+  device::Buffer<float> xf(dev->backend(), n);
+  device::copy(q, b.data(), rhs.data(), n);
+  device::launch(q, n, kernels::ToFloat{b.data(), xf.data()});
+  solve_lu_on_queue(l, grid, q, lu.data(), xf.data());
+  device::launch(q, n, kernels::ToDouble{xf.data(), x.data()});
+  q.synchronize();
+  GmresIrOptions strict;  // a check far below HPL-MxP's: more iterations
+  strict.threshold = 1e-3;
+  strict.max_iterations = 12;
+  const device::DeviceCounters before = dev->backend().counters();
+  const GmresIrResult r = gmres_ir(
+      q, n, [&](const double* v, double* av) { a.multiply(v, av); }, a.norm_inf(), b.data(),
+      [&](const double* v, double* z) {
+        device::launch(q, n, kernels::ToFloat{v, xf.data()});
+        solve_lu_on_queue(l, grid, q, lu.data(), xf.data());
+        device::launch(q, n, kernels::ToDouble{xf.data(), z});
+      },
+      strict, x.data());
+  const device::DeviceCounters counted = dev->backend().counters().since(before);
+  ASSERT_GE(r.iterations, 3) << "too few iterations to tell";
+  const long long check_vectors = (2LL * (r.cycles + 1) + 1) * n * 8;
+  EXPECT_LE(counted.bytes_to_host, check_vectors);
+  EXPECT_EQ(counted.bytes_to_device, 0);
+  std::printf(
+      "[ counters ] %d GMRES iterations in %d cycles: %lld B to the host (the check's "
+      "vectors: %lld), %lld B to the device\n",
+      r.iterations, r.cycles, counted.bytes_to_host, check_vectors, counted.bytes_to_device);
 }
 
 }  // namespace

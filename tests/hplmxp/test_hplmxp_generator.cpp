@@ -203,11 +203,16 @@ TEST(HplMxpGenerator, ProductWithTheMatrixMadeAgainIsTheStoredMatrixsProduct) {
         device::Device* dev;
         bool keep;
       };
-      for (const Way way : {Way{host.get(), false}, Way{host.get(), true},
-                            Way{emulated.get(), false}}) {
-        GeneratedMatrix a(way.dev->compute(), l, grid, scale, way.keep);
+      for (const Way way :
+           {Way{host.get(), false}, Way{host.get(), true}, Way{emulated.get(), false}}) {
+        device::Queue& queue = way.dev->compute();
+        GeneratedMatrix a(queue, l, grid, scale, way.keep);
+        device::Buffer<double> dx(way.dev->backend(), n), dy(way.dev->backend(), n);
+        device::copy(queue, dx.data(), x.data(), n);
+        a.multiply(dx.data(), dy.data());
         std::vector<double> y(static_cast<std::size_t>(n));
-        a.multiply(x.data(), y.data());
+        device::copy(queue, y.data(), dy.data(), n);
+        queue.synchronize();
         const std::string where = "grid " + std::to_string(p) + "x" + std::to_string(q) +
                                   " scale " + std::to_string(scale) +
                                   (way.keep ? " kept on " : " made again on ") +

@@ -33,7 +33,9 @@ device::Device& emulated() {
   static auto dev = device::make_device(device::BackendKind::Emulated);
   return *dev;
 }
-device::Queue& emulated_queue() { return emulated().compute(); }
+device::Queue& emulated_queue() {
+  return emulated().compute();
+}
 
 // This process's part of the benchmark's matrix on `grid`.
 std::vector<double> generated(const Layout& l, const ProcessGrid& grid) {

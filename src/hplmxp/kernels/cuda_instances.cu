@@ -3,6 +3,7 @@
 #include "device/cuda/launch_cuda.cuh"
 #include "hplmxp/kernels/matgen_kernels.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"
+#include "hplmxp/kernels/vector_kernels.hpp"
 
 namespace hplx::device {
 
@@ -14,5 +15,13 @@ template void launch_on_device(Queue&, long, const OffDiagonalSums&);
 template void launch_on_device(Queue&, long, const SetDiagonal&);
 template void launch_on_device(Queue&, long, const RegeneratedProducts&);
 template void launch_on_device(Queue&, long, const ScaledSums&);
+template double reduce_on_device(Queue&, long, const DotTerms&);
+template void launch_on_device(Queue&, long, const Axpby&);
+template void launch_on_device(Queue&, long, const Divided&);
+template void launch_on_device(Queue&, long, const Filled&);
+template void launch_on_device(Queue&, long, const ToFloat&);
+template void launch_on_device(Queue&, long, const ToDouble&);
+template void launch_on_device(Queue&, long, const GatherLocal&);
+template void launch_on_device(Queue&, long, const ScatterLocal&);
 
 }  // namespace hplx::device

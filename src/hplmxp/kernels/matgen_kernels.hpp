@@ -31,9 +31,7 @@ struct GenerateFloatRuns {
   long lda;
   static constexpr long kRun = 32;
   HPLX_HD long runs_per_block() const { return (at.nb + kRun - 1) / kRun; }
-  HPLX_HD long runs_per_column() const {
-    return (at.mloc + at.nb - 1) / at.nb * runs_per_block();
-  }
+  HPLX_HD long runs_per_column() const { return (at.mloc + at.nb - 1) / at.nb * runs_per_block(); }
   HPLX_HD void operator()(long index) const {
     const long jl = index / runs_per_column(), run = index % runs_per_column();
     const long block = run / runs_per_block();

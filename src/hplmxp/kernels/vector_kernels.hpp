@@ -1,0 +1,72 @@
+// The refinement's vector operations as kernel bodies (gmres_ir.cpp,
+// generated_matrix.cpp): its FP64 vectors live in the queue's memory, and
+// only scalars (dot products) and, once per restart cycle, the residual and
+// the solution (for the check's max-norms) reach the host.
+#pragma once
+
+#include "device/kernel_body.hpp"
+#include "lu/block_cyclic.hpp"
+
+namespace hplx::hplmxp::kernels {
+
+// a(i) b(i): a dot product's terms (device::reduce_sum adds them in a
+// fixed order).
+struct DotTerms {
+  const double* a;
+  const double* b;
+  HPLX_HD double operator()(long i) const { return a[i] * b[i]; }
+};
+
+// y = alpha x + beta y.
+struct Axpby {
+  double alpha;
+  const double* x;
+  double beta;
+  double* y;
+  HPLX_HD void operator()(long i) const { y[i] = alpha * x[i] + beta * y[i]; }
+};
+
+// y = x / d.
+struct Divided {
+  const double* x;
+  double d;
+  double* y;
+  HPLX_HD void operator()(long i) const { y[i] = x[i] / d; }
+};
+
+// y = value.
+struct Filled {
+  double value;
+  double* y;
+  HPLX_HD void operator()(long i) const { y[i] = value; }
+};
+
+// to = FP32 of from, and back.
+struct ToFloat {
+  const double* from;
+  float* to;
+  HPLX_HD void operator()(long i) const { to[i] = static_cast<float>(from[i]); }
+};
+struct ToDouble {
+  const float* from;
+  double* to;
+  HPLX_HD void operator()(long i) const { to[i] = static_cast<double>(from[i]); }
+};
+
+// local(jl) = global(global index of local column or row jl): a process's
+// share of a replicated vector, and the way back (local(il) to its global
+// row).
+struct GatherLocal {
+  const double* global;
+  double* local;
+  int nb, proc, np;
+  HPLX_HD void operator()(long l) const { local[l] = global[lu::local_to_global(l, nb, proc, np)]; }
+};
+struct ScatterLocal {
+  const double* local;
+  double* global;
+  int nb, proc, np;
+  HPLX_HD void operator()(long l) const { global[lu::local_to_global(l, nb, proc, np)] = local[l]; }
+};
+
+}  // namespace hplx::hplmxp::kernels
