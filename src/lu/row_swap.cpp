@@ -555,6 +555,10 @@ void SwapBuffers::reserve(device::Backend& backend, long nn, int nb, int nprow,
 }
 
 double SwapBuffers::reserved_doubles(long nn, int nb, int nprow) {
+  // Host forms: u, outgoing and gathered (full each), mine and incoming
+  // (a share each), received and piece. With device memory the device holds
+  // u, outgoing and gathered_device, mine, incoming and received_device:
+  // one piece fewer, so this bounds both.
   if (nprow <= 1) return 0;
   const double n = static_cast<double>(nn);
   return n * (3.0 * nb + 2.0 * share_rows(nb, nprow) + 2.0 * piece_rows(nb, nprow));
