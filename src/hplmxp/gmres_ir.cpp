@@ -15,8 +15,12 @@ namespace {
 class Vectors {
  public:
   Vectors(device::Queue& q, long n, int m)
-      : q_(q), n_(n), ld_(std::max(1L, n)), store_(q.backend(), ld_ * (m + 4)), peek_(q.backend()) {
-    peek_.resize(ld_);
+      : q_(q),
+        n_(n),
+        ld_(std::max(1L, n)),
+        store_(q.backend(), ld_ * (m + 4)),
+        maxima_(q.backend()) {
+    maxima_.resize(ld_ / kernels::ChunkMaxima::kChunk + 1);
   }
   // Vector k of the store: 0 .. m for the Krylov basis, then r, w, z.
   double* at(int k) { return store_.data() + static_cast<long>(k) * ld_; }
@@ -32,13 +36,14 @@ class Vectors {
   }
   void fill(double value, double* y) { device::launch(q_, n_, kernels::Filled{value, y}); }
   // max |v(i)|, NaN counted as infinity (a NaN must not pass the check):
-  // the vector comes to the host for it, once per cycle.
+  // each chunk's largest on the queue, the largest of those on the host.
   double norm_inf(const double* v) {
-    device::copy(q_, peek_.data(), v, n_);
+    const long chunks = (n_ + kernels::ChunkMaxima::kChunk - 1) / kernels::ChunkMaxima::kChunk;
+    device::launch(q_, chunks, kernels::ChunkMaxima{v, n_, maxima_.device()}, 16);
+    maxima_.to_host(q_, 0, chunks);
     q_.synchronize();
     double m = 0;
-    for (long i = 0; i < n_; ++i)
-      m = std::isnan(peek_[i]) ? INFINITY : std::max(m, std::fabs(peek_[i]));
+    for (long c = 0; c < chunks; ++c) m = std::max(m, maxima_[c]);
     return m;
   }
 
@@ -46,7 +51,7 @@ class Vectors {
   device::Queue& q_;
   long n_, ld_;
   device::Buffer<double> store_;
-  device::Mirror<double> peek_;  // its host side
+  device::Mirror<double> maxima_;  // norm_inf's chunks' maxima
 };
 
 }  // namespace

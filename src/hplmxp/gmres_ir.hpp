@@ -11,9 +11,10 @@
 //
 // The vectors (n entries, restart + 4 of them) live in the queue's memory,
 // replicated on every process; the vector operations are kernel bodies on
-// the queue (kernels/vector_kernels.hpp). Only scalars reach the host (the
-// dot products, each one host wait), and once per cycle the residual and
-// the solution for the check's max-norms. Every process computes the same
+// the queue (kernels/vector_kernels.hpp). Only scalars reach the host: the
+// dot products (each one host wait) and, once per cycle, the largest
+// magnitude of each 1024 entries of the residual and the solution for the
+// check's max-norms. Every process computes the same
 // numbers: the product gives every process the same vector
 // (GeneratedMatrix reduces its partial sums to one process and broadcasts
 // them: an allreduce's rounding may differ between processes), the solves

@@ -19,6 +19,7 @@ template double reduce_on_device(Queue&, long, const DotTerms&);
 template void launch_on_device(Queue&, long, const Axpby&);
 template void launch_on_device(Queue&, long, const Divided&);
 template void launch_on_device(Queue&, long, const Filled&);
+template void launch_on_device(Queue&, long, const ChunkMaxima&);
 template void launch_on_device(Queue&, long, const ToFloat&);
 template void launch_on_device(Queue&, long, const ToDouble&);
 template void launch_on_device(Queue&, long, const GatherLocal&);

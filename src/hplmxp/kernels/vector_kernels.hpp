@@ -1,8 +1,10 @@
 // The refinement's vector operations as kernel bodies (gmres_ir.cpp,
 // generated_matrix.cpp): its FP64 vectors live in the queue's memory, and
-// only scalars (dot products) and, once per restart cycle, the residual and
-// the solution (for the check's max-norms) reach the host.
+// only scalars reach the host (dot products, and chunks' maxima for the
+// check's max-norms).
 #pragma once
+
+#include <cmath>
 
 #include "device/kernel_body.hpp"
 #include "lu/block_cyclic.hpp"
@@ -24,6 +26,25 @@ struct Axpby {
   double beta;
   double* y;
   HPLX_HD void operator()(long i) const { y[i] = alpha * x[i] + beta * y[i]; }
+};
+
+// maxima(c) = the largest |v(i)| of chunk c (kChunk entries), NaN counted
+// as infinity (a NaN must not pass the check): the host then takes the
+// largest of n / kChunk numbers instead of n. Index: chunk.
+struct ChunkMaxima {
+  const double* v;
+  long n;
+  double* maxima;
+  static constexpr long kChunk = 1024;
+  HPLX_HD void operator()(long c) const {
+    const long end = (c + 1) * kChunk < n ? (c + 1) * kChunk : n;
+    double m = 0;
+    for (long i = c * kChunk; i < end; ++i) {
+      const double a = v[i] < 0 ? -v[i] : v[i];
+      if (!(a <= m)) m = a == a ? a : INFINITY;
+    }
+    maxima[c] = m;
+  }
 };
 
 // y = x / d.
