@@ -10,6 +10,7 @@
 
 #include <cmath>
 #include <limits>
+#include <map>
 #include <memory>
 #include <random>
 #include <string>
@@ -28,16 +29,19 @@
 #include "hplmxp/kernels/vector_kernels.hpp"
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
+#include "tests/device/backends.hpp"
 
 using namespace hplx;
 using namespace hplx::hplmxp;
 
 namespace {
 
+// One device per backend for the whole program.
 std::shared_ptr<device::Device> device_of(device::BackendKind kind) {
-  static auto host = device::make_device(device::BackendKind::Host);
-  static auto emulated = device::make_device(device::BackendKind::Emulated);
-  return kind == device::BackendKind::Host ? host : emulated;
+  static std::map<device::BackendKind, std::shared_ptr<device::Device>> made;
+  std::shared_ptr<device::Device>& dev = made[kind];
+  if (!dev) dev = device::make_device(kind);
+  return dev;
 }
 
 // A random n x n block (leading dimension lda, the rows below n set to a
@@ -85,17 +89,19 @@ Factored factor_on(device::BackendKind kind, long n, long lda, const std::vector
   return f;
 }
 
-const device::BackendKind kBackends[] = {device::BackendKind::Host, device::BackendKind::Emulated};
+// On every backend compiled in and usable here (a GPU's where one is).
+class HplMxpDiagonalBlock : public testing::TestWithParam<device::BackendKind> {};
 
 // One leaf (n <= kLeafColumns), a leaf and a sliver, several levels of the
 // recursion with uneven halves: the factors of an unblocked LU in double up
 // to FP32's rounding, the rows below the block untouched, no pivot flagged.
-TEST(HplMxpDiagonalBlock, GivesTheUnblockedLuOnEveryBackend) {
+TEST_P(HplMxpDiagonalBlock, GivesTheUnblockedLu) {
   for (const long n : {1L, 5L, kLeafColumns, kLeafColumns + 1, 100L, 257L}) {
     const long lda = n + 3;
     const std::vector<float> a = random_block(n, lda, static_cast<std::uint64_t>(n));
     const std::vector<double> want = lu_double(n, lda, a);
-    for (const device::BackendKind kind : kBackends) {
+    {
+      const device::BackendKind kind = GetParam();
       const Factored got = factor_on(kind, n, lda, a);
       EXPECT_EQ(got.bad, 0) << "n " << n << " on " << device::name_of(kind);
       double worst = 0;
@@ -112,7 +118,7 @@ TEST(HplMxpDiagonalBlock, GivesTheUnblockedLuOnEveryBackend) {
 
 // A zero pivot in the first leaf, one in the second half of the recursion,
 // and a NaN: each sets the flag, on every backend.
-TEST(HplMxpDiagonalBlock, FlagsAZeroOrNonFinitePivot) {
+TEST_P(HplMxpDiagonalBlock, FlagsAZeroOrNonFinitePivot) {
   const long n = 80;
   struct Plant {
     long at;
@@ -128,11 +134,12 @@ TEST(HplMxpDiagonalBlock, FlagsAZeroOrNonFinitePivot) {
       a[k + plant.at * n] = 0.0f;
     }
     a[plant.at + plant.at * n] = plant.value;
-    for (const device::BackendKind kind : kBackends)
-      EXPECT_EQ(factor_on(kind, n, n, a).bad, 1)
-          << "pivot " << plant.at << " = " << plant.value << " on " << device::name_of(kind);
+    EXPECT_EQ(factor_on(GetParam(), n, n, a).bad, 1)
+        << "pivot " << plant.at << " = " << plant.value;
   }
 }
+
+HPLX_INSTANTIATE_OVER_BACKENDS(HplMxpDiagonalBlock);
 
 // The factors of the benchmark's matrix on a 1 x 1 grid of `dev` (ranks
 // beyond it sit out: empty factors), with FACT on the device's panel queue.

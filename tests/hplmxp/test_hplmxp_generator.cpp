@@ -9,6 +9,8 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include <map>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -18,6 +20,7 @@
 #include "hplmxp/generated_matrix.hpp"
 #include "hplmxp/mcg.hpp"
 #include "lu/block_cyclic.hpp"
+#include "tests/device/backends.hpp"
 
 using namespace hplx;
 using namespace hplx::hplmxp;
@@ -130,9 +133,17 @@ namespace {
 // FP32, bit for bit (the diagonal's row sums included, scaled or not), on
 // every grid, NB that does and does not divide N, runs that cut a block,
 // the host and the emulated device.
-TEST(HplMxpGenerator, FloatMatrixOnAQueueIsTheHostsRoundedBitForBit) {
-  static auto host = device::make_device(device::BackendKind::Host);
-  static auto emulated = device::make_device(device::BackendKind::Emulated);
+class HplMxpGeneratorOn : public testing::TestWithParam<device::BackendKind> {
+ protected:
+  device::Device& dev() {
+    static std::map<device::BackendKind, std::shared_ptr<device::Device>> made;
+    std::shared_ptr<device::Device>& d = made[GetParam()];
+    if (!d) d = device::make_device(GetParam());
+    return *d;
+  }
+};
+
+TEST_P(HplMxpGeneratorOn, FloatMatrixIsTheHostsRoundedBitForBit) {
   struct Shape {
     long n;
     int nb;
@@ -146,9 +157,9 @@ TEST(HplMxpGenerator, FloatMatrixOnAQueueIsTheHostsRoundedBitForBit) {
         std::vector<double> a(static_cast<std::size_t>(l.local_elements()));
         generate_matrix(l, grid, a.data());
         if (scale != 1.0) scale_diagonal(l, a.data(), scale);
-        for (device::Device* dev : {host.get(), emulated.get()}) {
-          device::Queue& queue = dev->compute();
-          device::Buffer<float> made(dev->backend(), l.local_elements());
+        {
+          device::Queue& queue = dev().compute();
+          device::Buffer<float> made(dev().backend(), l.local_elements());
           GeneratedMatrix(queue, l, grid, scale).fill_float(made.data());
           std::vector<float> back(a.size());
           device::copy(queue, back.data(), made.data(), l.local_elements());
@@ -160,7 +171,7 @@ TEST(HplMxpGenerator, FloatMatrixOnAQueueIsTheHostsRoundedBitForBit) {
               if (std::memcmp(&want, &back[il + jl * l.lda], sizeof want) != 0) ++differ;
             }
           EXPECT_EQ(differ, 0) << "N " << s.n << " NB " << s.nb << " grid " << p << "x" << q
-                               << " scale " << scale << " on " << dev->backend().describe();
+                               << " scale " << scale;
         }
       }
     }
@@ -175,9 +186,7 @@ namespace {
 // or kept (host), is the product with the whole matrix (up to the order of
 // additions), on every grid; ||A||_oo is the whole matrix's, scaled
 // diagonal or not.
-TEST(HplMxpGenerator, ProductWithTheMatrixMadeAgainIsTheStoredMatrixsProduct) {
-  static auto host = device::make_device(device::BackendKind::Host);
-  static auto emulated = device::make_device(device::BackendKind::Emulated);
+TEST_P(HplMxpGeneratorOn, ProductIsTheWholeMatrixsProduct) {
   const long n = 75;
   const int nb = 8;
   std::vector<double> x(static_cast<std::size_t>(n));
@@ -199,15 +208,13 @@ TEST(HplMxpGenerator, ProductWithTheMatrixMadeAgainIsTheStoredMatrixsProduct) {
         }
         norm = std::max(norm, row);
       }
-      struct Way {
-        device::Device* dev;
-        bool keep;
-      };
-      for (const Way way :
-           {Way{host.get(), false}, Way{host.get(), true}, Way{emulated.get(), false}}) {
-        device::Queue& queue = way.dev->compute();
-        GeneratedMatrix a(queue, l, grid, scale, way.keep);
-        device::Buffer<double> dx(way.dev->backend(), n), dy(way.dev->backend(), n);
+      // A kept in FP64 where the queue works in host memory, and made again.
+      std::vector<bool> ways{false};
+      if (dev().backend().host_accessible(device::MemorySpace::Device)) ways.push_back(true);
+      for (const bool keep : ways) {
+        device::Queue& queue = dev().compute();
+        GeneratedMatrix a(queue, l, grid, scale, keep);
+        device::Buffer<double> dx(dev().backend(), n), dy(dev().backend(), n);
         device::copy(queue, dx.data(), x.data(), n);
         a.multiply(dx.data(), dy.data());
         std::vector<double> y(static_cast<std::size_t>(n));
@@ -215,8 +222,7 @@ TEST(HplMxpGenerator, ProductWithTheMatrixMadeAgainIsTheStoredMatrixsProduct) {
         queue.synchronize();
         const std::string where = "grid " + std::to_string(p) + "x" + std::to_string(q) +
                                   " scale " + std::to_string(scale) +
-                                  (way.keep ? " kept on " : " made again on ") +
-                                  way.dev->backend().describe();
+                                  (keep ? " kept" : " made again");
         for (long i = 0; i < n; ++i)
           EXPECT_NEAR(y[i], want[i], 1e-13 * n * (1 + std::fabs(want[i]))) << i << " " << where;
         EXPECT_NEAR(a.norm_inf(), norm, 1e-14 * norm) << where;
@@ -226,3 +232,5 @@ TEST(HplMxpGenerator, ProductWithTheMatrixMadeAgainIsTheStoredMatrixsProduct) {
 }
 
 }  // namespace
+
+HPLX_INSTANTIATE_OVER_BACKENDS(HplMxpGeneratorOn);
