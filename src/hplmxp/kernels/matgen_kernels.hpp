@@ -61,6 +61,35 @@ struct RowWalk {
     previous = j;
     return mcg_value(state);
   }
+  // The sum over my local columns, in column order, of term(jl, whether
+  // (i, j) is on the diagonal, A(i, j)).
+  template <class Term>
+  HPLX_HD double sum(const LocalBlocks& at, const Term& term) {
+    double s = 0;
+    for (long jl = 0; jl < at.nloc; ++jl) {
+      const long j = at.col(jl);
+      const double v = value_at(j);
+      s += term(jl, i == j, v);
+    }
+    return s;
+  }
+};
+
+// |A(i, j)| off the diagonal, 0 on it (adding 0 to the non-negative sum
+// changes no bit).
+struct OffDiagonalMagnitude {
+  HPLX_HD double operator()(long, bool on_diagonal, double v) const {
+    return on_diagonal ? 0.0 : v < 0 ? -v : v;
+  }
+};
+
+// A(i, j) x(jl), the diagonal's A(i, i) given.
+struct ProductTerm {
+  double diagonal;
+  const double* x;
+  HPLX_HD double operator()(long jl, bool on_diagonal, double v) const {
+    return (on_diagonal ? diagonal : v) * x[jl];
+  }
 };
 
 // Each local row's sum of the magnitudes of its entries in my local
@@ -71,14 +100,7 @@ struct OffDiagonalSums {
   std::uint64_t column_step;  // mcg_state_after(n)
   double* sums;
   HPLX_HD void operator()(long il) const {
-    RowWalk walk{at.n, at.row(il), column_step};
-    double s = 0;
-    for (long jl = 0; jl < at.nloc; ++jl) {
-      const long j = at.col(jl);
-      const double v = walk.value_at(j);
-      if (walk.i != j) s += v < 0 ? -v : v;
-    }
-    sums[il] = s;
+    sums[il] = RowWalk{at.n, at.row(il), column_step}.sum(at, OffDiagonalMagnitude{});
   }
 };
 
@@ -93,14 +115,7 @@ struct RegeneratedProducts {
   const double* x;            // x at my local columns
   double* y;
   HPLX_HD void operator()(long il) const {
-    RowWalk walk{at.n, at.row(il), column_step};
-    double s = 0;
-    for (long jl = 0; jl < at.nloc; ++jl) {
-      const long j = at.col(jl);
-      const double v = walk.value_at(j);
-      s += (walk.i == j ? diagonal[il] : v) * x[jl];
-    }
-    y[il] = s;
+    y[il] = RowWalk{at.n, at.row(il), column_step}.sum(at, ProductTerm{diagonal[il], x});
   }
 };
 
