@@ -49,8 +49,7 @@ device::Precision parse_precision(const std::string& text) {
 }
 
 // The tests an HPL.dat lists, in netlib's order (grid outermost, then N,
-// NB, BCAST, DEPTH; a DEPTH of 1 or more is the one-panel look-ahead, so
-// DEPTHs 1 and 2 are one test). The lines about pivoting and the LU's
+// NB, BCAST, DEPTH, each DEPTH the LU's look-ahead depth). The lines about pivoting and the LU's
 // other schedule choices (PFACT, NBMIN, NDIV, RFACT, SWAP, the forms,
 // equilibration, alignment) have no meaning for an LU without pivoting;
 // the run's note says so.
@@ -61,10 +60,6 @@ std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::
         "{}:13: threshold {}: HPL-MxP refines until its check is below the threshold, so it "
         "cannot skip the check; allowed: a number > 0 (16 is HPL-MxP's rule)",
         dat.source, dat.threshold));
-  std::vector<int> depths;
-  for (int d : dat.depths)
-    if (std::find(depths.begin(), depths.end(), std::min(d, 1)) == depths.end())
-      depths.push_back(std::min(d, 1));
   std::vector<hplmxp::HplMxpConfig> tests;
   for (const lu::GridShape& g : dat.grids) {
     if (static_cast<long>(g.p) * g.q > world_size)
@@ -75,7 +70,7 @@ std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::
     for (long n : dat.ns)
       for (int nb : dat.nbs)
         for (lu::Broadcast b : dat.bcasts)
-          for (int depth : depths) {
+          for (int depth : dat.depths) {
             hplmxp::HplMxpConfig c = base;
             c.n = n;
             c.nb = nb;
@@ -154,8 +149,8 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "panel broadcast along process rows: 1ring | 1ringM | 2ring | 2ringM | long | "
                    "longM (default 1ringM)");
   sub_->add_option("--depth", config_.depth,
-                   "look-ahead: 1 factors and sends the next panel during the update (default), "
-                   "0 does not");
+                   "look-ahead depth, as hplx lu's: D panels factored and sent ahead of the "
+                   "update (default 1; 0: none)");
   sub_->add_option("--backend", backend_,
                    "where the factorization and the preconditioner's solves run: host, emulated "
                    "(the emulated device, for testing), cuda (NVIDIA GPUs, docs/GPU.md); "
@@ -231,8 +226,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file, world), file);
     tests = tests_of(dat, config_, size);
     notes.push_back(fmt::format(
-        "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold, BCAST and DEPTH (0: none, 1 or "
-        "more: one panel of look-ahead) apply; the LU's pivoting and schedule lines (PFACT, "
+        "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold, BCAST and DEPTH (the look-ahead "
+        "depth, as hplx lu's) apply; the LU's pivoting and schedule lines (PFACT, "
         "NBMIN, NDIV, RFACT, SWAP, lines 27-31) do not and are ignored",
         file));
     if (dat.device_out != 6 && dat.device_out != 7)

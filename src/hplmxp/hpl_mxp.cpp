@@ -63,8 +63,7 @@ void check_config(HplMxpConfig& c, int world_size) {
   if (c.nprow < 1 || c.npcol < 1 || static_cast<long>(c.nprow) * c.npcol > world_size)
     throw UsageError("--grid " + std::to_string(c.nprow) + "x" + std::to_string(c.npcol) +
                      ": needs P*Q <= " + std::to_string(world_size) + " ranks, P, Q >= 1");
-  if (c.depth != 0 && c.depth != 1)
-    throw UsageError("--depth " + std::to_string(c.depth) + ": allowed: 0 or 1");
+  if (c.depth < 0) throw UsageError("--depth " + std::to_string(c.depth) + ": allowed: >= 0");
   if (c.restart < 1) throw UsageError("--restart " + std::to_string(c.restart) + ": allowed: >= 1");
   if (c.max_iterations < 1)
     throw UsageError("--max-iterations " + std::to_string(c.max_iterations) + ": allowed: >= 1");
@@ -78,7 +77,8 @@ long long bytes_per_process(const HplMxpConfig& c, bool matrix_on_device) {
   const long long mloc = lu::local_count(c.n, c.nb, 0, c.nprow);  // process 0 owns the most
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
   const long long matrix = matrix_on_device ? 0 : mloc * nloc * (8 + 4);
-  const long long buffers = 4LL * c.nb * (mloc + nloc + c.nb);
+  // The panels' host sides (DEPTH + 1 in turn), U's and the diagonal block's.
+  const long long buffers = 4LL * c.nb * ((c.depth + 1LL) * mloc + nloc + c.nb);
   // The refinement's vectors; on a device only the product's reduction
   // and the check's copies stay on the host.
   const long long vectors =
@@ -91,7 +91,11 @@ long long device_bytes_per_process(const HplMxpConfig& c) {
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
   const long long low = c.precision == device::Precision::Fp32 ? 0 : 2;
   const long long vectors = 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
-  return mloc * nloc * 4 + (4 + low) * c.nb * (2 * mloc + nloc + c.nb) + vectors;
+  // The panels (DEPTH + 1 in turn), U and the diagonal block in FP32; L21
+  // and U12 rounded to 16 bits.
+  const long long buffers =
+      4LL * c.nb * ((c.depth + 1LL) * mloc + nloc + c.nb) + low * c.nb * (mloc + nloc);
+  return mloc * nloc * 4 + buffers + vectors;
 }
 
 void check_memory(const HplMxpConfig& c, long long available, bool matrix_on_device) {
@@ -205,41 +209,24 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   const double flops = hpl_flops(static_cast<double>(c.n));
   ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " " + lu_label(c.precision), flops,
                       shown);
-  const long panels = (c.n + c.nb - 1) / c.nb;
-  auto panel_done = [&](long j_end) {
-    const double done = flops - (j_end < c.n ? hpl_flops(static_cast<double>(c.n - j_end)) : 0.0);
-    const double elapsed = wall_time() - t0;
-    meter.update(done, (j_end + c.nb - 1) / c.nb, panels,
-                 elapsed > 0 ? done / elapsed * 1e-9 : 0.0);
-  };
   FactorOptions how;
   how.bcast = c.bcast;
   how.depth = c.depth;
   how.precision = c.precision;
   how.trace = trace;
   how.fact_queue = fact_queue;
-  LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), how, panel_done);
-  meter.finish();
+  how.progress = &meter;
+  const LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), how);
   // From here the whole grid waits: the factorization's record reduced
   // over the ranks, the solves and the refinement (SOLVE); every
   // preconditioner solve is progress.
   lu::PhaseScope solving(nullptr, trace, "SOLVE");
   res.factor_s = max_over_grid(wall_time() - t0);
   res.bad_pivot = factored.bad_pivot;
-  {  // the per-panel record: each phase's maximum over the ranks
-    std::vector<double> phases;
-    for (const PanelTimes& p : factored.panels)
-      phases.insert(phases.end(), {p.fact_s, p.bcast_s, p.update_s});
-    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, phases.data(), static_cast<int>(phases.size()),
-                                 MPI_DOUBLE, MPI_MAX, grid.all()));
-    for (std::size_t k = 0; k < factored.panels.size(); ++k) {
-      PanelTimes p = factored.panels[k];
-      p.fact_s = phases[3 * k];
-      p.bcast_s = phases[3 * k + 1];
-      p.update_s = phases[3 * k + 2];
-      res.panels.push_back(p);
-    }
-  }
+  // The per-iteration record, each field's maximum over the ranks, and its
+  // balance point (rank 0's).
+  res.iterations = lu::max_on_root(factored.iterations, grid.all());
+  if (!res.iterations.empty()) res.balance = lu::find_balance_point(res.iterations, c.n);
   say("hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
       lu_label(c.precision).c_str(), res.factor_s,
       hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,
@@ -304,13 +291,17 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
   nlohmann::json estimates = nlohmann::json::array();
   for (double v : g.estimate_history)
     estimates.push_back(std::isfinite(v) ? nlohmann::json(v) : nullptr);
+  // Each panel's FACT, LBCAST and update (U's solve and broadcast, the
+  // GEMM) in one line, by the queues' clock where they run behind the host.
   nlohmann::json panels = nlohmann::json::array();
-  for (const PanelTimes& p : r.panels)
-    panels.push_back({{"j", p.j},
-                      {"jb", p.jb},
-                      {"fact_s", p.fact_s},
-                      {"bcast_s", p.bcast_s},
-                      {"update_s", p.update_s}});
+  for (const lu::IterationTimes& it : r.iterations) {
+    const double host_update = it.rs_comm + it.rs_copy + it.update;
+    panels.push_back({{"j", it.j},
+                      {"jb", it.jb},
+                      {"fact_s", it.device_fact > 0 ? it.device_fact : it.fact},
+                      {"bcast_s", it.bcast},
+                      {"update_s", it.device_update > 0 ? it.device_update : host_update}});
+  }
   return {
       {"n", r.n},
       {"nb", r.nb},
@@ -342,6 +333,8 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
         {"norm_x", g.norm_x},
         {"norm_b", g.norm_b}}},
       {"panels", panels},
+      {"iterations", lu::iterations_to_json(r.iterations, r.n)},
+      {"balance_point", lu::balance_point_json(r.balance)},
       {"bad_pivot", r.bad_pivot},
       {"check", std::isfinite(g.check) ? nlohmann::json(g.check) : nullptr},
       {"passed", g.converged},

@@ -11,7 +11,10 @@
 #include <nlohmann/json.hpp>
 
 #include <cstdio>
+#include <optional>
+#include <vector>
 
+#include "core/balance_point.hpp"
 #include "core/grid.hpp"
 #include "core/trace.hpp"
 #include "device/precision.hpp"
@@ -19,6 +22,7 @@
 #include "hplmxp/gmres_ir.hpp"
 #include "hplmxp/lu_nopiv.hpp"
 #include "lu/config.hpp"
+#include "lu/iteration_record.hpp"
 
 namespace hplx::hplmxp {
 
@@ -81,8 +85,10 @@ struct HplMxpResult {
   double gflops = 0;  // the score
   bool bad_pivot = false;
   device::Precision precision = device::Precision::Fp32;
-  // Per panel of the factorization, each phase's maximum over the ranks.
-  std::vector<PanelTimes> panels;
+  // The factorization's per-iteration record (the LU's), each field's
+  // maximum over the ranks, and its balance point: rank 0's only.
+  std::vector<lu::IterationTimes> iterations;
+  std::optional<BalancePoint> balance;
   GmresIrResult refinement;
   bool passed() const { return refinement.converged; }
 };

@@ -1,16 +1,18 @@
 #include "hplmxp/lu_nopiv.hpp"
 
 #include <algorithm>
-#include <array>
 #include <memory>
 #include <vector>
 
 #include "core/error.hpp"
-#include "core/timer.hpp"
+#include "core/flops.hpp"
 #include "device/buffer.hpp"
 #include "device/mirror.hpp"
 #include "hplmxp/diagonal_block.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/device_timeline.hpp"
+#include "lu/iteration_log.hpp"
+#include "lu/look_ahead.hpp"
 #include "lu/panel_broadcast.hpp"
 #include "lu/phase_scope.hpp"
 
@@ -68,64 +70,40 @@ void order_after(device::Queue& later, device::Queue& earlier) {
   if (&later != &earlier) later.wait(earlier.record());
 }
 
-// Each panel's FACT and update as the queues ran them, timed by events
-// (the host only queues the work); on queues that run inline, by the host's
-// clock.
-class PanelClock {
+// Columns of the trailing update done between two looks at the next
+// panel's broadcast (so its forwarding goes on while this process computes).
+constexpr long kUpdateChunkColumns = 512;
+
+// HPL-MxP's steps of the LU's look-ahead schedule (lu/look_ahead.hpp).
+// Panels use DEPTH + 1 buffers in turn: a panel's buffer is written again
+// by the FACT DEPTH + 1 panels later, which its queue orders after every
+// update queued so far, the retired panel's included.
+class NopivSteps {
  public:
-  PanelClock(device::Queue& q, device::Queue& fq, std::vector<PanelTimes>& panels)
-      : q_(q), fq_(fq), panels_(panels), events_(q.runs_inline() ? 0 : panels.size()) {}
+  struct Panel {
+    Step s;
+    PanelBuffer* w;
+    long jb;
+  };
+  struct Factored {
+    Step s;
+    PanelBuffer* w;
+    long done;
+  };
 
-  enum Phase { kFact, kUpdate };
-  void start(Phase p, long k) {
-    if (events_.empty())
-      started_[p] = wall_time();
-    else
-      events_[k][2 * p] = queue(p).record_timed();
-  }
-  void stop(Phase p, long k) {
-    if (events_.empty())
-      (p == kFact ? panels_[k].fact_s : panels_[k].update_s) += wall_time() - started_[p];
-    else
-      events_[k][2 * p + 1] = queue(p).record_timed();
-  }
-  // After the queues have passed every event: the seconds of each. With
-  // look-ahead on one queue, a panel's update span holds the next panel's
-  // FACT, which is taken out.
-  void settle(bool look_ahead) {
-    for (std::size_t k = 0; k < events_.size(); ++k) {
-      const auto& e = events_[k];
-      if (e[0]) panels_[k].fact_s = e[0]->seconds_until(*e[1]);
-      if (e[2]) panels_[k].update_s = e[2]->seconds_until(*e[3]);
-    }
-    if (!look_ahead || &q_ != &fq_) return;
-    for (std::size_t k = 0; k + 1 < events_.size(); ++k)
-      panels_[k].update_s -= panels_[k + 1].fact_s;
-  }
-
- private:
-  device::Queue& queue(Phase p) { return p == kFact ? fq_ : q_; }
-
-  device::Queue& q_;
-  device::Queue& fq_;
-  std::vector<PanelTimes>& panels_;
-  std::vector<std::array<device::EventPtr, 4>> events_;  // FACT's start, end; update's
-  double started_[2] = {0, 0};
-};
-
-class Factorization {
- public:
-  Factorization(const Layout& l, const ProcessGrid& grid, device::Queue& q, device::Queue& fq,
-                float* a, const FactorOptions& opt)
+  NopivSteps(const Layout& l, const ProcessGrid& grid, device::Queue& q, device::Queue& fq,
+             float* a, const FactorOptions& opt, lu::DeviceTimeline* timeline)
       : l_(l),
         grid_(grid),
         q_(q),
         fq_(fq),
         a_(a),
         opt_(opt),
+        timeline_(timeline),
         diag_(q.backend()),
         u_(q.backend()),
-        bad_(q.backend()) {
+        bad_(q.backend()),
+        w_(static_cast<std::size_t>(opt.depth) + 1) {
     diag_.resize(static_cast<long>(l.nb) * l.nb);
     u_.resize(std::max(1L, l.nloc) * l.nb);
     bad_.assign(1, 0);
@@ -143,6 +121,47 @@ class Factorization {
                device::Buffer<device::BFloat16>(q.backend(), usize)};
   }
 
+  lu::PhaseTimes& times() { return tm_; }
+
+  Panel make_panel(long k) {
+    const Step s = Step::of(l_, k);
+    return {s, &w_[static_cast<std::size_t>(k / l_.nb) % w_.size()], s.jb};
+  }
+
+  Factored factor(Panel& p) {
+    fact(p);
+    std::unique_ptr<lu::RowBroadcast> bcast = start_bcast(p);
+    return receive(p, *bcast);
+  }
+
+  // FACT is queued first (on FACT's queue after step 1's updates), then
+  // the oldest panel's update, moving the broadcast on between its chunks.
+  Factored overlap(Factored& oldest, Panel& p, long) {
+    fact(p);
+    std::unique_ptr<lu::RowBroadcast> bcast = start_bcast(p);
+    apply(oldest, l_.n, bcast.get());
+    return receive(p, *bcast);
+  }
+
+  void after_overlap(Factored&, long) {}
+  void apply(Factored& p, long g1) { apply(p, g1, nullptr); }
+  void finish(Factored& p) { apply(p, l_.n, nullptr); }
+  double flops(const Factored& p) const { return panel_flops(l_.n, p.s.j0, p.s.jb); }
+  void retire(Factored&) {}
+  void closed() {
+    if (timeline_) timeline_->close_iteration();
+  }
+
+  // After the last panel: the queues drained (the factorization's time
+  // ends with its work), and whether a pivot was bad here.
+  bool finish_queues() {
+    q_.synchronize();
+    bad_.to_host(fq_);
+    fq_.synchronize();
+    return bad_[0] != 0;
+  }
+
+ private:
   // FACT on the panel's process column, on FACT's queue, after everything
   // the factorization's queue has been given: the diagonal block factored
   // in place by its owner (diagonal_block.hpp) and, with several process
@@ -150,10 +169,13 @@ class Factorization {
   // the panel copied into W, and brought to the host for LBCAST when there
   // are several process columns. With one process the host waits for
   // nothing here. Other processes do nothing.
-  void fact(const Step& s, PanelBuffer& w) {
+  void fact(const Panel& p) {
+    const Step& s = p.s;
+    PanelBuffer& w = *p.w;
     if (l_.mycol != s.pc) return;
-    lu::PhaseScope phase(nullptr, opt_.trace, "FACT");
+    lu::PhaseScope phase(&tm_.fact, opt_.trace, "FACT");
     order_after(fq_, q_);
+    lu::DeviceTimeline::Span on_device(timeline_, fq_, lu::DeviceTimeline::kFact);
     const long lda = l_.lda;
     float* akk = a_ + s.i0 + s.c0 * lda;
     const bool owner = l_.myrow == s.pr;
@@ -189,82 +211,105 @@ class Factorization {
   // LBCAST of W along the process row, started (non-blocking). Consecutive
   // panels' broadcasts carry different tags: a piece still being forwarded
   // can never match the next panel's receive.
-  std::unique_ptr<lu::RowBroadcast> start_bcast(long k, const Step& s, PanelBuffer& w) {
+  std::unique_ptr<lu::RowBroadcast> start_bcast(const Panel& p) {
+    lu::PhaseScope phase(&tm_.bcast, opt_.trace, "LBCAST");
+    PanelBuffer& w = *p.w;
     if (w.host_free) w.host_free->synchronize();  // a receiver's last copy of it is done
     w.host_free.reset();
     return std::make_unique<lu::RowBroadcast>(
-        w.store.data(), PanelBuffer::doubles(s), opt_.bcast, s.pc, grid_.row(),
-        lu::RowBroadcast::kDefaultTag + static_cast<int>(k % 2));
+        w.store.data(), PanelBuffer::doubles(p.s), opt_.bcast, p.s.pc, grid_.row(),
+        lu::RowBroadcast::kDefaultTag + static_cast<int>((p.s.j0 / l_.nb) % 2));
   }
 
-  // After LBCAST: the receivers' W to the queue's memory; FACT's processes
-  // order the queue after their FACT.
-  void panel_arrived(const Step& s, PanelBuffer& w) {
-    if (l_.mycol != s.pc) {
-      w.store.to_device(q_, 0, PanelBuffer::doubles(s));
+  // LBCAST completes; the receivers' W goes to the queue's memory, and
+  // FACT's processes order the queue after their FACT.
+  Factored receive(const Panel& p, lu::RowBroadcast& bcast) {
+    PanelBuffer& w = *p.w;
+    {
+      lu::PhaseScope phase(&tm_.bcast, opt_.trace, "LBCAST");
+      bcast.finish();
+      tm_.wait += bcast.timing().waited;
+      tm_.bcast_hidden += bcast.timing().hidden();
+    }
+    if (l_.mycol != p.s.pc) {
+      w.store.to_device(q_, 0, PanelBuffer::doubles(p.s));
       w.host_free = q_.record();
     }
     if (w.ready && !opt_.omit_fact_wait) q_.wait(w.ready);
     w.ready.reset();
+    return {p.s, p.w, p.s.j0 + p.s.jb};
   }
 
-  // U12 = L11^-1 A12 on the panel's process row (L11 the top of W there),
-  // for all my columns after the panel, then, with several process rows, U12
-  // down the process columns through the host; with 16-bit storage, L21 and
-  // U12 rounded for the update.
-  void solve_u(const Step& s, PanelBuffer& w) {
-    lu::PhaseScope phase(nullptr, opt_.trace, "UBCAST");
-    const long ntrail = l_.nloc - s.c1;
-    if (l_.myrow == s.pr && ntrail > 0) {
-      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, ntrail, 1.0f, w.dev(), s.ldw,
-              a_ + s.i0 + s.c1 * l_.lda, l_.lda);
-      device::copy_matrix(q_, s.jb, ntrail, a_ + s.i0 + s.c1 * l_.lda, l_.lda, u_.device(), s.jb);
-      if (l_.nprow > 1) u_.to_host(q_, 0, s.jb * ntrail);
+  // RS + UPDATE of the panel over the global columns [p.done, g1): U12 and
+  // the update of my local columns there. With `in_flight` and several
+  // process columns, the update goes in chunks, the host moving that
+  // broadcast on between them.
+  void apply(const Factored& p, long g1, lu::RowBroadcast* in_flight) {
+    const Step& s = p.s;
+    const long from = lu::local_start(p.done, l_.nb, l_.mycol, l_.npcol);
+    const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
+    if (to <= from) return;  // the same on every process of this process column
+    lu::DeviceTimeline::Span on_device(timeline_, q_, lu::DeviceTimeline::kUpdate);
+    solve_u(s, *p.w, from, to);
+    lu::PhaseScope phase(&tm_.update, opt_.trace, "UPDATE");
+    const bool forward = in_flight && l_.npcol > 1;
+    const long chunk = forward ? kUpdateChunkColumns : to - from;
+    for (long c = from; c < to; c += chunk) {
+      update(s, *p.w, from, c, std::min(to, c + chunk));
+      if (!forward) continue;
+      q_.synchronize();
+      in_flight->progress();
+    }
+  }
+
+  // U12 = L11^-1 A12 over my local columns [from, to) on the panel's
+  // process row (L11 the top of W there), then, with several process rows,
+  // down the process columns through the host; with 16-bit storage, L21
+  // and U12 rounded for the update.
+  void solve_u(const Step& s, PanelBuffer& w, long from, long to) {
+    lu::PhaseScope phase(&tm_.swap, opt_.trace, "UBCAST");
+    const long width = to - from;
+    if (l_.myrow == s.pr) {
+      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, width, 1.0f, w.dev(), s.ldw,
+              a_ + s.i0 + from * l_.lda, l_.lda);
+      device::copy_matrix(q_, s.jb, width, a_ + s.i0 + from * l_.lda, l_.lda, u_.device(), s.jb);
+      if (l_.nprow > 1) u_.to_host(q_, 0, s.jb * width);
     }
     if (l_.nprow > 1) {
       q_.synchronize();  // U12 on the host, or its host side free to be written
       HPLX_MPI_CHECK(
-          MPI_Bcast(u_.data(), static_cast<int>(s.jb * ntrail), MPI_FLOAT, s.pr, grid_.col()));
-      if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * ntrail);
+          MPI_Bcast(u_.data(), static_cast<int>(s.jb * width), MPI_FLOAT, s.pr, grid_.col()));
+      if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * width);
     }
     const long m = l_.mloc - s.i1;
-    if (opt_.precision == device::Precision::Fp16) round_operands(s, w, m, ntrail, half_);
-    if (opt_.precision == device::Precision::Bf16) round_operands(s, w, m, ntrail, bf16_);
+    if (opt_.precision == device::Precision::Fp16) round_operands(s, w, m, width, half_);
+    if (opt_.precision == device::Precision::Bf16) round_operands(s, w, m, width, bf16_);
   }
 
-  // A22 -= L21 U12 on my local columns [from, to) (from >= s.c1).
-  void update(const Step& s, PanelBuffer& w, long from, long to) {
+  // A22 -= L21 U12 on my local columns [c0, c1) of the range starting at
+  // `from` (U12's first column).
+  void update(const Step& s, PanelBuffer& w, long from, long c0, long c1) {
     const long m = l_.mloc - s.i1;
-    if (m <= 0 || to <= from) return;
-    float* c = a_ + s.i1 + from * l_.lda;
-    const long ucol = (from - s.c1) * s.jb;
+    if (m <= 0 || c1 <= c0) return;
+    float* c = a_ + s.i1 + c0 * l_.lda;
+    const long ucol = (c0 - from) * s.jb;
     if (opt_.precision == device::Precision::Fp16)
-      q_.gemm_mixed(Trans::No, Trans::No, m, to - from, s.jb, -1.0f, half_.l.data(), m,
+      q_.gemm_mixed(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, half_.l.data(), m,
                     half_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
     else if (opt_.precision == device::Precision::Bf16)
-      q_.gemm_mixed(Trans::No, Trans::No, m, to - from, s.jb, -1.0f, bf16_.l.data(), m,
+      q_.gemm_mixed(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, bf16_.l.data(), m,
                     bf16_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
     else
-      q_.gemm(Trans::No, Trans::No, m, to - from, s.jb, -1.0f, w.dev() + (s.i1 - s.i0), s.ldw,
+      q_.gemm(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, w.dev() + (s.i1 - s.i0), s.ldw,
               u_.device() + ucol, s.jb, 1.0f, c, l_.lda);
   }
 
-  PanelBuffer& buffer(long k) { return w_[k % 2]; }
-
-  // After the last panel: the queues drained (the factorization's time
-  // ends with its work), and whether a pivot was bad here.
-  bool finish() {
-    q_.synchronize();
-    bad_.to_host(fq_);
-    fq_.synchronize();
-    return bad_[0] != 0;
-  }
-
- private:
+  // L21 is rounded again for every range (the queue runs in order, so one
+  // buffer serves every panel): an m x jb pass beside the range's GEMM.
   template <class Low>
-  void round_operands(const Step& s, PanelBuffer& w, long m, long ntrail, LowOperands<Low>& low) {
+  void round_operands(const Step& s, PanelBuffer& w, long m, long width, LowOperands<Low>& low) {
     if (m > 0) q_.convert(m, s.jb, w.dev() + (s.i1 - s.i0), s.ldw, low.l.data(), m);
-    if (ntrail > 0) q_.convert(s.jb, ntrail, u_.device(), s.jb, low.u.data(), s.jb);
+    q_.convert(s.jb, width, u_.device(), s.jb, low.u.data(), s.jb);
   }
 
   const Layout& l_;
@@ -273,98 +318,37 @@ class Factorization {
   device::Queue& fq_;
   float* a_;
   FactorOptions opt_;
+  lu::DeviceTimeline* timeline_;
+  lu::PhaseTimes tm_;
   device::Mirror<float> diag_, u_;
   device::Mirror<int> bad_;
-  PanelBuffer w_[2];
+  std::vector<PanelBuffer> w_;
   LowOperands<device::Half> half_;
   LowOperands<device::BFloat16> bf16_;
 };
 
-// Columns of the trailing update done between two looks at the next
-// panel's broadcast (so its forwarding goes on while this process computes).
-constexpr long kUpdateChunkColumns = 512;
-
 }  // namespace
 
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
-                           const FactorOptions& opt, const PanelDone& panel_done) {
-  const int depth = opt.depth;
-  if (depth != 0 && depth != 1)
-    throw UsageError("--depth " + std::to_string(depth) + ": allowed: 0 or 1");
+                           const FactorOptions& opt) {
+  if (opt.depth < 0)
+    throw UsageError("--depth " + std::to_string(opt.depth) + ": allowed: 0 or more");
   device::Queue& fq = opt.fact_queue ? *opt.fact_queue : q;
-  Factorization f(l, grid, q, fq, a, opt);
+  // A device's own clock times its side of each panel.
+  std::unique_ptr<lu::DeviceTimeline> timeline;
+  if (!q.runs_inline())
+    timeline = std::make_unique<lu::DeviceTimeline>(q, opt.trace && opt.trace->enabled());
+  NopivSteps steps(l, grid, q, fq, a, opt, timeline.get());
+  lu::IterationLog log(l.n, l.nb, l.n, l.mycol, l.npcol, opt.progress,
+                       opt.trace ? opt.trace->activity() : nullptr);
+  log.start();
+  lu::LookAhead<NopivSteps>(steps, l.n, l.nb, l.n, static_cast<std::size_t>(opt.depth), log).run();
   LuNopivResult result;
-  const long panels = (l.n + l.nb - 1) / l.nb;
-  result.panels.resize(static_cast<std::size_t>(panels));
-  PanelClock clock(q, fq, result.panels);
-  auto fact = [&](long k, const Step& s) {
-    clock.start(PanelClock::kFact, k);
-    f.fact(s, f.buffer(k));
-    clock.stop(PanelClock::kFact, k);
-  };
-
-  // With look-ahead, panel k + 1 is factored and its broadcast started
-  // before the rest of panel k's update: the prologue does panel 0.
-  std::unique_ptr<lu::RowBroadcast> next_bcast;
-  if (depth == 1) {
-    const Step s0 = Step::of(l, 0);
-    fact(0, s0);
-    next_bcast = f.start_bcast(0, s0, f.buffer(0));
-  }
-  for (long k = 0; k < panels; ++k) {
-    const Step s = Step::of(l, k * l.nb);
-    PanelTimes& times = result.panels[static_cast<std::size_t>(k)];
-    times.j = s.j0;
-    times.jb = s.jb;
-    PanelBuffer& w = f.buffer(k);
-    std::unique_ptr<lu::RowBroadcast> bcast_k;
-    if (depth == 0) {
-      fact(k, s);
-      bcast_k = f.start_bcast(k, s, w);
-    } else {
-      bcast_k = std::move(next_bcast);
-    }
-    const double t = wall_time();
-    {
-      lu::PhaseScope phase(nullptr, opt.trace, "LBCAST");
-      bcast_k->finish();
-    }
-    f.panel_arrived(s, w);
-    times.bcast_s = wall_time() - t;
-
-    clock.start(PanelClock::kUpdate, k);
-    f.solve_u(s, w);
-    const bool look_ahead = depth == 1 && k + 1 < panels;
-    long from = s.c1;
-    if (look_ahead) {
-      // Panel k + 1's columns first (only its process column has any), then
-      // its FACT (on FACT's queue, beside the rest of this update) and the
-      // start of its broadcast.
-      const Step n = Step::of(l, s.j0 + s.jb);
-      f.update(s, w, s.c1, n.c1);
-      from = n.c1;
-      fact(k + 1, n);
-      next_bcast = f.start_bcast(k + 1, n, f.buffer(k + 1));
-    }
-    // The rest of the trailing update; with several process columns in
-    // chunks, the host moving the next broadcast on between them.
-    const bool forward = look_ahead && l.npcol > 1;
-    const long chunk = forward ? kUpdateChunkColumns : l.nloc;
-    {
-      lu::PhaseScope phase(nullptr, opt.trace, "UPDATE");
-      for (long c = from; c < l.nloc; c += chunk) {
-        f.update(s, w, c, std::min(l.nloc, c + chunk));
-        if (!forward) continue;
-        q.synchronize();
-        next_bcast->progress();
-      }
-    }
-    clock.stop(PanelClock::kUpdate, k);
-    if (opt.trace && opt.trace->activity()) opt.trace->activity()->closed_iteration(k + 1, panels);
-    if (panel_done) panel_done(s.j0 + s.jb);
-  }
-  int bad = f.finish() ? 1 : 0;
-  clock.settle(depth == 1);
+  int bad = steps.finish_queues() ? 1 : 0;
+  result.phases = steps.times();
+  result.iterations = log.take();
+  if (timeline) timeline->resolve(result.iterations, opt.trace);
+  if (opt.progress) opt.progress->finish();
   {  // every rank learns whether a pivot was bad: the whole grid waits
     lu::PhaseScope phase(nullptr, opt.trace, "SOLVE");
     HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &bad, 1, MPI_INT, MPI_MAX, grid.all()));

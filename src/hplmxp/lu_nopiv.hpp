@@ -1,22 +1,23 @@
 // The FP32 LU factorization without pivoting of the distributed matrix,
-// right-looking, one NB-column panel at a time:
+// right-looking, one NB-column panel at a time, on the LU's look-ahead
+// schedule (lu/look_ahead.hpp, the loop `hplx lu` runs), with these steps:
 //   FACT: the diagonal block is factored on its owner's queue
 //   (diagonal_block.hpp: STRSM, SGEMM and a kernel leaf) and, with several
 //   process rows, broadcast down its process column; the column's
 //   processes solve for their rows of L (STRSM);
 //   LBCAST: the panel of L goes along the process rows (the LU's
 //   lu::RowBroadcast, netlib's six topologies, non-blocking);
-//   U: the diagonal block's process row solves for its row of U (STRSM),
-//   which goes down the process columns (MPI_Bcast);
-//   UPDATE: every process updates its trailing part (SGEMM).
-// With look-ahead (depth 1, the default) the process column of panel k + 1
-// updates that panel's columns first, factors it and starts its broadcast,
-// then updates the rest of its trailing part (with several process columns
-// in chunks, moving the broadcast on between them): the next panel's FACT
-// and LBCAST hide behind the update. FACT runs on its own queue when one is
-// given (a device's High-priority panel queue), ordered with the update's
-// queue by events, so on a GPU it runs beside the update. Depth 0 finishes
-// each panel's broadcast before its update.
+//   RS + UPDATE of a range of columns: the diagonal block's process row
+//   solves for its row of U there (STRSM), which goes down the process
+//   columns (MPI_Bcast; no rows to swap), then every process updates its
+//   part of the range (SGEMM).
+// With look-ahead of depth d (1 by default) the panels' updates reach the
+// next panel's columns first; that panel is factored and its broadcast
+// started before the oldest waiting panel's update of the rest (with
+// several process columns in chunks, the broadcast moved on between them),
+// so FACT and LBCAST hide behind the update. FACT runs on its own queue
+// when one is given (a device's High-priority panel queue), ordered with
+// the update's queue by events, so on a GPU it runs beside the update.
 // The broadcast moves doubles, so the FP32 panel lives in double storage
 // and travels as half as many doubles (bytes are not converted).
 // The matrix lives in the queue's memory (host memory on the host backend,
@@ -29,51 +30,43 @@
 // the trailing matrix staying FP32.
 #pragma once
 
-#include <functional>
 #include <vector>
 
 #include "core/grid.hpp"
+#include "core/progress.hpp"
 #include "core/trace.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
 #include "lu/config.hpp"
+#include "lu/iteration_record.hpp"
 
 namespace hplx::hplmxp {
-
-// Seconds one process spent on one panel's phases. FACT and the update: on
-// queues that run inline (the host backend) the host's clock, blocking
-// communication included (a process's waits show in the phase that
-// waited); on the others the time the queues ran them, by events. LBCAST:
-// the host's wait.
-struct PanelTimes {
-  long j = 0, jb = 0;
-  double fact_s = 0;    // diagonal block, its broadcast down the column, L's STRSM
-  double bcast_s = 0;   // waiting for the panel along the process row (LBCAST)
-  double update_s = 0;  // U's STRSM, U down the columns, the trailing SGEMM
-};
 
 struct LuNopivResult {
   // A pivot was zero or not finite somewhere: the factors are not usable
   // (the refinement then fails to converge; reported, not thrown). The
   // same on every process.
   bool bad_pivot = false;
-  std::vector<PanelTimes> panels;  // this process's own times
+  lu::PhaseTimes phases;  // this process's totals
+  // This process's record, one iteration per panel (lu/iteration_record.hpp):
+  // FACT, LBCAST, RS (U's solve and broadcast) and UPDATE by the host's
+  // clock, blocking communication included; where the queues run behind
+  // the host, device_fact and device_update by events, the seconds the
+  // queues ran them.
+  std::vector<lu::IterationTimes> iterations;
 };
-
-// Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.
-// Collective over the grid.
-// Called after each panel with the global column where it ends.
-using PanelDone = std::function<void(long)>;
 
 struct FactorOptions {
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // LBCAST's topology along the process rows
-  int depth = 1;  // 0: no look-ahead, 1: look-ahead; other values are a usage error
+  int depth = 1;  // panels factored ahead of the update (>= 0; negative: a usage error)
   device::Precision precision = device::Precision::Fp32;  // the update's operands
   // The trace (`--trace`) and, through it, the rank's activity (the
-  // watchdog's view): FACT, LBCAST and UPDATE spans, a closed iteration per
-  // panel. Null: neither.
+  // watchdog's view): FACT, LBCAST, UBCAST and UPDATE spans, a closed
+  // iteration per panel. Null: neither.
   TraceRecorder* trace = nullptr;
+  // The live record (one rank's): updated after every panel. Null: none.
+  ProgressMeter* progress = nullptr;
   // FACT's queue, of the same backend (Device::panel()); null: FACT runs on
   // the factorization's queue.
   device::Queue* fact_queue = nullptr;
@@ -82,7 +75,9 @@ struct FactorOptions {
   bool omit_fact_wait = false;
 };
 
+// Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.
+// Collective over the grid.
 LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Queue& queue, float* a,
-                           const FactorOptions& options = {}, const PanelDone& panel_done = {});
+                           const FactorOptions& options = {});
 
 }  // namespace hplx::hplmxp

@@ -15,6 +15,8 @@ const char* span_name(DeviceTimeline::Kind k) {
       return "RS";
     case DeviceTimeline::kTransfer:
       return "TRANSFER";
+    case DeviceTimeline::kFact:
+      return "FACT";
   }
   return "DEVICE";
 }
@@ -62,7 +64,7 @@ void DeviceTimeline::read(const Filed& f) {
 
 void DeviceTimeline::read_reached(bool wait) {
   std::erase_if(filed_, [&](const Filed& f) {
-    if (wait) f.end->synchronize();
+    if (wait && !f.end->done()) f.end->synchronize();
     if (!f.end->done()) return false;
     read(f);
     return true;
@@ -78,6 +80,7 @@ void DeviceTimeline::resolve(std::vector<IterationTimes>& record, TraceRecorder*
       it.device_update += sums_[i][kUpdate];
       it.device_swap += sums_[i][kSwap];
       it.transfer += sums_[i][kTransfer];
+      it.device_fact += sums_[i][kFact];
     }
   sums_.clear();
   if (trace && trace->enabled() && !drawn_.empty()) {
@@ -85,8 +88,11 @@ void DeviceTimeline::resolve(std::vector<IterationTimes>& record, TraceRecorder*
     trace->set_track_name(kTransferTrack, "device transfer");
     for (const Drawn& d : drawn_) {
       const double t0 = anchor_time_ + d.start;
-      trace->span(span_name(d.kind), d.kind == kTransfer ? kTransferTrack : kComputeTrack, t0,
-                  t0 + d.seconds);
+      const int track = d.kind == kTransfer ? kTransferTrack
+                        : d.kind == kFact   ? kPanelTrack
+                                            : kComputeTrack;
+      if (track == kPanelTrack) trace->set_track_name(kPanelTrack, "device panel");
+      trace->span(span_name(d.kind), track, t0, t0 + d.seconds);
     }
   }
   drawn_.clear();

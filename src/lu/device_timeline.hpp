@@ -1,6 +1,7 @@
 // The device's side of the LU's per-iteration record and trace (seed 000
 // Fig. 7): how long the compute queue ran the update and the in-place row
-// swaps, and the transfer queue the look-ahead panel's copies, timed by
+// swaps, the transfer queue the look-ahead panel's copies and the panel
+// queue a FACT that runs on the device (HPL-MxP's), timed by
 // events the queues reach before and after that work (CUDA events on a
 // GPU), not by the host, which only queues it.
 //
@@ -26,7 +27,7 @@ namespace hplx::lu {
 
 class DeviceTimeline {
  public:
-  enum Kind { kUpdate, kSwap, kTransfer };
+  enum Kind { kUpdate, kSwap, kTransfer, kFact };
 
   // Anchors the device's clock to the host's: `q` is synchronized and an
   // event recorded on it is taken to be reached now. With `keep_spans` each
@@ -63,7 +64,7 @@ class DeviceTimeline {
   void resolve(std::vector<IterationTimes>& record, TraceRecorder* trace);
 
   // The trace's tracks for the device's queues.
-  static constexpr int kComputeTrack = 1000, kTransferTrack = 1001;
+  static constexpr int kComputeTrack = 1000, kTransferTrack = 1001, kPanelTrack = 1002;
 
  private:
   struct Filed {
@@ -87,7 +88,7 @@ class DeviceTimeline {
   mutable std::mutex mutex_;
   long iteration_ = 0;
   std::vector<Filed> filed_;                 // not yet read
-  std::vector<std::array<double, 3>> sums_;  // seconds by iteration and Kind
+  std::vector<std::array<double, 4>> sums_;  // seconds by iteration and Kind
   std::vector<Drawn> drawn_;                 // with keep_spans_
 };
 

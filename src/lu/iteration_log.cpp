@@ -5,24 +5,36 @@
 namespace hplx::lu {
 
 IterationLog::IterationLog(const LocalMatrix& a, ProgressMeter* progress, Activity* activity)
-    : a_(a), progress_(progress), activity_(activity), start_(wall_time()), last_(start_) {}
+    : IterationLog(a.n(), a.nb(), a.n() + 1, a.mycol(), a.npcol(), progress, activity) {}
+
+IterationLog::IterationLog(long n, int nb, long end, int mycol, int npcol, ProgressMeter* progress,
+                           Activity* activity)
+    : n_(n),
+      end_(end),
+      nb_(nb),
+      mycol_(mycol),
+      npcol_(npcol),
+      progress_(progress),
+      activity_(activity),
+      start_(wall_time()),
+      last_(start_) {}
 
 void IterationLog::start() {
   // One record per panel, made once: growing by doubling would hold up to
   // twice that (a 1024-rank simulation keeps 1024 records, 0.6 GB at
   // N = 500,000).
-  record_.reserve(static_cast<std::size_t>((a_.n() + a_.nb() - 1) / a_.nb()));
+  record_.reserve(static_cast<std::size_t>((n_ + nb_ - 1) / nb_));
   start_ = last_ = wall_time();
 }
 
 void IterationLog::close(long k, long jb, const PhaseTimes& spent, double flops) {
-  const long n = a_.n(), next = k + jb;
+  const long n = n_, next = k + jb;
   IterationTimes it;
-  it.k = k / a_.nb();
+  it.k = k / nb_;
   it.j = k;
   it.jb = jb;
   it.n_trailing = n - next;
-  it.local_cols = a_.col_start(n + 1) - a_.col_start(next);
+  it.local_cols = local_cols(next);
   set_phases(it, PhaseTimes{}, spent);
   const double now = wall_time();
   it.iter = now - last_;
@@ -31,7 +43,7 @@ void IterationLog::close(long k, long jb, const PhaseTimes& spent, double flops)
   it.flops = flops;
   flops_done_ += flops;
   record_.push_back(it);
-  const long count = (n + a_.nb() - 1) / a_.nb();
+  const long count = (n + nb_ - 1) / nb_;
   if (activity_) activity_->closed_iteration(it.k + 1, count);
   if (progress_) {
     progress_->update(flops_done_, it.k + 1, count,

@@ -18,6 +18,10 @@ class IterationLog {
  public:
   // `progress` and `activity` (the watchdog's view) may be null.
   IterationLog(const LocalMatrix& a, ProgressMeter* progress, Activity* activity);
+  // Any LU over n columns in panels of nb, its trailing columns reaching
+  // the global column `end`, this process in column `mycol` of `npcol`.
+  IterationLog(long n, int nb, long end, int mycol, int npcol, ProgressMeter* progress,
+               Activity* activity);
   // Starts the factorization's clock (else construction started it).
   void start();
 
@@ -32,7 +36,12 @@ class IterationLog {
   std::vector<IterationTimes> take() { return std::move(record_); }
 
  private:
-  const LocalMatrix& a_;
+  long local_cols(long from) const {
+    return local_start(end_, nb_, mycol_, npcol_) - local_start(from, nb_, mycol_, npcol_);
+  }
+
+  long n_, end_;
+  int nb_, mycol_, npcol_;
   ProgressMeter* progress_;
   Activity* activity_;
   double start_, last_;

@@ -21,7 +21,7 @@ void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& 
 namespace {
 
 // The fields reduced with MAX, in one flat array per iteration.
-constexpr int kFields = 15;
+constexpr int kFields = 16;
 
 void pack(const IterationTimes& it, double* v) {
   const double fields[kFields] = {static_cast<double>(it.local_cols),
@@ -38,7 +38,8 @@ void pack(const IterationTimes& it, double* v) {
                                   it.flops,
                                   it.device_update,
                                   it.device_swap,
-                                  it.transfer};
+                                  it.transfer,
+                                  it.device_fact};
   std::copy(fields, fields + kFields, v);
 }
 
@@ -58,6 +59,7 @@ void unpack(const double* v, IterationTimes& it) {
   it.device_update = v[12];
   it.device_swap = v[13];
   it.transfer = v[14];
+  it.device_fact = v[15];
 }
 
 }  // namespace
@@ -91,7 +93,7 @@ nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, lon
   nlohmann::json out = nlohmann::json::array();
   double done = 0;
   const bool device = std::any_of(record.begin(), record.end(), [](const IterationTimes& it) {
-    return it.device_update > 0 || it.device_swap > 0 || it.transfer > 0;
+    return it.device_update > 0 || it.device_swap > 0 || it.transfer > 0 || it.device_fact > 0;
   });
   for (const IterationTimes& it : record) {
     const double flops = it.flops;
@@ -117,6 +119,7 @@ nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, lon
       out.back()["device_update_s"] = it.device_update;
       out.back()["device_swap_s"] = it.device_swap;
       out.back()["transfer_s"] = it.transfer;
+      out.back()["device_fact_s"] = it.device_fact;
     }
   }
   return out;

@@ -56,8 +56,9 @@ struct IterationTimes {
   double bcast_hidden = 0, rs_hidden = 0;
   // On a device backend, the device's own clock (events, lu/device_timeline):
   // seconds the compute queue ran the update and the in-place row swaps, and
-  // the transfer queue the panel's copies to the host and back. 0 elsewhere.
-  double device_update = 0, device_swap = 0, transfer = 0;
+  // the transfer queue the panel's copies to the host and back, the panel
+  // queue a FACT on the device (HPL-MxP's). 0 elsewhere.
+  double device_update = 0, device_swap = 0, transfer = 0, device_fact = 0;
   double flops = 0;    // LU flops of the panels whose update completed in it
   double iter = 0;     // wall time of the iteration
   double elapsed = 0;  // from the start of the factorization to its end
@@ -80,8 +81,8 @@ std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>
 //   "update_s", "wait_s", "iter_s", "bcast_hidden_s", "rs_hidden_s", "flops", "elapsed_s",
 //   "gflops"}, ...]; gflops is the running rate, cumulative flops / elapsed. With
 // look-ahead a panel's flops count in the iteration that finished its update.
-// A record with device times adds "device_update_s", "device_swap_s" and
-// "transfer_s" to every iteration.
+// A record with device times adds "device_update_s", "device_swap_s",
+// "transfer_s" and "device_fact_s" to every iteration.
 nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n);
 nlohmann::json balance_point_json(const std::optional<BalancePoint>& b);
 

@@ -23,6 +23,8 @@ class LocalMatrix {
   long mp() const { return mp_; }  // local rows
   long nq() const { return nq_; }  // local columns of [A | b]
   long lda() const { return lda_; }
+  int mycol() const { return mycol_; }
+  int npcol() const { return npcol_; }
   bool host_accessible() const { return data_.host_accessible(); }
   device::Backend& backend() const { return *data_.backend(); }
   double* data() { return data_.data(); }

@@ -4,7 +4,6 @@
 
 #include <atomic>
 #include <cmath>
-#include <deque>
 #include <exception>
 #include <memory>
 #include <vector>
@@ -17,6 +16,7 @@
 #include "lu/device_timeline.hpp"
 #include "lu/iteration_log.hpp"
 #include "lu/lbcast.hpp"
+#include "lu/look_ahead.hpp"
 #include "lu/panel.hpp"
 #include "lu/panel_factor_device.hpp"
 #include "lu/phase_scope.hpp"
@@ -35,15 +35,8 @@ struct PendingPanel {
   long done;
 };
 
-// netlib's HPL_pdgesv with look-ahead of depth d (HPL_pdgesvK2): up to d
-// factored panels wait with their update only applied as far as the next
-// panel's columns. Each iteration
-//   1. brings the new panel's columns up to date with the waiting panels,
-//   2. factors it (FACT) and starts its broadcast (LBCAST),
-//   3. while that travels, finishes the oldest waiting panel's swap and
-//      update over the rest of the matrix (RS + UPDATE),
-//   4. completes the broadcast; the new panel joins the waiting ones.
-// With d = 0 nothing waits: step 3 runs after the broadcast, on the new panel.
+// hplx lu's steps of the look-ahead schedule (look_ahead.hpp): FACT with
+// partial pivoting, LBCAST with the pivots, RS + UPDATE in FP64.
 //
 // With d > 0 and more than one thread, steps 2 and 3 run at the same time:
 // the main thread factors and starts the broadcast (all MPI stays on it)
@@ -111,8 +104,7 @@ class LuDriver {
     }
     log_.start();
     const device::DeviceCounters before = a_.backend().counters();
-    for (long k = 0; k < n_; k += a_.nb()) iteration(k);
-    finish_waiting();
+    LookAhead<LuDriver>(*this, n_, a_.nb(), end_, depth_, log_).run();
     out_.loop = a_.backend().counters().since(before);
     if (device_info_) {
       fact_queue().synchronize();
@@ -132,59 +124,69 @@ class LuDriver {
     return std::move(out_);
   }
 
+  // The schedule's steps (look_ahead.hpp).
+  using Factored = PendingPanel;
+  PhaseTimes& times() { return out_.phases; }
+  Panel make_panel(long k) { return lu::make_panel(a_, k, grid_, panels_, fact_on_device_); }
+  void apply(PendingPanel& p, long g1) { applier_.apply(p.panel, p.plan, p.done, g1, tm()); }
+
+  PendingPanel factor(Panel& panel) {
+    std::unique_ptr<PanelBroadcast> bcast;
+    factor_and_send(panel, bcast);
+    return receive_panel(panel, bcast);
+  }
+
+  PendingPanel overlap(PendingPanel& oldest, Panel& panel, long next) {
+    std::unique_ptr<PanelBroadcast> bcast;
+    if (next < split_) {
+      start_sections(oldest, next);
+      finish_section(applier_.kRight, panel, bcast);
+    } else {
+      finish_beside_fact(oldest, panel, bcast);
+    }
+    return receive_panel(panel, bcast);
+  }
+
+  void after_overlap(PendingPanel& second, long next) {
+    if (next >= split_) return;
+    // The right section's swap of the panel that finishes next goes now,
+    // hidden by the left section's update.
+    if (next + a_.nb() < split_)
+      applier_.start_section(applier_.kRight, second.panel, second.plan, split_, end_, tm());
+    applier_.update_section(applier_.kLeft, tm());
+  }
+
+  void finish(PendingPanel& p) {
+    if (p.done < split_) {
+      start_sections(p, p.done);
+      applier_.update_section(applier_.kRight, tm());
+      applier_.update_section(applier_.kLeft, tm());
+    } else {
+      applier_.apply(p.panel, p.plan, p.done, end_, tm());
+    }
+  }
+
+  double flops(const PendingPanel& p) const { return panel_flops(n_, p.panel.k, p.panel.jb); }
+
+  // The panel's update is done, or queued behind the host: its buffer goes
+  // back, reused once the queues are past that update. A simulated
+  // device's buffers hold no data and none are reserved
+  // (PanelStore::reserve): one is reused at once, where waiting on its
+  // events would stall the simulated host as the real run, with DEPTH + 2
+  // reserved, does not.
+  void retire(PendingPanel& p) {
+    std::vector<device::EventPtr> ready;
+    if (!ctx_.device().compute().runs_inline() && !a_.backend().simulation())
+      ready = {ctx_.device().compute().record(), fact_queue().record()};
+    panels_->give(std::move(p.panel.w), std::move(ready));
+  }
+
+  void closed() {
+    if (timeline_) timeline_->close_iteration();
+  }
+
  private:
   PhaseTimes& tm() { return out_.phases; }
-
-  void iteration(long k) {
-    const PhaseTimes before = tm();
-    Panel panel = make_panel(a_, k, grid_, panels_, fact_on_device_);
-    const long next = k + panel.jb;
-    for (PendingPanel& p : waiting_) {  // 1. the new panel's columns
-      applier_.apply(p.panel, p.plan, p.done, next, tm());
-      p.done = next;
-    }
-    std::unique_ptr<PanelBroadcast> bcast;
-    if (depth_ > 0 && waiting_.size() == depth_) {
-      PendingPanel& oldest = waiting_.front();
-      const bool split = next < split_;
-      if (split) {
-        start_sections(oldest, next);
-        finish_section(applier_.kRight, panel, bcast);  // 2 and 3, right section
-      } else {
-        finish_beside_fact(oldest, panel, bcast);  // 2 and 3
-      }
-      receive_panel(panel, bcast);  // 4
-      if (split) {
-        // The right section's swap of the panel that finishes next goes
-        // now, hidden by the left section's update.
-        if (waiting_.size() > 1 && next + a_.nb() < split_) {
-          const PendingPanel& second = waiting_[1];
-          applier_.start_section(applier_.kRight, second.panel, second.plan, split_, end_, tm());
-        }
-        applier_.update_section(applier_.kLeft, tm());
-      }
-      finished_flops_ += panel_flops(n_, oldest.panel.k, oldest.panel.jb);
-      retire_oldest();
-    } else {
-      factor_and_send(panel, bcast);
-      receive_panel(panel, bcast);
-    }
-    if (depth_ == 0) {
-      PendingPanel& p = waiting_.front();
-      if (next < split_) {
-        start_sections(p, next);
-        applier_.update_section(applier_.kRight, tm());
-        applier_.update_section(applier_.kLeft, tm());
-      } else {
-        applier_.apply(p.panel, p.plan, p.done, end_, tm());
-      }
-      finished_flops_ += panel_flops(n_, p.panel.k, p.panel.jb);
-      retire_oldest();
-    }
-    log_.close(k, next - k, tm().since(before), finished_flops_);
-    if (timeline_) timeline_->close_iteration();
-    finished_flops_ = 0;
-  }
 
   // 2. FACT on the panel's process column, then LBCAST starts.
   // With broadcast pipelining, finished sub-panels leave during FACT. The
@@ -224,7 +226,7 @@ class LuDriver {
 
   // 4. LBCAST completes (receivers unpack the pivots); the panel joins the
   // waiting ones.
-  void receive_panel(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
+  PendingPanel receive_panel(Panel& panel, std::unique_ptr<PanelBroadcast>& bcast) {
     {
       PhaseScope phase(&tm().bcast, trace_, "LBCAST");
       bcast->finish();
@@ -243,7 +245,7 @@ class LuDriver {
     RowSwapPlan plan =
         panel.pivots_on_host ? plan_row_swaps(panel.k, panel.jb, panel.ipiv) : RowSwapPlan{};
     const long next = panel.k + panel.jb;
-    waiting_.push_back({std::move(panel), std::move(plan), next});
+    return {std::move(panel), std::move(plan), next};
   }
 
   // Steps 2 and 3 without the split: the oldest panel over all the rest.
@@ -347,34 +349,6 @@ class LuDriver {
     tm().update += wall * (1 - copy_share);
   }
 
-  // After the last panel: the panels still waiting finish, charged to the
-  // last iteration.
-  void finish_waiting() {
-    if (waiting_.empty() || log_.empty()) return;
-    const PhaseTimes before = tm();
-    double flops = 0;
-    for (PendingPanel& p : waiting_) {
-      applier_.apply(p.panel, p.plan, p.done, end_, tm());
-      flops += panel_flops(n_, p.panel.k, p.panel.jb);
-    }
-    while (!waiting_.empty()) retire_oldest();
-    log_.extend_last(tm().since(before), flops);
-  }
-
-  // The oldest waiting panel's update is done, or queued behind the host:
-  // its buffer goes back, reused once the queues are past that update. A
-  // simulated device's buffers hold no data and none are reserved
-  // (PanelStore::reserve): one is reused at once, where waiting on its
-  // events would stall the simulated host as the real run, with DEPTH + 2
-  // reserved, does not.
-  void retire_oldest() {
-    std::vector<device::EventPtr> ready;
-    if (!ctx_.device().compute().runs_inline() && !a_.backend().simulation())
-      ready = {ctx_.device().compute().record(), fact_queue().record()};
-    panels_->give(std::move(waiting_.front().panel.w), std::move(ready));
-    waiting_.pop_front();
-  }
-
   const Context& ctx_;
   LocalMatrix& a_;
   const TestCase& t_;
@@ -384,8 +358,7 @@ class LuDriver {
   PanelApplier applier_;
   PanelStore* panels_;
   DeviceFactWorkspace* fact_ws_;
-  std::deque<PendingPanel> waiting_;  // oldest first
-  const long n_, end_;                // the trailing columns include b: end = n + 1
+  const long n_, end_;  // the trailing columns include b: end = n + 1
   const std::size_t depth_;
   const bool concurrent_fact_;
   const bool fact_beside_device_;
@@ -399,7 +372,6 @@ class LuDriver {
   TraceRecorder* trace_;
   IterationLog log_;
   std::unique_ptr<DeviceTimeline> timeline_;  // on a device backend
-  double finished_flops_ = 0;                 // of the panels whose update completed this iteration
 };
 
 }  // namespace

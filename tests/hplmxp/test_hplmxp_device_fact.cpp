@@ -175,9 +175,10 @@ OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fac
 }
 
 // On one process nothing of the matrix reaches the host and the host waits
-// only at the end (for the two queues, and for each buffer it frees): 8
-// panels and 50 make the same waits and allocations, and the bytes each way
-// are the bad-pivot flag's.
+// only at the start (the device timeline's anchor: the queue and its
+// event) and at the end (for the two queues, and for each buffer it
+// frees): 8 panels and 50 make the same waits and allocations, and the
+// bytes each way are the bad-pivot flag's.
 TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
   std::shared_ptr<device::Device> dev = device_of(device::BackendKind::Emulated);
   const long n = 400;
@@ -188,7 +189,7 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
   EXPECT_FALSE(few.bad_pivot);
   EXPECT_FALSE(many.bad_pivot);
   EXPECT_EQ(few.counted.host_waits, many.counted.host_waits);
-  EXPECT_LE(many.counted.host_waits, many.counted.allocations + 2);
+  EXPECT_LE(many.counted.host_waits, many.counted.allocations + 4);
   EXPECT_EQ(few.counted.allocations, many.counted.allocations);
   EXPECT_LE(many.counted.bytes_to_host, 8);
   EXPECT_LE(many.counted.bytes_to_device, 8);
