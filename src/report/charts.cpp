@@ -71,7 +71,7 @@ long iterations_per_bar(long n_iterations) {
   return std::max(1L, (n_iterations + kMaxBreakdownBars - 1) / kMaxBreakdownBars);
 }
 
-std::string breakdown_chart(const TestView& test, int id, bool shares) {
+std::string breakdown_chart(const TestView& test, const std::string& id, bool shares) {
   const auto& its = test.iterations;
   if (its.empty()) return "";
   const long n = static_cast<long>(its.size());

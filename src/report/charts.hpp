@@ -24,7 +24,10 @@ long iterations_per_bar(long n_iterations);
 // With `shares`, id "breakdown-share-<id>": the same bars each scaled to
 // 100% of their stack, no lines, so late small iterations read as well as
 // early large ones and the shift from UPDATE to FACT + RS shows.
-std::string breakdown_chart(const TestView& test, int id, bool shares = false);
+std::string breakdown_chart(const TestView& test, const std::string& id, bool shares = false);
+inline std::string breakdown_chart(const TestView& test, int id, bool shares = false) {
+  return breakdown_chart(test, std::to_string(id), shares);
+}
 
 // id "gflops-<id>": the running Gflops against elapsed time, the final
 // measured (and predicted) Gflops as horizontal lines, the balance point.

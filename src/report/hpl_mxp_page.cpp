@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "report/charts.hpp"
 #include "report/svg.hpp"
 
 namespace hplx::report {
@@ -230,6 +231,22 @@ std::string test_section(const json& t, const RunFile& file, int index, int id) 
     out << "<h3>The FP32 factorization, panel by panel</h3>\n" << chart;
     out << "<p class=\"caption\">Stacked: each phase of the panel, the maximum over the ranks, "
            "blocking waits included.</p>\n";
+  }
+  if (t.contains("iterations")) {  // the LU's per-iteration record, as hplx lu's
+    const TestView v = test_view(t, file, index);
+    if (const std::string chart = breakdown_chart(v, fmt::format("hplmxp-{}", id));
+        !chart.empty()) {
+      out << "<h3>The factorization's iterations, as hplx lu's</h3>\n" << chart;
+      out << "<p class=\"caption\">The LU's record of each iteration (max over ranks): FACT, "
+             "LBCAST, RS (U's solve and its broadcast down the process columns: no rows are "
+             "swapped) and UPDATE by the host's clock; with look-ahead the phases overlap.";
+      if (v.balance)
+        out << fmt::format(
+            " Balance point at iteration {} ({:.1f}% of the flops before it): right of it the "
+            "update no longer hides FACT + RS.",
+            v.balance->iteration, v.balance->percent_flops);
+      out << "</p>\n";
+    }
   }
   const json refinement = t.value("refinement", json::object());
   const double threshold = t.value("threshold", 16.0);

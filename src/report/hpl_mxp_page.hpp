@@ -3,6 +3,8 @@
 // with the score and verdict, the phases (convert, FP32 LU, solve,
 // refinement) as one stacked bar (svg "hplmxp-phases-<i>"), the per-panel
 // times of the factorization (FACT, LBCAST, UPDATE; svg "hplmxp-panels-<i>"),
+// the LU's per-iteration record with its balance point where the test has
+// one (svg "breakdown-hplmxp-<i>"),
 // the refinement's check per restart cycle and GMRES's estimate per
 // iteration on a log scale (svg "hplmxp-refinement-<i>"), the comparison
 // with HPL (`--compare-hpl`) when the test has one, and a parameter table.

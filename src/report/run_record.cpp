@@ -132,82 +132,83 @@ RunFile parse_run_file(const std::string& text, const std::string& path) {
   return file;
 }
 
+TestView test_view(const json& t, const RunFile& file, int i) {
+  const std::string where = fmt::format("{}: tests[{}]", file.path, i);
+  if (!t.is_object()) throw UsageError(fmt::format("{}: not an object", where));
+  TestView v;
+  v.source = file.path;
+  v.index = i;
+  v.test = &t;
+  v.record = &file.record;
+  v.n = count(t, "n", where);
+  v.nb = count(t, "nb", where);
+  v.p = count_or(t, "p", 1, where);
+  v.q = count_or(t, "q", 1, where);
+  v.gflops = number_or(t, "gflops", 0);
+  v.time_s = number_or(t, "time_s", 0);
+
+  const auto its = t.find("iterations");
+  if (its != t.end() && !its->is_null()) {
+    if (!its->is_array())
+      throw UsageError(fmt::format("{}: \"iterations\" is not an array", where));
+    for (size_t k = 0; k < its->size(); ++k)
+      v.iterations.push_back(
+          parse_iteration((*its)[k], fmt::format("{}.iterations[{}]", where, k)));
+    double cumulative = 0;
+    for (auto& row : v.iterations) {
+      cumulative += row.flops;
+      if (row.gflops < 0) row.gflops = row.elapsed_s > 0 ? cumulative / row.elapsed_s * 1e-9 : 0;
+    }
+  }
+
+  const auto bp = t.find("balance_point");
+  if (bp != t.end() && bp->is_object()) {
+    const std::string w = where + ".balance_point";
+    BalancePoint b;
+    b.iteration = count(*bp, "iteration", w);
+    b.percent_iterations = number(*bp, "percent_iterations", w);
+    b.percent_flops = number(*bp, "percent_flops", w);
+    const auto def = bp->find("definition");
+    b.definition = def != bp->end() && def->is_string() ? def->get<std::string>()
+                                                        : std::string(kBalancePointDefinition);
+    v.balance = b;
+  } else if (bp == t.end() && !v.iterations.empty()) {
+    std::vector<BalanceSample> times;
+    for (const auto& row : v.iterations)
+      // The panel's flops, not the row's "flops": with look-ahead a row
+      // counts the flops of the update it completed, one panel late.
+      times.push_back({row.fact_s, row.rs_comm_s, row.rs_copy_s, row.update_s,
+                       row.jb > 0 ? panel_flops(v.n, row.j, row.jb) : row.flops});
+    v.balance = compute_balance_point(times);
+    v.balance_recomputed = true;
+  }
+
+  const auto pred = t.find("prediction");
+  if (pred != t.end() && pred->is_object()) {
+    Prediction p;
+    p.time_s = optional_number(*pred, "time_s");
+    p.gflops = optional_number(*pred, "gflops");
+    const auto pits = pred->find("iterations");
+    if (pits != pred->end() && pits->is_array()) {
+      for (size_t k = 0; k < pits->size(); ++k) {
+        const std::string w = fmt::format("{}.prediction.iterations[{}]", where, k);
+        const json& pi = (*pits)[k];
+        if (!pi.is_object()) throw UsageError(w + ": not an object");
+        p.iterations.push_back({count(pi, "k", w), number(pi, "iter_s", w)});
+      }
+    }
+    v.prediction = p;
+  }
+  return v;
+}
+
 std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
   std::vector<TestView> views;
   for (const RunFile& file : files) {
     if (is_hpl_mxp_record(file.record)) continue;  // hpl_mxp_page.hpp draws those
     const json& tests = file.record.at("tests");
-    for (size_t i = 0; i < tests.size(); ++i) {
-      const json& t = tests[i];
-      const std::string where = fmt::format("{}: tests[{}]", file.path, i);
-      if (!t.is_object()) throw UsageError(fmt::format("{}: not an object", where));
-      TestView v;
-      v.source = file.path;
-      v.index = static_cast<int>(i);
-      v.test = &t;
-      v.record = &file.record;
-      v.n = count(t, "n", where);
-      v.nb = count(t, "nb", where);
-      v.p = count_or(t, "p", 1, where);
-      v.q = count_or(t, "q", 1, where);
-      v.gflops = number_or(t, "gflops", 0);
-      v.time_s = number_or(t, "time_s", 0);
-
-      const auto its = t.find("iterations");
-      if (its != t.end() && !its->is_null()) {
-        if (!its->is_array())
-          throw UsageError(fmt::format("{}: \"iterations\" is not an array", where));
-        for (size_t k = 0; k < its->size(); ++k)
-          v.iterations.push_back(
-              parse_iteration((*its)[k], fmt::format("{}.iterations[{}]", where, k)));
-        double cumulative = 0;
-        for (auto& row : v.iterations) {
-          cumulative += row.flops;
-          if (row.gflops < 0)
-            row.gflops = row.elapsed_s > 0 ? cumulative / row.elapsed_s * 1e-9 : 0;
-        }
-      }
-
-      const auto bp = t.find("balance_point");
-      if (bp != t.end() && bp->is_object()) {
-        const std::string w = where + ".balance_point";
-        BalancePoint b;
-        b.iteration = count(*bp, "iteration", w);
-        b.percent_iterations = number(*bp, "percent_iterations", w);
-        b.percent_flops = number(*bp, "percent_flops", w);
-        const auto def = bp->find("definition");
-        b.definition = def != bp->end() && def->is_string() ? def->get<std::string>()
-                                                            : std::string(kBalancePointDefinition);
-        v.balance = b;
-      } else if (bp == t.end() && !v.iterations.empty()) {
-        std::vector<BalanceSample> times;
-        for (const auto& row : v.iterations)
-          // The panel's flops, not the row's "flops": with look-ahead a row
-          // counts the flops of the update it completed, one panel late.
-          times.push_back({row.fact_s, row.rs_comm_s, row.rs_copy_s, row.update_s,
-                           row.jb > 0 ? panel_flops(v.n, row.j, row.jb) : row.flops});
-        v.balance = compute_balance_point(times);
-        v.balance_recomputed = true;
-      }
-
-      const auto pred = t.find("prediction");
-      if (pred != t.end() && pred->is_object()) {
-        Prediction p;
-        p.time_s = optional_number(*pred, "time_s");
-        p.gflops = optional_number(*pred, "gflops");
-        const auto pits = pred->find("iterations");
-        if (pits != pred->end() && pits->is_array()) {
-          for (size_t k = 0; k < pits->size(); ++k) {
-            const std::string w = fmt::format("{}.prediction.iterations[{}]", where, k);
-            const json& pi = (*pits)[k];
-            if (!pi.is_object()) throw UsageError(w + ": not an object");
-            p.iterations.push_back({count(pi, "k", w), number(pi, "iter_s", w)});
-          }
-        }
-        v.prediction = p;
-      }
-      views.push_back(std::move(v));
-    }
+    for (size_t i = 0; i < tests.size(); ++i)
+      views.push_back(test_view(tests[i], file, static_cast<int>(i)));
   }
   return views;
 }

@@ -65,4 +65,9 @@ RunFile parse_run_file(const std::string& text, const std::string& path);
 // and field for a malformed test. `files` must outlive the views.
 std::vector<TestView> collect_tests(const std::vector<RunFile>& files);
 
+// One test of a record (tests[i] of `file`; `file` must outlive the view),
+// parsed as collect_tests does: hplx lu's, and hplx hpl-mxp's, whose
+// factorization keeps the same per-iteration record.
+TestView test_view(const nlohmann::json& test, const RunFile& file, int i);
+
 }  // namespace hplx::report

@@ -440,6 +440,7 @@ TEST(HtmlReport, HplMxpRecordShowsScorePhasesPanelsAndRefinement) {
   EXPECT_NE(compare.find("6.25"), std::string::npos);
   EXPECT_NE(compare.find("2&#215;"), std::string::npos);
   EXPECT_EQ(element_by_id(html, "hplmxp-compare-1"), "");
+  EXPECT_EQ(element_by_id(html, "breakdown-hplmxp-0"), "");  // no per-iteration record
   // A record from before the "tests" list: its single "result".
   json old = {{"schema", "hplx.run"},
               {"schema_version", 2},
@@ -448,6 +449,25 @@ TEST(HtmlReport, HplMxpRecordShowsScorePhasesPanelsAndRefinement) {
   const std::string page = render_report({parse_run_file(old.dump(), "old.json")});
   EXPECT_EQ(check_html(page), "");
   EXPECT_NE(element_by_id(page, "hplmxp-0").find("score 12.5 Gflops"), std::string::npos);
+}
+
+// HPL-MxP's factorization keeps hplx lu's per-iteration record: the page
+// draws it with the LU's chart and names the balance point.
+TEST(HtmlReport, HplMxpRecordWithIterationsShowsTheLuBreakdown) {
+  json t = hpl_mxp_test(false);
+  const json lu = synthetic(12).record["tests"][0];
+  t["iterations"] = lu["iterations"];
+  t["balance_point"] = {
+      {"iteration", 9}, {"percent_iterations", 75.0}, {"percent_flops", 98.5}, {"definition", "d"}};
+  json rec = {
+      {"schema", "hplx.run"}, {"schema_version", 2}, {"command", "hpl-mxp"}, {"tests", {t}}};
+  const std::string html = render_report({parse_run_file(rec.dump(), "m.json")});
+  EXPECT_EQ(check_html(html), "");
+  const std::string breakdown = element_by_id(html, "breakdown-hplmxp-0");
+  EXPECT_GE(count_tags(breakdown, "rect"), 12);
+  EXPECT_NE(breakdown.find("class=\"balance-point\""), std::string::npos);
+  EXPECT_NE(element_by_id(html, "hplmxp-0").find("Balance point at iteration 9"),
+            std::string::npos);
 }
 
 TEST(Svg, NiceTicksAndEscaping) {
