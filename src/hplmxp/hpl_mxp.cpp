@@ -226,7 +226,11 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   // The per-iteration record, each field's maximum over the ranks, and its
   // balance point (rank 0's).
   res.iterations = lu::max_on_root(factored.iterations, grid.all());
-  if (!res.iterations.empty()) res.balance = lu::find_balance_point(res.iterations, c.n);
+  if (!res.iterations.empty()) {
+    res.balance = lu::find_balance_point(res.iterations, c.n);
+    say("hplx hpl-mxp: N=%ld NB=%d: %s\n", c.n, c.nb,
+        lu::balance_point_sentence(res.balance, static_cast<long>(res.iterations.size())).c_str());
+  }
   say("hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
       lu_label(c.precision).c_str(), res.factor_s,
       hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,

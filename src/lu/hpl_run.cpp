@@ -372,20 +372,9 @@ nlohmann::json to_json(const CoreShare& s) {
 
 // On stderr, beside the netlib-format output (never inside it).
 void print_balance_point(const TestCase& t, const TestOutcome& o) {
-  const long count = static_cast<long>(o.iterations.size());
-  if (count == 0) return;
-  if (o.balance) {
-    std::fprintf(stderr,
-                 "hplx: %s N=%ld NB=%d: balance point at iteration %ld of %ld (%.1f%% of the "
-                 "iterations, %.1f%% of the flops before it)\n",
-                 variant_code(t).c_str(), t.n, t.nb, o.balance->iteration, count,
-                 o.balance->percent_iterations, o.balance->percent_flops);
-  } else {
-    std::fprintf(stderr,
-                 "hplx: %s N=%ld NB=%d: no balance point: the update hid FACT + RS up to the "
-                 "last of %ld iterations\n",
-                 variant_code(t).c_str(), t.n, t.nb, count);
-  }
+  if (o.iterations.empty()) return;
+  std::fprintf(stderr, "hplx: %s N=%ld NB=%d: %s\n", variant_code(t).c_str(), t.n, t.nb,
+               balance_point_sentence(o.balance, static_cast<long>(o.iterations.size())).c_str());
 }
 
 // On stderr beside the balance point: the test's energy, or once per run

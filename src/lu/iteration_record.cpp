@@ -1,6 +1,8 @@
 #include "lu/iteration_record.hpp"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 #include "core/error.hpp"
 #include "core/flops.hpp"
@@ -123,6 +125,20 @@ nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, lon
     }
   }
   return out;
+}
+
+std::string balance_point_sentence(const std::optional<BalancePoint>& b, long count) {
+  char line[200];
+  if (b)
+    std::snprintf(line, sizeof line,
+                  "balance point at iteration %ld of %ld (%.1f%% of the iterations, %.1f%% of the "
+                  "flops before it)",
+                  b->iteration, count, b->percent_iterations, b->percent_flops);
+  else
+    std::snprintf(line, sizeof line,
+                  "no balance point: the update hid FACT + RS up to the last of %ld iterations",
+                  count);
+  return line;
 }
 
 nlohmann::json balance_point_json(const std::optional<BalancePoint>& b) {

@@ -15,6 +15,7 @@
 #include "core/balance_point.hpp"
 
 #include <optional>
+#include <string>
 #include <vector>
 
 namespace hplx::lu {
@@ -85,5 +86,9 @@ std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>
 // "transfer_s" and "device_fact_s" to every iteration.
 nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n);
 nlohmann::json balance_point_json(const std::optional<BalancePoint>& b);
+
+// "balance point at iteration B of COUNT (...)", or that there is none,
+// for the line beside a test's output.
+std::string balance_point_sentence(const std::optional<BalancePoint>& b, long count);
 
 }  // namespace hplx::lu
