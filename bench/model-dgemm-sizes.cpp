@@ -3,7 +3,7 @@
 // 256-column chunks dealt over T OpenMP threads, 1-thread OpenBLAS each
 // (T = 1: one thread). The sizes are measured in interleaved rounds, so
 // that the machine's drift over minutes spreads over all of them instead
-// of biasing one (docs/MODEL.md, run 5).
+// of biasing one (docs/archive/MODEL-history.md, run 5).
 //   built with the project as build/bin/hplx_model_dgemm_sizes
 //   flock -x /tmp/hplx-cpu.lock build/bin/hplx_model_dgemm_sizes [rounds]
 #include <omp.h>
