@@ -1,20 +1,21 @@
 // One restart cycle of right-preconditioned GMRES (seed 002 Algorithm 3,
 // lines 15-46) in precision T: for k = 1..m,
 //   z = M^-1 q_k (multigrid), q_{k+1} = A z,
-//   CGS2: h = Q^T q_{k+1}, q_{k+1} -= Q h, twice (GEMV-transposed + GEMV,
-//         one all-reduce each), H[:,k] = h1 + h2,
+//   CGS2: h = Q^T q_{k+1}, q_{k+1} -= Q h, twice (one all-reduce each),
+//         H[:,k] = h1 + h2; the two passes read Q three times (cgs2.hpp),
 //   beta = ||q_{k+1}||, q_{k+1} /= beta, H[k+1,k] = beta,
 // then Givens rotations on the host (double) turn H into R and update the
 // residual estimate |t_{k+1}|; the cycle stops early when the estimate
 // reaches the tolerance. combine() returns Q y with R y = t.
-// The basis and the vectors are device buffers; the projections are the
-// queue's GEMV (float or double), copied to the host for the all-reduce.
+// The basis and the vectors are device buffers; the projections' sums are
+// made on the queue in a fixed order, copied to the host for the all-reduce.
 #pragma once
 
 #include <mpi.h>
 
 #include <vector>
 
+#include "mxp/cgs2.hpp"
 #include "mxp/motif_stats.hpp"
 #include "mxp/multigrid.hpp"
 
@@ -51,6 +52,10 @@ class ArnoldiCycle {
   // = its steps).
   void combine(T* out, MotifStats* stats);
 
+  // CGS2 with three reads of Q (the default) or the queue's GEMVs (four
+  // reads; for comparisons and tests).
+  void set_fused_cgs2(bool on) { fused_cgs2_ = on; }
+
  private:
   device::Device* dev_;
   long n_;
@@ -64,6 +69,8 @@ class ArnoldiCycle {
   std::vector<double> h_, hh_, cs_, sn_, t_;  // hh_: (m+1) x m column-major
   int steps_ = 0;
   double estimate_ = 0;
+  Cgs2<T> cgs2_;
+  bool fused_cgs2_ = true;
 };
 
 extern template class ArnoldiCycle<float>;
