@@ -14,7 +14,7 @@ Cgs2<T>::Cgs2(device::Device& dev, long rows, int max_columns, MPI_Comm comm)
       max_j_(max_columns),
       comm_(comm),
       chunks_((rows + kernels::kOrthoChunk - 1) / kernels::kOrthoChunk),
-      partials_(dev.alloc<double>(chunks_ * max_columns)),
+      partials_(dev.alloc<double>(chunks_ * max_columns * kernels::kOrthoLanes)),
       sums_(dev.alloc<double>(max_columns)),
       h_t_(dev.alloc<T>(max_columns)),
       h_(max_columns),

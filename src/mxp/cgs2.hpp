@@ -13,8 +13,9 @@
 // The sums add in a fixed order (kernels/ortho_kernels.hpp): the same bits
 // on any number of threads and from one run to the next; the ranks' partial
 // sums meet in an MPI_Allreduce of doubles, as before. orthogonalize_gemv()
-// is the previous way (GEMV-transposed then GEMV per pass, the queue's
-// BLAS: four reads), kept for the tests and comparisons.
+// is the GEMV way (GEMV-transposed then GEMV per pass, the queue's BLAS:
+// four reads), still GMRES's default (ArnoldiCycle::set_fused_cgs2): on
+// the CPU with the basis in cache OpenBLAS's GEMVs are faster (docs/MXP.md).
 #pragma once
 
 #include <mpi.h>

@@ -307,14 +307,16 @@ TEST_P(MxpKernels, MixedPrecisionWaxpbyAndDotMatchLoops) {
 }
 
 // CGS2 keeps the Krylov basis orthonormal: after k Arnoldi steps (multigrid,
-// SpMV, two projections with the queue's GEMV), Q^T Q = I.
+// SpMV, two projections with the queue's GEMVs or with three reads of Q),
+// Q^T Q = I.
 template <class T>
-void check_cgs2(device::Device& dev) {
+void check_cgs2(device::Device& dev, bool three_reads) {
   Grid grid(dev);
   const int m = 8;
   const long n = grid.p.rows();
   Multigrid<T> mg(dev, grid.p, MPI_COMM_SELF);
   ArnoldiCycle<T> arnoldi(dev, n, m, grid.p.global_rows(), MPI_COMM_SELF);
+  arnoldi.set_fused_cgs2(three_reads);
   const std::vector<double> r = random_vector(n, 11);
   double nr = 0;
   for (double v : r) nr += v * v;
@@ -335,8 +337,10 @@ void check_cgs2(device::Device& dev) {
 }
 
 TEST_P(MxpKernels, Cgs2KeepsTheBasisOrthonormal) {
-  check_cgs2<float>(dev());
-  check_cgs2<double>(dev());
+  for (const bool three_reads : {false, true}) {
+    check_cgs2<float>(dev(), three_reads);
+    check_cgs2<double>(dev(), three_reads);
+  }
 }
 
 // The prolongation fused into the post-smoother's first colour gives the
