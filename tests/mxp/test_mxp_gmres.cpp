@@ -136,7 +136,7 @@ TEST_P(MxpGmres, BenchmarkSolveCountsTheReferenceFlops) {
 // the V-cycle with the prolongation fused into the post-smoother gives the
 // same bits (the halo's packing adds the correction to the values sent),
 // and GMRES-IR with CGS2's three reads of Q takes as many iterations as
-// with the two GEMVs per pass.
+// with the two GEMVs per pass (at this size).
 template <class T>
 void check_fused_against_unfused(device::Device& dev) {
   int rank = 0;
@@ -172,6 +172,11 @@ void check_fused_against_unfused(device::Device& dev) {
     EXPECT_TRUE(res.converged);
     iters[fused] = res.iterations;
   }
+  // The projections round differently (sums in double in a fixed order
+  // against the BLAS's in T), so the count may move by one at the
+  // tolerance (16 x 8 x 8 on one rank, emulated, float: 13 with three reads
+  // of Q, 14 with the GEMVs); at this size it is equal on 1, 2, 4 and 8
+  // ranks.
   EXPECT_EQ(iters[1], iters[0]) << "GMRES-IR iterations, fused CGS2 vs two GEMVs per pass";
 }
 
