@@ -278,6 +278,10 @@ shares = {}
 for name in ("spmv", "gs", "restriction", "prolongation", "ortho", "vector"):
     m = r["mixed"]["motifs"]
     t = m["seconds"][name]
+    # A motif fused into another (the prolongation into GS) has no time
+    # or bytes of its own: it counts in that motif's share.
+    if t == 0 and m["bytes"][name] == 0:
+        continue
     shares[name] = m["bytes"][name] / r["ranks"] / t / 1e9 / triad if t > 0 else 0.0
 with open(f"{out}/summary.kv", "a") as kv:
     kv.write(f"mxp_rating {r['rating_gflops']}\n")

@@ -1,5 +1,6 @@
 #include "mxp/gauss_seidel.hpp"
 
+#include "core/error.hpp"
 #include "core/timer.hpp"
 #include "mxp/host/ell_simd.hpp"
 #include "mxp/kernels/ell_kernels.hpp"
@@ -33,6 +34,37 @@ void gs_rows(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long beg
 }
 
 template <class T>
+void gs_rows_prolongated(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin,
+                         long end, const FusedProlongation<T>& p, KernelPath path) {
+  if (begin >= end) return;
+  const T* vals = a.values.data();
+  const int* cols = a.pattern->cols.data();
+  const T* inv_diag = a.inv_diag.data();
+  const int* f2c = p.f2c;
+  const T* zc = p.zc;
+  if (use_host_fast_path(q, path)) {
+    const long rows = a.rows();
+    q.execute([=] {
+      // The slice's corrections are added before its row sums read x (the
+      // loop calls init for every row of a slice first); a row reads no
+      // other row of its colour, so only its own correction.
+      const T* __restrict br = b;
+      const T* __restrict dr = inv_diag;
+      host::ell_row_sums<true>(
+          vals, cols, rows, x, begin, end,
+          [br, x, f2c, zc](long r) {
+            x[r] += zc[f2c[r]];
+            return br[r];
+          },
+          [x, dr](long r, T acc) { x[r] += acc * dr[r]; });
+    });
+  } else {
+    device::launch(q, end - begin,
+                   kernels::GsProlongBody<T>{vals, cols, inv_diag, b, x, f2c, zc, begin});
+  }
+}
+
+template <class T>
 void gs_rows_sequential(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin,
                         long end) {
   if (begin >= end) return;
@@ -44,7 +76,10 @@ void gs_rows_sequential(device::Queue& q, const EllMatrix<T>& a, const T* b, T* 
 template <class T>
 void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& order,
               HaloExchange<T>& halo, const T* b, T* x, bool x_is_zero, MotifStats* stats,
-              const char* name, KernelPath path) {
+              const char* name, KernelPath path, const FusedProlongation<T>* prolongation) {
+  if (prolongation && (x_is_zero || order.sequential || order.coarse_block != 0 ||
+                       prolongation->coarse_end != order.color_begin[1]))
+    throw Error("gs_sweep: a fused prolongation needs the coarse points as the first block");
   MotifClock clock(q, stats);
   const double t0 = clock.t0();
   double wait = 0, tw = t0;
@@ -68,6 +103,20 @@ void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& orde
     for (int c = 1; c < kColors; ++c)
       gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], /*earlier_only=*/true,
               path);
+  } else if (prolongation) {
+    // Colour 0 = the coarse points: its kernels add the correction, the
+    // halo's packing adds it to the values sent (the boundary rows of
+    // colour 0 are sent before they are relaxed).
+    halo.begin(q, x, prolongation);
+    gs_rows_prolongated(q, a, b, x, order.color_begin[0], order.boundary_begin[0], *prolongation,
+                        path);
+    tw = wall_time();
+    halo.finish(q, x);
+    wait = wall_time() - tw;
+    gs_rows_prolongated(q, a, b, x, order.boundary_begin[0], order.color_begin[1], *prolongation,
+                        path);
+    for (int c = 1; c < kColors; ++c)
+      gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], false, path);
   } else {
     halo.begin(q, x);
     gs_rows(q, a, b, x, order.color_begin[0], order.boundary_begin[0], false, path);
@@ -95,6 +144,9 @@ void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& orde
             ? static_cast<double>(a.pattern->earlier_entries) * (sizeof(T) + sizeof(int)) +
                   (a.rows() - c0) * 4.0 * sizeof(T) + c0 * 3.0 * sizeof(T)
             : a.rows() * ell_row_bytes<T>(4);
+    // A fused prolongation reads z_c and its index per coarse point (x is
+    // read and written there by the sweep anyway).
+    if (prolongation) stats->bytes_gs += order.color_begin[1] * double(sizeof(T) + sizeof(int));
   }
 }
 
@@ -102,15 +154,21 @@ template void gs_rows<float>(device::Queue&, const EllMatrix<float>&, const floa
                              long, bool, KernelPath);
 template void gs_rows<double>(device::Queue&, const EllMatrix<double>&, const double*, double*,
                               long, long, bool, KernelPath);
+template void gs_rows_prolongated<float>(device::Queue&, const EllMatrix<float>&, const float*,
+                                         float*, long, long, const FusedProlongation<float>&,
+                                         KernelPath);
+template void gs_rows_prolongated<double>(device::Queue&, const EllMatrix<double>&, const double*,
+                                          double*, long, long, const FusedProlongation<double>&,
+                                          KernelPath);
 template void gs_rows_sequential<float>(device::Queue&, const EllMatrix<float>&, const float*,
                                         float*, long, long);
 template void gs_rows_sequential<double>(device::Queue&, const EllMatrix<double>&, const double*,
                                          double*, long, long);
 template void gs_sweep<float>(device::Queue&, const EllMatrix<float>&, const ColorOrdering&,
                               HaloExchange<float>&, const float*, float*, bool, MotifStats*,
-                              const char*, KernelPath);
+                              const char*, KernelPath, const FusedProlongation<float>*);
 template void gs_sweep<double>(device::Queue&, const EllMatrix<double>&, const ColorOrdering&,
                                HaloExchange<double>&, const double*, double*, bool, MotifStats*,
-                               const char*, KernelPath);
+                               const char*, KernelPath, const FusedProlongation<double>*);
 
 }  // namespace hplx::mxp

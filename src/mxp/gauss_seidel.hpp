@@ -23,6 +23,21 @@ template <class T>
 void gs_rows(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin, long end,
              bool earlier_only = false, KernelPath path = KernelPath::Best);
 
+// The prolongation z += P z_c that a post-smoothing sweep can add itself,
+// fused into the kernels of its first colour (multigrid.cpp): x[r] +=
+// z_c[f2c[r]] for the rows [0, coarse_end), which must be the first block
+// and the coarse points (ColorOrdering: coarse_block 0, not sequential).
+template <class T>
+using FusedProlongation = PackCorrection<T>;
+
+// gs_rows over rows of the coarse block [begin, end) with the prolongation
+// added to each row first (kernels::GsProlongBody): the same bits as
+// prolongate() followed by gs_rows().
+template <class T>
+void gs_rows_prolongated(device::Queue& q, const EllMatrix<T>& a, const T* b, T* x, long begin,
+                         long end, const FusedProlongation<T>& p,
+                         KernelPath path = KernelPath::Best);
+
 // Relaxes rows begin, begin + 1, ..., end - 1 one after the other (each
 // reads the rows before it already updated): the reference's sweep.
 template <class T>
@@ -32,10 +47,15 @@ void gs_rows_sequential(device::Queue& q, const EllMatrix<T>& a, const T* b, T* 
 // One forward sweep on q (sequential over the rows if order.sequential).
 // `x_is_zero`: x (owned and halo) is known to be zero on entry, so there is
 // nothing to exchange; the halo part is zeroed here. `name`: the sweep's
-// span in a trace (stats->trace).
+// span in a trace (stats->trace). `prolongation` (may be null; x not zero,
+// the coarse points first): added to x by the first colour's kernels, and
+// by the halo's packing to the values sent, instead of by a launch of its
+// own before the sweep; its time is then the sweep's (MotifStats::gs), its
+// bytes (z_c and the indices read) counted in bytes_gs.
 template <class T>
 void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& order,
               HaloExchange<T>& halo, const T* b, T* x, bool x_is_zero, MotifStats* stats,
-              const char* name = "GS", KernelPath path = KernelPath::Best);
+              const char* name = "GS", KernelPath path = KernelPath::Best,
+              const FusedProlongation<T>* prolongation = nullptr);
 
 }  // namespace hplx::mxp

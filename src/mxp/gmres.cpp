@@ -24,7 +24,8 @@ ArnoldiCycle<T>::ArnoldiCycle(device::Device& dev, long rows, int restart, long 
       hh_(static_cast<size_t>(restart + 1) * restart),
       cs_(restart + 1),
       sn_(restart + 1),
-      t_(restart + 1) {}
+      t_(restart + 1),
+      cgs2_(dev, rows, restart + 1, comm) {}
 
 template <class T>
 int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_steps,
@@ -49,28 +50,20 @@ int ArnoldiCycle<T>::run(Multigrid<T>& mg, double rho, double tol_abs, int max_s
     const int j = k + 1;  // basis vectors to orthogonalize against
     double* hcol = hh_.data() + static_cast<long>(k) * m1;
     for (int i = 0; i < j; ++i) hcol[i] = 0;
-    for (int pass = 0; pass < 2; ++pass) {
-      q.gemv(device::Trans::Yes, n, j, T(1), q_.data(), n, w, 1, T(0), h_t_.data(), 1);
-      device::copy(q, h_host_.data(), h_t_.data(), j);
-      q.synchronize();
-      for (int i = 0; i < j; ++i) h_[i] = h_host_[i];
-      const double ta = stats && stats->trace ? wall_time() : 0;
-      HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, h_.data(), j, MPI_DOUBLE, MPI_SUM, comm_));
-      if (stats) stats->span("Allreduce", ta, wall_time());
-      for (int i = 0; i < j; ++i) {
-        h_host_[i] = static_cast<T>(h_[i]);
-        hcol[i] += h_[i];
-      }
-      device::copy(q, h_t_.data(), h_host_.data(), j);
-      q.gemv(device::Trans::No, n, j, T(-1), q_.data(), n, h_t_.data(), 1, T(1), w, 1);
-    }
+    if (fused_cgs2_)
+      cgs2_.orthogonalize(q_.data(), n, j, w, hcol, stats);
+    else
+      cgs2_.orthogonalize_gemv(q_.data(), n, j, w, hcol, stats);
     const double beta = global_norm(q, n, w, comm_);
     if (beta > 0) scale(q, n, 1.0 / beta, w);
     hcol[j] = beta;
     if (stats) {
       ortho.end(&MotifStats::ortho, "Ortho (CGS2)");
       stats->flops_ortho += (2.0 * 4.0 * j + 3.0) * big_n_;
-      stats->bytes_ortho += (2.0 * (2.0 * j + 3.0) + 3.0) * n * sizeof(T);
+      // CGS2, then the norm (w read) and the scaling (w read and written).
+      stats->bytes_ortho +=
+          (fused_cgs2_ ? Cgs2<T>::bytes(n, j) : 2.0 * (2.0 * j + 3.0) * n * sizeof(T)) +
+          3.0 * n * sizeof(T);
     }
 
     // Givens rotations: apply the previous ones to the new column, then

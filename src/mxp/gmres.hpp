@@ -1,20 +1,22 @@
 // One restart cycle of right-preconditioned GMRES (seed 002 Algorithm 3,
 // lines 15-46) in precision T: for k = 1..m,
 //   z = M^-1 q_k (multigrid), q_{k+1} = A z,
-//   CGS2: h = Q^T q_{k+1}, q_{k+1} -= Q h, twice (GEMV-transposed + GEMV,
-//         one all-reduce each), H[:,k] = h1 + h2,
+//   CGS2: h = Q^T q_{k+1}, q_{k+1} -= Q h, twice (one all-reduce each),
+//         H[:,k] = h1 + h2 (cgs2.hpp: the queue's GEMVs, or optionally
+//         three reads of Q for the two passes),
 //   beta = ||q_{k+1}||, q_{k+1} /= beta, H[k+1,k] = beta,
 // then Givens rotations on the host (double) turn H into R and update the
 // residual estimate |t_{k+1}|; the cycle stops early when the estimate
 // reaches the tolerance. combine() returns Q y with R y = t.
-// The basis and the vectors are device buffers; the projections are the
-// queue's GEMV (float or double), copied to the host for the all-reduce.
+// The basis and the vectors are device buffers; the projections are made
+// on the queue and copied to the host for the all-reduce.
 #pragma once
 
 #include <mpi.h>
 
 #include <vector>
 
+#include "mxp/cgs2.hpp"
 #include "mxp/motif_stats.hpp"
 #include "mxp/multigrid.hpp"
 
@@ -51,6 +53,13 @@ class ArnoldiCycle {
   // = its steps).
   void combine(T* out, MotifStats* stats);
 
+  // CGS2 with three reads of Q (Cgs2::orthogonalize, sums in a fixed
+  // order) or with the queue's GEMVs (four reads, the default: on this
+  // CPU, where the basis of the test sizes sits in cache, OpenBLAS's GEMVs
+  // were faster than the three-read kernel (docs/MXP.md); on a GPU neither
+  // is measured yet).
+  void set_fused_cgs2(bool on) { fused_cgs2_ = on; }
+
  private:
   device::Device* dev_;
   long n_;
@@ -64,6 +73,8 @@ class ArnoldiCycle {
   std::vector<double> h_, hh_, cs_, sn_, t_;  // hh_: (m+1) x m column-major
   int steps_ = 0;
   double estimate_ = 0;
+  Cgs2<T> cgs2_;
+  bool fused_cgs2_ = false;
 };
 
 extern template class ArnoldiCycle<float>;

@@ -34,6 +34,7 @@ class GmresIr {
   GmresResult solve(const double* b, double* x, const GmresOptions& options, MotifStats* stats);
 
   Multigrid<T>& multigrid() { return mg_; }
+  ArnoldiCycle<T>& arnoldi() { return arnoldi_; }
 
  private:
   device::Device* dev_;

@@ -98,14 +98,20 @@ HaloExchange<T>::HaloExchange(device::Device& dev, const HaloPlan* plan, long ro
 }
 
 template <class T>
-void HaloExchange<T>::begin(device::Queue& compute, T* x) {
+void HaloExchange<T>::begin(device::Queue& compute, T* x, const PackCorrection<T>* correction) {
   if (empty()) return;
   const MPI_Datatype type = std::is_same_v<T, float> ? MPI_FLOAT : MPI_DOUBLE;
   device::Queue& tq = dev_->transfer();
   // Pack on the transfer queue once the compute queue has written x.
   tq.wait(compute.record());
   const long total = plan_->send_size;
-  run_elementwise(tq, total, kernels::PackBody<T>{x, send_rows_.data(), send_.data()});
+  if (correction)
+    run_elementwise(
+        tq, total,
+        kernels::PackProlongedBody<T>{x, send_rows_.data(), send_.data(), correction->f2c,
+                                      correction->zc, correction->coarse_end});
+  else
+    run_elementwise(tq, total, kernels::PackBody<T>{x, send_rows_.data(), send_.data()});
   if (!direct_) device::copy(tq, send_host_.data(), send_.data(), total);
   // MPI reads the packed values from here on. The receives are posted
   // after it too: by then the compute queue has passed every kernel that

@@ -53,6 +53,17 @@ struct HaloPlan {
 
 HaloPlan make_halo_plan(const Geometry& g, const ColorOrdering& order);
 
+// What a sender adds to the values of its coarse points as it packs them,
+// when they still miss the prolongated correction that the first kernel of
+// the post-smoother adds (prolongation fused into that kernel, multigrid.cpp):
+// the neighbours receive x + P z_c there, as without the fusion.
+template <class T>
+struct PackCorrection {
+  const int* f2c = nullptr;  // fine row -> coarse row (device memory)
+  const T* zc = nullptr;     // the coarse correction (device memory)
+  long coarse_end = 0;       // the coarse points are the rows [0, coarse_end)
+};
+
 template <class T>
 class HaloExchange {
  public:
@@ -61,8 +72,9 @@ class HaloExchange {
 
   // Packs the owned values of x (device memory, written by `compute` so
   // far) that neighbours need and posts the messages that fill
-  // x[rows .. rows + halo_size).
-  void begin(device::Queue& compute, T* x);
+  // x[rows .. rows + halo_size). `correction` (may be null): values packed
+  // as x + P z_c (PackCorrection).
+  void begin(device::Queue& compute, T* x, const PackCorrection<T>* correction = nullptr);
   // Waits for the messages; work enqueued on `compute` afterwards sees the
   // halo of x.
   void finish(device::Queue& compute, T* x);

@@ -142,6 +142,14 @@ void Multigrid<T>::cycle(int l, const T* r, T* z, MotifStats* stats) {
 
   cycle(l + 1, rc, zc, stats);
 
+  if (fuse_prolongation_ && !lv.order.sequential && lv.order.coarse_block == 0) {
+    // z += P z_c inside the sweep's colour-0 kernels (they alone write the
+    // coarse points before the later colours read them).
+    const FusedProlongation<T> p{lv.fine_to_coarse.data(), zc, lv.order.coarse_end()};
+    gs_sweep(q, a, lv.order, halo_[l], r, z, /*x_is_zero=*/false, stats, kPostSmooth[l],
+             KernelPath::Best, &p);
+    return;
+  }
   MotifClock prolongation(q, stats);
   prolongate(q, lv.coarse_to_fine.data(), nc, zc, z);
   if (stats) {

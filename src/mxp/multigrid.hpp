@@ -4,6 +4,13 @@
 //   coarse points only (fused residual + injection, seed 002 section
 //   3.2.4); z_c = M_c^-1 r_c on the next level; z += P z_c (prolongation,
 //   the transpose of injection); one post-smoothing sweep.
+// The prolongation is fused into the post-smoother's first colour where the
+// coarse points are that colour (the default ordering): its kernels add
+// z_c before relaxing, the halo's packing adds it to the values sent
+// (gs_sweep). The same iterates bit for bit; one launch less per level.
+// Its time is then the post-smoother's (MotifStats::gs, where its bytes go
+// too); MotifStats::prolongation keeps the unfused launches only (the
+// lexicographic smoother, or orderings whose coarse points come later).
 // On the coarsest level: z = 0 and one sweep. M is a fixed linear operator.
 // The matrices of all levels live in precision T (the float copies are
 // made here; the double ones are the problem's own). Vectors and matrices
@@ -39,6 +46,11 @@ class Multigrid {
   // matrix(0).columns() entries.
   void apply(const T* r, T* z, MotifStats* stats);
 
+  // Whether the prolongation is fused into the post-smoother where it can
+  // be (the default); off: its own launch on every level (the tests compare).
+  void set_fused_prolongation(bool on) { fuse_prolongation_ = on; }
+  bool fused_prolongation() const { return fuse_prolongation_; }
+
  private:
   void cycle(int level, const T* r, T* z, MotifStats* stats);
 
@@ -48,6 +60,7 @@ class Multigrid {
   std::vector<const EllMatrix<T>*> a_;
   std::vector<HaloExchange<T>> halo_;
   std::vector<device::Buffer<T>> rc_, zc_;  // per level; unused on level 0
+  bool fuse_prolongation_ = true;
 };
 
 // r_c[f2c[i]] = r[i] - (A z)[i] for the fine rows i in [begin, end) (rows

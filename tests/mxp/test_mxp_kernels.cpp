@@ -9,12 +9,15 @@
 // checked against the portable kernel bodies.
 #include <gtest/gtest.h>
 #include <mpi.h>
+#include <omp.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <random>
 #include <vector>
 
+#include "mxp/cgs2.hpp"
 #include "mxp/gauss_seidel.hpp"
 #include "mxp/gmres.hpp"
 #include "mxp/multigrid.hpp"
@@ -304,14 +307,16 @@ TEST_P(MxpKernels, MixedPrecisionWaxpbyAndDotMatchLoops) {
 }
 
 // CGS2 keeps the Krylov basis orthonormal: after k Arnoldi steps (multigrid,
-// SpMV, two projections with the queue's GEMV), Q^T Q = I.
+// SpMV, two projections with the queue's GEMVs or with three reads of Q),
+// Q^T Q = I.
 template <class T>
-void check_cgs2(device::Device& dev) {
+void check_cgs2(device::Device& dev, bool three_reads) {
   Grid grid(dev);
   const int m = 8;
   const long n = grid.p.rows();
   Multigrid<T> mg(dev, grid.p, MPI_COMM_SELF);
   ArnoldiCycle<T> arnoldi(dev, n, m, grid.p.global_rows(), MPI_COMM_SELF);
+  arnoldi.set_fused_cgs2(three_reads);
   const std::vector<double> r = random_vector(n, 11);
   double nr = 0;
   for (double v : r) nr += v * v;
@@ -332,8 +337,116 @@ void check_cgs2(device::Device& dev) {
 }
 
 TEST_P(MxpKernels, Cgs2KeepsTheBasisOrthonormal) {
-  check_cgs2<float>(dev());
-  check_cgs2<double>(dev());
+  for (const bool three_reads : {false, true}) {
+    check_cgs2<float>(dev(), three_reads);
+    check_cgs2<double>(dev(), three_reads);
+  }
+}
+
+// The prolongation fused into the post-smoother's first colour gives the
+// V-cycle of the separate launch bit for bit, on several grid sizes (and
+// the orderings where it cannot fuse fall back to the launch).
+template <class T>
+void check_fused_prolongation(device::Device& dev) {
+  const int sizes[][3] = {{16, 8, 8}, {8, 16, 24}, {32, 16, 16}};
+  for (const auto& sz : sizes)
+    for (const ProblemOptions& o : orderings()) {
+      Grid grid(dev, o, sz[0], sz[1], sz[2]);
+      Multigrid<T> mg(dev, grid.p, MPI_COMM_SELF);
+      const long n = grid.p.rows(), cols = mg.matrix(0).columns();
+      device::Buffer<T> r = upload(dev, to<T>(random_vector(n, 31)));
+      device::Buffer<T> fused = dev.alloc<T>(cols), unfused = dev.alloc<T>(cols);
+      mg.apply(r.data(), fused.data(), nullptr);
+      mg.set_fused_prolongation(false);
+      mg.apply(r.data(), unfused.data(), nullptr);
+      const std::vector<T> a = download(dev, fused.data(), n), b = download(dev, unfused.data(), n);
+      for (long i = 0; i < n; ++i)
+        ASSERT_EQ(a[i], b[i]) << "row " << i << ", grid " << sz[0] << "x" << sz[1] << "x" << sz[2]
+                              << ", " << to_string(o.smoother);
+    }
+}
+
+TEST_P(MxpKernels, FusedProlongationGivesTheUnfusedVCycle) {
+  check_fused_prolongation<float>(dev());
+  check_fused_prolongation<double>(dev());
+}
+
+// CGS2 with three reads of Q: w ends as orthogonal to Q as with the two
+// GEMVs per pass, the projections agree, and the result repeats bit for
+// bit from run to run and on 1, 2 or 3 threads (the host's OpenMP team;
+// the emulated device's queue thread keeps its own).
+template <class T>
+void check_cgs2_fused(device::Device& dev) {
+  const long n = 3 * 4096 + 1000;  // several chunks and a partial one
+  const int j = 11;                // a group of 8 columns and a remainder
+  // Q: orthonormal columns (modified Gram-Schmidt in double on the host).
+  std::vector<double> qd(n * j);
+  for (int c = 0; c < j; ++c) {
+    std::vector<double> v = random_vector(n, 100 + c);
+    for (int pass = 0; pass < 2; ++pass)
+      for (int d = 0; d < c; ++d) {
+        double s = 0;
+        for (long i = 0; i < n; ++i) s += qd[d * n + i] * v[i];
+        for (long i = 0; i < n; ++i) v[i] -= s * qd[d * n + i];
+      }
+    double nv = 0;
+    for (double x : v) nv += x * x;
+    for (long i = 0; i < n; ++i) qd[c * n + i] = v[i] / std::sqrt(nv);
+  }
+  device::Buffer<T> q = upload(dev, to<T>(qd));
+  // w close to the span of Q (as late Krylov vectors are): one pass of
+  // classical Gram-Schmidt leaves it visibly less orthogonal than two.
+  std::vector<double> wd = random_vector(n, 7);
+  for (long i = 0; i < n; ++i) {
+    wd[i] *= 1e-4;
+    for (int c = 0; c < j; ++c) wd[i] += (c + 1.0) * qd[c * n + i];
+  }
+  const std::vector<T> w0 = to<T>(wd);
+  Cgs2<T> cgs2(dev, n, j + 1, MPI_COMM_SELF);
+  auto run = [&](bool fused, std::vector<double>& h) {
+    device::Buffer<T> w = upload(dev, w0);
+    h.assign(j, 0.0);
+    if (fused)
+      cgs2.orthogonalize(q.data(), n, j, w.data(), h.data(), nullptr);
+    else
+      cgs2.orthogonalize_gemv(q.data(), n, j, w.data(), h.data(), nullptr);
+    return download(dev, w);
+  };
+  const std::vector<T> qh = download(dev, q);
+  auto qtw_norm = [&](const std::vector<T>& w) {
+    double s2 = 0;
+    for (int c = 0; c < j; ++c) {
+      double s = 0;
+      for (long i = 0; i < n; ++i) s += double(qh[c * n + i]) * double(w[i]);
+      s2 += s * s;
+    }
+    return std::sqrt(s2);
+  };
+  std::vector<double> hf, hg;
+  const std::vector<T> wf = run(true, hf), wg = run(false, hg);
+  const double eps = std::is_same_v<T, float> ? 6e-8 : 1.1e-16;
+  const double of = qtw_norm(wf), og = qtw_norm(wg);
+  double nw = 0;
+  for (const T v : wf) nw += double(v) * double(v);
+  // One pass alone would leave about eps * ||w before|| (~20 eps here).
+  EXPECT_LE(of, std::max(2.0 * og, 10 * eps * std::sqrt(nw)))
+      << "||Q^T w||: fused " << of << ", two GEMVs " << og;
+  for (int c = 0; c < j; ++c)
+    EXPECT_NEAR(hf[c], hg[c], 1e3 * eps * std::max(1.0, std::abs(hg[c]))) << "h[" << c << "]";
+  const int threads = omp_get_max_threads();
+  for (const int t : {1, 2, 3}) {
+    omp_set_num_threads(t);
+    std::vector<double> h;
+    const std::vector<T> w = run(true, h);
+    EXPECT_EQ(std::memcmp(w.data(), wf.data(), n * sizeof(T)), 0) << t << " threads";
+    EXPECT_EQ(std::memcmp(h.data(), hf.data(), j * sizeof(double)), 0) << t << " threads";
+  }
+  omp_set_num_threads(threads);
+}
+
+TEST_P(MxpKernels, Cgs2WithThreeReadsOfQOrthogonalizesLikeTwoGemvsAndRepeats) {
+  check_cgs2_fused<float>(dev());
+  check_cgs2_fused<double>(dev());
 }
 
 HPLX_INSTANTIATE_OVER_BACKENDS(MxpKernels);

@@ -59,6 +59,29 @@ struct GsBody {
   }
 };
 
+// The post-smoother's first colour with the prolongation fused in (the
+// rows are coarse points: the coarse block comes first in the sweep):
+// x[r] += z_c[f2c[r]], then the relaxation of GsBody, which reads the
+// corrected x[r] in its diagonal term. The same operations in the same order
+// as a ProlongBody launch followed by GsBody, so the same bits.
+template <class T>
+struct GsProlongBody {
+  const T* vals;
+  const int* cols;
+  const T* inv_diag;
+  const T* b;
+  T* x;
+  const int* f2c;
+  const T* zc;
+  long row0;
+  HPLX_HD void operator()(long i) const {
+    const long r = row0 + i;
+    x[r] += zc[f2c[r]];
+    const T acc = ell_row_sum<true>(vals, cols, x, r, kSlots, b[r]);
+    x[r] += acc * inv_diag[r];
+  }
+};
+
 // The reference's sequential sweep: rows row0 .. row0 + count - 1 one after
 // the other (each reads the rows before it already updated). One index.
 template <class T>

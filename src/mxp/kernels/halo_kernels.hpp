@@ -15,4 +15,22 @@ struct PackBody {
   HPLX_HD void operator()(long i) const { buf[i] = x[rows[i]]; }
 };
 
+// The same, for a vector whose coarse points [0, coarse_end) still miss the
+// prolongated correction z_c that the first kernel of the sweep adds
+// (multigrid.cpp): buf[i] = x[row] + z_c[f2c[row]] there, the value x[row]
+// has after that kernel (the same single addition, so the same bits).
+template <class T>
+struct PackProlongedBody {
+  const T* x;
+  const int* rows;
+  T* buf;
+  const int* f2c;
+  const T* zc;
+  long coarse_end;
+  HPLX_HD void operator()(long i) const {
+    const long r = rows[i];
+    buf[i] = r < coarse_end ? x[r] + zc[f2c[r]] : x[r];
+  }
+};
+
 }  // namespace hplx::mxp::kernels
