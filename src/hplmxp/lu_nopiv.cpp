@@ -80,15 +80,13 @@ constexpr long kUpdateChunkColumns = 512;
 // update queued so far, the retired panel's included.
 class NopivSteps {
  public:
-  struct Panel {
-    Step s;
-    PanelBuffer* w;
-    long jb;
+  // A panel's place on this process (Step: its width jb, which the loop
+  // reads) and its buffer.
+  struct Panel : Step {
+    PanelBuffer* w = nullptr;
   };
-  struct Factored {
-    Step s;
-    PanelBuffer* w;
-    long done;
+  struct Factored : Panel {
+    long done = 0;
   };
 
   NopivSteps(const Layout& l, const ProcessGrid& grid, device::Queue& q, device::Queue& fq,
@@ -125,7 +123,7 @@ class NopivSteps {
 
   Panel make_panel(long k) {
     const Step s = Step::of(l_, k);
-    return {s, &w_[static_cast<std::size_t>(k / l_.nb) % w_.size()], s.jb};
+    return {s, &w_[static_cast<std::size_t>(k / l_.nb) % w_.size()]};
   }
 
   Factored factor(Panel& p) {
@@ -146,7 +144,7 @@ class NopivSteps {
   void after_overlap(Factored&, long) {}
   void apply(Factored& p, long g1) { apply(p, g1, nullptr); }
   void finish(Factored& p) { apply(p, l_.n, nullptr); }
-  double flops(const Factored& p) const { return panel_flops(l_.n, p.s.j0, p.s.jb); }
+  double flops(const Factored& p) const { return panel_flops(l_.n, p.j0, p.jb); }
   void retire(Factored&) {}
   void closed() {
     if (timeline_) timeline_->close_iteration();
@@ -170,7 +168,7 @@ class NopivSteps {
   // are several process columns. With one process the host waits for
   // nothing here. Other processes do nothing.
   void fact(const Panel& p) {
-    const Step& s = p.s;
+    const Step& s = p;
     PanelBuffer& w = *p.w;
     if (l_.mycol != s.pc) return;
     lu::PhaseScope phase(&tm_.fact, opt_.trace, "FACT");
@@ -217,8 +215,8 @@ class NopivSteps {
     if (w.host_free) w.host_free->synchronize();  // a receiver's last copy of it is done
     w.host_free.reset();
     return std::make_unique<lu::RowBroadcast>(
-        w.store.data(), PanelBuffer::doubles(p.s), opt_.bcast, p.s.pc, grid_.row(),
-        lu::RowBroadcast::kDefaultTag + static_cast<int>((p.s.j0 / l_.nb) % 2));
+        w.store.data(), PanelBuffer::doubles(p), opt_.bcast, p.pc, grid_.row(),
+        lu::RowBroadcast::kDefaultTag + static_cast<int>((p.j0 / l_.nb) % 2));
   }
 
   // LBCAST completes; the receivers' W goes to the queue's memory, and
@@ -231,13 +229,13 @@ class NopivSteps {
       tm_.wait += bcast.timing().waited;
       tm_.bcast_hidden += bcast.timing().hidden();
     }
-    if (l_.mycol != p.s.pc) {
-      w.store.to_device(q_, 0, PanelBuffer::doubles(p.s));
+    if (l_.mycol != p.pc) {
+      w.store.to_device(q_, 0, PanelBuffer::doubles(p));
       w.host_free = q_.record();
     }
     if (w.ready && !opt_.omit_fact_wait) q_.wait(w.ready);
     w.ready.reset();
-    return {p.s, p.w, p.s.j0 + p.s.jb};
+    return {p, p.j0 + p.jb};
   }
 
   // RS + UPDATE of the panel over the global columns [p.done, g1): U12 and
@@ -245,7 +243,7 @@ class NopivSteps {
   // process columns, the update goes in chunks, the host moving that
   // broadcast on between them.
   void apply(const Factored& p, long g1, lu::RowBroadcast* in_flight) {
-    const Step& s = p.s;
+    const Step& s = p;
     const long from = lu::local_start(p.done, l_.nb, l_.mycol, l_.npcol);
     const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
     if (to <= from) return;  // the same on every process of this process column

@@ -103,27 +103,23 @@ void gs_sweep(device::Queue& q, const EllMatrix<T>& a, const ColorOrdering& orde
     for (int c = 1; c < kColors; ++c)
       gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], /*earlier_only=*/true,
               path);
-  } else if (prolongation) {
-    // Colour 0 = the coarse points: its kernels add the correction, the
-    // halo's packing adds it to the values sent (the boundary rows of
-    // colour 0 are sent before they are relaxed).
-    halo.begin(q, x, prolongation);
-    gs_rows_prolongated(q, a, b, x, order.color_begin[0], order.boundary_begin[0], *prolongation,
-                        path);
-    tw = wall_time();
-    halo.finish(q, x);
-    wait = wall_time() - tw;
-    gs_rows_prolongated(q, a, b, x, order.boundary_begin[0], order.color_begin[1], *prolongation,
-                        path);
-    for (int c = 1; c < kColors; ++c)
-      gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], false, path);
   } else {
-    halo.begin(q, x);
-    gs_rows(q, a, b, x, order.color_begin[0], order.boundary_begin[0], false, path);
+    // Colour 0's interior rows while the halo travels, then its boundary
+    // rows. With a fused prolongation colour 0 is the coarse points: its
+    // kernels add the correction, and the halo's packing adds it to the
+    // values sent (the boundary rows are sent before they are relaxed).
+    auto colour0 = [&](long begin, long end) {
+      if (prolongation)
+        gs_rows_prolongated(q, a, b, x, begin, end, *prolongation, path);
+      else
+        gs_rows(q, a, b, x, begin, end, false, path);
+    };
+    halo.begin(q, x, prolongation);
+    colour0(order.color_begin[0], order.boundary_begin[0]);
     tw = wall_time();
     halo.finish(q, x);
     wait = wall_time() - tw;
-    gs_rows(q, a, b, x, order.boundary_begin[0], order.color_begin[1], false, path);
+    colour0(order.boundary_begin[0], order.color_begin[1]);
     for (int c = 1; c < kColors; ++c)
       gs_rows(q, a, b, x, order.color_begin[c], order.color_begin[c + 1], false, path);
   }
