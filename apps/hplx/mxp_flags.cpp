@@ -29,6 +29,13 @@ void add_mxp_flags(CLI::App& sub, MxpFlags& f) {
                  "multicolor: 8-color parallel Gauss-Seidel; lexicographic: the reference's "
                  "sequential sweep in natural order, for iteration counts comparable with it "
                  "(default multicolor)");
+  sub.add_option("--graphs", f.graphs,
+                 "on: each V-cycle's launches captured once and replayed as one graph (CUDA "
+                 "Graphs) where the device can and a rank has no neighbours; off: direct "
+                 "launches (default on)");
+  sub.add_option("--cgs2", f.cgs2,
+                 "gemv: CGS2 as two GEMVs per pass (four reads of the basis); fused: three reads "
+                 "(w -= Q h and the second pass's Q^T w together); the same method (default gemv)");
   sub.add_option("--npx", f.npx, "process grid in x (with --npy, --npz; default HPCG's choice)");
   sub.add_option("--npy", f.npy, "process grid in y");
   sub.add_option("--npz", f.npz, "process grid in z");
@@ -46,6 +53,8 @@ mxp::MxpConfig mxp_config_from_flags(const MxpFlags& f, int ranks) {
   c.validation = mxp::parse_validation_mode(f.validation);
   c.precision = mxp::parse_precision(f.precision);
   c.smoother = mxp::parse_smoother(f.smoother);
+  c.kernels.graphs = mxp::parse_graphs(f.graphs);
+  c.kernels.fused_cgs2 = mxp::parse_cgs2(f.cgs2);
   c.shape = {f.npx, f.npy, f.npz};
   mxp::check_config(c, ranks);
   if (f.expect_gbs) mxp::check_bandwidth_gbs(*f.expect_gbs);

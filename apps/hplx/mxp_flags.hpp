@@ -1,4 +1,5 @@
 // The flags of `hplx mxp` that describe the problem (--nx ... --smoother,
+// --graphs, --cgs2,
 // --npx/--npy/--npz, --expect-bandwidth): their CLI11 definitions and the
 // checked configuration they make, without the solver, so that tests and
 // the fuzz target (fuzz/fuzz_mxp_flags.cpp) parse an argv as the command
@@ -19,6 +20,8 @@ struct MxpFlags {
   std::string validation = "standard";
   std::string precision = "mixed";
   std::string smoother = "multicolor";
+  std::string graphs = "on";
+  std::string cgs2 = "gemv";
   int npx = 0, npy = 0, npz = 0;
   std::optional<double> expect_gbs;  // --expect-bandwidth
 };

@@ -11,6 +11,7 @@
 #include <cstddef>
 #include <functional>
 #include <memory>
+#include <vector>
 
 #include "device/precision.hpp"
 #include "device/types.hpp"
@@ -37,6 +38,32 @@ using EventPtr = std::shared_ptr<Event>;
 
 // What seconds_until throws for an event of record() (`backend`: its name).
 [[noreturn]] void throw_untimed_event(const char* backend);
+
+// A queue's work recorded once (Queue::begin_capture .. end_capture) and
+// run again as a whole by Queue::replay: a CUDA Graph on a GPU, the
+// recorded operations on the emulated device. It replays the same
+// operations on the same pointers, whatever they hold by then.
+class Graph {
+ public:
+  virtual ~Graph() = default;
+};
+using GraphPtr = std::unique_ptr<Graph>;
+
+// What record_timed() returns during a capture: it stands for the timed
+// event that each replay records at that point, the index-th of the
+// capture (Queue::replay returns them in that order). It cannot be waited
+// for or timed itself: done(), synchronize() and seconds_until() throw.
+class CapturedEvent final : public Event {
+ public:
+  explicit CapturedEvent(std::size_t index) : index_(index) {}
+  std::size_t index() const { return index_; }
+  bool done() const override;
+  void synchronize() override;
+  double seconds_until(const Event& later) const override;
+
+ private:
+  std::size_t index_;
+};
 
 class Queue {
  public:
@@ -85,6 +112,20 @@ class Queue {
   virtual EventPtr record_timed() = 0;
   virtual void wait(const EventPtr& e) = 0;  // later work waits for e
   virtual void synchronize() = 0;            // the host waits for all work so far
+
+  // Capturing (graph.cpp): whether this queue records work for replay
+  // (the emulated device; CUDA, unless HPLX_DEVICE_SYNC=1 waits after
+  // every call). Between begin_capture() and end_capture() the work given
+  // to the queue is recorded, not run: a wait of the host (synchronize(),
+  // an event's synchronize()), record() and wait() are refused (Error);
+  // record_timed() gives CapturedEvents. replay() queues the recorded work
+  // in this queue's order, as one submission, and returns the replay's
+  // timed events, one per CapturedEvent of the capture, in their order.
+  // Queues that cannot capture throw Error from all three.
+  virtual bool can_capture() const { return false; }
+  virtual void begin_capture();
+  virtual GraphPtr end_capture();
+  virtual std::vector<EventPtr> replay(Graph& graph);
 
   // BLAS on the queue (column-major, operands in the queue's memory).
   // C = alpha op(A) op(B) + beta C, C m x n.

@@ -22,6 +22,7 @@ PhaseResult run_phase(device::Device& dev, const MxpConfig& c, const Problem& p,
   ph.precision = std::is_same_v<T, float> ? Precision::Mixed : Precision::Double;
   ph.iterations = c.bench_iters;
   GmresIr<T> solver(dev, p, c.restart, comm);
+  solver.use(c.kernels);
   GmresOptions go;
   go.restart = c.restart;
   go.max_iters = c.bench_iters;
@@ -38,11 +39,13 @@ PhaseResult run_phase(device::Device& dev, const MxpConfig& c, const Problem& p,
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &cal, 1, MPI_DOUBLE, MPI_MAX, comm));
   ph.calibration_s = cal;
   ph.calls = std::max(1L, static_cast<long>(std::ceil(c.time / cal)));
+  ph.graphs = solver.multigrid().replays(nullptr);
   if (progress) {
     std::fprintf(progress,
                  "hplx mxp: %s phase: calibration solve %.3f s (%ld iterations) -> %ld timed "
-                 "solves for %.1f s\n",
-                 to_string(ph.precision), cal, c.bench_iters, ph.calls, c.time);
+                 "solves for %.1f s; V-cycles %s\n",
+                 to_string(ph.precision), cal, c.bench_iters, ph.calls, c.time,
+                 ph.graphs ? "replayed as graphs" : "launched directly");
     std::fflush(progress);
   }
   HPLX_MPI_CHECK(MPI_Barrier(comm));
@@ -115,6 +118,7 @@ MxpResult run_mxp(const MxpConfig& c, const Context& ctx, std::FILE* progress,
   vo.max_iters = c.validation_max_iters;
   vo.restart = c.restart;
   vo.problem = po;
+  vo.kernels = c.kernels;
   t0 = wall_time();
   r.validation = run_validation(dev, vo, r.geom, problem.get(), world);
   if (trace) trace->span("validation", kTraceKernels, t0, wall_time());
@@ -354,6 +358,7 @@ nlohmann::json to_json(const MxpResult& r) {
   auto phase_json = [&](const PhaseResult& ph) {
     return json{{"precision", to_string(ph.precision)},
                 {"calls", ph.calls},
+                {"vcycle_graphs", ph.graphs},
                 {"iterations_per_call", ph.iterations},
                 {"calibration_seconds", ph.calibration_s},
                 {"seconds", ph.seconds},
@@ -374,7 +379,9 @@ nlohmann::json to_json(const MxpResult& r) {
            {"validation", to_string(c.validation)},
            {"precision", to_string(c.precision)},
            {"nonsymmetric", c.nonsymmetric},
-           {"smoother", to_string(c.smoother)}}},
+           {"smoother", to_string(c.smoother)},
+           {"graphs", c.kernels.graphs},
+           {"cgs2", cgs2_name(c.kernels.fused_cgs2)}}},
          {"ranks", r.geom.size},
          {"threads_per_rank", r.threads},
          {"backend", r.backend},

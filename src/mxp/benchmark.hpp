@@ -37,6 +37,7 @@ struct PhaseResult {
   double calibration_s = 0;  // the untimed first solve
   double seconds = 0;        // the timed solves (slowest rank)
   double final_relres = 0;   // of the last solve
+  bool graphs = false;       // V-cycles replayed as graphs (Multigrid::replays; rank 0's)
   MotifStats stats;          // summed over the timed solves, this rank (bytes: all ranks)
   double gflops() const { return seconds > 0 ? stats.flops_total() / seconds / 1e9 : 0; }
 };

@@ -15,6 +15,8 @@ Cgs2<T>::Cgs2(device::Device& dev, long rows, int max_columns, MPI_Comm comm)
       comm_(comm),
       chunks_((rows + kernels::kOrthoChunk - 1) / kernels::kOrthoChunk),
       partials_(dev.alloc<double>(chunks_ * max_columns * kernels::kOrthoLanes)),
+      totals_(dev.compute().executes_on_host() ? device::Buffer<double>()
+                                               : dev.alloc<double>(chunks_ * max_columns)),
       sums_(dev.alloc<double>(max_columns)),
       h_t_(dev.alloc<T>(max_columns)),
       h_(max_columns),
@@ -23,8 +25,13 @@ Cgs2<T>::Cgs2(device::Device& dev, long rows, int max_columns, MPI_Comm comm)
 template <class T>
 void Cgs2<T>::reduce(int j, MotifStats* stats) {
   device::Queue& q = dev_->compute();
-  device::launch(q, j, kernels::SumChunksBody{partials_.data(), chunks_, j, sums_.data()},
-                 /*grain=*/1 << 20);
+  if (q.executes_on_host()) {
+    device::launch(q, j, kernels::SumChunksBody{partials_.data(), chunks_, j, sums_.data()},
+                   /*grain=*/1 << 20);
+  } else {
+    device::launch(q, chunks_ * j, kernels::ChunkLanesBody{partials_.data(), j, totals_.data()});
+    device::launch(q, j, kernels::SumChunkTotalsBody{totals_.data(), chunks_, j, sums_.data()});
+  }
   device::copy(q, h_.data(), sums_.data(), j);
   q.synchronize();
   const double ta = stats && stats->trace ? wall_time() : 0;
@@ -37,22 +44,28 @@ void Cgs2<T>::reduce(int j, MotifStats* stats) {
 template <class T>
 void Cgs2<T>::orthogonalize(const T* qb, long ld, int j, T* w, double* h, MotifStats* stats) {
   if (j > max_j_) throw Error("Cgs2: more columns than it was made for");
-  device::Queue& q = dev_->compute();
-  // One chunk per index; threads from two chunks on.
-  const long grain = 1;
   // Read 1: the first pass's projection.
-  device::launch(q, chunks_, kernels::CgsChunkBody<T>{qb, ld, n_, j, w, nullptr, partials_.data()},
-                 grain);
+  read(qb, ld, j, w, nullptr, true);
   reduce(j, stats);
   for (int i = 0; i < j; ++i) h[i] += h_[i];
   // Read 2: the first pass's update and the second pass's projection.
-  device::launch(q, chunks_,
-                 kernels::CgsChunkBody<T>{qb, ld, n_, j, w, h_t_.data(), partials_.data()}, grain);
+  read(qb, ld, j, w, h_t_.data(), true);
   reduce(j, stats);
   for (int i = 0; i < j; ++i) h[i] += h_[i];
   // Read 3: the second pass's update.
-  device::launch(q, chunks_, kernels::CgsChunkBody<T>{qb, ld, n_, j, w, h_t_.data(), nullptr},
-                 grain);
+  read(qb, ld, j, w, h_t_.data(), false);
+}
+
+template <class T>
+void Cgs2<T>::read(const T* qb, long ld, int j, T* w, const T* h, bool sums) {
+  device::Queue& q = dev_->compute();
+  double* partials = sums ? partials_.data() : nullptr;
+  if (!q.executes_on_host() && j <= kernels::kLaneColumns)
+    device::launch(q, chunks_ * kernels::kOrthoLanes,
+                   kernels::CgsLaneBody<T>{qb, ld, n_, j, w, h, partials});
+  else  // one chunk per index; threads from two chunks on
+    device::launch(q, chunks_, kernels::CgsChunkBody<T>{qb, ld, n_, j, w, h, partials},
+                   /*grain=*/1);
 }
 
 template <class T>

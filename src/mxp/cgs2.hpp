@@ -14,8 +14,10 @@
 // on any number of threads and from one run to the next; the ranks' partial
 // sums meet in an MPI_Allreduce of doubles, as before. orthogonalize_gemv()
 // is the GEMV way (GEMV-transposed then GEMV per pass, the queue's BLAS:
-// four reads), still GMRES's default (ArnoldiCycle::set_fused_cgs2): on
+// four reads), still GMRES's default (--cgs2, ArnoldiCycle::set_fused_cgs2): on
 // the CPU with the basis in cache OpenBLAS's GEMVs are faster (docs/MXP.md).
+// On a GPU the reads run one thread per (chunk, lane) (CgsLaneBody), with
+// the same sums in the same order.
 #pragma once
 
 #include <mpi.h>
@@ -48,6 +50,11 @@ class Cgs2 {
   // h_[0, j) = the global Q^T w from the chunks' partial sums (on the
   // queue, then an all-reduce); also sets h_t_ (device) to them in T.
   void reduce(int j, MotifStats* stats);
+  // One read of Q (CgsChunkBody's): w -= Q h where h is set, then the
+  // chunks' partial sums of Q^T w where `sums`. Host loops run the chunk
+  // body (cache-blocked, vectorized); a device (a GPU) the lane mapping
+  // with at most kernels::kLaneColumns columns, its sums in the same order.
+  void read(const T* q, long ld, int j, T* w, const T* h, bool sums);
 
   device::Device* dev_;
   long n_;
@@ -55,6 +62,7 @@ class Cgs2 {
   MPI_Comm comm_;
   long chunks_;
   device::Buffer<double> partials_;  // chunks_ x max_j_
+  device::Buffer<double> totals_;    // chunks_ x max_j_: each chunk's lanes added (a device)
   device::Buffer<double> sums_;      // max_j_
   device::Buffer<T> h_t_;            // the projection in T, for the update
   std::vector<double> h_;

@@ -38,6 +38,22 @@ const char* to_string(Smoother s) {
   return s == Smoother::Lexicographic ? "lexicographic" : "multicolor";
 }
 
+bool parse_graphs(const std::string& s) {
+  if (s == "on") return true;
+  if (s == "off") return false;
+  throw UsageError("--graphs " + s + ": allowed: on, off");
+}
+
+bool parse_cgs2(const std::string& s) {
+  if (s == "fused") return true;
+  if (s == "gemv") return false;
+  throw UsageError("--cgs2 " + s + ": allowed: gemv, fused");
+}
+
+const char* cgs2_name(bool fused) {
+  return fused ? "fused" : "gemv";
+}
+
 void check_config(const MxpConfig& c, int world_size) {
   check_local_dims(c.nx, c.ny, c.nz);
   if (c.shape.npx != 0 || c.shape.npy != 0 || c.shape.npz != 0)

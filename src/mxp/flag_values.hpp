@@ -29,6 +29,20 @@ const char* to_string(Precision p);
 Smoother parse_smoother(const std::string& s);
 const char* to_string(Smoother s);
 
+// How the solver runs its kernels; neither changes the method.
+// graphs: V-cycles captured once and replayed where the device can
+// (Multigrid; --graphs on|off, default on). fused_cgs2: CGS2 with three
+// reads of Q instead of two GEMVs per pass (Cgs2; --cgs2 fused|gemv,
+// default gemv: faster on the CPU, untuned on a GPU).
+struct SolverKernels {
+  bool graphs = true;
+  bool fused_cgs2 = false;
+};
+// "on" / "off" for --graphs; "gemv" / "fused" for --cgs2.
+bool parse_graphs(const std::string& s);
+bool parse_cgs2(const std::string& s);
+const char* cgs2_name(bool fused);
+
 struct MxpConfig {
   int nx = 64, ny = 64, nz = 64;
   double time = 60;  // seconds each timed phase fills
@@ -39,6 +53,7 @@ struct MxpConfig {
   ProcessShape shape{0, 0, 0};  // all zero: HPCG's choice
   bool nonsymmetric = false;
   Smoother smoother = Smoother::Multicolor;
+  SolverKernels kernels;
   long validation_max_iters = 10000;
   double tolerance = 1e-9;
 };

@@ -13,6 +13,7 @@
 
 #include <vector>
 
+#include "mxp/flag_values.hpp"
 #include "mxp/gmres.hpp"
 #include "mxp/motif_stats.hpp"
 #include "mxp/multigrid.hpp"
@@ -32,6 +33,12 @@ class GmresIr {
   // after max_iters inner iterations. options.restart must equal the
   // restart given to the constructor.
   GmresResult solve(const double* b, double* x, const GmresOptions& options, MotifStats* stats);
+
+  // How the kernels run (--graphs, --cgs2).
+  void use(const SolverKernels& k) {
+    mg_.set_graphs(k.graphs);
+    arnoldi_.set_fused_cgs2(k.fused_cgs2);
+  }
 
   Multigrid<T>& multigrid() { return mg_; }
   ArnoldiCycle<T>& arnoldi() { return arnoldi_; }

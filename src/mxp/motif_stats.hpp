@@ -12,6 +12,7 @@
 
 #include <vector>
 
+#include "core/error.hpp"
 #include "core/timer.hpp"
 #include "core/trace.hpp"
 #include "device/queue.hpp"
@@ -50,6 +51,26 @@ struct MotifStats {
     pending.back().end->synchronize();
     for (const Pending& p : pending) this->*p.seconds += p.start->seconds_until(*p.end);
     pending.clear();
+  }
+
+  // What a replay of captured work adds (Multigrid's graphs): these
+  // counts, captured once, as they are, and each pending motif timed by the
+  // replay's events (device::Queue::replay) in place of the capture's
+  // stand-ins (device::CapturedEvent).
+  MotifStats replayed(const std::vector<device::EventPtr>& events) const {
+    MotifStats r = *this;
+    r.trace = nullptr;
+    const auto of = [&events](const device::EventPtr& e) {
+      const auto* c = dynamic_cast<const device::CapturedEvent*>(e.get());
+      if (c == nullptr || c->index() >= events.size())
+        throw Error("MotifStats::replayed: a pending motif's event is not one of the capture's");
+      return events[c->index()];
+    };
+    for (Pending& p : r.pending) {
+      p.start = of(p.start);
+      p.end = of(p.end);
+    }
+    return r;
   }
 
   void span(const char* name, double t0, double t1, int track = kTraceKernels) const {

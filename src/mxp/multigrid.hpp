@@ -12,6 +12,12 @@
 // too); MotifStats::prolongation keeps the unfused launches only (the
 // lexicographic smoother, or orderings whose coarse points come later).
 // On the coarsest level: z = 0 and one sweep. M is a fixed linear operator.
+// Where the queue can capture (a GPU, the emulated device) and the rank
+// has no neighbours (one rank: no halo needs the host between kernels),
+// the V-cycle's launches for an (r, z) pair are captured once and then
+// replayed as one graph (a CUDA Graph), each motif still timed by the
+// replay's events; with a trace (whose spans need the host's clock) the
+// launches are direct.
 // The matrices of all levels live in precision T (the float copies are
 // made here; the double ones are the problem's own). Vectors and matrices
 // are device buffers; every kernel runs on the Device's compute queue.
@@ -19,8 +25,11 @@
 
 #include <mpi.h>
 
+#include <map>
+#include <utility>
 #include <vector>
 
+#include "device/queue.hpp"
 #include "mxp/ell_matrix.hpp"
 #include "mxp/halo.hpp"
 #include "mxp/motif_stats.hpp"
@@ -48,11 +57,33 @@ class Multigrid {
 
   // Whether the prolongation is fused into the post-smoother where it can
   // be (the default); off: its own launch on every level (the tests compare).
-  void set_fused_prolongation(bool on) { fuse_prolongation_ = on; }
+  void set_fused_prolongation(bool on) {
+    fuse_prolongation_ = on;
+    graphs_.clear();
+  }
   bool fused_prolongation() const { return fuse_prolongation_; }
 
+  // Whether V-cycles are captured and replayed where they can be (the
+  // default; --graphs off: direct launches everywhere), and whether
+  // apply() replays one now, with these stats.
+  void set_graphs(bool on) {
+    use_graphs_ = on;
+    graphs_.clear();
+  }
+  bool replays(const MotifStats* stats) const;
+  // The graphs captured so far (one per (r, z) pair applied).
+  std::size_t graphs() const { return graphs_.size(); }
+
  private:
+  void run_cycle(const T* r, T* z, MotifStats* stats);
   void cycle(int level, const T* r, T* z, MotifStats* stats);
+
+  // A V-cycle's launches for one (r, z), and the motif counts and timed
+  // events that capture recorded (MotifStats::replayed).
+  struct CapturedCycle {
+    device::GraphPtr graph;
+    MotifStats stats;
+  };
 
   device::Device* dev_;
   const Problem* problem_;
@@ -61,6 +92,8 @@ class Multigrid {
   std::vector<HaloExchange<T>> halo_;
   std::vector<device::Buffer<T>> rc_, zc_;  // per level; unused on level 0
   bool fuse_prolongation_ = true;
+  bool use_graphs_ = true;
+  std::map<std::pair<const T*, const T*>, CapturedCycle> graphs_;
 };
 
 // r_c[f2c[i]] = r[i] - (A z)[i] for the fine rows i in [begin, end) (rows

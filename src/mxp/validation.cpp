@@ -33,6 +33,7 @@ void solve_both(device::Device& dev, const ValidationOptions& o, const Problem& 
   go.tolerance = o.tolerance;
   {
     GmresIr<double> solver(dev, p, o.restart, comm);
+    solver.use(o.kernels);
     const GmresResult r = solver.solve(p.b.data(), x.data(), go, nullptr);
     v.n_double = r.iterations;
     v.normr0_double = r.normr0;
@@ -56,6 +57,7 @@ void solve_both(device::Device& dev, const ValidationOptions& o, const Problem& 
   go.tolerance = v.tol_mixed;
   go.max_iters = 2 * o.max_iters;
   GmresIr<float> solver(dev, p, o.restart, comm);
+  solver.use(o.kernels);
   const GmresResult r = solver.solve(p.b.data(), x.data(), go, nullptr);
   v.n_mixed = r.iterations;
   v.normr0_mixed = r.normr0;

@@ -36,6 +36,7 @@ struct ValidationOptions {
   long max_iters = 10000;
   int restart = 30;
   ProblemOptions problem;
+  SolverKernels kernels;  // as the benchmark's solves
 };
 
 struct ValidationResult {

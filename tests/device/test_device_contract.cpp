@@ -202,6 +202,52 @@ TEST_P(DeviceContract, EventsTimeTheWorkBetweenThem) {
   EXPECT_GE(before->seconds_until(*other), s);
 }
 
+// Capture and replay (queue.hpp): what a capture records runs only when
+// replayed, each replay runs all of it again in the queue's order on the
+// pointers as they are then, and the timed events each replay returns time
+// that replay. A wait of the host inside a capture is refused, as a CUDA
+// stream being captured refuses it. Queues that cannot capture say so.
+TEST_P(DeviceContract, ReplayRunsTheCapturedWorkAgainEachTime) {
+  if (!q().can_capture()) {
+    EXPECT_THROW(q().begin_capture(), Error);
+    return;
+  }
+  const long n = 100000;
+  const std::vector<double> x = random_values(n, 3), y0 = random_values(n, 4), zero(n, 0.0);
+  Buffer<double> dx = upload(x), dy = upload(y0), dz = upload(zero);
+  q().synchronize();
+  q().begin_capture();
+  EXPECT_THROW(q().synchronize(), Error);
+  EXPECT_THROW(q().record(), Error);
+  const EventPtr start = q().record_timed();
+  launch(q(), n, AxpyBody{2.0, dx.data(), dy.data()});  // y += 2 x
+  copy(q(), dz.data(), dy.data(), n);                   // z = y
+  const EventPtr end = q().record_timed();
+  GraphPtr graph = q().end_capture();
+  EXPECT_THROW(start->done(), Error) << "a captured event stands for the replays' events";
+  EXPECT_EQ(download(dy), y0) << "a capture runs nothing";
+  std::vector<double> want = y0;
+  for (int replay = 1; replay <= 3; ++replay) {
+    const std::vector<EventPtr> events = q().replay(*graph);
+    ASSERT_EQ(events.size(), 2u);
+    const std::vector<double> y = download(dy), z = download(dz);
+    for (long i = 0; i < n; i += 997) {
+      want[i] += 2.0 * x[i];
+      ASSERT_EQ(y[i], want[i]) << "replay " << replay << ", row " << i;
+      ASSERT_EQ(z[i], y[i]) << "replay " << replay << ", row " << i;
+    }
+    EXPECT_TRUE(events[1]->done());
+    EXPECT_GE(events[0]->seconds_until(*events[1]), 0.0);
+  }
+  // The pointers are the capture's: new values there are what a replay reads.
+  const std::vector<double> x2 = random_values(n, 9);
+  copy(q(), dx.data(), x2.data(), n);
+  const std::vector<double> before = download(dy);
+  q().replay(*graph);
+  const std::vector<double> after = download(dy);
+  for (long i = 0; i < n; i += 997) ASSERT_EQ(after[i], before[i] + 2.0 * x2[i]) << i;
+}
+
 template <class T>
 std::vector<T> naive_gemm(long m, long n, long k, const std::vector<T>& a, const std::vector<T>& b,
                           const std::vector<T>& c, T alpha, T beta, bool tb) {

@@ -17,9 +17,11 @@
 #include <random>
 #include <vector>
 
+#include "device/launch.hpp"
 #include "mxp/cgs2.hpp"
 #include "mxp/gauss_seidel.hpp"
 #include "mxp/gmres.hpp"
+#include "mxp/kernels/ortho_kernels.hpp"
 #include "mxp/multigrid.hpp"
 #include "mxp/problem.hpp"
 #include "mxp/vector_ops.hpp"
@@ -447,6 +449,56 @@ void check_cgs2_fused(device::Device& dev) {
 TEST_P(MxpKernels, Cgs2WithThreeReadsOfQOrthogonalizesLikeTwoGemvsAndRepeats) {
   check_cgs2_fused<float>(dev());
   check_cgs2_fused<double>(dev());
+}
+
+// The GPU's mapping of CGS2's reads (CgsLaneBody, one thread per chunk and
+// lane) and of their sums (ChunkLanesBody, SumChunkTotalsBody) against the
+// host's (CgsChunkBody, SumChunksBody), run here as host loops on this
+// backend's queue: the same w and the same partial sums and projections,
+// bit for bit, for every read (sums only, update and sums, update only),
+// with 1 to 32 columns and a partial last chunk and lane.
+template <class T>
+void check_lane_mapping(device::Device& dev) {
+  device::Queue& q = dev.compute();
+  const long n = 2 * kernels::kOrthoChunk + 1003;
+  const long chunks = 3;
+  for (const int j : {1, 5, 31, kernels::kLaneColumns}) {
+    const std::vector<T> qv = to<T>(random_vector(n * j, 40 + j)), w0 = to<T>(random_vector(n, 41)),
+                         hv = to<T>(random_vector(j, 42));
+    device::Buffer<T> dq = upload(dev, qv), dh = upload(dev, hv);
+    for (const int read : {1, 2, 3}) {
+      SCOPED_TRACE(testing::Message() << j << " columns, read " << read);
+      const T* h = read == 1 ? nullptr : dh.data();
+      const bool sums = read != 3;
+      device::Buffer<T> wc = upload(dev, w0), wl = upload(dev, w0);
+      const long np = chunks * j * kernels::kOrthoLanes;
+      device::Buffer<double> pc = upload(dev, std::vector<double>(np, -1.0)),
+                             pl = upload(dev, std::vector<double>(np, -2.0));
+      device::launch(
+          q, chunks,
+          kernels::CgsChunkBody<T>{dq.data(), n, n, j, wc.data(), h, sums ? pc.data() : nullptr});
+      device::launch(
+          q, chunks * kernels::kOrthoLanes,
+          kernels::CgsLaneBody<T>{dq.data(), n, n, j, wl.data(), h, sums ? pl.data() : nullptr});
+      const std::vector<T> a = download(dev, wc), b = download(dev, wl);
+      ASSERT_EQ(std::memcmp(a.data(), b.data(), n * sizeof(T)), 0) << "w";
+      if (!sums) continue;
+      const std::vector<double> ca = download(dev, pc), cb = download(dev, pl);
+      ASSERT_EQ(std::memcmp(ca.data(), cb.data(), np * sizeof(double)), 0) << "partial sums";
+      device::Buffer<double> totals = dev.alloc<double>(chunks * j), s1 = dev.alloc<double>(j),
+                             s2 = dev.alloc<double>(j);
+      device::launch(q, j, kernels::SumChunksBody{pl.data(), chunks, j, s1.data()});
+      device::launch(q, chunks * j, kernels::ChunkLanesBody{pl.data(), j, totals.data()});
+      device::launch(q, j, kernels::SumChunkTotalsBody{totals.data(), chunks, j, s2.data()});
+      const std::vector<double> h1 = download(dev, s1), h2 = download(dev, s2);
+      ASSERT_EQ(std::memcmp(h1.data(), h2.data(), j * sizeof(double)), 0) << "projections";
+    }
+  }
+}
+
+TEST_P(MxpKernels, Cgs2LaneMappingGivesTheChunkBodysBits) {
+  check_lane_mapping<float>(dev());
+  check_lane_mapping<double>(dev());
 }
 
 HPLX_INSTANTIATE_OVER_BACKENDS(MxpKernels);

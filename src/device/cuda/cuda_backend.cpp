@@ -10,6 +10,7 @@
 #include <cstdlib>
 #include <functional>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -114,10 +115,13 @@ class CudaEvent final : public Event {
   // `timed`: a timestamp for seconds_until (DeviceTimeline, the probes);
   // events that only order work are made without (cudaEventDisableTiming,
   // the lighter kind).
-  CudaEvent(cudaStream_t stream, bool timed, CudaCounts& counts) : timed_(timed), counts_(counts) {
+  CudaEvent(cudaStream_t stream, bool timed, CudaCounts& counts) : CudaEvent(timed, counts) {
+    check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
+  }
+  // Not recorded yet (a graph's event record node records it).
+  CudaEvent(bool timed, CudaCounts& counts) : timed_(timed), counts_(counts) {
     check_cuda(cudaEventCreateWithFlags(&event_, timed ? cudaEventDefault : cudaEventDisableTiming),
                "cudaEventCreateWithFlags");
-    check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
   }
   ~CudaEvent() override { log_cuda(cudaEventDestroy(event_), "cudaEventDestroy"); }
   bool done() const override { return cudaEventQuery(event_) == cudaSuccess; }
@@ -138,6 +142,22 @@ class CudaEvent final : public Event {
   cudaEvent_t event_ = nullptr;
   bool timed_;
   CudaCounts& counts_;
+};
+
+// A captured stream's work (Queue::begin_capture): the graph, its
+// executable, and the event record nodes of the capture's timed events in
+// their order, which each replay points at fresh events.
+struct CudaGraph final : Graph {
+  cudaGraph_t graph = nullptr;
+  cudaGraphExec_t exec = nullptr;
+  std::vector<cudaGraphNode_t> markers;
+  std::vector<cudaEvent_t> capture_events;  // what the capture recorded them with
+  const void* queue = nullptr;
+  ~CudaGraph() override {
+    if (exec) log_cuda(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
+    if (graph) log_cuda(cudaGraphDestroy(graph), "cudaGraphDestroy");
+    for (cudaEvent_t e : capture_events) log_cuda(cudaEventDestroy(e), "cudaEventDestroy");
+  }
 };
 
 class CudaQueue final : public Queue {
@@ -207,16 +227,87 @@ class CudaQueue final : public Queue {
     if (status != cudaSuccess) delete work;
     check_cuda(status, "cudaLaunchHostFunc");
   }
-  EventPtr record() override { return std::make_shared<CudaEvent>(stream_, false, counts_); }
-  EventPtr record_timed() override { return std::make_shared<CudaEvent>(stream_, true, counts_); }
+  EventPtr record() override {
+    refuse_in_capture("record()");
+    return std::make_shared<CudaEvent>(stream_, false, counts_);
+  }
+  EventPtr record_timed() override {
+    if (capture_) {
+      // An external event node: the graph records an event there (each
+      // replay its own, replay()).
+      cudaEvent_t e = nullptr;
+      check_cuda(cudaEventCreateWithFlags(&e, cudaEventDefault), "cudaEventCreateWithFlags");
+      capture_->capture_events.push_back(e);
+      check_cuda(cudaEventRecordWithFlags(e, stream_, cudaEventRecordExternal),
+                 "cudaEventRecordWithFlags(cudaEventRecordExternal)");
+      return std::make_shared<CapturedEvent>(capture_->capture_events.size() - 1);
+    }
+    return std::make_shared<CudaEvent>(stream_, true, counts_);
+  }
   void wait(const EventPtr& e) override {
+    refuse_in_capture("wait()");
     const auto* ce = dynamic_cast<const CudaEvent*>(e.get());
     if (ce == nullptr) throw Error("CUDA queue: wait() on an event of another backend");
     check_cuda(cudaStreamWaitEvent(stream_, ce->get(), 0), "cudaStreamWaitEvent");
   }
   void synchronize() override {
+    refuse_in_capture("synchronize()");
     ++counts_.host_waits;
     check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+  }
+
+  // CUDA Graphs by stream capture. Not with HPLX_DEVICE_SYNC=1: its
+  // waits after every call cannot be captured.
+  bool can_capture() const override { return !device_sync_mode(); }
+  void begin_capture() override {
+    refuse_in_capture("begin_capture()");
+    if (!can_capture()) throw Error("CUDA queue: no capture with HPLX_DEVICE_SYNC=1");
+    capture_ = std::make_unique<CudaGraph>();
+    capture_->queue = this;
+    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
+               "cudaStreamBeginCapture");
+  }
+  GraphPtr end_capture() override {
+    if (!capture_) throw Error("CUDA queue: end_capture() without begin_capture()");
+    std::unique_ptr<CudaGraph> g = std::move(capture_);
+    check_cuda(cudaStreamEndCapture(stream_, &g->graph), "cudaStreamEndCapture");
+    // The event record nodes, in the order of the events they record.
+    std::size_t count = 0;
+    check_cuda(cudaGraphGetNodes(g->graph, nullptr, &count), "cudaGraphGetNodes");
+    std::vector<cudaGraphNode_t> nodes(count);
+    check_cuda(cudaGraphGetNodes(g->graph, nodes.data(), &count), "cudaGraphGetNodes");
+    g->markers.assign(g->capture_events.size(), nullptr);
+    for (cudaGraphNode_t node : nodes) {
+      cudaGraphNodeType type{};
+      check_cuda(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
+      if (type != cudaGraphNodeTypeEventRecord) continue;
+      cudaEvent_t e = nullptr;
+      check_cuda(cudaGraphEventRecordNodeGetEvent(node, &e), "cudaGraphEventRecordNodeGetEvent");
+      const auto it = std::find(g->capture_events.begin(), g->capture_events.end(), e);
+      if (it != g->capture_events.end()) g->markers[it - g->capture_events.begin()] = node;
+    }
+    if (std::find(g->markers.begin(), g->markers.end(), nullptr) != g->markers.end())
+      throw Error("CUDA queue: a captured timed event has no event record node in the graph");
+    check_cuda(cudaGraphInstantiate(&g->exec, g->graph, 0), "cudaGraphInstantiate");
+    return g;
+  }
+  std::vector<EventPtr> replay(Graph& graph) override {
+    refuse_in_capture("replay()");
+    auto* g = dynamic_cast<CudaGraph*>(&graph);
+    if (g == nullptr || g->queue != this)
+      throw Error("CUDA queue: replay() of a graph another queue captured");
+    // Each replay records its own events (launches in flight keep theirs).
+    std::vector<EventPtr> events;
+    events.reserve(g->markers.size());
+    for (cudaGraphNode_t node : g->markers) {
+      auto e = std::make_shared<CudaEvent>(true, counts_);
+      check_cuda(cudaGraphExecEventRecordNodeSetEvent(g->exec, node, e->get()),
+                 "cudaGraphExecEventRecordNodeSetEvent");
+      events.push_back(std::move(e));
+    }
+    check_cuda(cudaGraphLaunch(g->exec, stream_), "cudaGraphLaunch");
+    check_device_work(stream_, "cudaGraphLaunch");
+    return events;
   }
 
   void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
@@ -271,6 +362,11 @@ class CudaQueue final : public Queue {
   }
 
  private:
+  void refuse_in_capture(const char* what) const {
+    if (capture_)
+      throw Error(fmt::format("CUDA queue: {} while the stream is being captured", what));
+  }
+
   // A product with nothing to sum leaves beta times the output, and beta = 0
   // clears it, NaN included (BLAS's rule, which the host backend follows).
   // cuBLAS's GEMV returns at once when A has no columns (no rows for A^T),
@@ -333,6 +429,7 @@ class CudaQueue final : public Queue {
   ReduceScratch reduce_{};
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
+  std::unique_ptr<CudaGraph> capture_;  // while capturing
 };
 
 class CudaBackend final : public Backend {

@@ -215,6 +215,20 @@ void refuse_overlap(void* dst, std::size_t dst_pitch, const void* src, std::size
         cols, width, src, dst));
 }
 
+// A capture's operations in their order (Queue::begin_capture): each one
+// to run, what it counts when it is queued (a copy's bytes), or a timed
+// event's place.
+struct EmulatedGraph final : Graph {
+  struct Step {
+    std::function<void()> op;
+    std::function<void()> on_queue;
+    bool marker = false;
+  };
+  std::vector<Step> steps;
+  std::size_t markers = 0;
+  const void* queue = nullptr;  // the queue that captured it
+};
+
 class EmulatedQueue final : public Queue {
  public:
   EmulatedQueue(Backend& b, const DeviceMemoryMap& memory, std::uint64_t seed,
@@ -246,32 +260,38 @@ class EmulatedQueue final : public Queue {
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
     if (bytes == 0 || dst == src) return;
     refuse_overlap(dst, bytes, src, bytes, bytes, 1);
-    counts_.copied(memory_, dst, src, bytes);
-    worker_->push([=] { std::memcpy(dst, src, bytes); });
+    count([this, dst, src, bytes] { counts_.copied(memory_, dst, src, bytes); });
+    push([=] { std::memcpy(dst, src, bytes); });
   }
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                     std::size_t col_bytes, long cols) override {
     if (cols <= 0 || col_bytes == 0) return;
     refuse_overlap(dst, dst_pitch, src, src_pitch, col_bytes, cols);
-    counts_.copied(memory_, dst, src, col_bytes * static_cast<std::size_t>(cols));
-    worker_->push([=] {
+    count([this, dst, src, bytes = col_bytes * static_cast<std::size_t>(cols)] {
+      counts_.copied(memory_, dst, src, bytes);
+    });
+    push([=] {
       auto* d = static_cast<char*>(dst);
       const auto* s = static_cast<const char*>(src);
       for (long j = 0; j < cols; ++j) std::memcpy(d + j * dst_pitch, s + j * src_pitch, col_bytes);
     });
   }
-  void execute(std::function<void()> work) override { worker_->push(std::move(work)); }
-  void host_callback(std::function<void()> fn) override { worker_->push(std::move(fn)); }
+  void execute(std::function<void()> work) override { push(std::move(work)); }
+  void host_callback(std::function<void()> fn) override { push(std::move(fn)); }
   EventPtr record() override {
+    refuse_in_capture("record()");
     const std::uint64_t ticket = worker_->push([] {});
     return std::make_shared<EmulatedEvent>(worker_, ticket, nullptr, counts_);
   }
   EventPtr record_timed() override {
-    auto reached_at = std::make_shared<std::atomic<double>>(0.0);
-    const std::uint64_t ticket = worker_->push([reached_at] { *reached_at = wall_time(); });
-    return std::make_shared<EmulatedEvent>(worker_, ticket, std::move(reached_at), counts_);
+    if (capture_) {
+      capture_->steps.push_back({{}, {}, true});
+      return std::make_shared<CapturedEvent>(capture_->markers++);
+    }
+    return timed_event();
   }
   void wait(const EventPtr& e) override {
+    refuse_in_capture("wait()");
     if (!e || e->done()) return;
     worker_->push([e] {
       if (const auto* own = dynamic_cast<const EmulatedEvent*>(e.get()))
@@ -281,8 +301,39 @@ class EmulatedQueue final : public Queue {
     });
   }
   void synchronize() override {
+    refuse_in_capture("synchronize()");
     ++counts_.host_waits;
     worker_->drain();
+  }
+
+  // As a CUDA stream's capture: operations are recorded, not run, and a
+  // replay queues them all again (random delays included), with fresh
+  // timed events where the capture recorded them.
+  bool can_capture() const override { return true; }
+  void begin_capture() override {
+    refuse_in_capture("begin_capture()");
+    capture_ = std::make_unique<EmulatedGraph>();
+    capture_->queue = this;
+  }
+  GraphPtr end_capture() override {
+    if (!capture_) throw Error("emulated device: end_capture() without begin_capture()");
+    return std::move(capture_);
+  }
+  std::vector<EventPtr> replay(Graph& graph) override {
+    refuse_in_capture("replay()");
+    auto* g = dynamic_cast<EmulatedGraph*>(&graph);
+    if (g == nullptr || g->queue != this)
+      throw Error("emulated device: replay() of a graph another queue captured");
+    std::vector<EventPtr> events;
+    events.reserve(g->markers);
+    for (const EmulatedGraph::Step& step : g->steps) {
+      if (step.on_queue) step.on_queue();
+      if (step.marker)
+        events.push_back(timed_event());
+      else if (step.op)
+        worker_->push(step.op);
+    }
+    return events;
   }
 
   void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
@@ -319,6 +370,32 @@ class EmulatedQueue final : public Queue {
   }
 
  private:
+  // An operation in the queue's order, or into the capture.
+  void push(std::function<void()> op) {
+    if (capture_)
+      capture_->steps.push_back({std::move(op), {}, false});
+    else
+      worker_->push(std::move(op));
+  }
+  // What an operation counts as it is queued (a capture: at each replay).
+  void count(std::function<void()> counted) {
+    if (capture_)
+      capture_->steps.push_back({{}, std::move(counted), false});
+    else
+      counted();
+  }
+  EventPtr timed_event() {
+    auto reached_at = std::make_shared<std::atomic<double>>(0.0);
+    const std::uint64_t ticket = worker_->push([reached_at] { *reached_at = wall_time(); });
+    return std::make_shared<EmulatedEvent>(worker_, ticket, std::move(reached_at), counts_);
+  }
+  void refuse_in_capture(const char* what) const {
+    if (capture_)
+      throw Error(fmt::format(
+          "emulated device: {} during a capture (a CUDA stream being captured refuses it too)",
+          what));
+  }
+
   // cuBLAS reads its operands from device memory only.
   void require_device(const char* op, const char* what, const void* p) const {
     if (!memory_.contains(p))
@@ -335,7 +412,7 @@ class EmulatedQueue final : public Queue {
       require_device("gemm", "B", b);
     }
     require_device("gemm", "C", c);
-    worker_->push([=] { host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
+    push([=] { host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
   }
   // The host's widen-and-SGEMM on the queue's thread (host_backend.hpp).
   template <class T>
@@ -347,7 +424,7 @@ class EmulatedQueue final : public Queue {
       require_device("gemm_mixed", "B", b);
     }
     require_device("gemm_mixed", "C", c);
-    worker_->push([=] { host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
+    push([=] { host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
   }
   template <class T>
   void trsm_t(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, T alpha, const T* a,
@@ -355,7 +432,7 @@ class EmulatedQueue final : public Queue {
     if (m <= 0 || n <= 0) return;
     require_device("trsm", "A", a);
     require_device("trsm", "B", b);
-    worker_->push([=] { host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb); });
+    push([=] { host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb); });
   }
   template <class T>
   void gemv_t(Trans ta, long m, long n, T alpha, const T* a, long lda, const T* x, long incx,
@@ -367,7 +444,7 @@ class EmulatedQueue final : public Queue {
       require_device("gemv", "x", x);
     }
     require_device("gemv", "y", y);
-    worker_->push([=] { host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy); });
+    push([=] { host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy); });
   }
 
   Backend& backend_;
@@ -375,6 +452,7 @@ class EmulatedQueue final : public Queue {
   std::shared_ptr<Worker> worker_;
   QueuePriority priority_;
   Counts& counts_;
+  std::unique_ptr<EmulatedGraph> capture_;  // while capturing
 };
 
 class EmulatedBackend final : public Backend {

@@ -88,6 +88,79 @@ struct CgsChunkBody {
   }
 };
 
+// The same reads and sums as CgsChunkBody, mapped for a GPU: one index per
+// (chunk, lane), index c * kOrthoLanes + t, for the rows r0 + t, r0 + t +
+// kOrthoLanes, ... of chunk c in row order, so that neighbouring threads
+// read neighbouring rows. Each row's update subtracts its products in
+// column order and its lane sums add in row order: the arithmetic of
+// CgsChunkBody, term for term, with the same partials. The row of Q and the
+// j sums stay in registers, so at most kLaneColumns columns (a larger j
+// takes CgsChunkBody).
+inline constexpr int kLaneColumns = 32;
+
+template <class T>
+struct CgsLaneBody {
+  const T* q;
+  long ld, n;
+  int j;
+  T* w;
+  const T* h;        // may be null: no update
+  double* partials;  // may be null: no sums; else as CgsChunkBody's
+  HPLX_HD void operator()(long index) const {
+    const long c = index / kOrthoLanes;
+    const int t = static_cast<int>(index % kOrthoLanes);
+    const long r0 = c * kOrthoChunk;
+    const long r1 = r0 + kOrthoChunk < n ? r0 + kOrthoChunk : n;
+    double acc[kLaneColumns];
+    T row[kLaneColumns];
+    for (int i = 0; i < kLaneColumns; ++i) acc[i] = 0;
+    for (long r = r0 + t; r < r1; r += kOrthoLanes) {
+      T v = w[r];
+      for (int i = 0; i < kLaneColumns; ++i)
+        if (i < j) row[i] = q[i * ld + r];
+      if (h) {
+        for (int i = 0; i < kLaneColumns; ++i)
+          if (i < j) v -= row[i] * h[i];
+        w[r] = v;
+      }
+      if (partials) {
+        const double vd = static_cast<double>(v);
+        for (int i = 0; i < kLaneColumns; ++i)
+          if (i < j) acc[i] += static_cast<double>(row[i]) * vd;
+      }
+    }
+    if (partials)
+      for (int i = 0; i < kLaneColumns; ++i)
+        if (i < j) partials[(c * j + i) * kOrthoLanes + t] = acc[i];
+  }
+};
+
+// SumChunksBody in two launches, for a GPU, with its sums in its order:
+// each chunk's lanes added in lane order (one index per (chunk, column),
+// into totals[c * j + i]), then each column's chunk totals in chunk order.
+struct ChunkLanesBody {
+  const double* partials;
+  int j;
+  double* totals;
+  HPLX_HD void operator()(long k) const {
+    const double* lane = partials + k * kOrthoLanes;
+    double chunk = lane[0];
+    for (int t = 1; t < kOrthoLanes; ++t) chunk += lane[t];
+    totals[k] = chunk;
+  }
+};
+struct SumChunkTotalsBody {
+  const double* totals;
+  long chunks;
+  int j;
+  double* h;
+  HPLX_HD void operator()(long i) const {
+    double s = 0;
+    for (long c = 0; c < chunks; ++c) s += totals[c * j + i];
+    h[i] = s;
+  }
+};
+
 // h[i] = the sum over the chunks c < chunks, in chunk order, of column i's
 // lanes added in lane order. One index per column.
 struct SumChunksBody {
