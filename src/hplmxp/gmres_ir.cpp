@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
+#include "core/error.hpp"
 #include "device/buffer.hpp"
 #include "device/launch.hpp"
 #include "device/mirror.hpp"
@@ -11,17 +13,12 @@
 namespace hplx::hplmxp {
 namespace {
 
-// The refinement's vectors and their operations on the queue.
+// The refinement's vectors (the workspace's) and their operations on the
+// queue.
 class Vectors {
  public:
-  Vectors(device::Queue& q, long n, int m)
-      : q_(q),
-        n_(n),
-        ld_(std::max(1L, n)),
-        store_(q.backend(), ld_ * (m + 4)),
-        maxima_(q.backend()) {
-    maxima_.resize(ld_ / kernels::ChunkMaxima::kChunk + 1);
-  }
+  Vectors(device::Queue& q, GmresIrWorkspace& ws)
+      : q_(q), n_(ws.n), ld_(std::max(1L, ws.n)), store_(ws.store), maxima_(ws.maxima) {}
   // Vector k of the store: 0 .. m for the Krylov basis, then r, w, z.
   double* at(int k) { return store_.data() + static_cast<long>(k) * ld_; }
 
@@ -50,18 +47,38 @@ class Vectors {
  private:
   device::Queue& q_;
   long n_, ld_;
-  device::Buffer<double> store_;
-  device::Mirror<double> maxima_;  // norm_inf's chunks' maxima
+  device::Buffer<double>& store_;
+  device::Mirror<double>& maxima_;  // norm_inf's chunks' maxima
 };
 
 }  // namespace
+
+int gmres_ir_vectors(long n, int restart) {
+  return std::max(1, static_cast<int>(std::min<long>(restart, n)));
+}
+
+GmresIrWorkspace::GmresIrWorkspace(device::Backend& backend, long n_, int restart)
+    : n(n_),
+      m(gmres_ir_vectors(n_, restart)),
+      store(backend, std::max(1L, n_) * (m + 4)),
+      maxima(backend) {
+  maxima.resize(std::max(1L, n_) / kernels::ChunkMaxima::kChunk + 1);
+}
 
 GmresIrResult gmres_ir(device::Queue& q, long n, const Product& multiply, double norm_a,
                        const double* b, const Preconditioner& precondition,
                        const GmresIrOptions& opt, double* x, const CheckCallback& on_check) {
   const double eps = std::ldexp(1.0, -53);
-  const int m = std::max(1, static_cast<int>(std::min<long>(opt.restart, n)));
-  Vectors vec(q, n, m);
+  std::unique_ptr<GmresIrWorkspace> own;
+  GmresIrWorkspace* ws = opt.workspace;
+  if (ws == nullptr) {
+    own = std::make_unique<GmresIrWorkspace>(q.backend(), n, opt.restart);
+    ws = own.get();
+  } else if (ws->n != n || ws->m != gmres_ir_vectors(n, opt.restart)) {
+    throw Error("gmres_ir: the workspace was made for another order or restart");
+  }
+  const int m = ws->m;
+  Vectors vec(q, *ws);
   double* r = vec.at(m + 1);
   double* w = vec.at(m + 2);
   double* z = vec.at(m + 3);

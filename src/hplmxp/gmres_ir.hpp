@@ -26,14 +26,30 @@
 #include <functional>
 #include <vector>
 
+#include "device/buffer.hpp"
+#include "device/mirror.hpp"
 #include "device/queue.hpp"
 
 namespace hplx::hplmxp {
+
+// The refinement's memory: restart + 4 vectors of n entries in the queue's
+// memory (the Krylov basis, r, w, z; min(restart, n) basis vectors) and the
+// max-norm's chunk maxima, made before the clock starts so that the timed
+// refinement allocates nothing.
+struct GmresIrWorkspace {
+  GmresIrWorkspace(device::Backend& backend, long n, int restart);
+  long n;
+  int m;  // basis vectors per cycle
+  device::Buffer<double> store;
+  device::Mirror<double> maxima;
+};
 
 struct GmresIrOptions {
   int restart = 30;          // Krylov vectors per cycle
   int max_iterations = 100;  // cap on GMRES iterations (preconditioned products) in all
   double threshold = 16.0;
+  // Made before the clock for this n and restart; null: gmres_ir makes it.
+  GmresIrWorkspace* workspace = nullptr;
 };
 
 struct GmresIrResult {

@@ -179,6 +179,10 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   device::Buffer<double> b(q.backend(), c.n), x(q.backend(), c.n);
   device::Buffer<float> xf(q.backend(), c.n);
   std::optional<GeneratedMatrix> a;
+  // The factorization's and the refinement's buffers: nothing is allocated
+  // once the clock runs.
+  NopivWorkspace lu_buffers(l, q.backend(), c.depth, c.precision);
+  GmresIrWorkspace refine_buffers(q.backend(), c.n, c.restart);
   {
     // Collectives (the diagonal's row sums, ||A||, the barrier before the
     // clock starts): the whole grid waits.
@@ -216,6 +220,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   how.trace = trace;
   how.fact_queue = fact_queue;
   how.progress = &meter;
+  how.workspace = &lu_buffers;
   const LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), how);
   // From here the whole grid waits: the factorization's record reduced
   // over the ranks, the solves and the refinement (SOLVE); every
@@ -253,6 +258,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   opt.restart = c.restart;
   opt.max_iterations = c.max_iterations;
   opt.threshold = c.threshold;
+  opt.workspace = &refine_buffers;
   // The refinement in FP64 on the queue.
   res.refinement = gmres_ir(
       q, c.n, [&](const double* v, double* av) { a->multiply(v, av); }, a->norm_inf(), b.data(),

@@ -17,6 +17,70 @@
 #include "lu/phase_scope.hpp"
 
 namespace hplx::hplmxp {
+
+// The panel in FP32, stored as doubles (LBCAST moves doubles), on the host
+// (MPI) and in the queue's memory (FACT's copy, UPDATE).
+struct PanelBuffer {
+  device::Mirror<double> store;
+  device::EventPtr ready;      // on FACT's queue, after W was written (FACT's processes)
+  device::EventPtr host_free;  // on the queue, after W's host side went to the device
+  float* dev() { return reinterpret_cast<float*>(store.device()); }
+};
+
+// L21 and U12 rounded to 16 bits for the update (FP16/BF16 storage).
+template <class Low>
+struct LowOperands {
+  device::Buffer<Low> l, u;
+};
+
+struct NopivBuffers {
+  NopivBuffers(const Layout& l, device::Backend& backend, int depth_, device::Precision p)
+      : mloc(l.mloc),
+        nloc(l.nloc),
+        nb(l.nb),
+        depth(depth_),
+        precision(p),
+        diag(backend),
+        u(backend),
+        bad(backend),
+        w(static_cast<std::size_t>(depth_) + 1) {
+    diag.resize(static_cast<long>(l.nb) * l.nb);
+    u.resize(std::max(1L, l.nloc) * l.nb);
+    bad.resize(1);
+    for (PanelBuffer& b : w) {
+      b.store.bind(backend);
+      b.store.resize((std::max(1L, l.mloc) * l.nb + 1) / 2);
+    }
+    const long lsize = std::max(1L, l.mloc) * l.nb, usize = std::max(1L, l.nloc) * l.nb;
+    if (p == device::Precision::Fp16)
+      half = {device::Buffer<device::Half>(backend, lsize),
+              device::Buffer<device::Half>(backend, usize)};
+    if (p == device::Precision::Bf16)
+      bf16 = {device::Buffer<device::BFloat16>(backend, lsize),
+              device::Buffer<device::BFloat16>(backend, usize)};
+  }
+  long mloc, nloc;
+  int nb, depth;
+  device::Precision precision;
+  device::Mirror<float> diag, u;  // the diagonal block; U's rows of a column range
+  device::Mirror<int> bad;        // whether a pivot was bad here
+  std::vector<PanelBuffer> w;     // DEPTH + 1 panels, used in turn
+  LowOperands<device::Half> half;
+  LowOperands<device::BFloat16> bf16;
+};
+
+NopivWorkspace::NopivWorkspace(const Layout& l, device::Backend& backend, int depth,
+                               device::Precision precision) {
+  if (depth < 0) throw UsageError("--depth " + std::to_string(depth) + ": allowed: 0 or more");
+  b_ = std::make_unique<NopivBuffers>(l, backend, depth, precision);
+}
+NopivWorkspace::~NopivWorkspace() = default;
+
+bool NopivWorkspace::fits(const Layout& l, int depth, device::Precision precision) const {
+  return b_->mloc == l.mloc && b_->nloc == l.nloc && b_->nb == l.nb && b_->depth == depth &&
+         b_->precision == precision;
+}
+
 namespace {
 
 using device::Diag;
@@ -48,21 +112,10 @@ struct Step {
   }
 };
 
-// The panel in FP32, stored as doubles (LBCAST moves doubles), on the host
-// (MPI) and in the queue's memory (FACT's copy, UPDATE).
-struct PanelBuffer {
-  device::Mirror<double> store;
-  device::EventPtr ready;      // on FACT's queue, after W was written (FACT's processes)
-  device::EventPtr host_free;  // on the queue, after W's host side went to the device
-  float* dev() { return reinterpret_cast<float*>(store.device()); }
-  static long doubles(const Step& s) { return (s.mrest * s.jb + 1) / 2; }
-};
-
-// L21 and U12 rounded to 16 bits for the update (FP16/BF16 storage).
-template <class Low>
-struct LowOperands {
-  device::Buffer<Low> l, u;
-};
+// The panel's doubles in its buffer (LBCAST's count).
+long panel_doubles(const Step& s) {
+  return (s.mrest * s.jb + 1) / 2;
+}
 
 // `later` runs what is queued on it next only after what `earlier` has
 // been given so far.
@@ -90,7 +143,7 @@ class NopivSteps {
   };
 
   NopivSteps(const Layout& l, const ProcessGrid& grid, device::Queue& q, device::Queue& fq,
-             float* a, const FactorOptions& opt, lu::DeviceTimeline* timeline)
+             float* a, const FactorOptions& opt, lu::DeviceTimeline* timeline, NopivBuffers& b)
       : l_(l),
         grid_(grid),
         q_(q),
@@ -98,25 +151,18 @@ class NopivSteps {
         a_(a),
         opt_(opt),
         timeline_(timeline),
-        diag_(q.backend()),
-        u_(q.backend()),
-        bad_(q.backend()),
-        w_(static_cast<std::size_t>(opt.depth) + 1) {
-    diag_.resize(static_cast<long>(l.nb) * l.nb);
-    u_.resize(std::max(1L, l.nloc) * l.nb);
+        diag_(b.diag),
+        u_(b.u),
+        bad_(b.bad),
+        w_(b.w),
+        half_(b.half),
+        bf16_(b.bf16) {
     bad_.assign(1, 0);
     bad_.to_device(fq_);
-    for (PanelBuffer& b : w_) {
-      b.store.bind(q.backend());
-      b.store.resize((std::max(1L, l.mloc) * l.nb + 1) / 2);
+    for (PanelBuffer& w : w_) {
+      w.ready.reset();
+      w.host_free.reset();
     }
-    const long lsize = std::max(1L, l.mloc) * l.nb, usize = std::max(1L, l.nloc) * l.nb;
-    if (opt.precision == device::Precision::Fp16)
-      half_ = {device::Buffer<device::Half>(q.backend(), lsize),
-               device::Buffer<device::Half>(q.backend(), usize)};
-    if (opt.precision == device::Precision::Bf16)
-      bf16_ = {device::Buffer<device::BFloat16>(q.backend(), lsize),
-               device::Buffer<device::BFloat16>(q.backend(), usize)};
   }
 
   lu::PhaseTimes& times() { return tm_; }
@@ -200,7 +246,7 @@ class NopivSteps {
                ldu, a_ + s.i1 + s.c0 * lda, lda);
     device::copy_matrix(fq_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
     if (l_.npcol > 1) {
-      w.store.to_host(fq_, 0, PanelBuffer::doubles(s));
+      w.store.to_host(fq_, 0, panel_doubles(s));
       fq_.synchronize();
     }
     w.ready = fq_.record();
@@ -215,7 +261,7 @@ class NopivSteps {
     if (w.host_free) w.host_free->synchronize();  // a receiver's last copy of it is done
     w.host_free.reset();
     return std::make_unique<lu::RowBroadcast>(
-        w.store.data(), PanelBuffer::doubles(p), opt_.bcast, p.pc, grid_.row(),
+        w.store.data(), panel_doubles(p), opt_.bcast, p.pc, grid_.row(),
         lu::RowBroadcast::kDefaultTag + static_cast<int>((p.j0 / l_.nb) % 2));
   }
 
@@ -230,7 +276,7 @@ class NopivSteps {
       tm_.bcast_hidden += bcast.timing().hidden();
     }
     if (l_.mycol != p.pc) {
-      w.store.to_device(q_, 0, PanelBuffer::doubles(p));
+      w.store.to_device(q_, 0, panel_doubles(p));
       w.host_free = q_.record();
     }
     if (w.ready && !opt_.omit_fact_wait) q_.wait(w.ready);
@@ -318,11 +364,13 @@ class NopivSteps {
   FactorOptions opt_;
   lu::DeviceTimeline* timeline_;
   lu::PhaseTimes tm_;
-  device::Mirror<float> diag_, u_;
-  device::Mirror<int> bad_;
-  std::vector<PanelBuffer> w_;
-  LowOperands<device::Half> half_;
-  LowOperands<device::BFloat16> bf16_;
+  // The workspace's buffers (NopivBuffers).
+  device::Mirror<float>& diag_;
+  device::Mirror<float>& u_;
+  device::Mirror<int>& bad_;
+  std::vector<PanelBuffer>& w_;
+  LowOperands<device::Half>& half_;
+  LowOperands<device::BFloat16>& bf16_;
 };
 
 }  // namespace
@@ -331,12 +379,20 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
                            const FactorOptions& opt) {
   if (opt.depth < 0)
     throw UsageError("--depth " + std::to_string(opt.depth) + ": allowed: 0 or more");
+  std::unique_ptr<NopivWorkspace> own;
+  NopivWorkspace* ws = opt.workspace;
+  if (ws == nullptr) {
+    own = std::make_unique<NopivWorkspace>(l, q.backend(), opt.depth, opt.precision);
+    ws = own.get();
+  } else if (!ws->fits(l, opt.depth, opt.precision)) {
+    throw Error("factor_nopiv: the workspace was made for another layout, depth or precision");
+  }
   device::Queue& fq = opt.fact_queue ? *opt.fact_queue : q;
   // A device's own clock times its side of each panel.
   std::unique_ptr<lu::DeviceTimeline> timeline;
   if (!q.runs_inline())
     timeline = std::make_unique<lu::DeviceTimeline>(q, opt.trace && opt.trace->enabled());
-  NopivSteps steps(l, grid, q, fq, a, opt, timeline.get());
+  NopivSteps steps(l, grid, q, fq, a, opt, timeline.get(), ws->buffers());
   lu::IterationLog log(l.n, l.nb, l.n, l.mycol, l.npcol, opt.progress,
                        opt.trace ? opt.trace->activity() : nullptr);
   log.start();

@@ -30,11 +30,13 @@
 // the trailing matrix staying FP32.
 #pragma once
 
+#include <memory>
 #include <vector>
 
 #include "core/grid.hpp"
 #include "core/progress.hpp"
 #include "core/trace.hpp"
+#include "device/backend.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
@@ -57,6 +59,26 @@ struct LuNopivResult {
   std::vector<lu::IterationTimes> iterations;
 };
 
+struct NopivBuffers;  // lu_nopiv.cpp
+
+// The factorization's buffers (the diagonal block, U's rows of a column
+// range, DEPTH + 1 panels used in turn, the 16-bit operands), made before
+// the clock starts so that nothing is allocated while the LU runs (as
+// `hplx lu`'s SolveWorkspace). For one layout, depth and precision; a
+// negative depth is a usage error.
+class NopivWorkspace {
+ public:
+  NopivWorkspace(const Layout& l, device::Backend& backend, int depth, device::Precision precision);
+  ~NopivWorkspace();
+  NopivWorkspace(const NopivWorkspace&) = delete;
+  NopivWorkspace& operator=(const NopivWorkspace&) = delete;
+  bool fits(const Layout& l, int depth, device::Precision precision) const;
+  NopivBuffers& buffers() { return *b_; }
+
+ private:
+  std::unique_ptr<NopivBuffers> b_;
+};
+
 struct FactorOptions {
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // LBCAST's topology along the process rows
   int depth = 1;  // panels factored ahead of the update (>= 0; negative: a usage error)
@@ -73,6 +95,9 @@ struct FactorOptions {
   // Tests only: the update does not wait for FACT's queue (the bug the
   // emulated device must catch).
   bool omit_fact_wait = false;
+  // Buffers made before the clock (for this layout, depth and precision);
+  // null: factor_nopiv makes them.
+  NopivWorkspace* workspace = nullptr;
 };
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.

@@ -12,6 +12,7 @@
 #include <limits>
 #include <map>
 #include <memory>
+#include <optional>
 #include <random>
 #include <string>
 #include <utility>
@@ -148,7 +149,10 @@ struct OneProcess {
   device::DeviceCounters counted;
   bool in_grid = false, bad_pivot = false;
 };
-OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fact_wait = false) {
+// `workspace`: the buffers made before the counters start, as hpl-mxp
+// makes them before its clock.
+OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fact_wait = false,
+                              bool workspace = false) {
   OneProcess r;
   ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
   if (!grid.in_grid()) return r;
@@ -164,6 +168,11 @@ OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fac
   FactorOptions opt;
   opt.fact_queue = &dev.panel();
   opt.omit_fact_wait = omit_fact_wait;
+  std::optional<NopivWorkspace> ws;
+  if (workspace) {
+    ws.emplace(l, dev.backend(), opt.depth, opt.precision);
+    opt.workspace = &*ws;
+  }
   const device::DeviceCounters before = dev.backend().counters();
   const LuNopivResult f = factor_nopiv(l, grid, q, da.data(), opt);
   r.counted = dev.backend().counters().since(before);
@@ -184,6 +193,8 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
   const long n = 400;
   const OneProcess few = factor_one_process(*dev, n, 50);
   const OneProcess many = factor_one_process(*dev, n, 8);
+  // With the buffers made beforehand (hpl-mxp makes them before its clock).
+  const OneProcess ready = factor_one_process(*dev, n, 8, false, true);
   if (!few.in_grid) return;
   ASSERT_GE(few.counted.host_waits, 0) << "the emulated device counts";
   EXPECT_FALSE(few.bad_pivot);
@@ -198,6 +209,14 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
       "panels: %ld, %ld, %lld\n",
       few.counted.host_waits, few.counted.allocations, few.counted.bytes_to_host,
       many.counted.host_waits, many.counted.allocations, many.counted.bytes_to_host);
+  // With the workspace: no allocation at all, and no free (each a host
+  // wait) at the end.
+  EXPECT_FALSE(ready.bad_pivot);
+  EXPECT_EQ(ready.counted.allocations, 0);
+  EXPECT_LT(ready.counted.host_waits, many.counted.host_waits);
+  EXPECT_EQ(ready.factors, many.factors) << "the same factors with the workspace given";
+  std::printf("[ counters ] 50 panels, workspace made before: %ld host waits, %ld allocations\n",
+              ready.counted.host_waits, ready.counted.allocations);
 }
 
 // The update must wait for FACT's queue before it reads the panel. With the
@@ -300,6 +319,8 @@ TEST(HplMxpDeviceRefinement, OneProcessBringsOnlyScalarsToTheHost) {
   GmresIrOptions strict;  // a check far below HPL-MxP's: more iterations
   strict.threshold = 1e-3;
   strict.max_iterations = 12;
+  GmresIrWorkspace ws(dev->backend(), n, strict.restart);  // as hpl-mxp: before the clock
+  strict.workspace = &ws;
   const device::DeviceCounters before = dev->backend().counters();
   const GmresIrResult r = gmres_ir(
       q, n, [&](const double* v, double* av) { a.multiply(v, av); }, a.norm_inf(), b.data(),
@@ -314,10 +335,12 @@ TEST(HplMxpDeviceRefinement, OneProcessBringsOnlyScalarsToTheHost) {
   const long long maxima = (2LL * (r.cycles + 1) + 1) * ((n + 1023) / 1024) * 8;
   EXPECT_LE(counted.bytes_to_host, maxima);
   EXPECT_EQ(counted.bytes_to_device, 0);
+  EXPECT_EQ(counted.allocations, 0) << "the refinement allocated with its workspace made before";
   std::printf(
       "[ counters ] %d GMRES iterations in %d cycles: %lld B to the host (the norms' "
-      "chunk maxima: %lld), %lld B to the device\n",
-      r.iterations, r.cycles, counted.bytes_to_host, maxima, counted.bytes_to_device);
+      "chunk maxima: %lld), %lld B to the device, %ld allocations\n",
+      r.iterations, r.cycles, counted.bytes_to_host, maxima, counted.bytes_to_device,
+      counted.allocations);
 }
 
 }  // namespace
