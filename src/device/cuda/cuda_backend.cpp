@@ -15,6 +15,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "device/blas_forwarding.hpp"
 #include "device/cuda/nvml_energy.hpp"
 #include "device/device_errors.hpp"
 #include "device/host/host_backend.hpp"
@@ -160,7 +161,7 @@ struct CudaGraph final : Graph {
   }
 };
 
-class CudaQueue final : public Queue {
+class CudaQueue final : public BlasForwarding<CudaQueue> {
  public:
   // A Normal queue gets the device's least stream priority (CUDA's
   // default), a High one its greatest (cudaDeviceGetStreamPriorityRange:
@@ -310,55 +311,50 @@ class CudaQueue final : public Queue {
     return events;
   }
 
-  void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
-            const double* b, long ldb, double beta, double* c, long ldc) override {
+  // cuBLAS (blas_forwarding.hpp), 64-bit sizes; the routines' zero-size
+  // rules as BLAS has them (scale_block, scale_vector below).
+  template <class T>
+  void gemm_t(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, long lda, const T* b,
+              long ldb, T beta, T* c, long ldc) {
     if (m <= 0 || n <= 0) return;
     if (k <= 0) return scale_block(m, n, beta, c, ldc);
-    blas(cublasDgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
-         "cublasDgemm");
+    if constexpr (std::is_same_v<T, double>)
+      blas(cublasDgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
+           "cublasDgemm");
+    else
+      blas(cublasSgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
+           "cublasSgemm");
   }
-  void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
-            const float* b, long ldb, float beta, float* c, long ldc) override {
+  template <class T>
+  void trsm_t(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, T alpha, const T* a,
+              long lda, T* b, long ldb) {
     if (m <= 0 || n <= 0) return;
-    if (k <= 0) return scale_block(m, n, beta, c, ldc);
-    blas(cublasSgemm_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, lda, b, ldb, &beta, c, ldc),
-         "cublasSgemm");
+    if constexpr (std::is_same_v<T, double>)
+      blas(cublasDtrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n, &alpha, a,
+                          lda, b, ldb),
+           "cublasDtrsm");
+    else
+      blas(cublasStrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n, &alpha, a,
+                          lda, b, ldb),
+           "cublasStrsm");
   }
-  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
-            const double* a, long lda, double* b, long ldb) override {
-    if (m <= 0 || n <= 0) return;
-    blas(cublasDtrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n, &alpha, a,
-                        lda, b, ldb),
-         "cublasDtrsm");
-  }
-  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
-            long lda, float* b, long ldb) override {
-    if (m <= 0 || n <= 0) return;
-    blas(cublasStrsm_64(blas_, side_of(side), fill(uplo), op(ta), diag_of(diag), m, n, &alpha, a,
-                        lda, b, ldb),
-         "cublasStrsm");
-  }
-  void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
-            long incx, double beta, double* y, long incy) override {
+  template <class T>
+  void gemv_t(Trans ta, long m, long n, T alpha, const T* a, long lda, const T* x, long incx,
+              T beta, T* y, long incy) {
     if ((ta == Trans::No ? m : n) <= 0) return;
     if ((ta == Trans::No ? n : m) <= 0) return scale_vector(ta == Trans::No ? m : n, beta, y, incy);
-    blas(cublasDgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
-         "cublasDgemv");
+    if constexpr (std::is_same_v<T, double>)
+      blas(cublasDgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
+           "cublasDgemv");
+    else
+      blas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
+           "cublasSgemv");
   }
-  void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
-            long incx, float beta, float* y, long incy) override {
-    if ((ta == Trans::No ? m : n) <= 0) return;
-    if ((ta == Trans::No ? n : m) <= 0) return scale_vector(ta == Trans::No ? m : n, beta, y, incy);
-    blas(cublasSgemv_64(blas_, op(ta), m, n, &alpha, a, lda, x, incx, &beta, y, incy),
-         "cublasSgemv");
-  }
-  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
-                  const Half* b, long ldb, float beta, float* c, long ldc) override {
-    gemm_ex(ta, tb, m, n, k, alpha, a, b, CUDA_R_16F, lda, ldb, beta, c, ldc);
-  }
-  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
-                  long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) override {
-    gemm_ex(ta, tb, m, n, k, alpha, a, b, CUDA_R_16BF, lda, ldb, beta, c, ldc);
+  template <class L>
+  void gemm_mixed_t(Trans ta, Trans tb, long m, long n, long k, float alpha, const L* a, long lda,
+                    const L* b, long ldb, float beta, float* c, long ldc) {
+    gemm_ex(ta, tb, m, n, k, alpha, a, b, std::is_same_v<L, Half> ? CUDA_R_16F : CUDA_R_16BF, lda,
+            ldb, beta, c, ldc);
   }
 
  private:

@@ -19,6 +19,7 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "device/blas_forwarding.hpp"
 #include "device/host/host_backend.hpp"
 #include "device/host_blas.hpp"
 
@@ -229,7 +230,7 @@ struct EmulatedGraph final : Graph {
   const void* queue = nullptr;  // the queue that captured it
 };
 
-class EmulatedQueue final : public Queue {
+class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
  public:
   EmulatedQueue(Backend& b, const DeviceMemoryMap& memory, std::uint64_t seed,
                 const EmulatedOptions& o, QueuePriority priority, Counts& counts)
@@ -336,40 +337,9 @@ class EmulatedQueue final : public Queue {
     return events;
   }
 
-  void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
-            const double* b, long ldb, double beta, double* c, long ldc) override {
-    gemm_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-  void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
-            const float* b, long ldb, float beta, float* c, long ldc) override {
-    gemm_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
-            const double* a, long lda, double* b, long ldb) override {
-    trsm_t(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
-  }
-  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
-            long lda, float* b, long ldb) override {
-    trsm_t(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
-  }
-  void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
-            long incx, double beta, double* y, long incy) override {
-    gemv_t(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
-  }
-  void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
-            long incx, float beta, float* y, long incy) override {
-    gemv_t(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
-  }
-  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
-                  const Half* b, long ldb, float beta, float* c, long ldc) override {
-    gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
-                  long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) override {
-    gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-
  private:
+  friend class BlasForwarding<EmulatedQueue>;
+
   // An operation in the queue's order, or into the capture.
   void push(std::function<void()> op) {
     if (capture_)

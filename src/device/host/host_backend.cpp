@@ -13,6 +13,7 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "device/blas_forwarding.hpp"
 #include "device/host_blas.hpp"
 
 extern "C" char* openblas_get_config(void);
@@ -131,7 +132,7 @@ class DoneEvent final : public Event {
   double at_ = wall_time();
 };
 
-class HostQueue final : public Queue {
+class HostQueue final : public BlasForwarding<HostQueue> {
  public:
   HostQueue(Backend& b, QueuePriority priority) : backend_(b), priority_(priority) {}
   QueuePriority priority() const override { return priority_; }
@@ -155,36 +156,25 @@ class HostQueue final : public Queue {
   void wait(const EventPtr&) override {}
   void synchronize() override {}
 
-  void gemm(Trans ta, Trans tb, long m, long n, long k, double alpha, const double* a, long lda,
-            const double* b, long ldb, double beta, double* c, long ldc) override {
+  // BLAS on the calling thread (blas_forwarding.hpp).
+  template <class T>
+  void gemm_t(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, long lda, const T* b,
+              long ldb, T beta, T* c, long ldc) {
     host_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
-  void gemm(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
-            const float* b, long ldb, float beta, float* c, long ldc) override {
-    host_gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, double alpha,
-            const double* a, long lda, double* b, long ldb) override {
+  template <class T>
+  void trsm_t(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, T alpha, const T* a,
+              long lda, T* b, long ldb) {
     host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
   }
-  void trsm(Side side, Uplo uplo, Trans ta, Diag diag, long m, long n, float alpha, const float* a,
-            long lda, float* b, long ldb) override {
-    host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb);
-  }
-  void gemv(Trans ta, long m, long n, double alpha, const double* a, long lda, const double* x,
-            long incx, double beta, double* y, long incy) override {
+  template <class T>
+  void gemv_t(Trans ta, long m, long n, T alpha, const T* a, long lda, const T* x, long incx,
+              T beta, T* y, long incy) {
     host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
   }
-  void gemv(Trans ta, long m, long n, float alpha, const float* a, long lda, const float* x,
-            long incx, float beta, float* y, long incy) override {
-    host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy);
-  }
-  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const Half* a, long lda,
-                  const Half* b, long ldb, float beta, float* c, long ldc) override {
-    host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
-  }
-  void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
-                  long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) override {
+  template <class L>
+  void gemm_mixed_t(Trans ta, Trans tb, long m, long n, long k, float alpha, const L* a, long lda,
+                    const L* b, long ldb, float beta, float* c, long ldc) {
     host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
 

@@ -9,6 +9,7 @@
 #include <cstring>
 #include <map>
 #include <mutex>
+#include <type_traits>
 
 #include <fmt/format.h>
 #include <simgrid/s4u/Actor.hpp>
@@ -21,6 +22,7 @@
 
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "device/blas_forwarding.hpp"
 #include "device/simulation.hpp"
 
 namespace hplx::device {
@@ -66,7 +68,7 @@ class SimEvent final : public Event {
 
 class SimBackend;
 
-class SimQueue final : public Queue {
+class SimQueue final : public BlasForwarding<SimQueue> {
  public:
   // `index`: the backend's count of queues made before it (each queue
   // of each rank draws its own spread).
@@ -102,36 +104,25 @@ class SimQueue final : public Queue {
   }
   void synchronize() override { sleep_until(busy_until_); }
 
-  void gemm(Trans, Trans, long m, long n, long k, double, const double*, long, const double*, long,
-            double, double*, long) override {
-    charge(gemm_seconds(model_.dgemm, m, n, k));
+  // BLAS by the model's time (blas_forwarding.hpp): GEMM at its shape's
+  // rate (FP32 and the mixed GEMM at SGEMM's), TRSM at the model's rate (FP32
+  // twice that), GEMV by its bytes at the memory's bandwidth.
+  template <class T>
+  void gemm_t(Trans, Trans, long m, long n, long k, T, const T*, long, const T*, long, T, T*,
+              long) {
+    charge(gemm_seconds(std::is_same_v<T, double> ? model_.dgemm : model_.sgemm, m, n, k));
   }
-  void gemm(Trans, Trans, long m, long n, long k, float, const float*, long, const float*, long,
-            float, float*, long) override {
-    charge(gemm_seconds(model_.sgemm, m, n, k));
+  template <class T>
+  void trsm_t(Side side, Uplo, Trans, Diag, long m, long n, T, const T*, long, T*, long) {
+    charge(trsm_seconds(side, m, n, (std::is_same_v<T, double> ? 1 : 2) * model_.trsm_flops));
   }
-  void trsm(Side side, Uplo, Trans, Diag, long m, long n, double, const double*, long, double*,
-            long) override {
-    charge(trsm_seconds(side, m, n, model_.trsm_flops));
+  template <class T>
+  void gemv_t(Trans, long m, long n, T, const T*, long, const T*, long, T, T*, long) {
+    charge(double(sizeof(T)) * m * n / model_.memory_Bps + model_.kernel_overhead_s);
   }
-  void trsm(Side side, Uplo, Trans, Diag, long m, long n, float, const float*, long, float*,
-            long) override {
-    charge(trsm_seconds(side, m, n, 2 * model_.trsm_flops));
-  }
-  void gemv(Trans, long m, long n, double, const double*, long, const double*, long, double,
-            double*, long) override {
-    charge(8.0 * m * n / model_.memory_Bps + model_.kernel_overhead_s);
-  }
-  void gemv(Trans, long m, long n, float, const float*, long, const float*, long, float, float*,
-            long) override {
-    charge(4.0 * m * n / model_.memory_Bps + model_.kernel_overhead_s);
-  }
-  void gemm_mixed(Trans, Trans, long m, long n, long k, float, const Half*, long, const Half*, long,
-                  float, float*, long) override {
-    charge(gemm_seconds(model_.sgemm, m, n, k));
-  }
-  void gemm_mixed(Trans, Trans, long m, long n, long k, float, const BFloat16*, long,
-                  const BFloat16*, long, float, float*, long) override {
+  template <class L>
+  void gemm_mixed_t(Trans, Trans, long m, long n, long k, float, const L*, long, const L*, long,
+                    float, float*, long) {
     charge(gemm_seconds(model_.sgemm, m, n, k));
   }
 
