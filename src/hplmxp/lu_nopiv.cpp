@@ -13,8 +13,8 @@
 #include "lu/device_timeline.hpp"
 #include "lu/iteration_log.hpp"
 #include "lu/look_ahead.hpp"
-#include "lu/panel_broadcast.hpp"
 #include "lu/phase_scope.hpp"
+#include "lu/row_broadcast.hpp"
 
 namespace hplx::hplmxp {
 

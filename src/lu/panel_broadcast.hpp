@@ -1,93 +1,89 @@
-// LBCAST: the factored panel (the stacked buffer W, the pivots and the
-// zero-pivot flag) sent from the panel's process column to every process of
-// the process row, with netlib's six topologies. Positions are counted along
-// the row from the root (0) in increasing column order, wrapping around:
-//   1ring    0->1, 1->2, 2->3, ...
-//   1ringM   0->1, 0->2, 2->3, 3->4, ...        (1 only receives)
-//   2ring    0->1 and 0->h (h = Q/2), then two rings 1->2.., h->h+1..
-//   2ringM   0->1, then 0->2 and 0->s over the rest, two rings from 2 and s
-//   long     the message cut in Q pieces, scattered from the root, then
-//            rolled around the ring in Q-1 exchange steps (bandwidth-bound)
-//   longM    0->1 the whole message, then long over 0, 2, 3, ..., Q-1
+// LBCAST of one panel, plain or pipelined (seed 003 5.1.3.2).
 //
-// A broadcast is non-blocking: started after FACT, moved on by progress()
-// between pieces of the trailing update (so a ring's forwarding and a long
-// broadcast's roll steps happen while the process computes), and completed
-// by finish(). This is what makes look-ahead overlap real.
+// Plain: the whole factored panel (its buffer W with the pivots and info in
+// the tail) goes along the process row in one broadcast after FACT.
+//
+// Pipelined (--bcast-pipeline on): the recursive factorization finishes its
+// top-level sub-panels (netlib's NDIV parts) one after the other, and a
+// finished sub-panel changes afterwards only where later pivots interchange
+// rows. So each finished sub-panel goes out at once, while the rest is
+// factored, and after FACT only the last sub-panel (with the tail) and a
+// fix-up go: the earlier sub-panels' rows that later pivots changed, that is
+// L1's rows and this process row's rows of L2 that a later pivot names.
+// Receivers post every receive when the broadcast starts and apply the
+// fix-up in finish(). A finished sub-panel is copied before it is sent: the
+// factorization keeps interchanging its rows, and MPI forbids writing a
+// buffer that is being sent.
+//
+// Every piece is a RowBroadcast with its own tag, in the test's topology.
 #pragma once
 
-#include <mpi.h>
-
+#include <memory>
 #include <vector>
 
 #include "core/grid.hpp"
 #include "core/timer.hpp"
 #include "lu/config.hpp"
 #include "lu/panel.hpp"
+#include "lu/row_broadcast.hpp"
 
 namespace hplx::lu {
 
-// One broadcast of `count` doubles at `data` from the process of `row` with
-// rank `root` to all others. The buffer must stay put until finish().
-class RowBroadcast {
- public:
-  // Messages carry `tag`: broadcasts in flight at once on one row need
-  // different tags, so a forwarded piece can never match another's receive.
-  RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row,
-               int tag = kDefaultTag);
-  static constexpr int kDefaultTag = 41;
-  ~RowBroadcast();
-  RowBroadcast(const RowBroadcast&) = delete;
-  RowBroadcast& operator=(const RowBroadcast&) = delete;
+// What LBCAST needs of a test: the topology (HPL.dat line 23), NB (the
+// rows' distribution), and with broadcast pipelining (--bcast-pipeline)
+// FACT's top-level split (NBMIN, NDIV).
+struct BcastParams {
+  Broadcast topology = Broadcast::OneRingM;
+  int nb = 1;
+  bool pipeline = false;
+  int nbmin = 4, ndiv = 2;
+  // The plain broadcast of a panel factored on the device, from and into
+  // W's device side (Schedule::device_mpi): the pivots and info travel in
+  // the device tail, and receivers unpack nothing (panel_received_on_device).
+  bool device_memory = false;
+};
+BcastParams bcast_params(const TestCase& t);
 
-  // Tests the outstanding messages and posts the next ones; true when this
-  // process's part is done (it has the data and has sent what it forwards).
+class PanelBroadcast {
+ public:
+  // Collective over grid.row(): every process of the row constructs it for
+  // the same panel. Receivers post their receives now; the panel's process
+  // column sends as FACT goes (subpanel_done) and at the end (send_rest).
+  PanelBroadcast(Panel& panel, const BcastParams& params, const ProcessGrid& grid);
+  ~PanelBroadcast();
+  PanelBroadcast(const PanelBroadcast&) = delete;
+  PanelBroadcast& operator=(const PanelBroadcast&) = delete;
+
+  bool pipelined() const { return !starts_.empty(); }
+  // The panel's process column, during FACT: sub-panel [first, end) is done.
+  void subpanel_done(long first, long end);
+  // The panel's process column, after FACT: the rest goes out.
+  void send_rest();
+  // Tests the messages in flight and posts the next ones; true when done.
   bool progress();
-  // Blocks until this process's part is done.
+  // Completes everything; on receivers, the panel is whole afterwards
+  // (pivots and info unpacked, fix-up applied).
   void finish();
-  // Whether this process has the whole message (it may still be forwarding).
-  bool received() const { return received_; }
-  // When it started, when this process's part was seen done, and how long
-  // the caller waited in finish(): what is not waited was hidden.
-  const CommTiming& timing() const { return timing_; }
+  // From the first message posted to the last seen done; waits summed.
+  CommTiming timing() const;
 
  private:
-  struct Message {
-    int peer;
-    long first, count;
-    bool send;
-  };
-  void post(const std::vector<Message>& stage);
-  std::vector<Message> stage(int index) const;
+  void start(double* data, long count, int piece);
+  double* buffer() { return params_.device_memory ? p_.w.device() : p_.w.data(); }
+  std::vector<long> changed_rows() const;  // stacked rows of L2 the fix-up carries
+  void pack_fixup();
+  void apply_fixup();
 
-  double* data_;
-  long count_;
-  Broadcast topology_;
-  MPI_Comm row_;
-  int tag_ = kDefaultTag;
-  int q_ = 1, pos_ = 0, root_ = 0;
-  std::vector<int> members_;  // long/longM: the ranks that take part in spread-roll
-  int stage_ = 0, stages_ = 0;
-  bool received_ = false;
-  std::vector<MPI_Request> reqs_;
-  CommTiming timing_;
+  Panel& p_;
+  const BcastParams params_;
+  const ProcessGrid& grid_;
+  bool sender_ = false;
+  std::vector<long> starts_;  // top-level sub-panel starts; empty: plain
+  long last_ = 0;             // first column of the last sub-panel
+  std::vector<std::vector<double>> copies_;
+  std::vector<double> fixup_;
+  std::vector<std::unique_ptr<RowBroadcast>> pieces_;
+  bool finished_ = false;
 };
-
-// Starts LBCAST of a factored panel. Collective over grid.row(); the panel's
-// buffer carries the pivots and info in its tail (see panel.hpp). After
-// finish(), unpack_panel_tail() must run on the receivers.
-std::unique_ptr<RowBroadcast> start_panel_broadcast(Panel& panel, Broadcast topology,
-                                                    const ProcessGrid& grid);
-
-// Blocking LBCAST (start, then finish and unpack). Collective over grid.row().
-void broadcast_panel(Panel& panel, Broadcast topology, const ProcessGrid& grid);
-
-// Sends `count` doubles at `data` from row position 0 (column `root`) to every
-// process of `row` (ranks = columns), with the given topology, blocking.
-void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_Comm row);
-
-// For the ring topologies: the position each position receives from (-1 for
-// the root), for q processes. Exposed for tests.
-std::vector<int> ring_parents(Broadcast topology, int q);
 
 }  // namespace hplx::lu

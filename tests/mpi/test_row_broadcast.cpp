@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "lu/panel_broadcast.hpp"
+#include "lu/row_broadcast.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -14,7 +14,7 @@ namespace {
 const Broadcast kAll[] = {Broadcast::OneRing,  Broadcast::OneRingM, Broadcast::TwoRing,
                           Broadcast::TwoRingM, Broadcast::Long,     Broadcast::LongM};
 
-TEST(PanelBroadcast, EveryTopologyDeliversTheRootsDataToAll) {
+TEST(RowBroadcast, EveryTopologyDeliversTheRootsDataToAll) {
   int q = 1, me = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &q);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -37,7 +37,7 @@ TEST(PanelBroadcast, EveryTopologyDeliversTheRootsDataToAll) {
 // progress() between pieces of other work, finished. Every topology, every
 // root, delivers the same data, and progress() reports done only once this
 // process has it.
-TEST(PanelBroadcast, ProgressDeliversWhileTheCallerWorks) {
+TEST(RowBroadcast, ProgressDeliversWhileTheCallerWorks) {
   int q = 1, me = 0;
   MPI_Comm_size(MPI_COMM_WORLD, &q);
   MPI_Comm_rank(MPI_COMM_WORLD, &me);
@@ -72,7 +72,7 @@ TEST(PanelBroadcast, ProgressDeliversWhileTheCallerWorks) {
   }
 }
 
-TEST(PanelBroadcast, RingsFormATreeRootedAtZero) {
+TEST(RowBroadcast, RingsFormATreeRootedAtZero) {
   for (Broadcast b :
        {Broadcast::OneRing, Broadcast::OneRingM, Broadcast::TwoRing, Broadcast::TwoRingM}) {
     for (int q = 1; q <= 17; ++q) {
