@@ -51,11 +51,12 @@ class Vectors {
   device::Mirror<double>& maxima_;  // norm_inf's chunks' maxima
 };
 
-}  // namespace
-
+// The basis vectors per cycle: restart, at most n.
 int gmres_ir_vectors(long n, int restart) {
   return std::max(1, static_cast<int>(std::min<long>(restart, n)));
 }
+
+}  // namespace
 
 GmresIrWorkspace::GmresIrWorkspace(device::Backend& backend, long n_, int restart)
     : n(n_),
