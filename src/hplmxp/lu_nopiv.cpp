@@ -34,16 +34,15 @@ struct LowOperands {
 };
 
 struct NopivBuffers {
-  NopivBuffers(const Layout& l, device::Backend& backend, int depth_, device::Precision p)
+  NopivBuffers(const Layout& l, device::Backend& backend, int depth, device::Precision p)
       : mloc(l.mloc),
         nloc(l.nloc),
         nb(l.nb),
-        depth(depth_),
         precision(p),
         diag(backend),
         u(backend),
         bad(backend),
-        w(static_cast<std::size_t>(depth_) + 1) {
+        w(static_cast<std::size_t>(depth) + 1) {
     diag.resize(static_cast<long>(l.nb) * l.nb);
     u.resize(std::max(1L, l.nloc) * l.nb);
     bad.resize(1);
@@ -60,7 +59,7 @@ struct NopivBuffers {
               device::Buffer<device::BFloat16>(backend, usize)};
   }
   long mloc, nloc;
-  int nb, depth;
+  int nb;
   device::Precision precision;
   device::Mirror<float> diag, u;  // the diagonal block; U's rows of a column range
   device::Mirror<int> bad;        // whether a pivot was bad here
@@ -77,8 +76,8 @@ NopivWorkspace::NopivWorkspace(const Layout& l, device::Backend& backend, int de
 NopivWorkspace::~NopivWorkspace() = default;
 
 bool NopivWorkspace::fits(const Layout& l, int depth, device::Precision precision) const {
-  return b_->mloc == l.mloc && b_->nloc == l.nloc && b_->nb == l.nb && b_->depth == depth &&
-         b_->precision == precision;
+  return b_->mloc == l.mloc && b_->nloc == l.nloc && b_->nb == l.nb &&
+         b_->w.size() == static_cast<std::size_t>(depth) + 1 && b_->precision == precision;
 }
 
 namespace {

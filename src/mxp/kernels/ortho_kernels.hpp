@@ -138,16 +138,18 @@ struct CgsLaneBody {
 // SumChunksBody in two launches, for a GPU, with its sums in its order:
 // each chunk's lanes added in lane order (one index per (chunk, column),
 // into totals[c * j + i]), then each column's chunk totals in chunk order.
+// A chunk's kOrthoLanes partial sums of one column added in lane order.
+HPLX_HD inline double lane_total(const double* lane) {
+  double chunk = lane[0];
+  for (int t = 1; t < kOrthoLanes; ++t) chunk += lane[t];
+  return chunk;
+}
+
 struct ChunkLanesBody {
   const double* partials;
   int j;
   double* totals;
-  HPLX_HD void operator()(long k) const {
-    const double* lane = partials + k * kOrthoLanes;
-    double chunk = lane[0];
-    for (int t = 1; t < kOrthoLanes; ++t) chunk += lane[t];
-    totals[k] = chunk;
-  }
+  HPLX_HD void operator()(long k) const { totals[k] = lane_total(partials + k * kOrthoLanes); }
 };
 struct SumChunkTotalsBody {
   const double* totals;
@@ -170,12 +172,7 @@ struct SumChunksBody {
   double* h;
   HPLX_HD void operator()(long i) const {
     double s = 0;
-    for (long c = 0; c < chunks; ++c) {
-      const double* lane = partials + (c * j + i) * kOrthoLanes;
-      double chunk = lane[0];
-      for (int t = 1; t < kOrthoLanes; ++t) chunk += lane[t];
-      s += chunk;
-    }
+    for (long c = 0; c < chunks; ++c) s += lane_total(partials + (c * j + i) * kOrthoLanes);
     h[i] = s;
   }
 };
