@@ -12,6 +12,7 @@
 #include "mxp_command.hpp"
 #include "report_command.hpp"
 #include "sim_command.hpp"
+#include "tune_command.hpp"
 #include "version.hpp"
 
 namespace hplx::app {
@@ -30,6 +31,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   MxpCommand mxp(app);
   HplMxpCommand hpl_mxp(app);
   SimCommand sim(app);
+  TuneCommand tune(app);
   try {
     app.parse(argc, argv);
   } catch (const CLI::Success& e) {  // --help, --version
@@ -42,7 +44,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
     if (e.get_name() == "RequiredError" && app.get_subcommands().empty())
       what.str(
           "a subcommand is required; allowed: lu (alias hpl), hpl-mxp, mxp (alias hpg-mxp), model, "
-          "report, sim (run `hplx --help`)");
+          "report, sim, tune (run `hplx --help`)");
     throw UsageError(what.str());
   }
   std::vector<std::string> args(argv, argv + argc);
@@ -52,6 +54,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   if (mxp.chosen()) return mxp.run(world, args);
   if (hpl_mxp.chosen()) return hpl_mxp.run(world, args);
   if (sim.chosen()) return sim.run(world, args);
+  if (tune.chosen()) return tune.run(world);
   return 2;
 }
 

@@ -428,10 +428,13 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   mem.finish();
 
-  Section node(top.table("node"), "node", name, {"devices", "memory_gib", "grid", "link"});
+  Section node(top.table("node"), "node", name,
+               {"devices", "memory_gib", "grid", "link", "cores", "numa_domains"});
   Node& nd = spec.node;
   nd.devices = static_cast<int>(node.integer("devices", 1, kIntMax).value_or(1));
   nd.memory_gib = node.positive("memory_gib", " (GiB)");
+  if (auto c = node.integer("cores", 1, kIntMax)) nd.cores = static_cast<int>(*c);
+  if (auto d = node.integer("numa_domains", 1, kIntMax)) nd.numa_domains = static_cast<int>(*d);
   if (auto g = node.string("grid")) {
     auto [p, q] = parse_grid(*g, name + ": key 'node.grid'");
     if (p * q != nd.devices)

@@ -106,6 +106,12 @@ struct Node {
   std::optional<int> grid_p, grid_q;  // node-local grid; default: squarest that divides P x Q
   Link link;                          // between the devices of a node
   std::optional<double> memory_gib;   // for sizing N when devices have no own memory
+  // The node's CPU cores and NUMA domains, for `hplx tune`'s batch script
+  // (each rank bound to cores / devices of them, in its domain). Absent
+  // cores: a CPU spec's rank is one core (as `hplx model calibrate` writes
+  // them), a GPU spec's host cores are unknown.
+  std::optional<int> cores;
+  int numa_domains = 1;
 };
 
 // Where FACT runs when the devices are GPUs whose matrix stays in their

@@ -1,13 +1,17 @@
 // HPL.dat parsing: the example files, netlib's test order, whitespace,
 // every error a user can make, and the values netlib silently remaps.
+#include <fmt/format.h>
 #include <gtest/gtest.h>
 
 #include <filesystem>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
 #include "core/error.hpp"
 #include "lu/config.hpp"
+#include "lu/hpl_dat_writer.hpp"
 
 namespace {
 
@@ -516,6 +520,71 @@ TEST(NameOf, NetlibSpellings) {
   EXPECT_STREQ(name_of(SwapAlgorithm::BinaryExchange), "Binary-exchange");
   EXPECT_STREQ(name_of(SwapAlgorithm::Long), "Spread-roll (long)");
   EXPECT_STREQ(name_of(SwapAlgorithm::Mix), "Mix");
+}
+
+// What hpl_dat_text() writes reads back as the same tests, every field
+// away from netlib's defaults so a value written to the wrong line shows.
+TEST(HplDatWriter, WrittenFileReadsBackAsTheSameTests) {
+  HplDat d;
+  d.output_file = "tuned.out";
+  d.device_out = 7;
+  d.ns = {4000, 12345};
+  d.nbs = {96, 256};
+  d.pmap = GridOrder::ColumnMajor;
+  d.grids = {{2, 3}, {1, 6}};
+  d.threshold = 8.5;
+  d.pfacts = {Factorization::Left, Factorization::Crout};
+  d.nbmins = {2, 8};
+  d.ndivs = {3};
+  d.rfacts = {Factorization::Right};
+  d.bcasts = {Broadcast::LongM, Broadcast::TwoRing};
+  d.depths = {1, 0};
+  d.swap = SwapAlgorithm::Long;
+  d.swap_threshold = 32;
+  d.l1_transposed = false;
+  d.u_transposed = false;
+  d.equilibration = false;
+  d.alignment = 4;
+  const std::string text = hpl_dat_text(d, "title\nwith a newline");
+  EXPECT_EQ(text.substr(0, text.find('\n')), "title with a newline");
+  const HplDat r = parse_hpl_dat_text(text, "written");
+  EXPECT_TRUE(r.warnings.empty());
+  EXPECT_EQ(r.output_file, d.output_file);
+  EXPECT_EQ(r.device_out, d.device_out);
+  EXPECT_EQ(r.swap, d.swap);
+  EXPECT_EQ(r.swap_threshold, d.swap_threshold);
+  EXPECT_EQ(r.threshold, d.threshold);
+  EXPECT_EQ(r.alignment, d.alignment);
+  EXPECT_EQ(r.equilibration, d.equilibration);
+  const auto want = expand_tests(d), got = expand_tests(r);
+  ASSERT_EQ(got.size(), want.size());
+  for (size_t i = 0; i < want.size(); ++i)
+    EXPECT_EQ(variant_code(got[i]) + fmt::format(" {} {} {}x{} {}{}", got[i].n, got[i].nb,
+                                                 got[i].grid.p, got[i].grid.q, got[i].l1_transposed,
+                                                 got[i].u_transposed),
+              variant_code(want[i]) + fmt::format(" {} {} {}x{} {}{}", want[i].n, want[i].nb,
+                                                  want[i].grid.p, want[i].grid.q,
+                                                  want[i].l1_transposed, want[i].u_transposed))
+        << "test " << i;
+}
+
+// The example HPL.dat, read and written again, gives back its own lines
+// but for the title.
+TEST(HplDatWriter, ExampleFileRoundTripsLineForLine) {
+  const HplDat d = parse_hpl_dat_file(example("HPL.dat"));
+  const std::string text = hpl_dat_text(d, "title");
+  std::ifstream in(example("HPL.dat"));
+  std::stringstream orig;
+  orig << in.rdbuf();
+  auto values = [](const std::string& s) {
+    std::vector<std::string> first;
+    std::istringstream lines(s);
+    int no = 0;
+    for (std::string l; std::getline(lines, l);)
+      if (++no > 2) first.push_back(l.substr(0, l.find_first_of(' ')));
+    return first;
+  };
+  EXPECT_EQ(values(text), values(orig.str()));
 }
 
 }  // namespace
