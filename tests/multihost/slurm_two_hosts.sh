@@ -2,20 +2,23 @@
 # hplx under Slurm across two hosts: the two network-namespace hosts of
 # netns_hosts.sh, a slurmd in each (its hostname the node's name),
 # slurmctld on the bridge in the root namespace and a munged of the test's
-# own (its key, socket and every Slurm state, spool, log and pid file in a
-# temporary folder, nothing of the machine's touched). It tunes for the 2
-# nodes of tests/multihost/two-hosts.toml (one CPU rank per host), submits
-# the batch script tune writes with sbatch and checks, from what Slurm,
-# hplx and its record say:
-#   - launched by `srun --mpi=pmix`: the job ends COMPLETED, lu PASSES,
-#     its record is complete and its thread plan says 2 ranks on 2 nodes,
-#     1 rank per node, bound as the script binds it;
+# own (its key, socket and every Slurm state, spool, tmp, log and pid file
+# in a temporary folder, nothing of the machine's touched). It runs
+# `hplx tune two-hosts.toml --nodes 2 --budget 0` (one CPU rank per host,
+# the model only), submits the batch script tune writes with sbatch and
+# checks, from what Slurm, hplx and its record say:
+#   - launched by `srun --mpi=pmix`: the script asks for 2 nodes, 1 task
+#     per node with the node's cores; the job ends COMPLETED, lu PASSES,
+#     its record is complete, from the first host, and its thread plan says
+#     2 ranks on 2 nodes, 1 rank per node, bound as hplx-bind.sh binds it;
 #   - the same with Open MPI's mpirun inside the allocation;
-#   - a job of several tests cancelled with scancel once one test has
-#     finished: the record keeps the finished tests (PASSED) and says the
-#     run was interrupted.
+#   - a job of 4 tests cancelled with scancel once one test has finished
+#     ends CANCELLED within 15 s; the record keeps the finished tests
+#     (PASSED) and says the run was interrupted;
+#   - tune refuses --nodes 0 and a node grid that does not fit its spec:
+#     exit 2, one line, nothing written.
 # Then it stops its daemons, removes what it made and checks that nothing
-# is left.
+# of it is left (no daemon, process, namespace, link or file).
 #   slurm_two_hosts.sh HPLX [MPIRUN]
 # Exit status: 0 passed, 1 failed, 77 skipped (not root, namespaces not
 # permitted, or Slurm or munge not installed; the reason is printed; with
@@ -33,16 +36,18 @@ started=$(date +%s.%N)
 . "$here/netns_hosts.sh"
 
 # --- what the machine must allow ------------------------------------------
-netns_require ip unshare pgrep python3 timeout taskset
+netns_require ip unshare nsenter ss pgrep python3 timeout taskset getconf
 for tool in munged mungekey slurmctld slurmd sbatch srun scontrol scancel sinfo; do
   command -v "$tool" >/dev/null ||
     skip "$tool is missing (scripts/install-deps.sh installs slurmctld, slurmd, slurm-client and munge)"
 done
 command -v "$mpirun" >/dev/null || fail "no mpirun: $mpirun"
+# The batch script's mpirun is this one.
+PATH=$(dirname "$(command -v "$mpirun")"):$PATH
 [[ -x $hplx ]] || fail "no hplx at $1"
-# A host's one rank binds to the spec's cores per device: cpus 0 to C-1.
-cores=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["device"]["cores"])' "$spec") ||
-  fail "no device.cores in $spec"
+# A host's one rank binds to the spec's node cores: cpus 0 to C-1.
+cores=$(python3 -c 'import sys, tomllib; print(tomllib.load(open(sys.argv[1], "rb"))["node"]["cores"])' "$spec") ||
+  fail "no node.cores in $spec"
 python3 -c 'import os, sys; sys.exit(0 if set(range(int(sys.argv[1]))) <= os.sched_getaffinity(0) else 1)' "$cores" ||
   skip "this test may not use cpus 0-$((cores - 1)), which the spec's rank binds to"
 
@@ -54,12 +59,12 @@ work=$(mktemp -d)
 ctl=hplx$$-ctl # slurmctld's hostname (its UTS namespace; the root network namespace)
 pids=()        # munged, slurmctld, the slurmds: stopped in this order's reverse
 
-# Stops the daemons: SIGTERM, then SIGKILL after 5 s.
 alive() {
   local p
   for p in "${pids[@]}"; do kill -0 "$p" 2>/dev/null && return 0; done
   return 1
 }
+# Stops the daemons, the last started first: SIGTERM, then SIGKILL after 5 s.
 stop_daemons() {
   local i p
   for ((i = ${#pids[@]} - 1; i >= 0; i--)); do kill -TERM "${pids[i]}" 2>/dev/null; done
@@ -175,58 +180,13 @@ done
 sinfo -N -o "   %N %T %c cpus, partition %P"
 step "munged, slurmctld and 2 slurmds up"
 
-# --- hplx tune's batch script -------------------------------------------------
-# TODO(hplx tune): a stand-in for `hplx tune SPEC --nodes K --out DIR
-# --budget 0 --launcher L` until this hplx has the subcommand: it writes
-# what tune writes (HPL.dat, hplx-lu.sbatch, hplx-bind.sh, tune.json), with
-# N, NB and the grid from the spec's [run] instead of a search. Once
-# `hplx --help` lists tune, tune() below uses hplx itself and this goes.
-fake_tune() { # SPEC NODES OUT LAUNCHER
-  python3 - "$hplx" "$@" <<'PY2'
-import json, os, sys, tomllib
-hplx, spec, nodes, out, launcher = sys.argv[1], sys.argv[2], int(sys.argv[3]), sys.argv[4], sys.argv[5]
-s = tomllib.load(open(spec, "rb"))
-run, node, dev = s.get("run", {}), s.get("node", {}), s.get("device", {})
-d, c = node.get("devices", 1), dev.get("cores", 1)
-n, nb = run["n"], run["nb"]
-p, q = map(int, run["grid"].split("x"))
-assert p * q == nodes * d, (p, q, nodes, d)
-os.makedirs(out, exist_ok=True)
-lines = open(os.path.join(os.path.dirname(spec), "../../examples/HPL.dat")).read().splitlines()
-lines[0] = f"hplx tune (stand-in): {s['system']['name']}, {nodes} nodes"
-for i, v in ((4, 1), (5, n), (6, 1), (7, nb), (9, 1), (10, p), (11, q)):
-    lines[i] = f"{v:<13}" + lines[i].split(None, 1)[1]
-open(f"{out}/HPL.dat", "w").write("\n".join(lines) + "\n")
-launch = (f"srun --mpi=pmix --cpu-bind=none ./hplx-bind.sh" if launcher == "srun"
-          else f"mpirun --bind-to none --map-by ppr:{d}:node ./hplx-bind.sh")
-open(f"{out}/hplx-lu.sbatch", "w").write(f"""#!/bin/bash
-#SBATCH --job-name=hplx-lu
-#SBATCH --nodes={nodes}
-#SBATCH --ntasks-per-node={d}
-#SBATCH --cpus-per-task={c}
-#SBATCH --time=00:10:00
-#SBATCH --output=hplx-lu-%j.out
-cd "$SLURM_SUBMIT_DIR" || exit 1
-HPLX=${{HPLX:-{hplx}}}
-{launch} "$HPLX" lu HPL.dat --json hplx-lu.json
-""")
-open(f"{out}/hplx-bind.sh", "w").write(f"""#!/bin/sh
-# One rank: its {c} cores by its local rank, then the command.
-local=${{SLURM_LOCALID:-${{OMPI_COMM_WORLD_LOCAL_RANK:-0}}}}
-first=$((local * {c}))
-exec taskset -c "$first-$((first + {c} - 1))" "$@"
-""")
-os.chmod(f"{out}/hplx-bind.sh", 0o755)
-json.dump({"spec": spec, "nodes": nodes, "n": n, "nb": nb, "grid": run["grid"], "stand_in": True},
-          open(f"{out}/tune.json", "w"), indent=2)
-PY2
+# --- hplx tune ---------------------------------------------------------------------
+"$hplx" --help 2>/dev/null | grep -qE '^ +tune[ ,]' || fail "this hplx has no 'tune' subcommand ($hplx --help)"
+# tune SPEC NODES DIR LAUNCHER: the model's choice (--budget 0: no
+# simulator) written into DIR, made here.
+tune() {
+  mkdir -p "$3" && "$hplx" tune "$1" --nodes "$2" --out "$3" --budget 0 --launcher "$4"
 }
-if "$hplx" --help 2>/dev/null | grep -qE '^ +tune[ ,]'; then
-  tune() { "$hplx" tune "$1" --nodes "$2" --out "$3" --budget 0 --launcher "$4" --force; }
-else
-  echo "note: this hplx has no 'tune' yet: a stand-in writes the batch script (TODO)"
-  tune() { fake_tune "$@"; }
-fi
 
 # The ranks talk over the bridge's subnet (sbatch passes the environment on).
 export OMPI_MCA_btl=tcp,self,vader OMPI_MCA_btl_tcp_if_include=$subnet.0/24 \
@@ -266,8 +226,22 @@ plan_re="^$(printf '%s' "$plan" | sed 's/[()]/\\&/g')\$"
 for launcher in srun mpirun; do
   dir=$work/$launcher
   out=$(tune "$spec" 2 "$dir" $launcher 2>&1) || { echo "$out"; fail "hplx tune --launcher $launcher"; }
+  echo "   $(grep -m1 '^chosen:' <<<"$out")"
+  # What the spec asks for: 2 nodes, 1 rank on each with the node's cores,
+  # launched as asked; an N the test can run in seconds.
+  for want in "--nodes=2" "--ntasks-per-node=1" "--cpus-per-task=$cores"; do
+    grep -qx -- "#SBATCH $want" "$dir/hplx-lu.sbatch" || { cat "$dir/hplx-lu.sbatch"; fail "$launcher: the script lacks #SBATCH $want"; }
+  done
+  launch=$(grep -m1 -E "^$launcher " "$dir/hplx-lu.sbatch")
+  [[ $launcher == srun ]] && words=(--mpi=pmix --cpu-bind=none ./hplx-bind.sh)
+  [[ $launcher == mpirun ]] && words=("--map-by ppr:1:node" "--bind-to none" ./hplx-bind.sh)
+  for w in "${words[@]}"; do
+    [[ " $launch " == *" $w "* ]] || { cat "$dir/hplx-lu.sbatch"; fail "$launcher: the script's launch line lacks $w"; }
+  done
+  echo "   $launch"
+  n=$(sed -n 6p "$dir/HPL.dat" | awk '{print $1}')
+  [[ $n -ge 500 && $n -le 2000 ]] || { cat "$dir/HPL.dat"; fail "$launcher: tune chose N = $n (this test wants 500-2000: see two-hosts.toml's memory)"; }
   step "tune --launcher $launcher"
-  grep -q -- "^#SBATCH --nodes=2$" "$dir/hplx-lu.sbatch" || { cat "$dir/hplx-lu.sbatch"; fail "the script asks for no 2 nodes"; }
   submit "$dir"
   wait_job "$jobid" 120 || { scontrol show job "$jobid"; daemon_logs; fail "job $jobid ($launcher) still not ended after 120 s"; }
   log=$dir/hplx-lu-$jobid.out
@@ -326,6 +300,25 @@ PY2
 ok "scancel: job $jobid CANCELLED in $took s; its record interrupted, the finished tests PASSED"
 step "job $jobid (scancel)"
 
+# --- placements tune cannot do: a one-line usage error, nothing written -----------
+# --nodes 0, and a spec whose node grid (1 x 2) does not hold its 1 device.
+sed 's/^grid = "1x1"/grid = "1x2"/' "$spec" >bad-grid.toml
+for case in "nodes-0:$spec:0" "node-grid:$work/bad-grid.toml:2"; do
+  name=${case%%:*} rest=${case#*:}
+  dir=$work/refused-$name
+  tune "${rest%:*}" "${rest##*:}" "$dir" srun >"$dir.out" 2>"$dir.err"
+  rc=$?
+  line=$(cat "$dir.err")
+  [[ $rc -eq 2 ]] || { cat "$dir.out" "$dir.err"; fail "tune ($name): exit $rc, expected 2"; }
+  [[ $(wc -l <"$dir.err") -eq 1 && $line == "hplx: error: "* ]] || { cat "$dir.err"; fail "tune ($name): not a one-line error"; }
+  [[ -z $(ls -A "$dir") ]] || fail "tune ($name) wrote $(ls "$dir")"
+  echo "   $line"
+done
+grep -q -- "--nodes 0" "$work/refused-nodes-0.err" || fail "tune --nodes 0: the error does not name --nodes"
+grep -q "node.grid" "$work/refused-node-grid.err" || fail "tune (node grid): the error does not name node.grid"
+ok "tune refuses --nodes 0 and a node grid that does not fit (exit 2, one line, nothing written)"
+step "tune refusals"
+
 # --- and nothing left behind -------------------------------------------------------
 # The daemons end on SIGTERM; the job steps (slurmstepd, ranks) have ended
 # with their jobs, so the hosts hold no process.
@@ -342,7 +335,7 @@ left=$(ip netns pids "$h1" && ip netns pids "$h2")
 [[ -z $left ]] || { ps -o pid,args -p "$(echo "$left" | paste -sd,)"; fail "processes left on the hosts"; }
 trap - EXIT
 cleanup
-mine=$(pgrep -af "$work|hplx$$-" | grep -v "pgrep")
+mine=$(pgrep -af "$work|hplx$$-")
 [[ -z $mine ]] || fail "still running: $mine"
 leftover=$(netns_leftover; find /tmp /dev/shm -maxdepth 1 -name "*hplx$$-*"; [[ -e $work ]] && echo "$work")
 [[ -z $leftover ]] || fail "left behind: $leftover"
