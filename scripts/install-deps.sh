@@ -18,6 +18,14 @@ PACKAGES=(
   # tests/multihost: ip (namespaces, veth, bridge), unshare (hostnames),
   # pgrep (finding a rank to kill); python3 reads the JSON records in tests.
   iproute2 util-linux procps python3
+  # tests/multihost/slurm_two_hosts.sh: a Slurm cluster of those hosts
+  # (slurmctld, a slurmd per host, sbatch/srun/scancel, munge's daemon and
+  # key tool); srun --mpi=pmix's plugin is in slurm-wlm-basic-plugins, which
+  # they bring, and uses Open MPI's libpmix2. About 3 MiB to download, 13 MiB
+  # installed. slurmd's and slurmctld's services do not start (no
+  # /etc/slurm/slurm.conf); the test runs a munged of its own beside any
+  # the package starts.
+  slurmctld slurmd slurm-client munge
   # fuzz/ (make fuzz-smoke): clang and its runtime libraries, libFuzzer
   # among them (libclang_rt.fuzzer), which --no-install-recommends leaves out.
   clang libclang-rt-14-dev

@@ -31,29 +31,14 @@ src=$(cd "$here/../.." && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 started=$(date +%s.%N)
 
-# CI sets HPLX_REQUIRE_MULTIHOST=1: its machine allows all this, and a test
-# that quietly skips there would check nothing.
-skip() {
-  [[ ${HPLX_REQUIRE_MULTIHOST:-0} == 1 ]] && { echo "FAIL (HPLX_REQUIRE_MULTIHOST=1): $*"; exit 1; }
-  echo "SKIP: $*"
-  exit 77
-}
-fail() { echo "FAIL: $*"; exit 1; }
-ok() { echo "ok: $*"; }
-since() { python3 -c "import sys; print(f'{float(sys.argv[2]) - float(sys.argv[1]):.1f}')" "$1" "$(date +%s.%N)"; }
+# shellcheck source=netns_hosts.sh
+. "$here/netns_hosts.sh"
 
 # --- what the machine must allow ------------------------------------------
-[[ $(id -u) -eq 0 ]] || skip "network namespaces need root (this is uid $(id -u))"
-for tool in ip unshare pgrep python3 timeout; do
-  command -v "$tool" >/dev/null || skip "$tool is missing (scripts/install-deps.sh installs it)"
-done
+netns_require ip unshare pgrep python3 timeout
 command -v "$mpirun" >/dev/null || fail "no mpirun: $mpirun"
 [[ -x $hplx ]] || fail "no hplx at $1"
 
-# Names carry this shell's pid, so parallel runs do not collide; a host's
-# namespace, its hostname and Open MPI's name for it are the same word.
-h1=hplx$$-h1 h2=hplx$$-h2
-bridge=hxbr$$ veth1=hx$$a veth2=hx$$b # interface names: at most 15 characters
 work=$(mktemp -d)
 job="" # the mpirun (or timeout) running now, in the background: see run()
 
@@ -70,56 +55,13 @@ stop_job() {
 
 cleanup() {
   stop_job
-  for ns in "$h1" "$h2"; do
-    if ip netns list 2>/dev/null | grep -qw "$ns"; then
-      for p in $(ip netns pids "$ns" 2>/dev/null); do kill -KILL "$p" 2>/dev/null; done
-      ip netns del "$ns" 2>/dev/null
-    fi
-  done
-  for link in "$veth1" "$veth2" "$bridge"; do
-    ip link show "$link" >/dev/null 2>&1 && ip link del "$link" 2>/dev/null
-  done
-  # Open MPI's session directories and shared-memory segments are named
-  # after the host; a killed rank leaves its segment behind.
-  rm -rf /tmp/ompi."$h1".* /tmp/ompi."$h2".* /dev/shm/vader_segment."$h1".* \
-    /dev/shm/vader_segment."$h2".*
+  netns_remove_hosts
   cd / && rm -rf "$work"
 }
 trap cleanup EXIT
 trap 'exit 1' INT TERM HUP
 
-# A free /24 in 10.213.0.0/16: one no address or route of this machine uses.
-subnet=""
-for i in $(seq 0 253); do
-  x=$(((($$ + i) % 254) + 1))
-  if ! ip -4 addr show | grep -q " 10\.213\.$x\." && ! ip -4 route show | grep -q "^10\.213\.$x\."; then
-    subnet=10.213.$x
-    break
-  fi
-done
-[[ -n $subnet ]] || skip "no free /24 in 10.213.0.0/16"
-
-# Setting up: a refusal of namespaces, veth pairs or bridges is this
-# machine's policy (a container without CAP_SYS_ADMIN or CAP_NET_ADMIN),
-# hence a skip with the command's own words.
-setup() { out=$("$@" 2>&1) || skip "'$*' is not permitted here: $out"; }
-setup ip netns add "$h1"
-setup ip netns add "$h2"
-setup ip netns exec "$h1" unshare --uts true
-setup ip link add "$bridge" type bridge
-setup ip addr add "$subnet.254/24" dev "$bridge"
-setup ip link set "$bridge" up
-n=0
-for pair in "$h1:$veth1" "$h2:$veth2"; do
-  ns=${pair%%:*} veth=${pair#*:}
-  n=$((n + 1))
-  setup ip link add "$veth" type veth peer name eth0 netns "$ns"
-  setup ip link set "$veth" master "$bridge"
-  setup ip link set "$veth" up
-  setup ip -n "$ns" addr add "$subnet.$n/24" dev eth0
-  setup ip -n "$ns" link set eth0 up
-  setup ip -n "$ns" link set lo up
-done
+netns_make_hosts
 echo "hosts: $h1 ($subnet.1) and $h2 ($subnet.2) on bridge $bridge ($subnet.254/24); mpirun on the bridge"
 
 # shellcheck disable=SC2054 # the commas are Open MPI's host list
@@ -323,7 +265,7 @@ ok "a rank killed on $h2 ended the job in $took s (exit $rc), named; record inte
 # --- and nothing left behind -------------------------------------------------------
 trap - EXIT
 cleanup
-leftover=$( (ip netns list; ip -o link show) 2>/dev/null | grep -E "hplx$$-|hxbr$$|hx$$[ab]")
+leftover=$(netns_leftover)
 [[ -z $leftover ]] || fail "left behind: $leftover"
 ok "namespaces, links and Open MPI's files of $h1 and $h2 removed"
 echo "PASS ($(since "$started") s)"
