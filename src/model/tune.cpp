@@ -59,11 +59,15 @@ std::vector<double> model_iter_s(const SystemSpec& spec, const TuneCandidate& c,
 }
 
 // The simulator's running cost estimate: seconds = scale * panels^exponent,
-// the scale the largest any simulation so far has shown.
+// the scale of the largest simulation so far (a small one's start-up cost
+// overstates the cost per panel).
 struct SimCost {
   double scale = 0;
+  long largest = 0;
   void observe(long pan, double wall_s) {
-    scale = std::max(scale, wall_s / std::pow(static_cast<double>(pan), kSimCostExponent));
+    if (pan < largest) return;
+    largest = pan;
+    scale = wall_s / std::pow(static_cast<double>(pan), kSimCostExponent);
   }
   double seconds(long pan) const {
     return scale * std::pow(static_cast<double>(pan), kSimCostExponent);
@@ -218,7 +222,7 @@ void Search::simulate_best() {
     TuneCandidate v = best;
     change(v);
     if (v.bcast == best.bcast && v.depth == best.depth && v.split == best.split) continue;
-    if (v.split >= 0 && v.p == 1) continue;  // no row swap to hide: hplx lu leaves it off
+    if (v.split >= 0 && v.p == 1) continue;           // no row swap to hide: hplx lu leaves it off
     if (v.bcast != best.bcast && v.q == 1) continue;  // one process column: nothing broadcast
     if (cost_.seconds(panels(best.sim_n, v.nb)) > left()) {
       r_.notes.push_back("budget spent before every variant was simulated");
