@@ -54,7 +54,7 @@ int run_command_line(int argc, char** argv, MPI_Comm world) {
   if (mxp.chosen()) return mxp.run(world, args);
   if (hpl_mxp.chosen()) return hpl_mxp.run(world, args);
   if (sim.chosen()) return sim.run(world, args);
-  if (tune.chosen()) return tune.run(world);
+  if (tune.chosen()) return tune.run(world, args);
   return 2;
 }
 

@@ -15,6 +15,7 @@
 #include "core/atomic_file.hpp"
 #include "core/error.hpp"
 #include "core/install_paths.hpp"
+#include "core/json_record.hpp"
 #include "core/timer.hpp"
 #include "lu/config.hpp"
 #include "lu/hpl_dat_writer.hpp"
@@ -66,16 +67,17 @@ std::string tail_of(const std::string& path, size_t chars) {
 }
 
 // `hplx sim` of one candidate, in a folder of its own under `work`.
-model::SimOutcome simulate(const std::string& spec_path, int nodes, const fs::path& work,
-                           const model::TuneCandidate& c, long n, int& count) {
+model::SimOutcome simulate(const std::string& self, const std::string& spec_path, int nodes,
+                           const fs::path& work, const model::TuneCandidate& c, long n,
+                           int& count) {
   const fs::path dir = work / fmt::format("sim{}", ++count);
   fs::create_directories(dir);
   write_text_atomically((dir / "HPL.dat").string(),
                         lu::hpl_dat_text(dat_for(c, n), "hplx tune: a candidate"));
-  std::vector<std::string> args = {executable_path(), "sim",
-                                   spec_path,         (dir / "HPL.dat").string(),
-                                   "--nodes",         std::to_string(nodes),
-                                   "--json",          (dir / "sim.json").string(),
+  std::vector<std::string> args = {self,      "sim",
+                                   spec_path, (dir / "HPL.dat").string(),
+                                   "--nodes", std::to_string(nodes),
+                                   "--json",  (dir / "sim.json").string(),
                                    "--quiet"};
   if (c.threads > 0) args.insert(args.end(), {"--threads", std::to_string(c.threads)});
   if (c.split >= 0) args.insert(args.end(), {"--split", fmt::format("{}", c.split)});
@@ -201,7 +203,7 @@ TuneCommand::TuneCommand(CLI::App& parent) {
   sub_->add_flag("--quiet,-q", quiet_, "no progress on stderr");
 }
 
-int TuneCommand::run(MPI_Comm world) {
+int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int size = 1;
   MPI_Comm_size(world, &size);
   if (size > 1)
@@ -243,9 +245,14 @@ int TuneCommand::run(MPI_Comm world) {
       fs::remove_all(p, ec);
     }
   } remove{work};
+  // This hplx runs the simulations (and the job), found once: a binary
+  // replaced meanwhile leaves /proc/self/exe pointing at a deleted file.
+  const std::string self = executable_path();
+  if (self.empty() && budget_ > 0)
+    throw SystemError("cannot find this hplx's own path (/proc/self/exe) to run hplx sim with");
   int count = 0;
   const model::Simulate sim = [&](const model::TuneCandidate& c, long n) {
-    return simulate(spec_path, nodes_, work, c, n, count);
+    return simulate(self, spec_path, nodes_, work, c, n, count);
   };
   const model::TuneProgress progress = [&](const std::string& line) {
     if (!quiet_) std::fprintf(stderr, "%s\n", line.c_str());
@@ -269,7 +276,7 @@ int TuneCommand::run(MPI_Comm world) {
                           model::cpus_per_rank(spec, c.ranks_per_node), r.is_gpu);
   model::BatchOptions bo;
   bo.launcher = launcher_ == "mpirun" ? model::Launcher::Mpirun : model::Launcher::Srun;
-  bo.hplx = executable_path().empty() ? "hplx" : executable_path();
+  bo.hplx = self.empty() ? "hplx" : self;
   bo.lu_flags = model::lu_flags_for(spec, c);
   const model::BatchFiles batch = model::batch_files(spec, c, nodes_, bo);
   const std::string title = fmt::format("hplx tune: {} on {} node(s), predicted {:.5g} Gflops",
@@ -280,7 +287,8 @@ int TuneCommand::run(MPI_Comm world) {
   fs::permissions(out / model::kBindFile,
                   fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
                   fs::perm_options::add);
-  nlohmann::json record = model::to_json(r, opt, spec_path);
+  nlohmann::json record = make_record_header("tune", argv);
+  record.update(model::to_json(r, opt, spec_path));
   record["launcher"] = launcher_;
   record["lu_flags"] = bo.lu_flags;
   write_text_atomically((out / "tune.json").string(), record.dump(1) + "\n");

@@ -18,7 +18,7 @@ class TuneCommand {
  public:
   explicit TuneCommand(CLI::App& parent);
   bool chosen() const { return sub_->parsed(); }
-  int run(MPI_Comm world);
+  int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
   CLI::App* sub_;

@@ -15,8 +15,6 @@ constexpr const char* kIterationColour = "#222222";
 constexpr const char* kPredictionColour = "#7b3294";
 constexpr const char* kBalanceColour = "#d4007a";
 constexpr const char* kMeasuredColour = "#1f77b4";
-constexpr const char* kPalette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
-                                    "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
 
 double component(const IterationRow& r, size_t c) {
   switch (c) {
@@ -59,6 +57,12 @@ void balance_marker(SvgWriter& svg, const Frame& f, double px, const std::string
 }
 
 }  // namespace
+
+const char* series_colour(size_t i) {
+  static constexpr const char* palette[] = {"#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd",
+                                            "#8c564b", "#e377c2", "#7f7f7f", "#bcbd22", "#17becf"};
+  return palette[i % std::size(palette)];
+}
 
 const std::vector<Component>& breakdown_components() {
   static const std::vector<Component> c = {{"FACT", "#4e79a7"},    {"LBCAST", "#f28e2b"},
@@ -277,7 +281,7 @@ std::string scaling_chart(const std::vector<TestView>& tests, bool by_nb) {
   std::vector<SvgWriter::LegendEntry> legend;
   size_t s = 0;
   for (const auto& [key, points] : series) {
-    const std::string colour = kPalette[s % std::size(kPalette)];
+    const std::string colour = series_colour(s);
     const std::string name = fmt::format("{}={}", by_nb ? "N" : "NB", key);
     // The line joins the best run at each x; every run is a dot.
     std::vector<std::pair<double, double>> best;

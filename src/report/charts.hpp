@@ -52,6 +52,9 @@ struct Top500Marks {
 // dashed, N_half as a vertical line, Rpeak dotted when known.
 std::string top500_chart(const std::vector<TestView>& tests, const Top500Marks& marks, int id);
 
+// The colour of the i-th series of a chart (ten, then again).
+const char* series_colour(size_t i);
+
 // Series colours, by component.
 struct Component {
   const char* label;

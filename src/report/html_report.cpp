@@ -9,6 +9,7 @@
 #include "report/charts.hpp"
 #include "report/hpl_mxp_page.hpp"
 #include "report/svg.hpp"
+#include "report/tune_page.hpp"
 
 namespace hplx::report {
 namespace {
@@ -325,9 +326,12 @@ std::string render_report(const std::vector<RunFile>& files) {
     const std::string host =
         machine != r.end() && machine->is_object() ? field(*machine, "hostname") : std::string();
     const bool mxp = is_hpl_mxp_record(r);
-    out << (i ? "<br>" : "") << escape_html(files[i].path) << ": "
-        << (mxp ? hpl_mxp_tests(r).size() : r.at("tests").size())
-        << (mxp ? " HPL-MxP test(s)" : " test(s)");
+    out << (i ? "<br>" : "") << escape_html(files[i].path) << ": ";
+    if (is_tune_record(r))
+      out << "an hplx tune search";
+    else
+      out << (mxp ? hpl_mxp_tests(r).size() : r.at("tests").size())
+          << (mxp ? " HPL-MxP test(s)" : " test(s)");
     if (r.contains("started_at")) out << ", started " << escape_html(field(r, "started_at"));
     if (!host.empty()) out << " on " << escape_html(host);
   }
@@ -336,10 +340,12 @@ std::string render_report(const std::vector<RunFile>& files) {
     if (const std::string warning = incompleteness(f.record); !warning.empty())
       out << "<p class=\"warn\"><b>" << escape_html(f.path) << "</b>: " << escape_html(warning)
           << "</p>\n";
-  size_t mxp_tests = 0;
-  for (const RunFile& f : files)
+  size_t mxp_tests = 0, tunes = 0;
+  for (const RunFile& f : files) {
     if (is_hpl_mxp_record(f.record)) mxp_tests += hpl_mxp_tests(f.record).size();
-  if (tests.empty() && mxp_tests == 0) out << "<p>The record holds no tests.</p>\n";
+    tunes += is_tune_record(f.record);
+  }
+  if (tests.empty() && mxp_tests == 0 && tunes == 0) out << "<p>The record holds no tests.</p>\n";
 
   for (size_t i = 0; i < files.size(); ++i)
     out << top500_section(files[i], tests, static_cast<int>(i), files.size() > 1);
@@ -357,6 +363,10 @@ std::string render_report(const std::vector<RunFile>& files) {
       out << hpl_mxp_sections(f, mxp_id);
       mxp_id += static_cast<int>(hpl_mxp_tests(f.record).size());
     }
+
+  int tune_id = 0;
+  for (const RunFile& f : files)
+    if (is_tune_record(f.record)) out << tune_section(f, tune_id++);
 
   out << "<footer>\n<p><b>Balance point</b> (seed 003): " << escape_html(kBalancePointDefinition)
       << ". Times are the maximum over the ranks. From the balance point on, the trailing "

@@ -9,6 +9,7 @@
 #include "core/input_file.hpp"
 #include "core/json_record.hpp"
 #include "report/hpl_mxp_page.hpp"
+#include "report/tune_page.hpp"
 
 namespace hplx::report {
 namespace {
@@ -121,6 +122,8 @@ RunFile parse_run_file(const std::string& text, const std::string& path) {
                     "schema_version {} or later; rerun `hplx lu --json` with this hplx",
                     path, version->get<int>(), kMinReportSchemaVersion));
   }
+  // An `hplx tune` record holds a search, not tests (report/tune_page.hpp).
+  if (is_tune_record(r)) return file;
   const auto tests = r.find("tests");
   // An `hplx hpl-mxp` record from before its "tests" list has one "result".
   if (is_hpl_mxp_record(r) && (tests == r.end() || !tests->is_array()) && r.contains("result"))
@@ -206,6 +209,7 @@ std::vector<TestView> collect_tests(const std::vector<RunFile>& files) {
   std::vector<TestView> views;
   for (const RunFile& file : files) {
     if (is_hpl_mxp_record(file.record)) continue;  // hpl_mxp_page.hpp draws those
+    if (is_tune_record(file.record)) continue;     // tune_page.hpp draws those
     const json& tests = file.record.at("tests");
     for (size_t i = 0; i < tests.size(); ++i)
       views.push_back(test_view(tests[i], file, static_cast<int>(i)));
