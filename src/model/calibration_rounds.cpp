@@ -111,7 +111,8 @@ std::vector<size_t> failing_checks(const std::vector<TermCheck>& checks,
 }
 
 RoundsOutcome measure_and_check(CalibrationRounds& rounds, const std::vector<TermCheck>& checks,
-                                int max_extra_sets, double spread_limit) {
+                                int max_extra_sets, double spread_limit,
+                                const std::set<std::string>& no_spread_warning) {
   rounds.run();
   RoundsOutcome out;
   std::set<std::string> again;
@@ -130,7 +131,7 @@ RoundsOutcome measure_and_check(CalibrationRounds& rounds, const std::vector<Ter
     out.warnings.push_back(checks[i].verdict(medians));
   for (const auto& k : rounds.keys()) {
     const double s = rounds.spread_of(k);
-    if (s > spread_limit)
+    if (s > spread_limit && !no_spread_warning.count(k))
       out.warnings.push_back(fmt::format(
           "{}: its {} rounds spread {:.1f}% (interquartile range over median), above {:.0f}%",
           rounds.label(k), rounds.values(k).size(), 100 * s, 100 * spread_limit));

@@ -10,6 +10,7 @@
 
 #include <functional>
 #include <map>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -91,9 +92,10 @@ struct RoundsOutcome {
 // Runs one set of rounds of every term; while checks fail and fewer than
 // `max_extra_sets` extra sets ran, measures the failing checks' terms again;
 // then warns for each check still failing and each term whose spread is
-// above `spread_limit` (a fraction).
+// above `spread_limit` (a fraction), except the terms in `no_spread_warning`.
 RoundsOutcome measure_and_check(CalibrationRounds& rounds, const std::vector<TermCheck>& checks,
-                                int max_extra_sets = 2, double spread_limit = 0.10);
+                                int max_extra_sets = 2, double spread_limit = 0.10,
+                                const std::set<std::string>& no_spread_warning = {});
 
 // The checks `hplx model calibrate` applies (docs/MODEL.md), each a pure
 // function of the values: "" when they agree, else the warning.
