@@ -289,13 +289,16 @@ long row_copy_rows(long size) {
 // One of the row swap's copies (the caller's phases.row_copy: hplx lu's own
 // kernels, src/lu/phase_timing.hpp) of b rows of an m x m matrix over n
 // columns, in 256-column chunks dealt over `threads` threads; nanoseconds
-// per element moved (b n), mean of the round's undisturbed reps.
+// per element moved (b n), mean of the round's undisturbed reps. Each
+// round makes its matrix and frees it: kept over the rounds, the matrices
+// of every kind and thread count (512 MiB each where the cache is large)
+// would be held at once.
 Term row_copy_term(const LuPhaseTimings& phases, device::RowCopy kind, long m, long n, int b,
                    int threads, int reps, double min_s, int& disturbed) {
-  auto copy = std::make_shared<TimedWork>(phases.row_copy(kind, m, n, b, threads));
-  return [copy, n, b, threads, reps, min_s, &disturbed] {
+  return [make = phases.row_copy, kind, m, n, b, threads, reps, min_s, &disturbed] {
+    const TimedWork copy = make(kind, m, n, b, threads);
     set_blas_threads(1);
-    const double t = undisturbed_mean(threads, reps, min_s, disturbed, copy->prepare, copy->run);
+    const double t = undisturbed_mean(threads, reps, min_s, disturbed, copy.prepare, copy.run);
     return t / (static_cast<double>(b) * n) * 1e9;
   };
 }
