@@ -1,5 +1,6 @@
 #include "model_command.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdio>
@@ -157,6 +158,9 @@ ModelCommand::ModelCommand(CLI::App& parent) {
       ->add_option("--max-threads", cal_threads_,
                    "largest thread count measured (default: usable cpus)")
       ->check(CLI::NonNegativeNumber);
+  calibrate_->add_option("--rounds", cal_rounds_,
+                         "rounds per term, interleaved across the terms; each term's value is the "
+                         "median of its rounds (3..50, default 5)");
 }
 
 int ModelCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
@@ -345,6 +349,7 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
+  model::check_rounds(cal_rounds_);
   require_outputs_on_root(world, {{"-o", output_}});
   // The largest count timed is started as it is: within what the node runs.
   ThreadCounts timed;
@@ -355,33 +360,25 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   opt.nb = cal_nb_;
   opt.size = cal_size_;
   opt.max_threads = cal_threads_;
+  opt.rounds = cal_rounds_;
   if (rank == 0) {
     fmt::print("hplx model calibrate: DGEMM M = N = {}, K = NB = {} on rank 0", opt.size, opt.nb);
     fmt::print("{}\n",
                size >= 2 ? fmt::format("; MPI ping-pong between ranks 0 and 1 of {}", size) : "");
     fmt::print("  and the CPU terms: hplx's panel factorization, DTRSM of U, the local row swap\n");
+    fmt::print("  each term in {} rounds interleaved across the terms; its value: their median\n",
+               opt.rounds);
     std::fflush(stdout);
   }
   model::Calibration c = model::calibrate(world, opt, lu_phase_timings());
   if (rank != 0) return 0;
-  for (const auto& [t, g] : c.dgemm_gflops)
-    fmt::print("  DGEMM {} thread(s): {:.2f} GFLOPS\n", t, g);
-  for (const auto& [t, g] : c.update_gflops)
-    if (t > 1)
-      fmt::print(
-          "  DGEMM {} thread(s), chunks dealt over the threads (hplx lu's update): {:.2f} "
-          "GFLOPS\n",
-          t, g);
-  for (const auto& [t, g] : c.trsm_gflops)
-    fmt::print("  DTRSM of U {} thread(s): {:.2f} GFLOPS\n", t, g);
-  for (const auto& [kind, by] : c.row_copy_ns)
-    for (const auto& [t, ns] : by)
-      fmt::print("  row {} {} thread(s): {:.3f} ns per word\n", device::row_copy_name(kind), t, ns);
-  if (c.dgemm_pack_ns_per_word > 0)
-    fmt::print("  DGEMM's packing of A, per call: {:.4f} ns per word\n", c.dgemm_pack_ns_per_word);
-  for (const auto& [m, t] : c.fact_points)
-    fmt::print("  FACT M = {} x NB = {}{}: {:.3f} ms\n", m, opt.nb,
-               c.fact_beside_dgemm ? " (beside a DGEMM thread)" : "", t * 1e3);
+  // Each term: its median, and how its rounds spread (see calibration_rounds.hpp).
+  size_t width = 0;
+  for (const auto& t : c.terms) width = std::max(width, t.label.size());
+  for (const auto& t : c.terms)
+    fmt::print("  {:<{}}  {:>18}  ({} rounds, spread {:.1f}%{})\n", t.label, width, t.value,
+               t.rounds, 100 * t.spread,
+               t.sets > 1 ? fmt::format(", {} sets, the last kept", t.sets) : "");
   fmt::print("  FACT fit: {:.2f} GFLOPS + {:.3f} us per column\n", c.fact_gflops,
              c.fact_column_s * 1e6);
   if (c.disturbed_reps > 0)
@@ -392,6 +389,12 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   if (c.concurrent_threads > 0)
     fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
                c.concurrent_threads, c.ranks_per_node);
+  if (!c.remeasured.empty()) {
+    std::string keys;
+    for (const auto& k : c.remeasured) keys += (keys.empty() ? "" : ", ") + k;
+    fmt::print("  measured again in extra rounds (a check among them failed at first): {}\n", keys);
+  }
+  for (const auto& w : c.warnings) fmt::print("  warning: {}\n", w);
   if (c.has_network) {
     for (const auto& pt : c.pingpong)
       fmt::print("  ping-pong {:>9.0f} bytes: {:10.3f} us one way\n", pt.bytes, pt.one_way_s * 1e6);

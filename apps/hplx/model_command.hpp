@@ -35,6 +35,7 @@ class ModelCommand {
   int cal_nb_ = 192;
   long cal_size_ = 4000;
   int cal_threads_ = 0;
+  int cal_rounds_ = 5;
 };
 
 }  // namespace hplx::app

@@ -7,7 +7,9 @@
 #include <array>
 #include <atomic>
 #include <cmath>
+#include <cstdio>
 #include <map>
+#include <memory>
 #include <stdexcept>
 #include <vector>
 
@@ -20,6 +22,7 @@
 #include "core/timer.hpp"
 #include "device/host/host_backend.hpp"
 #include "device/host_blas.hpp"
+#include "model/calibration_rounds.hpp"
 
 namespace hplx::model {
 namespace host_blas = device::host_blas;
@@ -47,8 +50,9 @@ double cpu_time() {
 // this process got at least 85% of `threads` cpus over its wall time (its
 // CPU time says so). And the rate itself wanders by +-10% over tens of seconds with no
 // process of this machine to blame (the host's other tenants): a long run
-// sees the average, so the measurement spans at least `min_seconds` of
-// undisturbed repetitions and returns their mean time. Runs `prepare`
+// sees the average, so a term's rounds together span at least the term's
+// seconds of undisturbed repetitions (`min_seconds` here is one round's
+// share), and one round returns their mean time. Runs `prepare`
 // untimed and `work` timed after one warm-up, until `reps` undisturbed
 // repetitions and `min_seconds`, or 4x as many tries; the mean of all
 // repetitions when none was undisturbed. `disturbed` counts those left out.
@@ -84,54 +88,73 @@ double undisturbed_mean(int threads, int reps, double min_seconds, int& disturbe
   return sum / static_cast<double>(use.size());
 }
 
+// A term measured in rounds (CalibrationRounds): each call measures one round
+// over `min_s` seconds. The buffers live as long as the term, so a round
+// pays no allocation.
+using Term = std::function<double()>;
+
+// Buffers of a DGEMM C (m x m) -= A (m x k) B (k x m), on allocate_host's
+// huge pages as the run's matrix and panels are. `b` is k x m, or m x k
+// (U, transposed) for the update's one call.
+struct GemmBuffers {
+  GemmBuffers(long m_, int k_) : m(m_), k(k_) {
+    a.resize(static_cast<size_t>(m) * k);
+    b.resize(static_cast<size_t>(k) * m);
+    c.resize(static_cast<size_t>(m) * m);
+    for (size_t i = 0; i < a.size(); ++i)
+      a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
+    for (size_t i = 0; i < b.size(); ++i)
+      b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
+    for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
+  }
+  long m;
+  int k;
+  device::HostVector<double> a, b, c;
+};
+
 // DGEMM C (m x m) -= A (m x k) B (k x m) in column chunks of 256
 // (PanelApplier's kChunkColumns; each call packs A again), mean of the
 // undisturbed reps: what a run sees, not the best case. `dealt` false: each
 // chunk is one DGEMM call on `threads` BLAS threads (a threaded BLAS's own
 // split, netlib HPL's way). `dealt` true: hplx lu's update, the chunks dealt
 // over `threads` OpenMP threads, one-thread BLAS each (PanelApplier beside
-// FACT; the narrow update splits rows the same way).
-double dgemm_gflops(long m, int k, int threads, int reps, int& disturbed, bool dealt = false) {
-  set_thread_counts(threads, dealt ? 1 : threads);
-  // On allocate_host's huge pages, as the run's matrix and panels are.
-  device::HostVector<double> a(static_cast<size_t>(m) * k), b(static_cast<size_t>(k) * m),
-      c(static_cast<size_t>(m) * m);
-  for (size_t i = 0; i < a.size(); ++i)
-    a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
-  for (size_t i = 0; i < b.size(); ++i)
-    b[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
-  for (size_t i = 0; i < c.size(); ++i) c[i] = 1.0;
-  const long chunks = (m + kChunk - 1) / kChunk;
-  auto chunk = [&](long i) {
-    const long j = i * kChunk, w = std::min(kChunk, m - j);
-    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, m, w, k, -1.0, a.data(), m,
-                    b.data() + j * k, k, 1.0, c.data() + j * m, m);
-  };
-  // Dealt, the threads' busy time (their chunks only) over the wall time of
-  // all repetitions: the model charges the last chunks' imbalance apart
-  // (t_tail), so the rate leaves out this measurement's own tail (16 chunks
-  // on 2 threads at M = 4000: about 3% of the wall) and the fork/join.
-  double busy = 0, wall = 0;
-  const double t = undisturbed_mean(
-      threads, reps, min_seconds(m), disturbed, [] {},
-      [&] {
-        if (dealt) {
-          const double w0 = wall_time();
+// FACT; the narrow update splits rows the same way). GFLOPS.
+Term dgemm_term(long m, int k, int threads, bool dealt, int reps, double min_s, int& disturbed) {
+  auto g = std::make_shared<GemmBuffers>(m, k);
+  return [g, threads, dealt, reps, min_s, &disturbed] {
+    set_thread_counts(threads, dealt ? 1 : threads);
+    const long m = g->m, k = g->k, chunks = (m + kChunk - 1) / kChunk;
+    auto chunk = [&](long i) {
+      const long j = i * kChunk, w = std::min(kChunk, m - j);
+      host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, m, w, k, -1.0, g->a.data(), m,
+                      g->b.data() + j * k, k, 1.0, g->c.data() + j * m, m);
+    };
+    // Dealt, the threads' busy time (their chunks only) over the wall time
+    // of the round's repetitions: the model charges the last chunks'
+    // imbalance apart (t_tail), so the rate leaves out this measurement's own
+    // tail (16 chunks on 2 threads at M = 4000: about 3% of the wall) and the
+    // fork/join.
+    double busy = 0, wall = 0;
+    const double t = undisturbed_mean(
+        threads, reps, min_s, disturbed, [] {},
+        [&] {
+          if (dealt) {
+            const double w0 = wall_time();
 #pragma omp parallel num_threads(threads) reduction(+ : busy)
-          {
-            const double b0 = wall_time();
+            {
+              const double b0 = wall_time();
 #pragma omp for schedule(dynamic) nowait
+              for (long i = 0; i < chunks; ++i) chunk(i);
+              busy += wall_time() - b0;
+            }
+            wall += wall_time() - w0;
+          } else {
             for (long i = 0; i < chunks; ++i) chunk(i);
-            busy += wall_time() - b0;
           }
-          wall += wall_time() - w0;
-        } else {
-          for (long i = 0; i < chunks; ++i) chunk(i);
-        }
-      });
-  set_blas_threads(threads);
-  const double busy_share = dealt && wall > 0 ? std::min(1.0, busy / threads / wall) : 1.0;
-  return 2.0 * m * m * k / (t * busy_share) / 1e9;
+        });
+    const double busy_share = dealt && wall > 0 ? std::min(1.0, busy / threads / wall) : 1.0;
+    return 2.0 * m * m * k / (t * busy_share) / 1e9;
+  };
 }
 
 // Standard deviation over mean of `v` (0 for fewer than two values).
@@ -153,46 +176,51 @@ double relative_spread(const std::vector<double>& v) {
 // thread beside another, M = N = 4000, K = 192). The same product in
 // 256-column calls (as the update runs while a broadcast needs moving on)
 // gives what each call's packing of A costs: the chunks' extra time over
-// the one call's, per element of A packed again.
+// the one call's, per element of A packed again; the two are timed one
+// after the other in the same round (the pack term needs the one-call
+// term), so a slow stretch of the machine lands on both.
 // And the spread of one 256-column call's time around its mean (standard
 // deviation over mean), over at least 32 undisturbed calls and half the
 // DGEMM's seconds: what a simulated rank's calls vary by (hplx sim).
-struct OnePiece {
-  double gflops = 0;
-  double pack_ns_per_word = 0;
-  double call_cv = 0;
+struct OnePieceTerms {
+  Term gflops, pack_ns_per_word, call_cv;
 };
 
-OnePiece update_one_piece(long m, int k, int reps, int& disturbed) {
-  set_thread_counts(1, 1);
-  device::HostVector<double> a(static_cast<size_t>(m) * k), u(static_cast<size_t>(m) * k),
-      c(static_cast<size_t>(m) * m, 1.0);
-  for (size_t i = 0; i < a.size(); ++i) {
-    a[i] = 0.5 - static_cast<double>((i * 7919) % 1000) / 1000.0;
-    u[i] = 0.5 - static_cast<double>((i * 104729) % 1000) / 1000.0;
-  }
-  auto columns = [&](long j, long w) {
-    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::Yes, m, w, k, -1.0, a.data(), m,
-                    u.data() + j, m, 1.0, c.data() + j * m, m);
+OnePieceTerms one_piece_terms(long m, int k, int reps, double min_s, int& disturbed) {
+  auto g = std::make_shared<GemmBuffers>(m, k);
+  auto one_s = std::make_shared<double>(0.0);  // this round's one call
+  auto columns = [g](long j, long w) {
+    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::Yes, g->m, w, g->k, -1.0, g->a.data(),
+                    g->m, g->b.data() + j, g->m, 1.0, g->c.data() + j * g->m, g->m);
   };
-  const double one = undisturbed_mean(
-      1, reps, min_seconds(m), disturbed, [] {}, [&] { columns(0, m); });
   const long chunks = (m + kChunk - 1) / kChunk;
-  const double chunked = undisturbed_mean(
-      1, reps, min_seconds(m) / 2, disturbed, [] {},
-      [&] {
-        for (long i = 0; i < chunks; ++i) columns(i * kChunk, std::min(kChunk, m - i * kChunk));
-      });
-  OnePiece r;
-  const long whole = m / kChunk;  // calls of the full width only
-  if (whole >= 1) {
+  OnePieceTerms t;
+  t.gflops = [=, &disturbed] {
+    set_thread_counts(1, 1);
+    *one_s = undisturbed_mean(
+        1, reps, min_s, disturbed, [] {}, [&] { columns(0, m); });
+    return 2.0 * m * m * k / *one_s / 1e9;
+  };
+  t.pack_ns_per_word = [=, &disturbed] {
+    set_thread_counts(1, 1);
+    const double chunked = undisturbed_mean(
+        1, reps, min_s / 2, disturbed, [] {},
+        [&] {
+          for (long i = 0; i < chunks; ++i) columns(i * kChunk, std::min(kChunk, m - i * kChunk));
+        });
+    if (chunks <= 1) return 0.0;
+    return std::max(0.0, (chunked - *one_s) / (static_cast<double>(chunks - 1) * m * k) * 1e9);
+  };
+  t.call_cv = [=, &disturbed] {
+    set_thread_counts(1, 1);
+    const long whole = m / kChunk;  // calls of the full width only
+    if (whole < 1) return 0.0;
     // Only calls that had the core all along (their CPU time says so): a
     // call another process interrupted varies by the machine's load, not
     // by the DGEMM.
     std::vector<double> calls;
     double spent = 0;
-    for (long i = 0;
-         (calls.size() < 32 || spent < min_seconds(m) / 2) && spent < 4 * min_seconds(m);
+    for (long i = 0; (calls.size() < 32 || spent < min_s / 2) && spent < 4 * min_s;
          i = (i + 1) % whole) {
       const double c0 = cpu_time(), t0 = wall_time();
       columns(i * kChunk, kChunk);
@@ -203,13 +231,9 @@ OnePiece update_one_piece(long m, int k, int reps, int& disturbed) {
       else
         ++disturbed;
     }
-    r.call_cv = relative_spread(calls);
-  }
-  r.gflops = 2.0 * m * m * k / one / 1e9;
-  if (chunks > 1)
-    r.pack_ns_per_word =
-        std::max(0.0, (chunked - one) / (static_cast<double>(chunks - 1) * m * k) * 1e9);
-  return r;
+    return relative_spread(calls);
+  };
+  return t;
 }
 
 // DTRSM as the update runs it in hplx's default forms (L1 and U
@@ -220,25 +244,31 @@ OnePiece update_one_piece(long m, int k, int reps, int& disturbed) {
 // them. One call ran at 16.3 Gflop/s here where 256-column chunks of the
 // untransposed form (this function's earlier shape) ran at 10.2, and the
 // runs' DTRSM took 0.48 s where that rate charged 0.72 (2x1, N = 10000).
-double trsm_gflops(long n, int b, int threads, int reps, int& disturbed) {
-  set_blas_threads(1);
-  device::HostVector<double> l(static_cast<size_t>(b) * b, 0.0),
-      u(static_cast<size_t>(n) * b, 0.25);
+Term trsm_term(long n, int b, int threads, int reps, double min_s, int& disturbed) {
+  struct Buffers {
+    device::HostVector<double> l, u;
+  };
+  auto s = std::make_shared<Buffers>();
+  s->l.assign(static_cast<size_t>(b) * b, 0.0);
+  s->u.assign(static_cast<size_t>(n) * b, 0.25);
   for (int j = 0; j < b; ++j)
-    for (int i = 0; i < j; ++i) l[static_cast<size_t>(j) * b + i] = 0.01;
-  const long chunk = threads > 1 ? kChunk : n;
-  const long chunks = (n + chunk - 1) / chunk;
-  const double t = undisturbed_mean(
-      threads, reps, min_seconds(n) / 4, disturbed, [] {},
-      [&] {
+    for (int i = 0; i < j; ++i) s->l[static_cast<size_t>(j) * b + i] = 0.01;
+  return [s, n, b, threads, reps, min_s, &disturbed] {
+    set_blas_threads(1);
+    const long chunk = threads > 1 ? kChunk : n;
+    const long chunks = (n + chunk - 1) / chunk;
+    const double t = undisturbed_mean(
+        threads, reps, min_s, disturbed, [] {},
+        [&] {
 #pragma omp parallel for num_threads(threads) schedule(dynamic)
-        for (long c = 0; c < chunks; ++c) {
-          const long j = c * chunk, w = std::min(chunk, n - j);
-          host_blas::trsm(host_blas::Side::Right, host_blas::Uplo::Upper, host_blas::Trans::No,
-                          host_blas::Diag::Unit, w, b, 1.0, l.data(), b, u.data() + j, n);
-        }
-      });
-  return static_cast<double>(b) * b * n / t / 1e9;
+          for (long c = 0; c < chunks; ++c) {
+            const long j = c * chunk, w = std::min(chunk, n - j);
+            host_blas::trsm(host_blas::Side::Right, host_blas::Uplo::Upper, host_blas::Trans::No,
+                            host_blas::Diag::Unit, w, b, 1.0, s->l.data(), b, s->u.data() + j, n);
+          }
+        });
+    return static_cast<double>(b) * b * n / t / 1e9;
+  };
 }
 
 // The rows of the square matrix the row copies are timed on: at least
@@ -259,75 +289,69 @@ long row_copy_rows(long size) {
 // One of the row swap's copies (the caller's phases.row_copy: hplx lu's own
 // kernels, src/lu/phase_timing.hpp) of b rows of an m x m matrix over n
 // columns, in 256-column chunks dealt over `threads` threads; nanoseconds
-// per element moved (b n), mean of the undisturbed reps.
-double row_copy_ns_per_word(const LuPhaseTimings& phases, device::RowCopy kind, long m, long n,
-                            int b, int threads, int reps, int& disturbed) {
-  set_blas_threads(1);
-  const TimedWork copy = phases.row_copy(kind, m, n, b, threads);
-  const double t = undisturbed_mean(
-      // A quarter second (at --size 4000) of 5 ms repetitions: five of them
-      // gave 5.3 to 7.8 ns per word in run 5's calibrations.
-      threads, reps, min_seconds(m) / 16, disturbed, copy.prepare, copy.run);
-  return t / (static_cast<double>(b) * n) * 1e9;
+// per element moved (b n), mean of the round's undisturbed reps. Each
+// round makes its matrix and frees it: kept over the rounds, the matrices
+// of every kind and thread count (512 MiB each where the cache is large)
+// would be held at once.
+Term row_copy_term(const LuPhaseTimings& phases, device::RowCopy kind, long m, long n, int b,
+                   int threads, int reps, double min_s, int& disturbed) {
+  return [make = phases.row_copy, kind, m, n, b, threads, reps, min_s, &disturbed] {
+    const TimedWork copy = make(kind, m, n, b, threads);
+    set_blas_threads(1);
+    const double t = undisturbed_mean(threads, reps, min_s, disturbed, copy.prepare, copy.run);
+    return t / (static_cast<double>(b) * n) * 1e9;
+  };
 }
 
 // FACT as hplx lu runs it on one thread (the caller's phases.fact): the
-// M x NB panel copied out of a matrix (leading dimension m_max), factored
-// and copied back; the mean seconds of the undisturbed repetitions over at
-// least min_s.
-double fact_seconds(const LuPhaseTimings& phases, const std::vector<double>& src, long m_max,
-                    long m, int b, int reps, int threads, double min_s, int& disturbed) {
-  const TimedWork fact = phases.fact(src, m_max, m, b);
-  return undisturbed_mean(threads, reps, min_s, disturbed, fact.prepare, fact.run);
+// M x NB panel of `src` (leading dimension m_max) copied out, factored and
+// copied back, on thread 0 of this rank, with a second thread (when the
+// rank may use two cpus) running 1-thread DGEMM at the update's shape
+// meanwhile: in a run FACT always has a neighbour computing (the other
+// threads of its rank with --fact-overlap, or the other ranks). Seconds,
+// the mean of the round's undisturbed repetitions.
+Term fact_term(const LuPhaseTimings& phases, std::shared_ptr<const std::vector<double>> src,
+               long m_max, long m, int b, long size, int reps, bool neighbour, double min_s,
+               int& disturbed) {
+  auto work = std::make_shared<TimedWork>(phases.fact(*src, m_max, m, b));
+  // The neighbour's DGEMM: one 256-column call of the update, again and again.
+  struct Side {
+    std::vector<double> a, b, c;
+  };
+  auto side = std::make_shared<Side>();
+  side->a.assign(static_cast<size_t>(size) * b, 0.1);
+  side->b.assign(static_cast<size_t>(b) * kChunk, 0.2);
+  side->c.assign(static_cast<size_t>(size) * kChunk, 1.0);
+  return [src, work, side, size, b, reps, neighbour, min_s, &disturbed] {
+    set_blas_threads(1);
+    std::atomic<bool> done{false};
+    double t = 0;
+#pragma omp parallel num_threads(neighbour ? 2 : 1)
+    {
+      if (omp_get_thread_num() == 0) {
+        // The neighbour thread's CPU time counts too: 2 cpus when it runs.
+        t = undisturbed_mean(neighbour ? 2 : 1, reps, min_s, disturbed, work->prepare, work->run);
+        done = true;
+      } else {
+        while (!done)
+          host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, size, kChunk, b, -1.0,
+                          side->a.data(), size, side->b.data(), b, 1.0, side->c.data(), size);
+      }
+    }
+    return t;
+  };
 }
 
-// FACT's time at several M on thread 0 of this rank, with a second thread
-// (when the rank may use two cpus) running 1-thread DGEMM at the update's
-// shape meanwhile: in a run FACT always has a neighbour computing (the
-// other threads of its rank with --fact-overlap, or the other ranks).
-void calibrate_fact(Calibration& c, const CalibrateOptions& opt, const LuPhaseTimings& phases,
-                    int cpus) {
-  std::vector<long> ms;
-  for (long m : {opt.size / 4, opt.size / 2, opt.size, 2 * opt.size})
-    if (m > opt.nb) ms.push_back(m);
-  if (ms.size() < 2) ms = {2L * opt.nb, 4L * opt.nb};
-  const long m_max = ms.back();
-  std::vector<double> src(static_cast<size_t>(m_max) * opt.nb);
-  for (size_t i = 0; i < src.size(); ++i)
-    src[i] = 0.5 - static_cast<double>((i * 7919 + i / 977) % 1000) / 1000.0;
-  const bool neighbour = cpus >= 2;
-  c.fact_beside_dgemm = neighbour;
-  // Each size averaged over a quarter second (at --size 4000): five
-  // repetitions of 1.5-20 ms gave rates from 11 to 21 GFLOPS in run 5's
-  // calibrations, while the runs' FACT kept one rate within 10%.
-  const double fact_min_s = min_seconds(opt.size) / 16;
-  std::atomic<bool> done{false};
-  set_blas_threads(1);
-#pragma omp parallel num_threads(neighbour ? 2 : 1)
-  {
-    if (omp_get_thread_num() == 0) {
-      // The neighbour thread's CPU time counts too: 2 cpus when it runs.
-      for (long m : ms)
-        c.fact_points.emplace_back(
-            m, fact_seconds(phases, src, m_max, m, opt.nb, opt.repetitions, neighbour ? 2 : 1,
-                            fact_min_s, c.disturbed_reps));
-      done = true;
-    } else {
-      const long m = opt.size, k = opt.nb;
-      std::vector<double> a(static_cast<size_t>(m) * k, 0.1),
-          b(static_cast<size_t>(k) * kChunk, 0.2), cc(static_cast<size_t>(m) * kChunk, 1.0);
-      while (!done)
-        host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, m, kChunk, k, -1.0, a.data(), m,
-                        b.data(), k, 1.0, cc.data(), m);
-    }
-  }
+// FACT's fit t = NB lambda_f + flops / R_f through the sizes' medians.
+void fit_fact(Calibration& c, int nb) {
   std::vector<double> xs, ys, ws;
-  const double b = opt.nb;
+  const double b = nb;
   for (const auto& [m, t] : c.fact_points) {
     xs.push_back(static_cast<double>(m) * b * b - b * b * b / 3.0);
     ys.push_back(t);
     ws.push_back(1.0 / (t * t));
   }
+  if (xs.size() < 2) return;
   auto [a0, slope] = fit_line(xs, ys, ws);
   if (a0 < 0 || slope <= 0) {
     // No latency to fit: the rate of all the points together.
@@ -352,7 +376,145 @@ void quiet_barrier(MPI_Comm comm) {
   }
 }
 
+std::string threads_text(int t) {
+  return fmt::format("{} thread{}", t, t == 1 ? "" : "s");
+}
+
+// One phase of the calibration: its terms in rounds, where each median goes
+// in the Calibration, and the checks among its terms.
+struct Phase {
+  explicit Phase(int rounds) : rounds(rounds) {}
+  CalibrationRounds rounds;
+  // key -> how to print the median, where to store it
+  std::map<std::string, std::function<std::string(double)>> text;
+  std::map<std::string, std::function<void(Calibration&, double)>> store;
+  void add(const std::string& key, const std::string& label, Term measure,
+           std::function<std::string(double)> show, std::function<void(Calibration&, double)> put,
+           std::vector<std::string> needs = {}) {
+    rounds.add(key, label, std::move(measure), std::move(needs));
+    text[key] = std::move(show);
+    store[key] = std::move(put);
+  }
+};
+
+std::string gflops_text(double g) {
+  return fmt::format("{:.2f} GFLOPS", g);
+}
+std::string ns_text(double ns) {
+  return fmt::format("{:.3f} ns per word", ns);
+}
+
+// The terms measured at `t` threads. `wrap` turns a measurement into the
+// phase's: as it is on rank 0 alone, or on every rank at once with the
+// slowest rank's value (`slow_is_low`: a rate; else a time).
+void add_thread_terms(Phase& ph, const CalibrateOptions& opt, const LuPhaseTimings& phases, int t,
+                      int& disturbed, const std::function<Term(Term, bool)>& wrap,
+                      const std::string& where) {
+  const int reps = opt.repetitions, R = opt.rounds;
+  const double s = min_seconds(opt.size) / R;  // today's seconds, split over the rounds
+  const long m = opt.size;
+  const int k = opt.nb;
+  ph.add(fmt::format("dgemm_{}", t), fmt::format("DGEMM {}{}", threads_text(t), where),
+         wrap(dgemm_term(m, k, t, false, reps, s, disturbed), true), gflops_text,
+         [t](Calibration& c, double v) { c.dgemm_gflops.emplace_back(t, v); });
+  const std::string upd = fmt::format("update_{}", t);
+  auto put_update = [t](Calibration& c, double v) { c.update_gflops.emplace_back(t, v); };
+  if (t == 1) {
+    // One thread deals nothing: the update in one piece.
+    OnePieceTerms one = one_piece_terms(m, k, reps, s, disturbed);
+    ph.add(upd, "update 1 thread (one DGEMM call)" + where, wrap(one.gflops, true), gflops_text,
+           put_update);
+    ph.add(
+        "dgemm_pack", "DGEMM's packing of A, per call" + where, wrap(one.pack_ns_per_word, false),
+        [](double ns) { return fmt::format("{:.4f} ns per word", ns); },
+        [](Calibration& c, double v) { c.dgemm_pack_ns_per_word = v; }, {upd});
+    ph.add(
+        "dgemm_cv", "DGEMM 256-column call's time, sd / mean" + where, wrap(one.call_cv, false),
+        [](double cv) { return fmt::format("{:.2f}%", 100 * cv); },
+        [](Calibration& c, double v) { c.dgemm_call_cv = v; });
+  } else {
+    ph.add(upd,
+           fmt::format("DGEMM {}, chunks dealt over the threads (hplx lu's update){}",
+                       threads_text(t), where),
+           wrap(dgemm_term(m, k, t, true, reps, s, disturbed), true), gflops_text, put_update);
+  }
+  ph.add(fmt::format("trsm_{}", t), fmt::format("DTRSM of U {}{}", threads_text(t), where),
+         wrap(trsm_term(m, k, t, reps, s / 4, disturbed), true), gflops_text,
+         [t](Calibration& c, double v) { c.trsm_gflops.emplace_back(t, v); });
+  for (device::RowCopy kind : kRowCopies) {
+    const std::string name = device::row_copy_name(kind);
+    // A quarter second (at --size 4000) of 5 ms repetitions in all: five of
+    // them gave 5.3 to 7.8 ns per word in one calibration against another.
+    ph.add(fmt::format("{}_{}", name, t), fmt::format("row {} {}{}", name, threads_text(t), where),
+           wrap(row_copy_term(phases, kind, row_copy_rows(m), m, k, t, reps, s / 16, disturbed),
+                false),
+           ns_text,
+           [kind, t](Calibration& c, double v) { c.row_copy_ns[kind].emplace_back(t, v); });
+  }
+}
+
+// The checks among a phase's terms (docs/MODEL.md, "Checks").
+std::vector<TermCheck> phase_checks(const Phase& ph, const CalibrateOptions& opt) {
+  std::vector<TermCheck> checks;
+  const CalibrationRounds& r = ph.rounds;
+  const long m = opt.size;
+  const int k = opt.nb;
+  if (r.has("dgemm_1") && r.has("update_1") && r.has("dgemm_pack"))
+    checks.push_back({{"dgemm_1", "update_1", "dgemm_pack"}, [m, k](const auto& v) {
+                        return check_one_call_against_chunks(v.at("update_1"), v.at("dgemm_1"),
+                                                             v.at("dgemm_pack"), m, k, kChunk);
+                      }});
+  // Below 2000 rows (a quick calibration) the row copies run in the cache
+  // and the bounds, made for a cache-cold swap, do not hold.
+  if (r.has("dgemm_pack") && r.has("swap_1") && row_copy_rows(m) >= 2000)
+    checks.push_back({{"dgemm_pack", "swap_1"}, [](const auto& v) {
+                        return check_pack_against_swap(v.at("dgemm_pack"), v.at("swap_1"));
+                      }});
+  // The threaded DGEMM and the dealt update run the 1-thread DGEMM's own
+  // 256-column calls, split over the threads.
+  if (r.has("dgemm_1"))
+    for (const auto& key : r.keys()) {
+      int t = 0;
+      if (std::sscanf(key.c_str(), "dgemm_%d", &t) == 1 && t > 1)
+        checks.push_back({{"dgemm_1", key}, [key, t, label = r.label(key)](const auto& v) {
+                            return check_thread_scaling(label, v.at(key), t, v.at("dgemm_1"));
+                          }});
+      if (std::sscanf(key.c_str(), "update_%d", &t) == 1 && t > 1)
+        checks.push_back({{"dgemm_1", key}, [key, t, label = r.label(key)](const auto& v) {
+                            return check_thread_scaling(label, v.at(key), t, v.at("dgemm_1"));
+                          }});
+    }
+  return checks;
+}
+
+// Runs a phase's rounds and checks; on rank 0 (`keep`), stores the medians,
+// their spreads and the printed lines in `c`.
+void run_phase(Phase& ph, const CalibrateOptions& opt, Calibration& c, bool keep) {
+  // The packing is a small difference of two timings (about a tenth of the
+  // one call's time), so its rounds wander far more than a rate's; checks
+  // (a) and (b) judge it instead. The call spread is a spread itself.
+  const RoundsOutcome out = measure_and_check(ph.rounds, phase_checks(ph, opt), kExtraSets,
+                                              kSpreadWarning, {"dgemm_pack", "dgemm_cv"});
+  if (!keep) return;
+  for (const auto& key : ph.rounds.keys()) {
+    const double v = ph.rounds.median_of(key);
+    ph.store.at(key)(c, v);
+    c.spread[key] = ph.rounds.spread_of(key);
+    c.terms.push_back({key, ph.rounds.label(key), ph.text.at(key)(v),
+                       static_cast<int>(ph.rounds.values(key).size()), ph.rounds.sets_of(key),
+                       c.spread[key]});
+  }
+  c.warnings.insert(c.warnings.end(), out.warnings.begin(), out.warnings.end());
+  c.remeasured.insert(c.remeasured.end(), out.remeasured.begin(), out.remeasured.end());
+}
+
 }  // namespace
+
+void check_rounds(int rounds) {
+  if (rounds < kMinRounds || rounds > kMaxRounds)
+    throw UsageError(fmt::format("--rounds {}: allowed: {}..{} rounds per term", rounds, kMinRounds,
+                                 kMaxRounds));
+}
 
 std::pair<double, double> fit_line(const std::vector<double>& x, const std::vector<double>& y,
                                    const std::vector<double>& w) {
@@ -375,6 +537,7 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
 }
 
 Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases) {
+  check_rounds(opt.rounds);
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
   MPI_Comm_size(world, &size);
@@ -387,6 +550,7 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
   Calibration c;
   c.ranks = size;
   c.ranks_per_node = local;
+  c.rounds = opt.rounds;
   SystemInfo info = probe_system();
   c.hostname = info.hostname;
   c.memory_gib = static_cast<double>(info.mem_total_bytes) / (1024.0 * 1024.0 * 1024.0);
@@ -437,10 +601,15 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
       c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
     }
   }
-  // DGEMM on rank 0 alone, after the ping-pong (whose ranks would compete
-  // for the cores it times); the other ranks sleep meanwhile.
+  // With several ranks, the thread count each rank of a full node gets is
+  // measured on all ranks at once (below); rank 0 alone skips it, since
+  // that measurement would be replaced anyway.
+  const int cpus = static_cast<int>(usable_cpus().size());
+  const int concurrent_t = std::max(1, cpus / local);
+  // Rank 0 alone, after the ping-pong (whose ranks would compete for the
+  // cores it times); the other ranks sleep meanwhile.
   if (rank == 0) {
-    int max_t = opt.max_threads > 0 ? opt.max_threads : static_cast<int>(usable_cpus().size());
+    int max_t = opt.max_threads > 0 ? opt.max_threads : cpus;
     max_t = std::max(1, max_t);
     std::vector<int> counts;
     for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
@@ -450,82 +619,70 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
         break;
       }
     }
-    for (int t : counts) {
-      int& d = c.disturbed_reps;
-      c.dgemm_gflops.emplace_back(t, dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
-      // One thread deals nothing: the update in one piece.
-      if (t == 1) {
-        const OnePiece one = update_one_piece(opt.size, opt.nb, opt.repetitions, d);
-        c.update_gflops.emplace_back(t, one.gflops);
-        c.dgemm_pack_ns_per_word = one.pack_ns_per_word;
-        c.dgemm_call_cv = one.call_cv;
-      } else {
-        c.update_gflops.emplace_back(t,
-                                     dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true));
-      }
-      c.trsm_gflops.emplace_back(t, trsm_gflops(opt.size, opt.nb, t, opt.repetitions, d));
-      for (device::RowCopy kind : kRowCopies)
-        c.row_copy_ns[kind].emplace_back(
-            t, row_copy_ns_per_word(phases, kind, row_copy_rows(opt.size), opt.size, opt.nb, t,
-                                    opt.repetitions, d));
-    }
-    calibrate_fact(c, opt, phases, static_cast<int>(usable_cpus().size()));
+    Phase alone(opt.rounds);
+    auto as_is = [](Term t, bool) { return t; };
+    for (int t : counts)
+      if (size < 2 || t != concurrent_t)
+        add_thread_terms(alone, opt, phases, t, c.disturbed_reps, as_is, "");
+    // FACT at several M, each size over a quarter second in all (at --size
+    // 4000): five repetitions of 1.5-20 ms gave rates from 11 to 21 GFLOPS
+    // in one calibration against another, while the runs' FACT kept one
+    // rate within 10%.
+    std::vector<long> ms;
+    for (long m : {opt.size / 4, opt.size / 2, opt.size, 2 * opt.size})
+      if (m > opt.nb) ms.push_back(m);
+    if (ms.size() < 2) ms = {2L * opt.nb, 4L * opt.nb};
+    const long m_max = ms.back();
+    auto src = std::make_shared<std::vector<double>>(static_cast<size_t>(m_max) * opt.nb);
+    for (size_t i = 0; i < src->size(); ++i)
+      (*src)[i] = 0.5 - static_cast<double>((i * 7919 + i / 977) % 1000) / 1000.0;
+    c.fact_beside_dgemm = cpus >= 2;
+    for (long m : ms)
+      alone.add(
+          fmt::format("fact_{}", m),
+          fmt::format("FACT M = {} x NB = {}{}", m, opt.nb,
+                      c.fact_beside_dgemm ? " (beside a DGEMM thread)" : ""),
+          fact_term(phases, src, m_max, m, opt.nb, opt.size, opt.repetitions, c.fact_beside_dgemm,
+                    min_seconds(opt.size) / 16 / opt.rounds, c.disturbed_reps),
+          [](double t) { return fmt::format("{:.3f} ms", t * 1e3); },
+          [m](Calibration& c, double t) { c.fact_points.emplace_back(m, t); });
+    run_phase(alone, opt, c, true);
+    fit_fact(c, opt.nb);
   }
   quiet_barrier(world);
   if (size >= 2) {
     // A run with every rank of the node computing shares the cores and the
     // memory bandwidth: measure that case on all ranks at once, with the
     // threads each rank would get, and let it stand for that thread count.
-    const int cpus = static_cast<int>(usable_cpus().size());
-    const int t = std::max(1, cpus / local);
-    MPI_Barrier(world);
+    // Every rank runs the same rounds and takes the slowest rank's value of
+    // each, so all take the same re-measuring decisions.
+    Phase all(opt.rounds);
+    auto slowest = [world](Term t, bool slow_is_low) -> Term {
+      return [world, t, slow_is_low] {
+        MPI_Barrier(world);
+        double v = t(), worst = v;
+        MPI_Allreduce(&v, &worst, 1, MPI_DOUBLE, slow_is_low ? MPI_MIN : MPI_MAX, world);
+        return worst;
+      };
+    };
     int d = 0;
-    const double g = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d);
-    double worst = g;
-    MPI_Reduce(&g, &worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
-    MPI_Barrier(world);
-    OnePiece one;
-    if (t > 1)
-      one.gflops = dgemm_gflops(opt.size, opt.nb, t, opt.repetitions, d, true);
-    else
-      one = update_one_piece(opt.size, opt.nb, opt.repetitions, d);
-    double upd_worst = one.gflops, pack_worst = one.pack_ns_per_word, cv_worst = one.call_cv;
-    MPI_Reduce(&one.gflops, &upd_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
-    MPI_Reduce(&one.pack_ns_per_word, &pack_worst, 1, MPI_DOUBLE, MPI_MAX, 0, world);
-    MPI_Reduce(&one.call_cv, &cv_worst, 1, MPI_DOUBLE, MPI_MAX, 0, world);
-    MPI_Barrier(world);
-    const double tr = trsm_gflops(opt.size, opt.nb, t, opt.repetitions, d);
-    double tr_worst = tr;
-    MPI_Reduce(&tr, &tr_worst, 1, MPI_DOUBLE, MPI_MIN, 0, world);
-    MPI_Barrier(world);
-    std::map<device::RowCopy, double> copy_worst;
-    for (device::RowCopy kind : kRowCopies) {
-      MPI_Barrier(world);
-      const double ns = row_copy_ns_per_word(phases, kind, row_copy_rows(opt.size), opt.size,
-                                             opt.nb, t, opt.repetitions, d);
-      MPI_Reduce(&ns, &copy_worst[kind], 1, MPI_DOUBLE, MPI_MAX, 0, world);
-    }
+    add_thread_terms(all, opt, phases, concurrent_t, d, slowest,
+                     fmt::format(" (all {} ranks at once)", local));
+    run_phase(all, opt, c, rank == 0);
     int d_all = d;
     MPI_Reduce(&d, &d_all, 1, MPI_INT, MPI_SUM, 0, world);
     if (rank == 0) {
-      c.concurrent_threads = t;
-      c.concurrent_gflops = worst;
-      for (auto& [th, gf] : c.dgemm_gflops)
-        if (th == t) gf = worst;
-      for (auto& [th, gf] : c.update_gflops)
-        if (th == t) gf = upd_worst;
-      for (auto& [th, gf] : c.trsm_gflops)
-        if (th == t) gf = tr_worst;
-      if (t == 1) {
-        c.dgemm_pack_ns_per_word = pack_worst;
-        c.dgemm_call_cv = cv_worst;
-      }
-      for (auto& [kind, by] : c.row_copy_ns)
-        for (auto& [th, ns] : by)
-          if (th == t) ns = copy_worst[kind];
+      c.concurrent_threads = concurrent_t;
+      for (const auto& [th, gf] : c.dgemm_gflops)
+        if (th == concurrent_t) c.concurrent_gflops = gf;
       c.disturbed_reps += d_all;
     }
   }
+  auto by_threads = [](auto& v) { std::sort(v.begin(), v.end()); };
+  by_threads(c.dgemm_gflops);
+  by_threads(c.update_gflops);
+  by_threads(c.trsm_gflops);
+  for (auto& [kind, by] : c.row_copy_ns) by_threads(by);
   set_thread_counts(1, 1);
 
   return c;
@@ -650,6 +807,40 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     s += fmt::format("memory_gib = {:.2f}\n\n", c.memory_gib);
   }
   s += fmt::format("[run]\nnb = {}\nmemory_fraction = 0.5\n", opt.nb);
+  if (c.rounds > 0) {
+    auto quoted = [](const std::string& text) {
+      std::string q = "\"";
+      for (char ch : text) {
+        if (ch == '"' || ch == '\\') q += '\\';
+        q += ch;
+      }
+      return q + "\"";
+    };
+    // One string a line when `lines`, else all on one line.
+    auto list = [&](const std::vector<std::string>& v, bool lines) {
+      std::string l = "[";
+      for (size_t i = 0; i < v.size(); ++i) {
+        if (i) l += ",";
+        l += lines ? "\n  " : " ";
+        l += quoted(v[i]);
+      }
+      return l + (lines ? "\n]" : " ]");
+    };
+    s += fmt::format(
+        "\n[calibration]\n# Each term measured in {} rounds interleaved across the terms (round 1 "
+        "of every\n# term, then round 2, ...); each value above is the median of its term's "
+        "rounds.\nrounds = {}\n",
+        c.rounds, c.rounds);
+    if (!c.remeasured.empty())
+      s += "# Measured again in extra rounds: a check among them failed at first.\nremeasured = " +
+           list(c.remeasured, false) + "\n";
+    if (!c.warnings.empty())
+      s += "# Checks still failing after re-measuring, and spreads above " +
+           fmt::format("{:.0f}%", 100 * kSpreadWarning) +
+           ".\nwarnings = " + list(c.warnings, true) + "\n";
+    s += "\n[calibration.spread]\n# Each term's rounds: (Q3 - Q1) / median, in percent.\n";
+    for (const auto& t : c.terms) s += fmt::format("{} = {:.2f}\n", t.key, 100 * t.spread);
+  }
   return s;
 }
 

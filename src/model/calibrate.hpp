@@ -24,6 +24,13 @@
 // averages over >= 4 s of them, FACT and the row swap over >= 0.25 s per
 // size (at --size 4000; less for smaller sizes). The dealt DGEMM's rate is
 // taken from the threads' busy time, without its own last-chunk imbalance.
+//
+// Those seconds are split over R rounds (--rounds, default 5), interleaved
+// across the terms, and a term's value is the median of its rounds
+// (calibration_rounds.hpp); terms that must agree are checked, measured
+// again when they do not, and warned about when they still do not. With
+// several ranks, the thread count each rank of a full node gets is
+// measured only on all ranks at once (rank 0 alone would be replaced).
 #pragma once
 
 #include <mpi.h>
@@ -41,7 +48,25 @@ struct CalibrateOptions {
   int nb = 192;         // K of the DGEMM and the run's NB in the spec
   long size = 4000;     // M = N of the DGEMM
   int max_threads = 0;  // 0: the CPUs this process may use
-  int repetitions = 5;
+  int repetitions = 3;  // undisturbed repetitions at least, per round
+  int rounds = 5;       // rounds per term (kMinRounds .. kMaxRounds)
+};
+
+inline constexpr int kMinRounds = 3, kMaxRounds = 50;
+inline constexpr int kExtraSets = 2;            // extra sets of rounds for a failing check
+inline constexpr double kSpreadWarning = 0.10;  // a term's spread above it warns
+
+// Throws UsageError naming `rounds` and the range unless kMinRounds..kMaxRounds.
+void check_rounds(int rounds);
+
+// One measured term as printed: its median and how its rounds spread.
+struct TermLine {
+  std::string key;    // as in the spec's [calibration.spread]
+  std::string label;  // as on the terminal
+  std::string value;  // the median with its unit
+  int rounds = 0;
+  int sets = 1;       // > 1: measured again after a failing check
+  double spread = 0;  // robust_spread of the last set's rounds (a fraction)
 };
 
 struct PingPongPoint {
@@ -79,6 +104,13 @@ struct Calibration {
   int ranks_per_node = 1;
   std::string hostname;
   double memory_gib = 0;
+  // The rounds (calibration_rounds.hpp): rounds per set, each term's line
+  // and spread, the checks and spreads that warn, the terms measured again.
+  int rounds = 0;
+  std::vector<TermLine> terms;
+  std::map<std::string, double> spread;
+  std::vector<std::string> warnings;
+  std::vector<std::string> remeasured;
 };
 
 // A phase to time: prepare() runs untimed before each repetition, run()

@@ -106,6 +106,19 @@ class Section {
       fail(key, "is not an array of tables; allowed: [[" + full(key) + "]] entries");
     return n->as_array();
   }
+  // An array of strings; empty when absent.
+  std::vector<std::string> strings(const std::string& key) {
+    const toml::node* n = get(key);
+    std::vector<std::string> out;
+    if (!n) return out;
+    const toml::array* a = n->as_array();
+    if (a)
+      for (const auto& e : *a)
+        if (e.is_string()) out.push_back(*e.value<std::string>());
+    if (!a || out.size() != a->size())
+      fail(key, fmt::format("'{}' is not an array of strings; allowed: [\"...\", ...]", text(*n)));
+    return out;
+  }
   // Rejects keys nobody asked for.
   void finish() const {
     if (!table_) return;
@@ -139,6 +152,25 @@ class Section {
   std::string prefix_, file_;
   std::set<std::string> allowed_;
 };
+
+// The keys of calibrate's terms: a kind with a thread count (dgemm_2) or a
+// FACT size (fact_4000), or dgemm_pack, dgemm_cv.
+constexpr const char* kTermKeys =
+    "dgemm_T, update_T, trsm_T, swap_T, gather_T, scatter_T, block_gather_T, block_store_T "
+    "(T threads), fact_M (M rows), dgemm_pack, dgemm_cv";
+bool calibration_term_key(const std::string& key) {
+  if (key == "dgemm_pack" || key == "dgemm_cv") return true;
+  const size_t us = key.rfind('_');
+  if (us == std::string::npos || us + 1 == key.size()) return false;
+  const std::string kind = key.substr(0, us), count = key.substr(us + 1);
+  if (count.find_first_not_of("0123456789") != std::string::npos || count.size() > 9 ||
+      count[0] == '0')
+    return false;
+  for (const char* k : {"dgemm", "update", "trsm", "swap", "gather", "scatter", "block_gather",
+                        "block_store", "fact"})
+    if (kind == k) return true;
+  return false;
+}
 
 Link read_link(Section& s, bool with_share) {
   Link l;
@@ -252,9 +284,9 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   SystemSpec spec;
   spec.file = name;
-  Section top(
-      &root, "", name,
-      {"system", "device", "memory", "node", "host", "network", "schedule", "run", "published"});
+  Section top(&root, "", name,
+              {"system", "device", "memory", "node", "host", "network", "schedule", "run",
+               "published", "calibration"});
 
   Section sys(top.table("system"), "system", name, {"name", "source", "grid_reading", "n_reading"});
   if (!sys.exists()) top.fail("system", "missing; allowed: a [system] table with name = \"...\"");
@@ -562,6 +594,33 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       spec.published.push_back(p);
     }
   }
+  // What calibrate wrote about its own measurement: checked like the rest.
+  Section cal(top.table("calibration"), "calibration", name,
+              {"rounds", "remeasured", "warnings", "spread"});
+  CalibrationNotes& notes = spec.calibration;
+  notes.present = cal.exists();
+  notes.rounds = static_cast<int>(cal.integer("rounds", 1, kIntMax).value_or(0));
+  notes.remeasured = cal.strings("remeasured");
+  notes.warnings = cal.strings("warnings");
+  for (const auto& k : notes.remeasured)
+    if (!calibration_term_key(k))
+      cal.fail("remeasured", fmt::format("'{}' is not a term; allowed: {}", k, kTermKeys));
+  if (const toml::table* st = cal.table("spread")) {
+    for (const auto& [k, v] : *st) {
+      const std::string key(k.str());
+      auto refuse = [&](const std::string& what) {
+        throw UsageError(fmt::format("{}: key 'calibration.spread.{}': {}", name, key, what));
+      };
+      if (!calibration_term_key(key)) refuse(fmt::format("unknown key; allowed: {}", kTermKeys));
+      const std::optional<double> pct =
+          v.is_integer() || v.is_floating_point() ? v.value<double>() : std::optional<double>();
+      if (!pct || !std::isfinite(*pct) || *pct > kMaxNumber)
+        refuse("not a number; allowed: a spread >= 0 in percent");
+      if (*pct < 0) refuse(fmt::format("{} is negative; allowed: a spread >= 0 in percent", *pct));
+      notes.spread_pct[key] = *pct;
+    }
+  }
+  cal.finish();
   top.finish();
   return spec;
 }

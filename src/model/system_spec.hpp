@@ -148,6 +148,18 @@ struct Run {
   std::optional<int> nodes;
 };
 
+// How `hplx model calibrate` measured the spec ([calibration]): rounds per
+// term, each term's spread over its rounds in percent (by the key of the
+// term: dgemm_1, update_2, swap_1, fact_4000, dgemm_pack, ...), the terms
+// measured again and the warnings left.
+struct CalibrationNotes {
+  bool present = false;
+  int rounds = 0;
+  std::map<std::string, double> spread_pct;
+  std::vector<std::string> remeasured;
+  std::vector<std::string> warnings;
+};
+
 // A published result the model is compared with.
 struct Published {
   std::string label;
@@ -181,6 +193,7 @@ struct SystemSpec {
   ScheduleSpec schedule;
   Run run;
   std::vector<Published> published;
+  CalibrationNotes calibration;
 
   // Rpeak of one device in flop/s, 0 when unknown.
   double rpeak_flops() const;
