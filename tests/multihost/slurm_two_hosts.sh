@@ -15,8 +15,8 @@
 #   - a job of 4 tests cancelled with scancel once one test has finished
 #     ends CANCELLED within 15 s; the record keeps the finished tests
 #     (PASSED) and says the run was interrupted;
-#   - tune refuses --nodes 0 and a node grid that does not fit its spec:
-#     exit 2, one line, nothing written.
+#   - tune refuses --nodes 0, a node grid that does not fit its spec and
+#     more nodes than sinfo lists: exit 2, one line, nothing written.
 # Then it stops its daemons, removes what it made and checks that nothing
 # of it is left (no daemon, process, namespace, link or file).
 #   slurm_two_hosts.sh HPLX [MPIRUN]
@@ -303,9 +303,10 @@ ok "scancel: job $jobid CANCELLED in $took s; its record interrupted, the finish
 step "job $jobid (scancel)"
 
 # --- placements tune cannot do: a one-line usage error, nothing written -----------
-# --nodes 0, and a spec whose node grid (1 x 2) does not hold its 1 device.
+# --nodes 0, a spec whose node grid (1 x 2) does not hold its 1 device,
+# and 3 nodes where the cluster (sinfo, through SLURM_CONF) has 2.
 sed 's/^grid = "1x1"/grid = "1x2"/' "$spec" >bad-grid.toml
-for case in "nodes-0:$spec:0" "node-grid:$work/bad-grid.toml:2"; do
+for case in "nodes-0:$spec:0" "node-grid:$work/bad-grid.toml:2" "nodes-3:$spec:3"; do
   name=${case%%:*} rest=${case#*:}
   dir=$work/refused-$name
   tune "${rest%:*}" "${rest##*:}" "$dir" srun >"$dir.out" 2>"$dir.err"
@@ -318,7 +319,9 @@ for case in "nodes-0:$spec:0" "node-grid:$work/bad-grid.toml:2"; do
 done
 grep -q -- "--nodes 0" "$work/refused-nodes-0.err" || fail "tune --nodes 0: the error does not name --nodes"
 grep -q "node.grid" "$work/refused-node-grid.err" || fail "tune (node grid): the error does not name node.grid"
-ok "tune refuses --nodes 0 and a node grid that does not fit (exit 2, one line, nothing written)"
+grep -q -- "--nodes 3: the Slurm cluster here (sinfo) has 2 node(s)" "$work/refused-nodes-3.err" ||
+  fail "tune --nodes 3: the error does not say the cluster has 2 nodes"
+ok "tune refuses --nodes 0, a node grid that does not fit and more nodes than the cluster has (exit 2, one line, nothing written)"
 step "tune refusals"
 
 # --- and nothing left behind -------------------------------------------------------
