@@ -206,7 +206,16 @@ void Search::simulate_best() {
       r_.notes.push_back(fmt::format("budget spent after {} of the model's best {}", i, k));
       break;
     }
-    done.push_back(run(c, n_sim));
+    TuneCandidate d = run(c, n_sim);
+    // The first estimate came from the small probe, whose start-up weighs
+    // on its few panels: with the first real simulation's cost the share
+    // may hold a much larger N, which the rest of the round will get. The
+    // first candidate is simulated again at it, so the round compares like
+    // with like (its smaller run stays in the record).
+    const long again = sim_n_for(c, share);
+    if (i == 0 && again > n_sim + n_sim / 2 && cost_.seconds(panels(again, c.nb)) <= left())
+      d = run(c, again);
+    done.push_back(d);
   }
   if (done.empty()) return;
   TuneCandidate best = *std::max_element(done.begin(), done.end(),

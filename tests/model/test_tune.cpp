@@ -160,6 +160,30 @@ TEST(Tune, ATightBudgetSimulatesTheLastPanelsWithinIt) {
   }
 }
 
+// A simulation's start-up makes the 16-panel probe look dear per panel:
+// the first candidate, simulated on that estimate, runs again at the N the
+// later estimate allows, so the first round's candidates run alike.
+TEST(Tune, TheFirstCandidateRunsAgainWhenTheProbeOverstatedTheCost) {
+  const SystemSpec spec = spec_of(kGpuNode, "gpu.toml");
+  TuneOptions opt;
+  opt.nodes = 2;
+  opt.nbs = {512};
+  opt.top = 2;
+  opt.budget_s = 60;
+  const Simulate sim = [&](const TuneCandidate& c, long n) {
+    const long panels = (n + c.nb - 1) / c.nb;
+    return SimOutcome{500, 2 + 1e-4 * std::pow(static_cast<double>(panels), 2.0),
+                      std::vector<double>(static_cast<size_t>(panels), 0.5)};
+  };
+  const TuneResult r = tune(spec, opt, sim);
+  ASSERT_GE(r.simulated.size(), 3u);
+  EXPECT_EQ(r.simulated[0].label(), r.simulated[1].label());
+  EXPECT_GT(r.simulated[1].sim_n, r.simulated[0].sim_n * 3 / 2);
+  // The second candidate's N is of the rerun's size, not of the first run's.
+  EXPECT_GT(r.simulated[2].sim_n, r.simulated[0].sim_n * 3 / 2);
+  EXPECT_LE(r.sim_wall_s, opt.budget_s);
+}
+
 // The stitched rate: the model's first panels and the simulated last ones.
 TEST(Tune, StitchedRateAddsTheModelsHeadToTheSimulatedTail) {
   const long n = 10000;
