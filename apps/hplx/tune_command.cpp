@@ -69,12 +69,15 @@ std::string tail_of(const std::string& path, size_t chars) {
 // `hplx sim` of one candidate, in a folder of its own under `work`.
 model::SimOutcome simulate(const std::string& self, const std::string& spec_path, int nodes,
                            const fs::path& work, const model::TuneCandidate& c, long n,
-                           int& count) {
+                           double limit_s, int& count) {
   const fs::path dir = work / fmt::format("sim{}", ++count);
   fs::create_directories(dir);
   write_text_atomically((dir / "HPL.dat").string(),
                         lu::hpl_dat_text(dat_for(c, n), "hplx tune: a candidate"));
-  std::vector<std::string> args = {self,      "sim",
+  // coreutils' timeout stops it (SIGTERM, SIGKILL 5 s later) at its limit.
+  std::vector<std::string> args = {"timeout", "-k",
+                                   "5",       fmt::format("{:.1f}", std::max(limit_s, 1.0)),
+                                   self,      "sim",
                                    spec_path, (dir / "HPL.dat").string(),
                                    "--nodes", std::to_string(nodes),
                                    "--json",  (dir / "sim.json").string(),
@@ -85,6 +88,7 @@ model::SimOutcome simulate(const std::string& self, const std::string& spec_path
   const double t0 = wall_time();
   const int rc = run_logged(args, log);
   const double wall = wall_time() - t0;
+  if (rc == 124 || rc == 137) return {0, wall, {}, false};
   std::ifstream in(dir / "sim.json");
   const nlohmann::json rec = nlohmann::json::parse(in, nullptr, false);
   const bool ok = rc == 0 && !rec.is_discarded() && rec.contains("tests") &&
@@ -251,8 +255,8 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (self.empty() && budget_ > 0)
     throw SystemError("cannot find this hplx's own path (/proc/self/exe) to run hplx sim with");
   int count = 0;
-  const model::Simulate sim = [&](const model::TuneCandidate& c, long n) {
-    return simulate(self, spec_path, nodes_, work, c, n, count);
+  const model::Simulate sim = [&](const model::TuneCandidate& c, long n, double limit_s) {
+    return simulate(self, spec_path, nodes_, work, c, n, limit_s, count);
   };
   const model::TuneProgress progress = [&](const std::string& line) {
     if (!quiet_) std::fprintf(stderr, "%s\n", line.c_str());

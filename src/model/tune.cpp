@@ -2,7 +2,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <map>
 #include <set>
+#include <tuple>
 
 #include <fmt/format.h>
 
@@ -16,11 +18,17 @@ namespace {
 // host-side work (pivots, row swaps, the kernels' bookkeeping) grows with
 // the local matrix. `hplx sim` of the dgx-h100 spec on 64 ranks took 7.6 s
 // for 128 panels and 67 s for 512 (NB 512: panels^1.6), and 6.7 s for 181
-// panels and 280 s for 711 (NB 256, on a loaded machine: panels^2.7). The
-// budget's estimates take panels^2 from the largest simulation so far.
+// panels and 280 s for 711 (NB 256, on a loaded machine: panels^2.7); and
+// it depends on the grid (32x2 took 14 times as long as 2x32 per panel^2:
+// the pivot search crosses 32 ranks per column). So each grid and NB gets
+// its own estimate, start-up + scale * panels^2, from two small probes, and
+// the largest simulation of it so far corrects the scale.
 constexpr double kSimCostExponent = 2.0;
-// Panels of the first, small simulation that measures the simulator's cost.
-constexpr long kProbePanels = 16;
+// Panels of the two small simulations that measure a candidate's cost.
+constexpr long kProbePanels = 16, kSecondProbePanels = 48;
+// A simulation may run this many times its estimate (and never past the
+// budget) before it is stopped.
+constexpr double kOverrun = 2.0;
 // The share of the budget for the model's best candidates; the rest tries
 // the variants (depth, broadcast, split) on the best of them.
 constexpr double kFirstRoundShare = 0.6;
@@ -60,23 +68,32 @@ std::vector<double> model_iter_s(const SystemSpec& spec, const TuneCandidate& c,
   return predict_run(spec, c.n, c.nb, c.p, c.q, c.threads, nodes).iter_s;
 }
 
-// The simulator's running cost estimate: seconds = scale * panels^exponent,
-// the scale of the largest simulation so far (a small one's start-up cost
-// overstates the cost per panel).
+// What simulating one grid and NB costs: seconds = startup + scale *
+// panels^2, from its probes, then the scale of its largest simulation.
 struct SimCost {
-  double scale = 0;
+  double startup = 0, scale = 0;
   long largest = 0;
+  void probes(long p1, double w1, long p2, double w2) {
+    const double a = std::pow(static_cast<double>(p1), kSimCostExponent);
+    const double b = std::pow(static_cast<double>(p2), kSimCostExponent);
+    scale = (w2 - w1) / (b - a);
+    if (!(scale > 0)) scale = w2 / b;  // noise: no start-up to tell apart
+    startup = std::max(0.0, w1 - scale * a);
+    largest = p2;
+  }
   void observe(long pan, double wall_s) {
-    if (pan < largest) return;
+    if (pan <= largest) return;
     largest = pan;
-    scale = wall_s / std::pow(static_cast<double>(pan), kSimCostExponent);
+    scale = std::max(wall_s - startup, 0.0) / std::pow(static_cast<double>(pan), kSimCostExponent);
   }
   double seconds(long pan) const {
-    return scale * std::pow(static_cast<double>(pan), kSimCostExponent);
+    return startup + scale * std::pow(static_cast<double>(pan), kSimCostExponent);
   }
   // The most panels that fit in `seconds`.
   long panels_within(double s) const {
-    return scale > 0 ? static_cast<long>(std::pow(s / scale, 1.0 / kSimCostExponent)) : 0;
+    return scale > 0 ? static_cast<long>(
+                           std::pow(std::max(s - startup, 0.0) / scale, 1.0 / kSimCostExponent))
+                     : 0;
   }
 };
 
@@ -93,18 +110,25 @@ class Search {
   void say(const std::string& line) {
     if (progress_) progress_(line);
   }
-  // Simulates c at n_sim (the full N when it fits) and fills its fields.
-  TuneCandidate run(TuneCandidate c, long n_sim);
+  // Simulates c at n_sim (the full N when it fits) and fills its fields;
+  // false when it did not finish within its time (kOverrun, the budget).
+  bool run(TuneCandidate& c, long n_sim);
+  // The cost of c's grid and NB, probed when not yet known; false when the
+  // probes did not finish within the budget.
+  bool probe(const TuneCandidate& c);
+  SimOutcome timed(const TuneCandidate& c, long n, double limit_s);
   // The N a simulation of c may run within `seconds`.
   long sim_n_for(const TuneCandidate& c, double seconds) const;
   double left() const { return opt_.budget_s - r_.sim_wall_s; }
+  using CostKey = std::tuple<int, int, int, int>;  // p, q, nb, ranks per node
+  static CostKey key(const TuneCandidate& c) { return {c.p, c.q, c.nb, c.ranks_per_node}; }
 
   const SystemSpec& spec_;
   const TuneOptions& opt_;
   const Simulate& sim_;
   const TuneProgress& progress_;
   TuneResult& r_;
-  SimCost cost_;
+  std::map<CostKey, SimCost> cost_;
 };
 
 void Search::rank_by_model() {
@@ -156,14 +180,45 @@ void Search::rank_by_model() {
 // whole panels, so each simulated panel is one of the full run's.
 long Search::sim_n_for(const TuneCandidate& c, double seconds) const {
   const long full = panels(c.n, c.nb);
-  const long fit = std::max(kProbePanels, cost_.panels_within(seconds));
+  const long fit = std::max(kSecondProbePanels, cost_.at(key(c)).panels_within(seconds));
   return fit >= full ? c.n : c.n - (full - fit) * c.nb;
 }
 
-TuneCandidate Search::run(TuneCandidate c, long n_sim) {
-  const SimOutcome out = sim_(c, n_sim);
+SimOutcome Search::timed(const TuneCandidate& c, long n, double limit_s) {
+  SimOutcome out = sim_(c, n, std::max(0.0, limit_s));
   r_.sim_wall_s += out.wall_s;
-  cost_.observe(panels(n_sim, c.nb), out.wall_s);
+  if (!out.finished)
+    r_.notes.push_back(fmt::format("the simulation of {} at N={} was stopped after {:.0f} s",
+                                   c.label(), n, out.wall_s));
+  return out;
+}
+
+bool Search::probe(const TuneCandidate& c) {
+  if (cost_.count(key(c))) return true;
+  const long p1 = std::min(panels(c.n, c.nb), kProbePanels);
+  const long p2 = std::min(panels(c.n, c.nb), kSecondProbePanels);
+  const SimOutcome a = timed(c, std::min(c.n, p1 * c.nb), left());
+  if (!a.finished) return false;
+  const SimOutcome b = timed(c, std::min(c.n, p2 * c.nb), left());
+  if (!b.finished) return false;
+  SimCost& cost = cost_[key(c)];
+  if (p2 > p1)
+    cost.probes(p1, a.wall_s, p2, b.wall_s);
+  else
+    cost.observe(p2, b.wall_s);
+  r_.notes.push_back(fmt::format(
+      "simulating NB={} {}x{} costs {:.1f} s for {} panels and {:.1f} s for {}: start-up {:.1f} s "
+      "+ panels^2 x {:.3g} s",
+      c.nb, c.p, c.q, a.wall_s, p1, b.wall_s, p2, cost.startup, cost.scale));
+  return true;
+}
+
+bool Search::run(TuneCandidate& c, long n_sim) {
+  SimCost& cost = cost_.at(key(c));
+  const long pan = panels(n_sim, c.nb);
+  const SimOutcome out = timed(c, n_sim, std::min(left(), kOverrun * cost.seconds(pan) + 5));
+  if (!out.finished) return false;
+  cost.observe(pan, out.wall_s);
   c.simulated = true;
   c.sim_n = n_sim;
   c.sim_gflops = out.gflops;
@@ -180,42 +235,25 @@ TuneCandidate Search::run(TuneCandidate c, long n_sim) {
                                      panels(c.n, c.nb) - panels(n_sim, c.nb), c.head_scale)
                        : "",
       out.wall_s));
-  return c;
+  return true;
 }
 
 void Search::simulate_best() {
   if (opt_.budget_s <= 0 || !sim_) return;
-  // The simulator's cost, measured on the model's best at a small N.
-  const TuneCandidate& first = r_.ranked.front();
-  const long probe_n = std::min(first.n, kProbePanels * first.nb);
-  const SimOutcome probe = sim_(first, probe_n);
-  r_.sim_wall_s += probe.wall_s;
-  cost_.observe(panels(probe_n, first.nb), probe.wall_s);
-  r_.notes.push_back(fmt::format(
-      "the simulator's cost: {:.1f} s for {} panels (N={}), estimated as panels^{} from there",
-      probe.wall_s, panels(probe_n, first.nb), probe_n, kSimCostExponent));
-
-  // The model's best few, each within its share of the first round.
+  // The model's best few, each probed, then simulated within its share of
+  // the first round.
   const size_t k = std::min<size_t>(static_cast<size_t>(opt_.top), r_.ranked.size());
-  const double share = left() * kFirstRoundShare / static_cast<double>(k);
+  const double share = opt_.budget_s * kFirstRoundShare / static_cast<double>(k);
   std::vector<TuneCandidate> done;
   for (size_t i = 0; i < k; ++i) {
-    const TuneCandidate& c = r_.ranked[i];
+    TuneCandidate c = r_.ranked[i];
+    if (!probe(c)) break;
     const long n_sim = sim_n_for(c, share);
-    if (cost_.seconds(panels(n_sim, c.nb)) > left()) {
+    if (cost_.at(key(c)).seconds(panels(n_sim, c.nb)) > left()) {
       r_.notes.push_back(fmt::format("budget spent after {} of the model's best {}", i, k));
       break;
     }
-    TuneCandidate d = run(c, n_sim);
-    // The first estimate came from the small probe, whose start-up weighs
-    // on its few panels: with the first real simulation's cost the share
-    // may hold a much larger N, which the rest of the round will get. The
-    // first candidate is simulated again at it, so the round compares like
-    // with like (its smaller run stays in the record).
-    const long again = sim_n_for(c, share);
-    if (i == 0 && again > n_sim + n_sim / 2 && cost_.seconds(panels(again, c.nb)) <= left())
-      d = run(c, again);
-    done.push_back(d);
+    if (run(c, n_sim)) done.push_back(c);
   }
   if (done.empty()) return;
   TuneCandidate best = *std::max_element(done.begin(), done.end(),
@@ -223,7 +261,8 @@ void Search::simulate_best() {
                                            return a.best_gflops() < b.best_gflops();
                                          });
 
-  // The variants, one change at a time from the best so far, at its N.
+  // The variants, one change at a time from the best so far, at its N
+  // (the same grid and NB: its cost estimate holds).
   std::vector<std::function<void(TuneCandidate&)>> variants;
   variants.push_back([](TuneCandidate& c) { c.depth = c.depth > 0 ? 0 : 1; });
   for (int b = 0; b < 6; ++b) variants.push_back([b](TuneCandidate& c) { c.bcast = b; });
@@ -235,12 +274,11 @@ void Search::simulate_best() {
     if (v.bcast == best.bcast && v.depth == best.depth && v.split == best.split) continue;
     if (v.split >= 0 && v.p == 1) continue;           // no row swap to hide: hplx lu leaves it off
     if (v.bcast != best.bcast && v.q == 1) continue;  // one process column: nothing broadcast
-    if (cost_.seconds(panels(best.sim_n, v.nb)) > left()) {
+    if (cost_.at(key(v)).seconds(panels(best.sim_n, v.nb)) > left()) {
       r_.notes.push_back("budget spent before every variant was simulated");
       break;
     }
-    v = run(v, best.sim_n);
-    if (v.best_gflops() > best.best_gflops() * (1 + kMinGain)) best = v;
+    if (run(v, best.sim_n) && v.best_gflops() > best.best_gflops() * (1 + kMinGain)) best = v;
   }
   r_.chosen = best;
   if (best.extrapolated())

@@ -4,7 +4,9 @@
 // `hplx sim` in the command, a stand-in in the tests) runs the best few,
 // then tries the look-ahead depth, the panel broadcast and the split
 // update on the best of them, one at a time, as long as the time budget
-// allows. Where a full-size simulation would not fit the budget the
+// allows. Two small simulations of each grid and NB estimate what a larger
+// one costs; one that runs past twice its estimate is stopped, so the
+// budget holds. Where a full-size simulation would not fit the budget the
 // simulator runs the last panels only: the LU of the trailing matrix of
 // order N - h NB is the full run's last iterations. The first h panels come
 // from the model's per-panel times, scaled by how the simulator's largest
@@ -60,8 +62,10 @@ struct SimOutcome {
   double gflops = 0;
   double wall_s = 0;
   std::vector<double> iter_s;  // simulated seconds per panel, in order
+  bool finished = true;        // false: stopped at its time limit (the rest unset)
 };
-using Simulate = std::function<SimOutcome(const TuneCandidate& c, long n)>;
+// Simulates c at order n, stopping after limit_s seconds of wall time.
+using Simulate = std::function<SimOutcome(const TuneCandidate& c, long n, double limit_s)>;
 // The rate at n of a run whose last panels were simulated (`sim.iter_s`,
 // the LU of order n_sim = n - h nb) and whose first h panels the model
 // gives (`model_iter_s`, all ceil(n / nb) of them): those h panels scaled

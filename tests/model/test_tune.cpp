@@ -111,7 +111,7 @@ TEST(Tune, TheSimulatorDecidesAmongTheModelsBestAndItsVariants) {
   opt.top = 8;         // all of them: 1x8, 2x4, 4x2, 8x1 at each NB
   opt.budget_s = 1e9;  // everything fits: the full N every time
   std::vector<std::string> calls;
-  const Simulate sim = [&](const TuneCandidate& c, long n) {
+  const Simulate sim = [&](const TuneCandidate& c, long n, double) {
     calls.push_back(c.label());
     double g = 1000;
     if (c.nb == 512) g *= 1.10;    // the simulator prefers NB 512 ...
@@ -127,11 +127,12 @@ TEST(Tune, TheSimulatorDecidesAmongTheModelsBestAndItsVariants) {
   EXPECT_TRUE(r.chosen.simulated);
   EXPECT_FALSE(r.chosen.extrapolated());
   EXPECT_NEAR(r.chosen.best_gflops(), 1000 * 1.10 * 1.05, 1e-6);
-  // The probe, the model's 8, then depth, 5 other broadcasts and the
-  // split's 3 values (P > 1 on GPUs); every simulated one is recorded.
+  // Two probes and a run of each of the model's 8, then depth, 5 other
+  // broadcasts and the split's 3 values (P > 1 on GPUs); every run (not
+  // the probes) is recorded.
   ASSERT_EQ(r.ranked.size(), 8u);
-  EXPECT_EQ(calls.size(), 1u + 8 + 1 + 5 + (r.chosen.p > 1 ? 3 : 0));
-  EXPECT_EQ(r.simulated.size(), calls.size() - 1);
+  EXPECT_EQ(calls.size(), 8u * 3 + 1 + 5 + (r.chosen.p > 1 ? 3 : 0));
+  EXPECT_EQ(r.simulated.size(), calls.size() - 16);
   for (size_t i = 0; i < 8; ++i) EXPECT_EQ(r.simulated[i].label(), r.ranked[i].label());
 }
 
@@ -142,11 +143,11 @@ TEST(Tune, ATightBudgetSimulatesTheLastPanelsWithinIt) {
   TuneOptions opt;
   opt.nodes = 2;
   opt.nbs = {512};
-  opt.budget_s = 20;
-  // A simulation costs 0.01 s x panels^2, as the search estimates.
-  const Simulate sim = [&](const TuneCandidate& c, long n) {
+  opt.budget_s = 100;
+  // A simulation costs 0.002 s x panels^2, as the search estimates.
+  const Simulate sim = [&](const TuneCandidate& c, long n, double) {
     const long panels = (n + c.nb - 1) / c.nb;
-    return SimOutcome{500, 0.01 * std::pow(static_cast<double>(panels), 2.0),
+    return SimOutcome{500, 0.002 * std::pow(static_cast<double>(panels), 2.0),
                       std::vector<double>(static_cast<size_t>(panels), 0.5)};
   };
   const TuneResult r = tune(spec, opt, sim);
@@ -160,28 +161,42 @@ TEST(Tune, ATightBudgetSimulatesTheLastPanelsWithinIt) {
   }
 }
 
-// A simulation's start-up makes the 16-panel probe look dear per panel:
-// the first candidate, simulated on that estimate, runs again at the N the
-// later estimate allows, so the first round's candidates run alike.
-TEST(Tune, TheFirstCandidateRunsAgainWhenTheProbeOverstatedTheCost) {
+// What a simulation costs depends on the grid: each grid and NB is probed
+// (two small runs), so a dearer grid simulates fewer panels in the same
+// share; a simulation that runs past twice its estimate is stopped at its
+// limit and the search goes on without it, within the budget.
+TEST(Tune, EachGridIsProbedAndARunawaySimulationIsStopped) {
   const SystemSpec spec = spec_of(kGpuNode, "gpu.toml");
   TuneOptions opt;
   opt.nodes = 2;
   opt.nbs = {512};
-  opt.top = 2;
-  opt.budget_s = 60;
-  const Simulate sim = [&](const TuneCandidate& c, long n) {
+  opt.top = 4;
+  opt.budget_s = 400;
+  std::map<std::string, int> calls;
+  std::vector<double> limits;
+  const Simulate sim = [&](const TuneCandidate& c, long n, double limit_s) {
     const long panels = (n + c.nb - 1) / c.nb;
-    return SimOutcome{500, 2 + 1e-4 * std::pow(static_cast<double>(panels), 2.0),
-                      std::vector<double>(static_cast<size_t>(panels), 0.5)};
+    ++calls[c.label()];
+    limits.push_back(limit_s);
+    // 8x1 costs 10 times 1x8's per panel^2 after a 1 s start-up; 4x2's
+    // simulations beyond the probes take 10 times their estimate.
+    double cost = 1 + (c.p == 8 ? 1e-3 : 1e-4) * std::pow(static_cast<double>(panels), 2.0);
+    if (c.p == 4 && panels > 48) cost *= 10;
+    SimOutcome out{500, std::min(cost, limit_s),
+                   std::vector<double>(static_cast<size_t>(panels), 0.5), cost <= limit_s};
+    return out;
   };
   const TuneResult r = tune(spec, opt, sim);
-  ASSERT_GE(r.simulated.size(), 3u);
-  EXPECT_EQ(r.simulated[0].label(), r.simulated[1].label());
-  EXPECT_GT(r.simulated[1].sim_n, r.simulated[0].sim_n * 3 / 2);
-  // The second candidate's N is of the rerun's size, not of the first run's.
-  EXPECT_GT(r.simulated[2].sim_n, r.simulated[0].sim_n * 3 / 2);
-  EXPECT_LE(r.sim_wall_s, opt.budget_s);
+  std::map<int, long> sim_n;  // by P
+  for (const auto& c : r.simulated) sim_n[c.p] = c.sim_n;
+  ASSERT_TRUE(sim_n.count(1) && sim_n.count(8)) << r.simulated.size();
+  EXPECT_GT(sim_n[1], 2 * sim_n[8]);  // the cheaper grid, more panels
+  EXPECT_FALSE(sim_n.count(4));       // 4x2's runaway was stopped, not recorded
+  bool stopped = false;
+  for (const auto& note : r.notes) stopped |= note.find("was stopped after") != std::string::npos;
+  EXPECT_TRUE(stopped);
+  for (double l : limits) EXPECT_GT(l, 0);
+  EXPECT_LE(r.sim_wall_s, opt.budget_s + 1e-9);
 }
 
 // The stitched rate: the model's first panels and the simulated last ones.
