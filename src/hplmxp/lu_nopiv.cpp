@@ -278,7 +278,7 @@ class NopivSteps {
       w.store.to_device(q_, 0, panel_doubles(p));
       w.host_free = q_.record();
     }
-    if (w.ready && !opt_.omit_fact_wait) q_.wait(w.ready);
+    if (w.ready) q_.wait(w.ready);
     w.ready.reset();
     return {p, p.j0 + p.jb};
   }

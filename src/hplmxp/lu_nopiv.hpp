@@ -92,9 +92,6 @@ struct FactorOptions {
   // FACT's queue, of the same backend (Device::panel()); null: FACT runs on
   // the factorization's queue.
   device::Queue* fact_queue = nullptr;
-  // Tests only: the update does not wait for FACT's queue (the bug the
-  // emulated device must catch).
-  bool omit_fact_wait = false;
   // Buffers made before the clock (for this layout, depth and precision);
   // null: factor_nopiv makes them.
   NopivWorkspace* workspace = nullptr;

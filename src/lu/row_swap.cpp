@@ -169,7 +169,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
   stage_rows(q, my_rows, b_.mine_rows);
   gather_rows(q, a, b_.mine_rows, lc0, nn, b_.mine.device());
   if (!device_memory_) b_.mine.to_host(q);
-  if (!form.omit_pack_wait) q.synchronize();  // MPI reads the packed rows
+  q.synchronize();  // MPI reads the packed rows
   udisp_ = displacements(ucount_);
   copy_ += wall_time() - pack_start;
 

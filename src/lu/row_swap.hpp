@@ -87,11 +87,6 @@ struct SwapForm {
   // device memory is the host's (the host backend: the same memory either
   // way) or holds no data (sim); see swaps_in_device_memory().
   bool device_memory = false;
-  // Fault injection, for the one test that shows the emulated device
-  // catches a missing wait (tests/mpi/test_emulated_catches_missing_wait):
-  // skip the host's wait for the packed U rows before MPI reads them.
-  // Nothing in hplx sets it.
-  bool omit_pack_wait = false;
 };
 
 // The form of a swap of `local_columns` columns (second: see SwapForm).

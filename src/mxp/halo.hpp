@@ -82,12 +82,6 @@ class HaloExchange {
   // Whether MPI reads and writes the device buffers directly (no staging).
   bool direct() const { return direct_; }
 
-  // Fault injection, to show that the emulated device catches a missing
-  // wait (tests/mxp/test_mxp_halo.cpp): finish() does not make the compute
-  // queue wait for the transfer queue's copy of the halo out of the
-  // staging. Nothing in hplx sets it.
-  bool omit_unpack_wait = false;
-
  private:
   device::Device* dev_ = nullptr;
   const HaloPlan* plan_ = nullptr;

@@ -2,10 +2,13 @@
 // what a driver relies on when it moves data and orders work.
 #include <gtest/gtest.h>
 
+#include <atomic>
 #include <chrono>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
 #include <limits>
+#include <mutex>
 #include <numeric>
 #include <random>
 #include <thread>
@@ -14,7 +17,9 @@
 #include <omp.h>
 
 #include "core/error.hpp"
+#include "device/compiled_backends.hpp"
 #include "device/device.hpp"
+#include "device/emulated/emulated_backend.hpp"
 #include "device/launch.hpp"
 #include "device/mirror.hpp"
 #include "tests/device/backends.hpp"
@@ -570,6 +575,150 @@ TEST(EmulatedDevice, RefusesACopyThatOverlapsItself) {
   EXPECT_NO_THROW(q.copy_columns(b.data() + 5, pitch, b.data(), pitch, 5 * d, 3));
   EXPECT_NO_THROW(q.copy_bytes(b.data() + 50, b.data(), 50 * d));
   q.synchronize();
+}
+
+// Holds a queue's operation until opened; at most 10 s, so that a wait that
+// should have been dropped fails the test instead of hanging it.
+class Gate {
+ public:
+  void pass() {
+    std::unique_lock<std::mutex> lock(m_);
+    opened_.wait_for(lock, std::chrono::seconds(10), [&] { return open_; });
+  }
+  void open() {
+    {
+      std::lock_guard<std::mutex> lock(m_);
+      open_ = true;
+    }
+    opened_.notify_all();
+  }
+
+ private:
+  std::mutex m_;
+  std::condition_variable opened_;
+  bool open_ = false;
+};
+
+// An operation late enough that a wait which returns at once misses it.
+void slow(std::atomic<bool>& done) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));
+  done = true;
+}
+
+// The tests' fault injection (DroppedWaits): the next synchronize() calls of
+// one queue return at once while its work still runs, only as many as asked
+// and uncounted; that queue's events and other queues still wait, and so
+// does the queue once they are used up or the DroppedWaits has gone.
+TEST(EmulatedDevice, DroppedSynchronizesReturnAtOnceOnlyAsManyAsAsked) {
+  if constexpr (kEmulatedCompiled) {
+    auto dev = make_device(BackendKind::Emulated);
+    Queue& q = dev->compute();
+    Queue& other = dev->transfer();
+    Gate gate;
+    std::atomic<bool> held{false}, late{false}, other_late{false}, event_late{false};
+    {
+      DroppedWaits dropped = DroppedWaits::next_synchronizes(q, 2);
+      q.host_callback([&] {
+        gate.pass();
+        held = true;
+      });
+      const long waits = dev->backend().counters().host_waits;
+      q.synchronize();
+      q.synchronize();
+      EXPECT_FALSE(held) << "a dropped synchronize() waited";
+      EXPECT_EQ(dropped.dropped(), 2);
+      EXPECT_EQ(dev->backend().counters().host_waits, waits) << "a dropped wait is counted";
+      other.host_callback([&] { slow(other_late); });
+      other.synchronize();
+      EXPECT_TRUE(other_late) << "another queue's synchronize() was dropped";
+      gate.open();
+      q.host_callback([&] { slow(late); });
+      q.synchronize();  // the third: waits
+      EXPECT_TRUE(held);
+      EXPECT_TRUE(late) << "more synchronize() calls dropped than asked";
+      q.host_callback([&] { slow(event_late); });
+      q.record()->synchronize();
+      EXPECT_TRUE(event_late) << "an event's synchronize() was dropped";
+      EXPECT_EQ(dropped.dropped(), 2);
+    }
+    std::atomic<bool> after{false};
+    { DroppedWaits unused = DroppedWaits::next_synchronizes(q, 5); }
+    q.host_callback([&] { slow(after); });
+    q.synchronize();
+    EXPECT_TRUE(after) << "a synchronize() dropped after its DroppedWaits went";
+  } else {
+    GTEST_SKIP() << "the emulated backend is not compiled in";
+  }
+}
+
+// The same for queues' waits: the waiter's waits on the recorder's events do
+// nothing while it lives; other queues' waits on those events, and the
+// waiter's on other queues' events, still order the work; after it goes the
+// waiter's wait on the recorder works again.
+TEST(EmulatedDevice, DroppedWaitsOnAQueuesEventsAreOnlyThoseOfTheWaiter) {
+  if constexpr (kEmulatedCompiled) {
+    auto dev = make_device(BackendKind::Emulated);
+    Queue& waiter = dev->compute();
+    Queue& recorder = dev->transfer();
+    Queue& third = dev->panel();
+    // 1: the recorder's work was done when the other queue ran; 0: not yet.
+    auto seen = [](const std::atomic<bool>& done) { return done ? 1 : 0; };
+    {
+      DroppedWaits dropped = DroppedWaits::waits_on_events_of(waiter, recorder);
+      Gate gate;
+      std::atomic<bool> recorded{false};
+      std::atomic<int> waiter_saw{-1}, third_saw{-1};
+      recorder.host_callback([&] {
+        gate.pass();
+        recorded = true;
+      });
+      const EventPtr e = recorder.record();
+      waiter.wait(e);
+      waiter.host_callback([&] { waiter_saw = seen(recorded); });
+      waiter.synchronize();
+      EXPECT_EQ(waiter_saw, 0) << "the dropped wait waited";
+      EXPECT_EQ(dropped.dropped(), 1);
+      third.wait(e);
+      third.host_callback([&] { third_saw = seen(recorded); });
+      std::this_thread::sleep_for(std::chrono::milliseconds(30));
+      gate.open();
+      third.synchronize();
+      EXPECT_EQ(third_saw, 1) << "another queue's wait on the recorder's event was dropped";
+
+      std::atomic<bool> late{false};
+      std::atomic<int> saw_third{-1};
+      third.host_callback([&] { slow(late); });
+      waiter.wait(third.record());
+      waiter.host_callback([&] { saw_third = seen(late); });
+      waiter.synchronize();
+      EXPECT_EQ(saw_third, 1) << "the waiter's wait on another queue's event was dropped";
+      EXPECT_EQ(dropped.dropped(), 1);
+    }
+    std::atomic<bool> late{false};
+    std::atomic<int> saw{-1};
+    recorder.host_callback([&] { slow(late); });
+    waiter.wait(recorder.record());
+    waiter.host_callback([&] { saw = seen(late); });
+    waiter.synchronize();
+    EXPECT_EQ(saw, 1) << "a wait dropped after its DroppedWaits went";
+  } else {
+    GTEST_SKIP() << "the emulated backend is not compiled in";
+  }
+}
+
+// Only the emulated device drops waits: another backend's queue is refused.
+TEST(EmulatedDevice, DroppedWaitsRefuseAnotherBackendsQueue) {
+  if constexpr (kEmulatedCompiled) {
+    auto host = make_device(BackendKind::Host);
+    auto emulated = make_device(BackendKind::Emulated);
+    EXPECT_THROW((void)DroppedWaits::next_synchronizes(host->compute()), Error);
+    EXPECT_THROW((void)DroppedWaits::waits_on_events_of(emulated->compute(), host->compute()),
+                 Error);
+    EXPECT_THROW((void)DroppedWaits::waits_on_events_of(host->compute(), emulated->compute()),
+                 Error);
+  } else {
+    GTEST_SKIP() << "the emulated backend is not compiled in";
+  }
 }
 
 TEST(BackendChoice, UnknownNameIsAOneLineUsageError) {

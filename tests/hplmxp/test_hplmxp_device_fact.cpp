@@ -150,7 +150,8 @@ struct OneProcess {
   bool in_grid = false, bad_pivot = false;
 };
 // `workspace`: the buffers made before the counters start, as hpl-mxp
-// makes them before its clock.
+// makes them before its clock. `omit_fact_wait` (the emulated device only):
+// the update's waits for FACT's queue dropped (DroppedWaits).
 OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fact_wait = false,
                               bool workspace = false) {
   OneProcess r;
@@ -167,15 +168,22 @@ OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fac
   q.synchronize();
   FactorOptions opt;
   opt.fact_queue = &dev.panel();
-  opt.omit_fact_wait = omit_fact_wait;
   std::optional<NopivWorkspace> ws;
   if (workspace) {
     ws.emplace(l, dev.backend(), opt.depth, opt.precision);
     opt.workspace = &*ws;
   }
+  std::optional<device::DroppedWaits> dropped;
+  if constexpr (device::kEmulatedCompiled)
+    if (omit_fact_wait)
+      dropped.emplace(device::DroppedWaits::waits_on_events_of(q, *opt.fact_queue));
   const device::DeviceCounters before = dev.backend().counters();
   const LuNopivResult f = factor_nopiv(l, grid, q, da.data(), opt);
   r.counted = dev.backend().counters().since(before);
+  // One wait per panel, each planted out.
+  if (dropped)
+    EXPECT_EQ(dropped->dropped(), (n + nb - 1) / nb) << "the planted bug was not reached";
+  dropped.reset();
   r.bad_pivot = f.bad_pivot;
   r.factors.resize(start.size());
   device::copy(q, r.factors.data(), da.data(), l.local_elements());
@@ -220,7 +228,8 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
 }
 
 // The update must wait for FACT's queue before it reads the panel. With the
-// wait planted out, the emulated device (queues on threads, every operation
+// wait planted out (the emulated device drops the compute queue's waits on
+// the panel queue's events), the emulated device (queues on threads, every operation
 // late by up to 2 ms) gives other factors than the host's in most seeds;
 // with it, every seed gives the host's.
 TEST(HplMxpDevice, EmulatedDeviceCatchesAMissingWaitForFact) {

@@ -1,5 +1,6 @@
 #include "device/emulated/emulated_backend.hpp"
 
+#include <algorithm>
 #include <atomic>
 #include <chrono>
 #include <cmath>
@@ -65,6 +66,52 @@ struct Counts {
     else if (s)
       to_host += static_cast<long long>(bytes);
   }
+};
+
+// The waits a queue drops (DroppedWaits), consulted on the host's thread as
+// the waits are made.
+class WaitRules {
+ public:
+  struct Rule {
+    int synchronizes = 0;  // host synchronize() calls still to drop
+    // Waits on the events of this worker's queue are dropped; empty: none.
+    std::weak_ptr<const void> recorder;
+    std::atomic<long> dropped{0};
+  };
+  void add(const std::shared_ptr<Rule>& r) {
+    std::lock_guard<std::mutex> lock(m_);
+    rules_.push_back(r);
+  }
+  void remove(const Rule* r) {
+    std::lock_guard<std::mutex> lock(m_);
+    std::erase_if(rules_, [r](const std::shared_ptr<Rule>& x) { return x.get() == r; });
+  }
+  // Whether this synchronize() is dropped (it uses up one of a rule's).
+  bool drop_synchronize() {
+    std::lock_guard<std::mutex> lock(m_);
+    for (const auto& r : rules_)
+      if (r->synchronizes > 0) {
+        --r->synchronizes;
+        ++r->dropped;
+        return true;
+      }
+    return false;
+  }
+  // Whether a wait on an event of `recorder`'s queue is dropped.
+  bool drop_wait(const std::shared_ptr<const void>& recorder) {
+    std::lock_guard<std::mutex> lock(m_);
+    for (const auto& r : rules_)
+      if (!r->recorder.owner_before(recorder) && !recorder.owner_before(r->recorder) &&
+          !r->recorder.expired()) {
+        ++r->dropped;
+        return true;
+      }
+    return false;
+  }
+
+ private:
+  std::mutex m_;
+  std::vector<std::shared_ptr<Rule>> rules_;
 };
 
 // A queue's worker: runs operations in order on its own thread.
@@ -176,6 +223,7 @@ class EmulatedEvent final : public Event {
     wait_reached();
   }
   void wait_reached() const { worker_->wait_for(ticket_); }
+  const std::shared_ptr<Worker>& worker() const { return worker_; }
   double seconds_until(const Event& later) const override {
     const auto& e = dynamic_cast<const EmulatedEvent&>(later);
     if (!reached_at_ || !e.reached_at_) throw_untimed_event("emulated");
@@ -293,6 +341,9 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
   }
   void wait(const EventPtr& e) override {
     refuse_in_capture("wait()");
+    if (const auto* own = dynamic_cast<const EmulatedEvent*>(e.get());
+        own && dropped_->drop_wait(own->worker()))
+      return;
     if (!e || e->done()) return;
     worker_->push([e] {
       if (const auto* own = dynamic_cast<const EmulatedEvent*>(e.get()))
@@ -303,9 +354,11 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
   }
   void synchronize() override {
     refuse_in_capture("synchronize()");
+    if (dropped_->drop_synchronize()) return;
     ++counts_.host_waits;
     worker_->drain();
   }
+  const std::shared_ptr<WaitRules>& dropped_waits() const { return dropped_; }
 
   // As a CUDA stream's capture: operations are recorded, not run, and a
   // replay queues them all again (random delays included), with fresh
@@ -423,7 +476,25 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
   QueuePriority priority_;
   Counts& counts_;
   std::unique_ptr<EmulatedGraph> capture_;  // while capturing
+  std::shared_ptr<WaitRules> dropped_ = std::make_shared<WaitRules>();
 };
+
+EmulatedQueue& emulated_queue(Queue& q, const char* what) {
+  auto* e = dynamic_cast<EmulatedQueue*>(&q);
+  if (e == nullptr)
+    throw Error(fmt::format("DroppedWaits::{}: a queue of the {} backend, not the emulated device",
+                            what, name_of(q.backend().kind())));
+  return *e;
+}
+
+// A DroppedWaits' hold on `rule`, put on `q`'s rules until it goes.
+std::shared_ptr<void> hold(EmulatedQueue& q, const std::shared_ptr<WaitRules::Rule>& rule) {
+  q.dropped_waits()->add(rule);
+  return std::shared_ptr<void>(rule.get(),
+                               [rules = std::weak_ptr<WaitRules>(q.dropped_waits()), rule](void*) {
+                                 if (auto r = rules.lock()) r->remove(rule.get());
+                               });
+}
 
 class EmulatedBackend final : public Backend {
  public:
@@ -507,6 +578,23 @@ long env_number(const char* name, long fallback, long lo, long hi) {
 }
 
 }  // namespace
+
+DroppedWaits DroppedWaits::next_synchronizes(Queue& q, int count) {
+  EmulatedQueue& e = emulated_queue(q, "next_synchronizes");
+  auto rule = std::make_shared<WaitRules::Rule>();
+  rule->synchronizes = std::max(0, count);
+  return DroppedWaits(hold(e, rule),
+                      std::shared_ptr<const std::atomic<long>>(rule, &rule->dropped));
+}
+
+DroppedWaits DroppedWaits::waits_on_events_of(Queue& waiter, Queue& recorder) {
+  EmulatedQueue& w = emulated_queue(waiter, "waits_on_events_of");
+  const EmulatedQueue& r = emulated_queue(recorder, "waits_on_events_of");
+  auto rule = std::make_shared<WaitRules::Rule>();
+  rule->recorder = r.worker();
+  return DroppedWaits(hold(w, rule),
+                      std::shared_ptr<const std::atomic<long>>(rule, &rule->dropped));
+}
 
 EmulatedOptions emulated_options_from_env() {
   EmulatedOptions o;
