@@ -117,8 +117,8 @@ class Search {
   // probes did not finish within the budget.
   bool probe(const TuneCandidate& c);
   SimOutcome timed(const TuneCandidate& c, long n, double limit_s);
-  // The N a simulation of c may run within `seconds`.
-  long sim_n_for(const TuneCandidate& c, double seconds) const;
+  long tail_for(const TuneCandidate& c, double seconds) const;
+  long sim_n_with_tail(const TuneCandidate& c, long tail) const;
   double left() const { return opt_.budget_s - r_.sim_wall_s; }
   using CostKey = std::tuple<int, int, int, int>;  // p, q, nb, ranks per node
   static CostKey key(const TuneCandidate& c) { return {c.p, c.q, c.nb, c.ranks_per_node}; }
@@ -176,12 +176,19 @@ void Search::rank_by_model() {
   r_.chosen = r_.ranked.front();
 }
 
-// The order of the trailing matrix the last `fit` panels factor: n less
-// whole panels, so each simulated panel is one of the full run's.
-long Search::sim_n_for(const TuneCandidate& c, double seconds) const {
-  const long full = panels(c.n, c.nb);
+// The trailing order the last panels of c that fit in `seconds` factor
+// (at least the second probe's panels; at most n).
+long Search::tail_for(const TuneCandidate& c, double seconds) const {
   const long fit = std::max(kSecondProbePanels, cost_.at(key(c)).panels_within(seconds));
-  return fit >= full ? c.n : c.n - (full - fit) * c.nb;
+  return std::min(c.n, fit * c.nb);
+}
+
+// The order of the trailing matrix whose LU is c's last panels over at
+// least `tail` rows: n less whole panels, so each simulated panel is one of
+// the full run's.
+long Search::sim_n_with_tail(const TuneCandidate& c, long tail) const {
+  const long full = panels(c.n, c.nb), keep = std::min(full, panels(tail, c.nb));
+  return keep >= full ? c.n : c.n - (full - keep) * c.nb;
 }
 
 SimOutcome Search::timed(const TuneCandidate& c, long n, double limit_s) {
@@ -241,16 +248,27 @@ bool Search::run(TuneCandidate& c, long n_sim) {
 void Search::simulate_best() {
   if (opt_.budget_s <= 0 || !sim_) return;
   // The model's best few, each probed, then simulated within its share of
-  // the first round.
+  // the first round, all over the same trailing order: a candidate whose
+  // simulation costs more must not get a shorter tail (and more of the
+  // model's head) than the others.
   const size_t k = std::min<size_t>(static_cast<size_t>(opt_.top), r_.ranked.size());
   const double share = opt_.budget_s * kFirstRoundShare / static_cast<double>(k);
-  std::vector<TuneCandidate> done;
+  std::vector<TuneCandidate> probed;
+  long tail = 0;
   for (size_t i = 0; i < k; ++i) {
-    TuneCandidate c = r_.ranked[i];
+    const TuneCandidate& c = r_.ranked[i];
     if (!probe(c)) break;
-    const long n_sim = sim_n_for(c, share);
+    probed.push_back(c);
+    const long t = tail_for(c, share);
+    tail = tail == 0 ? t : std::min(tail, t);
+  }
+  std::vector<TuneCandidate> done;
+  for (size_t i = 0; i < probed.size(); ++i) {
+    TuneCandidate c = probed[i];
+    const long n_sim = sim_n_with_tail(c, tail);
     if (cost_.at(key(c)).seconds(panels(n_sim, c.nb)) > left()) {
-      r_.notes.push_back(fmt::format("budget spent after {} of the model's best {}", i, k));
+      r_.notes.push_back(
+          fmt::format("budget spent after {} of the model's best {}", i, probed.size()));
       break;
     }
     if (run(c, n_sim)) done.push_back(c);

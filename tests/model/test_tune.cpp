@@ -162,9 +162,10 @@ TEST(Tune, ATightBudgetSimulatesTheLastPanelsWithinIt) {
 }
 
 // What a simulation costs depends on the grid: each grid and NB is probed
-// (two small runs), so a dearer grid simulates fewer panels in the same
-// share; a simulation that runs past twice its estimate is stopped at its
-// limit and the search goes on without it, within the budget.
+// (two small runs), and the first round runs every candidate over the same
+// trailing order, the one the dearest affords in its share; a simulation
+// that runs past twice its estimate is stopped at its limit and the search
+// goes on without it, within the budget.
 TEST(Tune, EachGridIsProbedAndARunawaySimulationIsStopped) {
   const SystemSpec spec = spec_of(kGpuNode, "gpu.toml");
   TuneOptions opt;
@@ -187,11 +188,16 @@ TEST(Tune, EachGridIsProbedAndARunawaySimulationIsStopped) {
     return out;
   };
   const TuneResult r = tune(spec, opt, sim);
-  std::map<int, long> sim_n;  // by P
-  for (const auto& c : r.simulated) sim_n[c.p] = c.sim_n;
-  ASSERT_TRUE(sim_n.count(1) && sim_n.count(8)) << r.simulated.size();
-  EXPECT_GT(sim_n[1], 2 * sim_n[8]);  // the cheaper grid, more panels
-  EXPECT_FALSE(sim_n.count(4));       // 4x2's runaway was stopped, not recorded
+  std::map<int, TuneCandidate> first;  // by P, the first round's run
+  for (const auto& c : r.simulated)
+    if (!first.count(c.p)) first[c.p] = c;
+  ASSERT_TRUE(first.count(1) && first.count(8)) << r.simulated.size();
+  EXPECT_EQ(first[1].sim_n, first[8].sim_n);  // alike
+  EXPECT_LT(first[8].sim_n, first[8].n);
+  // 8x1's tail fits its share (400 s x 0.6 / 4): its own cost, not 1x8's.
+  EXPECT_LE(first[8].sim_wall_s, 60.0);
+  EXPECT_GT(first[8].sim_wall_s, 30.0);  // and uses it
+  EXPECT_FALSE(first.count(4));          // 4x2's runaway was stopped, not recorded
   bool stopped = false;
   for (const auto& note : r.notes) stopped |= note.find("was stopped after") != std::string::npos;
   EXPECT_TRUE(stopped);
