@@ -159,8 +159,8 @@ void print_table(const model::TuneResult& r) {
   for (size_t i = 0; i < shown; ++i) row(" ", r.ranked[i], i + 1);
   if (!r.simulated.empty()) {
     std::printf(
-        "Simulated (where 'at N' is smaller, its last panels: the first are the model's, "
-        "scaled):\n");
+        "Simulated (where sim N < N, its last panels were simulated and the first are the "
+        "model's):\n");
     for (size_t i = 0; i < r.simulated.size(); ++i) {
       const auto& c = r.simulated[i];
       row(" ", c, i + 1);

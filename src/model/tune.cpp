@@ -290,8 +290,10 @@ void Search::simulate_best() {
     TuneCandidate v = best;
     change(v);
     if (v.bcast == best.bcast && v.depth == best.depth && v.split == best.split) continue;
-    if (v.split >= 0 && v.p == 1) continue;           // no row swap to hide: hplx lu leaves it off
-    if (v.bcast != best.bcast && v.q == 1) continue;  // one process column: nothing broadcast
+    if (v.split >= 0 && v.p == 1) continue;  // no row swap to hide: hplx lu leaves it off
+    // One process column broadcasts nothing, two send the one message
+    // whatever the topology.
+    if (v.bcast != best.bcast && v.q <= 2) continue;
     if (cost_.at(key(v)).seconds(panels(best.sim_n, v.nb)) > left()) {
       r_.notes.push_back("budget spent before every variant was simulated");
       break;
