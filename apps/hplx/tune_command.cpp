@@ -271,7 +271,7 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   for (const auto& note : r.notes) std::printf("note: %s\n", note.c_str());
   const model::TuneCandidate& c = r.chosen;
   std::printf("chosen: N=%ld %s: %.5g Gflops (%s)\n", c.n, c.label().c_str(), c.best_gflops(),
-              c.simulated ? (c.extrapolated() ? "simulated at a smaller N, carried by the model"
+              c.simulated ? (c.extrapolated() ? "its last panels simulated, the first the model's"
                                               : "simulated")
                           : "the model's");
 

@@ -790,6 +790,10 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
                      8.0 / (c.swap_s_per_word / 3.0) / 1e9);
   }
   s += "[node]\n";
+  s += fmt::format(
+      "# The cpus a rank could use here: hplx tune shares them out among the ranks of a "
+      "node.\ncores = {}\n",
+      cpus);
   if (c.has_network) {
     s += fmt::format("# Ranks a node can run with one thread each.\ndevices = {}\n",
                      std::max(2, cpus));
