@@ -128,7 +128,8 @@ std::map<std::string, SlurmNode> slurm_nodes(const fs::path& work) {
   return nodes;
 }
 
-// Refuses a job the cluster here could not place (--slurm-check on).
+// Refuses a job the cluster here could not place (--slurm-check on);
+// ranks_per_node 0: the node count alone.
 void check_slurm_placement(const std::map<std::string, SlurmNode>& nodes, int want,
                            int ranks_per_node, int cpus_per_rank, bool gpu) {
   if (nodes.empty()) return;
@@ -138,9 +139,30 @@ void check_slurm_placement(const std::map<std::string, SlurmNode>& nodes, int wa
   for (const auto& [name, n] : nodes) fit += n.cpus >= cpus && n.gpus >= gpus;
   if (fit < want)
     throw UsageError(fmt::format(
-        "--nodes {}: the Slurm cluster here (sinfo) has {} node(s) with {} cpus{} for {} rank(s) "
-        "per node; allowed: at most {} nodes, or --slurm-check off to write the job anyway",
-        want, fit, cpus, gpu ? fmt::format(" and {} GPUs", gpus) : "", ranks_per_node, fit));
+        "--nodes {}: the Slurm cluster here (sinfo) has {} node(s){}; allowed: at most {} nodes, "
+        "or --slurm-check off to write the job anyway",
+        want, fit,
+        ranks_per_node > 0
+            ? fmt::format(" with {} cpus{} for {} rank(s) per node", cpus,
+                          gpu ? fmt::format(" and {} GPUs", gpus) : "", ranks_per_node)
+            : "",
+        fit));
+}
+
+// HPL.dat, the batch script, its binding wrapper (executable) and the
+// record of the search, in `out`.
+void write_job(const fs::path& out, const model::SystemSpec& spec, const model::TuneCandidate& c,
+               int nodes, const model::BatchOptions& bo, const nlohmann::json& record) {
+  const model::BatchFiles batch = model::batch_files(spec, c, nodes, bo);
+  const std::string title = fmt::format("hplx tune: {} on {} node(s), predicted {:.5g} Gflops",
+                                        spec.name, nodes, c.best_gflops());
+  write_text_atomically((out / "HPL.dat").string(), lu::hpl_dat_text(dat_for(c, c.n), title));
+  write_text_atomically((out / model::kSbatchFile).string(), batch.sbatch);
+  write_text_atomically((out / model::kBindFile).string(), batch.bind);
+  fs::permissions(out / model::kBindFile,
+                  fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
+                  fs::perm_options::add);
+  write_text_atomically((out / "tune.json").string(), record.dump(1) + "\n");
 }
 
 void print_table(const model::TuneResult& r) {
@@ -240,8 +262,14 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   opt.budget_s = budget_;
   opt.top = top_;
 
-  // The simulations run in a temporary folder, removed after.
+  // Nodes the cluster here does not have are refused before the search
+  // (their cpus are checked after it, when the ranks per node are chosen).
   const fs::path work = fs::temp_directory_path() / fmt::format("hplx-tune-{}", getpid());
+  std::map<std::string, SlurmNode> cluster;
+  if (slurm_check_ == "on") cluster = slurm_nodes(work);
+  check_slurm_placement(cluster, nodes_, 0, 0, false);
+
+  // The simulations run in a temporary folder, removed after.
   struct Remove {
     fs::path p;
     ~Remove() {
@@ -275,27 +303,17 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                                               : "simulated")
                           : "the model's");
 
-  if (slurm_check_ == "on")
-    check_slurm_placement(slurm_nodes(work), nodes_, c.ranks_per_node,
-                          model::cpus_per_rank(spec, c.ranks_per_node), r.is_gpu);
+  check_slurm_placement(cluster, nodes_, c.ranks_per_node,
+                        model::cpus_per_rank(spec, c.ranks_per_node), r.is_gpu);
   model::BatchOptions bo;
   bo.launcher = launcher_ == "mpirun" ? model::Launcher::Mpirun : model::Launcher::Srun;
   bo.hplx = self.empty() ? "hplx" : self;
   bo.lu_flags = model::lu_flags_for(spec, c);
-  const model::BatchFiles batch = model::batch_files(spec, c, nodes_, bo);
-  const std::string title = fmt::format("hplx tune: {} on {} node(s), predicted {:.5g} Gflops",
-                                        spec.name, nodes_, c.best_gflops());
-  write_text_atomically((out / "HPL.dat").string(), lu::hpl_dat_text(dat_for(c, c.n), title));
-  write_text_atomically((out / model::kSbatchFile).string(), batch.sbatch);
-  write_text_atomically((out / model::kBindFile).string(), batch.bind);
-  fs::permissions(out / model::kBindFile,
-                  fs::perms::owner_exec | fs::perms::group_exec | fs::perms::others_exec,
-                  fs::perm_options::add);
   nlohmann::json record = make_record_header("tune", argv);
   record.update(model::to_json(r, opt, spec_path));
   record["launcher"] = launcher_;
   record["lu_flags"] = bo.lu_flags;
-  write_text_atomically((out / "tune.json").string(), record.dump(1) + "\n");
+  write_job(out, spec, c, nodes_, bo, record);
   std::printf("wrote %s: HPL.dat, %s, %s, tune.json; submit with: cd %s && sbatch %s\n",
               out_.c_str(), model::kSbatchFile, model::kBindFile, out_.c_str(), model::kSbatchFile);
   return 0;
