@@ -94,3 +94,13 @@ netns_remove_hosts() {
 netns_leftover() {
   (ip netns list; ip -o link show) 2>/dev/null | grep -E "hplx$$-|hxbr$$|hx$$[ab]"
 }
+
+# Fails (naming them) when processes are still in either host 5 s on.
+expect_hosts_empty() {
+  for _ in $(seq 1 50); do
+    [[ -z $(ip netns pids "$h1")$(ip netns pids "$h2") ]] && break
+    sleep 0.1
+  done
+  left=$(ip netns pids "$h1" && ip netns pids "$h2")
+  [[ -z $left ]] || { ps -o pid,args -p "$(echo "$left" | paste -sd,)"; fail "processes left on the hosts"; }
+}

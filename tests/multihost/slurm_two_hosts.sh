@@ -329,12 +329,7 @@ step "tune refusals"
 # with their jobs, so the hosts hold no process.
 t0=$(date +%s.%N)
 stop_daemons
-for _ in $(seq 1 50); do
-  [[ -z $(ip netns pids "$h1")$(ip netns pids "$h2") ]] && break
-  sleep 0.1
-done
-left=$(ip netns pids "$h1" && ip netns pids "$h2")
-[[ -z $left ]] || { ps -o pid,args -p "$(echo "$left" | paste -sd,)"; fail "processes left on the hosts"; }
+expect_hosts_empty
 trap - EXIT
 cleanup
 # munged, slurmctld and the slurmds name the work folder on their command line.

@@ -254,12 +254,7 @@ PY
 stale=$(find /dev/shm -maxdepth 1 -name "vader_segment.$h2.*" | wc -l)
 [[ $stale -eq 0 ]] || echo "note: the killed rank left $stale shared-memory segment(s) in /dev/shm (removed at the end)"
 # Cleanly: no daemon or rank left on either host.
-for _ in $(seq 1 50); do
-  [[ -z $(ip netns pids "$h1")$(ip netns pids "$h2") ]] && break
-  sleep 0.1
-done
-left=$(ip netns pids "$h1" && ip netns pids "$h2")
-[[ -z $left ]] || { ps -o pid,args -p "$(echo "$left" | paste -sd,)"; fail "processes left on the hosts"; }
+expect_hosts_empty
 ok "a rank killed on $h2 ended the job in $took s (exit $rc), named; record interrupted with its finished tests; nothing left running"
 
 # --- and nothing left behind -------------------------------------------------------
