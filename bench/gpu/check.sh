@@ -33,7 +33,11 @@
 #                                         # small sizes, the build in build/ (CI runs this)
 #
 # Settings (environment): OUT [bench/results/<UTC date>-gpu-check-<device>],
-# BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB, STREAM_N, MXP_N, MXP_TIME,
+# COMMIT (the commit built, where the copy has no .git), STEPS (the steps to run, by name, comma-separated: environment,correctness,
+# dgemm-probe,fact-ab,full-memory,fact-probe,mxp,hpl-mxp; all by default; a
+# lease too short for all of them splits them over two calls),
+# KEEP_GOING=1 (the measuring steps run after a failed correctness step:
+# each LU run still checks its own residual), BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB, STREAM_N, MXP_N, MXP_TIME,
 # HPLMXP_N, HPLMXP_NB, GEMMEX_M.
 # Exit status: 0 when every step that ran passed, 1 otherwise.
 set -uo pipefail
@@ -99,7 +103,10 @@ summary() { echo "$1 $2" >>"$OUT/summary.kv"; }
 # timeout, and logs one line with its status and seconds.
 run_step() {
   local name=$1 limit=$2 fn=$3 t=$SECONDS rc
-  if [[ -n $BROKEN && $name != correctness ]]; then
+  if [[ -n ${STEPS:-} && ,$STEPS, != *,$name,* ]]; then
+    return
+  fi
+  if [[ -n $BROKEN && $name != correctness && ${KEEP_GOING:-0} != 1 ]]; then
     log "$name: skipped ($BROKEN)"
     return
   fi
@@ -142,7 +149,7 @@ step_environment() {
     nproc
   } >"$OUT/environment.txt" 2>&1
   summary date "\"$(date -u +%F)\""
-  summary commit "\"$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || "$HPLX" --version | head -1)\""
+  summary commit "\"${COMMIT:-$(git -C "$ROOT" rev-parse --short HEAD 2>/dev/null || "$HPLX" --version | head -1)}\""
   summary device "\"$DEVICE_NAME\""
   [[ $("$HPLX" --version) =~ backends:.*$BACKEND ]] || {
     echo "check: $HPLX has no $BACKEND backend" | tee -a "$OUT/steps.txt"
@@ -358,6 +365,16 @@ PY
 
 log "$(date -u +%FT%TZ): backend $BACKEND, build $BUILD_DIR, budget $BUDGET s, results in $OUT"
 rm -f "$OUT/summary.kv"
+touch "$OUT/summary.kv"
+for name in ${STEPS//,/ }; do
+  case $name in
+    environment | correctness | dgemm-probe | fact-ab | full-memory | fact-probe | mxp | hpl-mxp) ;;
+    *)
+      log "STEPS: no step named '$name' (allowed: environment, correctness, dgemm-probe, fact-ab, full-memory, fact-probe, mxp, hpl-mxp)"
+      exit 2
+      ;;
+  esac
+done
 run_step environment 20 step_environment
 run_step correctness 120 step_correctness
 run_step dgemm-probe 60 step_probe
