@@ -53,6 +53,11 @@ void log_cuda(cudaError_t status, const char* what) noexcept {
 void check_cuda(int status, const char* what) {
   if (status == 0) return;
   const auto e = static_cast<cudaError_t>(status);
+  // The runtime keeps a failed call's error as the thread's last error: a
+  // later launch's cudaGetLastError would report it as its own (seen on an
+  // H200: a kernel "failed: invalid argument" after a failed graph call).
+  // An error from earlier work stays whatever this returns.
+  (void)cudaGetLastError();
   throw Error(device_error_message(
       "CUDA", what, fmt::format("{} ({})", cudaGetErrorString(e), status), from_earlier_work(e)));
 }
@@ -147,12 +152,16 @@ class CudaEvent final : public Event {
 
 // A captured stream's work (Queue::begin_capture): the graph, its
 // executable, and the event record nodes of the capture's timed events in
-// their order, which each replay points at fresh events.
+// their order, which each replay points at fresh events. The events the
+// executable points at are kept until the next replay replaces them: once
+// such an event is destroyed, cudaGraphExecEventRecordNodeSetEvent refuses
+// to replace it ("invalid argument"; seen on an H200, 2026-11-28).
 struct CudaGraph final : Graph {
   cudaGraph_t graph = nullptr;
   cudaGraphExec_t exec = nullptr;
   std::vector<cudaGraphNode_t> markers;
   std::vector<cudaEvent_t> capture_events;  // what the capture recorded them with
+  std::vector<EventPtr> current;            // what the executable records now
   const void* queue = nullptr;
   ~CudaGraph() override {
     if (exec) log_cuda(cudaGraphExecDestroy(exec), "cudaGraphExecDestroy");
@@ -300,10 +309,12 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
     // Each replay records its own events (launches in flight keep theirs).
     std::vector<EventPtr> events;
     events.reserve(g->markers.size());
-    for (cudaGraphNode_t node : g->markers) {
+    g->current.resize(g->markers.size());
+    for (std::size_t i = 0; i < g->markers.size(); ++i) {
       auto e = std::make_shared<CudaEvent>(true, counts_);
-      check_cuda(cudaGraphExecEventRecordNodeSetEvent(g->exec, node, e->get()),
+      check_cuda(cudaGraphExecEventRecordNodeSetEvent(g->exec, g->markers[i], e->get()),
                  "cudaGraphExecEventRecordNodeSetEvent");
+      g->current[i] = e;  // the event it replaced may go now
       events.push_back(std::move(e));
     }
     check_cuda(cudaGraphLaunch(g->exec, stream_), "cudaGraphLaunch");

@@ -1,0 +1,116 @@
+#!/usr/bin/env bash
+# The figures docs/PERFORMANCE.md takes from a GPU, as medians of REPEAT
+# runs with their bounds measured in the same call: the DGEMM probe and
+# `hplx lu` at full memory (N by device memory), the FP16 GemmEx probe and
+# `hplx hpl-mxp` fp16 at full memory; then, when time is left, `hplx lu`
+# at N = EXPLORE_N once for each setting of EXPLORE (FACT's settings to try
+# next). check.sh's step timeouts, BUNDLE, PREBUILT and DRY_RUN apply alike.
+#
+#   BUNDLE=FILE bench/gpu/medians.sh       # on a lent GPU machine
+#   DRY_RUN=1 bench/gpu/medians.sh         # the emulated device, small sizes
+#
+# Settings (environment): OUT, REPEAT (3), LU_NB (1024), HPLMXP_NB (4096),
+# EXPLORE_N (60000), EXPLORE ('|'-separated hplx lu options), BUDGET (420).
+# Prints one table; each run's record and output land in OUT.
+set -uo pipefail
+cd "$(dirname "$0")/../.."
+DRY_RUN=${DRY_RUN:-0}
+REPEAT=${REPEAT:-3}
+BUDGET=${BUDGET:-420}
+EXPLORE=${EXPLORE:-"--nbmin 8|--nbmin 16|--nbmin 32|--nbmin 64"}
+if [[ $DRY_RUN == 1 ]]; then
+  BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated SIZE=(--n 1200) MXP_SIZE=(--n 800)
+  LU_NB=${LU_NB:-128} HPLMXP_NB=${HPLMXP_NB:-128} PROBE_M=1500 EXPLORE_N=${EXPLORE_N:-1000}
+else
+  BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda SIZE=() MXP_SIZE=()
+  LU_NB=${LU_NB:-1024} HPLMXP_NB=${HPLMXP_NB:-4096} PROBE_M=60000 EXPLORE_N=${EXPLORE_N:-60000}
+fi
+if [[ -n ${BUNDLE:-} ]]; then
+  PREBUILT=$(mktemp -d /tmp/hplx-bundle.XXXXXX)
+  tar -xJf "$BUNDLE" -C "$PREBUILT" && cp -rn "$PREBUILT/root/." / 2>/dev/null && ldconfig || {
+    echo "medians: cannot unpack $BUNDLE" >&2
+    exit 2
+  }
+  PREBUILT=$PREBUILT/build
+  export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+  export OMPI_MCA_plm_rsh_agent=false
+fi
+if [[ -n ${PREBUILT:-} ]]; then
+  BUILD_DIR=$PREBUILT
+  export LD_LIBRARY_PATH=$PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
+fi
+HPLX=$BUILD_DIR/bin/hplx
+OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)-gpu-medians}
+mkdir -p "$OUT"
+T0=$SECONDS
+# run LIMIT CMD...: under a timeout, never past the budget; false when skipped.
+run() {
+  local limit=$1 rest=$((BUDGET - (SECONDS - T0)))
+  shift
+  ((rest >= limit)) || return 1
+  timeout -k 5 "$limit" "$@"
+}
+gflops() {  # gflops FILE: the first test's rate, or nothing
+  python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tests"][0]
+print(t["gflops"] if t.get("verdict", "PASSED" if t.get("passed") else "") == "PASSED" else "")' "$1" 2>/dev/null
+}
+
+run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$LU_NB" \
+  --json "$OUT/dgemm.json" >"$OUT/dgemm.txt" 2>&1
+run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --precision fp16 --m "$PROBE_M" \
+  --nb "$HPLMXP_NB" --reps 3 --json "$OUT/gemmex.json" >"$OUT/gemmex.txt" 2>&1
+for i in $(seq "$REPEAT"); do
+  run 90 "$HPLX" lu --backend "$BACKEND" "${SIZE[@]}" --nb "$LU_NB" --json "$OUT/lu-$i.json" \
+    >"$OUT/lu-$i.txt" 2>&1
+done
+for i in $(seq "$REPEAT"); do
+  run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
+    --json "$OUT/hpl-mxp-$i.json" >"$OUT/hpl-mxp-$i.txt" 2>&1
+done
+IFS='|' read -r -a settings <<<"$EXPLORE"
+for i in "${!settings[@]}"; do
+  # shellcheck disable=SC2086  # a setting is several options
+  run 45 "$HPLX" lu --backend "$BACKEND" --n "$EXPLORE_N" --nb "$LU_NB" ${settings[$i]} \
+    --json "$OUT/explore-$i.json" >"$OUT/explore-$i.txt" 2>&1
+done
+
+python3 - "$OUT" "$REPEAT" "$EXPLORE" <<'PY' | tee "$OUT/table.txt"
+import json, statistics, sys
+out, repeat, explore = sys.argv[1], int(sys.argv[2]), sys.argv[3].split("|")
+def load(name):
+    try:
+        return json.load(open(f"{out}/{name}"))
+    except (OSError, ValueError):
+        return None
+def probe(name):
+    r = load(name)
+    return max(s["gflops_median"] for s in r["shapes"]) if r and r["shapes"] else None
+def passed_rates(prefix, passed):
+    rates, n = [], None
+    for i in range(1, repeat + 1):
+        r = load(f"{prefix}-{i}.json")
+        if r and r["tests"] and passed(r["tests"][0]):
+            rates.append(r["tests"][0]["gflops"])
+            n = r["tests"][0]["n"]
+    return rates, n
+dgemm, gemmex = probe("dgemm.json"), probe("gemmex.json")
+lu, lu_n = passed_rates("lu", lambda t: t.get("verdict") == "PASSED")
+mxp, mxp_n = passed_rates("hpl-mxp", lambda t: bool(t.get("passed")))
+def row(what, n, rates, bound, bound_name):
+    if not rates:
+        print(f"{what}: no passed run")
+        return
+    m = statistics.median(rates)
+    share = f", {100 * m / bound:.1f}% of {bound_name} {bound:.0f}" if bound else ""
+    print(f"{what} N = {n}: median {m:.1f} Gflop/s of {len(rates)} passed "
+          f"({', '.join(f'{x:.0f}' for x in rates)}){share}")
+    return m
+m_lu = row("hplx lu", lu_n, lu, dgemm, "the DGEMM probe")
+m_mxp = row("hplx hpl-mxp fp16", mxp_n, mxp, gemmex, "the FP16 GemmEx probe")
+if m_lu and m_mxp:
+    print(f"hpl-mxp over lu (the medians): {m_mxp / m_lu:.2f}x")
+for i, setting in enumerate(explore):
+    r = load(f"explore-{i}.json")
+    t = r["tests"][0] if r and r["tests"] else None
+    print(f"explore {setting}: " + (f"N = {t['n']}: {t['gflops']:.1f} Gflop/s, {t['verdict']}" if t else "no record"))
+PY
