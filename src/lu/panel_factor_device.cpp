@@ -319,12 +319,17 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
   down.reset();
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  // The sim backend's buffers hold nothing: FACT's work is charged to q.
-  if (device::Simulation* sim = q.backend().simulation())
-    simulate_stacked_panel_device(*sim, q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), a.n(),
-                                  done);
-  else
-    factor_stacked_panel_device(q, p, rows, f, grid.col(), ws, done);
+  {
+    // The record's device_fact_s and the trace's FACT span on the panel
+    // track: the queue's time from the first of FACT's calls to the last.
+    DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kFact);
+    // The sim backend's buffers hold nothing: FACT's work is charged to q.
+    if (device::Simulation* sim = q.backend().simulation())
+      simulate_stacked_panel_device(*sim, q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(),
+                                    a.n(), done);
+    else
+      factor_stacked_panel_device(q, p, rows, f, grid.col(), ws, done);
+  }
 
   {
     DeviceTimeline::Span up(timeline, q, DeviceTimeline::kTransfer);
