@@ -33,12 +33,13 @@
 #                                         # small sizes, the build in build/ (CI runs this)
 #
 # Settings (environment): OUT [bench/results/<UTC date>-gpu-check-<device>],
-# COMMIT (the commit built, where the copy has no .git), STEPS (the steps to run, by name, comma-separated: environment,correctness,
-# dgemm-probe,fact-ab,full-memory,fact-probe,mxp,hpl-mxp; all by default; a
-# lease too short for all of them splits them over two calls),
-# KEEP_GOING=1 (the measuring steps run after a failed correctness step:
-# each LU run still checks its own residual), BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB, STREAM_N, MXP_N, MXP_TIME,
-# HPLMXP_N, HPLMXP_NB, GEMMEX_M.
+# COMMIT (the commit built, where the copy has no .git), STEPS (the steps
+# to run, comma-separated: environment, correctness, dgemm-probe, fact-ab,
+# full-memory, fact-probe, mxp, hpl-mxp; all by default; a lease too short
+# for all of them splits them over two calls), KEEP_GOING=1 (the measuring
+# steps run after a failed correctness step: each LU run still checks its
+# own residual), BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB,
+# STREAM_N, MXP_N, MXP_TIME, HPLMXP_N, HPLMXP_NB, GEMMEX_M.
 # Exit status: 0 when every step that ran passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
