@@ -11,7 +11,8 @@
 #
 # Settings (environment): OUT, REPEAT (3), LU_NB (1024), HPLMXP_NB (4096),
 # EXPLORE_N (60000), EXPLORE ('|'-separated hplx lu options), BUDGET (420).
-# Prints one table; each run's record and output land in OUT.
+# Prints one table; each run's record and output land in OUT. Exit status 1
+# when a probe or every run of the LU or of HPL-MxP failed.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
 DRY_RUN=${DRY_RUN:-0}
@@ -113,4 +114,6 @@ for i, setting in enumerate(explore):
     r = load(f"explore-{i}.json")
     t = r["tests"][0] if r and r["tests"] else None
     print(f"explore {setting}: " + (f"N = {t['n']}: {t['gflops']:.1f} Gflop/s, {t['verdict']}" if t else "no record"))
+# A missing probe or median fails the script (CI's dry run catches it).
+sys.exit(0 if dgemm and gemmex and m_lu and m_mxp else 1)
 PY
