@@ -10,7 +10,9 @@
 #   DRY_RUN=1 bench/gpu/medians.sh         # the emulated device, small sizes
 #
 # Settings (environment): OUT, REPEAT (3), LU_NB (1024), HPLMXP_NB (4096),
-# EXPLORE_N (60000), EXPLORE ('|'-separated hplx lu options), BUDGET (420).
+# EXPLORE_N (60000), EXPLORE ('|'-separated settings: hplx lu options and
+# NAME=VALUE environment words, e.g. "HPLX_UPDATE_SMS=116 --fact-blocks 16"),
+# BUDGET (420).
 # Prints one table; each run's record and output land in OUT. Exit status 1
 # when a probe or every run of the LU or of HPL-MxP failed.
 set -uo pipefail
@@ -18,7 +20,7 @@ cd "$(dirname "$0")/../.."
 DRY_RUN=${DRY_RUN:-0}
 REPEAT=${REPEAT:-3}
 BUDGET=${BUDGET:-420}
-EXPLORE=${EXPLORE:-"--nbmin 8|--nbmin 16|--nbmin 32|--nbmin 64"}
+EXPLORE=${EXPLORE:-"--fact-blocks 16|--fact-blocks 64|HPLX_UPDATE_SMS=116|HPLX_UPDATE_SMS=100 --fact-blocks 32"}
 if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated SIZE=(--n 1200) MXP_SIZE=(--n 800)
   LU_NB=${LU_NB:-128} HPLMXP_NB=${HPLMXP_NB:-128} PROBE_M=1500 EXPLORE_N=${EXPLORE_N:-1000}
@@ -70,9 +72,14 @@ for i in $(seq "$REPEAT"); do
 done
 IFS='|' read -r -a settings <<<"$EXPLORE"
 for i in "${!settings[@]}"; do
-  # shellcheck disable=SC2086  # a setting is several options
-  run 45 "$HPLX" lu --backend "$BACKEND" --n "$EXPLORE_N" --nb "$LU_NB" ${settings[$i]} \
-    --json "$OUT/explore-$i.json" >"$OUT/explore-$i.txt" 2>&1
+  # A setting's NAME=VALUE words go to the environment (HPLX_UPDATE_SMS=100),
+  # the rest to hplx lu.
+  envs=() opts=()
+  for word in ${settings[$i]}; do
+    if [[ $word == [A-Z]*=* ]]; then envs+=("$word"); else opts+=("$word"); fi
+  done
+  run 45 env "${envs[@]}" "$HPLX" lu --backend "$BACKEND" --n "$EXPLORE_N" --nb "$LU_NB" \
+    "${opts[@]}" --json "$OUT/explore-$i.json" >"$OUT/explore-$i.txt" 2>&1
 done
 
 python3 - "$OUT" "$REPEAT" "$EXPLORE" <<'PY' | tee "$OUT/table.txt"

@@ -43,6 +43,22 @@ bool from_earlier_work(cudaError_t e) {
   }
 }
 
+// HPLX_UPDATE_SMS: the SMs the Normal-priority queues' cuBLAS calls (the
+// update's) aim at (cublasSetSmCountTarget), so that FACT on the panel
+// queue finds room beside them; unset or 0: every SM (cuBLAS's default).
+// On an H200, FACT beside the update's DGEMM took about 3x its time alone
+// (docs/GPU.md): this is the knob to measure the trade.
+int update_sm_target(int sms) {
+  const char* v = std::getenv("HPLX_UPDATE_SMS");
+  if (v == nullptr || *v == '\0') return 0;
+  char* end = nullptr;
+  const long n = std::strtol(v, &end, 10);
+  if (*end != '\0' || n < 0 || n > sms)
+    throw UsageError(fmt::format(
+        "HPLX_UPDATE_SMS={}: expected 0 (every SM) or 1 to {} (this device's SMs)", v, sms));
+  return static_cast<int>(n);
+}
+
 // A destructor's CUDA call: its error is said on stderr, never thrown.
 void log_cuda(cudaError_t status, const char* what) noexcept {
   if (status != cudaSuccess) log_dropped_error("CUDA", what, cudaGetErrorString(status));
@@ -177,7 +193,7 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   // numerically lowest). Non-blocking: never ordered with the legacy
   // default stream, which nothing in hplx uses
   // (tests/check_default_stream.py).
-  CudaQueue(Backend& b, QueuePriority priority, CudaCounts& counts)
+  CudaQueue(Backend& b, QueuePriority priority, CudaCounts& counts, int update_sms)
       : backend_(b), priority_(priority), counts_(counts) {
     int least = 0, greatest = 0;
     check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
@@ -187,6 +203,8 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
                "cudaStreamCreateWithPriority");
     check_cublas(cublasCreate(&blas_), "cublasCreate");
     check_cublas(cublasSetStream(blas_, stream_), "cublasSetStream");
+    if (update_sms > 0 && priority == QueuePriority::Normal)
+      check_cublas(cublasSetSmCountTarget(blas_, update_sms), "cublasSetSmCountTarget");
     // The reductions' scratch, made once with the queue (none per call).
     check_cuda(cudaMalloc(&reduce_.partials, kReduceBlocks * sizeof(double)), "cudaMalloc");
     check_cuda(cudaMallocHost(&reduce_.result, sizeof(double)), "cudaMallocHost");
@@ -444,13 +462,17 @@ class CudaBackend final : public Backend {
   explicit CudaBackend(int device) : device_(device) {
     check_cuda(cudaSetDevice(device), "cudaSetDevice");
     check_cuda(cudaGetDeviceProperties(&props_, device), "cudaGetDeviceProperties");
+    update_sms_ = update_sm_target(props_.multiProcessorCount);
   }
   BackendKind kind() const override { return BackendKind::Cuda; }
   std::string describe() const override {
-    return fmt::format("cuda: device {} {} (compute capability {}.{}, {:.1f} GiB), {}", device_,
+    return fmt::format("cuda: device {} {} (compute capability {}.{}, {:.1f} GiB), {}{}", device_,
                        props_.name, props_.major, props_.minor,
                        static_cast<double>(props_.totalGlobalMem) / (1024.0 * 1024 * 1024),
-                       cuda_versions());
+                       cuda_versions(),
+                       update_sms_ > 0 ? fmt::format(", update's BLAS on {} of {} SMs", update_sms_,
+                                                     props_.multiProcessorCount)
+                                       : std::string());
   }
   bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
   void* allocate(std::size_t bytes, MemorySpace space) override {
@@ -492,7 +514,7 @@ class CudaBackend final : public Backend {
   }
   using Backend::make_queue;
   std::unique_ptr<Queue> make_queue(QueuePriority priority) override {
-    return std::make_unique<CudaQueue>(*this, priority, counts_);
+    return std::make_unique<CudaQueue>(*this, priority, counts_, update_sms_);
   }
   EnergyCounter energy_counter() override {
     if (!nvml_) {
@@ -507,6 +529,7 @@ class CudaBackend final : public Backend {
  private:
   int device_;
   cudaDeviceProp props_{};
+  int update_sms_ = 0;  // HPLX_UPDATE_SMS
   CudaCounts counts_;
   std::unique_ptr<NvmlEnergy> nvml_;  // opened on the first reading
 };
