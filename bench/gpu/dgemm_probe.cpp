@@ -2,6 +2,12 @@
 // B (K x M) with K = NB, the shape of the LU's trailing update, timed over
 // several repetitions after one warm-up. The figure a GPU LU is judged
 // against (docs/GPU.md: hplx lu reaches some share of this rate).
+// `--form lu` times the update as `hplx lu` calls it on one process row
+// instead: DTRSM of U (NB x M, rows of the matrix itself) by the panel's
+// unit lower L11, then DGEMM of the panel's A2 (ld M + NB) and U into the
+// trailing M x M block of an (M + NB)-order matrix (lda M + NB), both
+// timed, and the DGEMM alone in that layout: what the LU's update loses to
+// the plain product's rate, and where.
 // `--precision single` times SGEMM instead: the rate HPL-MxP's FP32
 // factorization is judged against (bench/hpl-mxp-vs-lu.sh); `fp16` and
 // `bf16` the 16-bit update of HPL-MxP on a GPU (Queue::gemm_mixed: cuBLAS
@@ -9,7 +15,7 @@
 //
 //   build/bin/hplx_dgemm_probe [--backend NAME] [--m M,M,...] [--nb NB,NB,...]
 //                              [--precision double|single|fp16|bf16] [--reps R]
-//                              [--json FILE]
+//                              [--form plain|lu] [--json FILE]
 //
 // Defaults: --backend the default one (cuda where a GPU is present),
 // --m 20000,40000,60000 on a GPU and 2000,4000 otherwise, --nb 256,512,768,1024,
@@ -19,6 +25,7 @@
 #include <cstdio>
 #include <string>
 #include <type_traits>
+#include <utility>
 #include <vector>
 
 #include <fmt/format.h>
@@ -73,6 +80,45 @@ std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int rep
   return rates;
 }
 
+// The LU's update on one process row (update_in_place in src/lu/update.cpp):
+// rates of `reps` (DTRSM + DGEMM) and of `reps` DGEMMs alone, Gflop/s of
+// the DGEMM's 2 M^2 K flops (the DTRSM's K^2 M are left out, so the two
+// rates compare as times).
+std::pair<std::vector<double>, std::vector<double>> time_lu_form(hplx::device::Device& dev, long m,
+                                                                 long k, int reps) {
+  using namespace hplx::device;
+  Queue& q = dev.compute();
+  const long n = m + k;  // the matrix's order and leading dimension
+  auto w = dev.alloc<double>(n * k), a = dev.alloc<double>(n * n);
+  fill<double>(q, w.data(), n * k, 1e-3);
+  fill<double>(q, a.data(), n * n, 1.0);
+  double* u = a.data() + k * n;  // rows [0, k) of columns [k, n)
+  double* c = a.data() + k * n + k;
+  auto trsm = [&] {
+    q.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, k, m, 1.0, w.data(), n, u, n);
+  };
+  auto gemm = [&] {
+    q.gemm(Trans::No, Trans::No, m, m, k, -1.0, w.data() + k, n, u, n, 1.0, c, n);
+  };
+  trsm();  // warm-up
+  gemm();
+  q.synchronize();
+  std::vector<double> both, alone;
+  const double flops = 2.0 * m * m * k;
+  for (int r = 0; r < reps; ++r) {
+    double t0 = hplx::wall_time();
+    trsm();
+    gemm();
+    q.synchronize();
+    both.push_back(flops / (hplx::wall_time() - t0) / 1e9);
+    t0 = hplx::wall_time();
+    gemm();
+    q.synchronize();
+    alone.push_back(flops / (hplx::wall_time() - t0) / 1e9);
+  }
+  return {both, alone};
+}
+
 // The rates in `precision` (--precision's value).
 std::vector<double> time_in(const std::string& precision, hplx::device::Device& dev, long m, long k,
                             int reps) {
@@ -103,6 +149,7 @@ int main(int argc, char** argv) {
   CLI::App app{"hplx_dgemm_probe: the LU update's DGEMM rate on a backend"};
   std::string backend_name, ms_text, nbs_text = "256,512,768,1024", json_path;
   std::string precision = "double";
+  std::string form = "plain";
   int reps = 5;
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "M = N of the update, comma-separated");
@@ -111,10 +158,18 @@ int main(int argc, char** argv) {
                  "double (DGEMM, default), single (SGEMM), fp16 or bf16 (16-bit A and B, FP32 C)")
       ->check(CLI::IsMember({"double", "single", "fp16", "bf16"}));
   app.add_option("--reps", reps, "timed repetitions per shape")->check(CLI::Range(1, 1000));
+  app.add_option("--form", form,
+                 "plain (C -= A B, separate buffers, default) or lu (the LU's DTRSM + DGEMM in "
+                 "one matrix, double only)")
+      ->check(CLI::IsMember({"plain", "lu"}));
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
   try {
     if (!json_path.empty()) hplx::require_writable("--json", json_path);
+    const bool lu_form = form == "lu";
+    if (lu_form && precision != "double")
+      throw hplx::UsageError(
+          fmt::format("--form lu with --precision {}: allowed with double only", precision));
     const BackendKind kind = backend_name.empty() ? hplx::device::default_backend()
                                                   : hplx::device::parse_backend(backend_name);
     auto dev = hplx::device::make_device(kind);
@@ -125,14 +180,33 @@ int main(int argc, char** argv) {
     const std::vector<long> ms =
         parse_list(ms_text.empty() ? (gpu ? "20000,40000,60000" : "2000,4000") : ms_text, "--m");
     const std::vector<long> nbs = parse_list(nbs_text, "--nb");
-    std::printf("hplx_dgemm_probe: %s, %s\n", routine_name(precision),
-                dev->backend().describe().c_str());
+    std::printf("hplx_dgemm_probe: %s%s, %s\n", routine_name(precision),
+                lu_form ? " in the LU's form" : "", dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (long m : ms) {
       for (long k : nbs) {
-        const double bytes = element * 2.0 * m * k + c_element * static_cast<double>(m) * m;
+        const double bytes = lu_form
+                                 ? 8.0 * (m + k) * (m + 2.0 * k)
+                                 : element * 2.0 * m * k + c_element * static_cast<double>(m) * m;
         if (bytes > 0.9 * static_cast<double>(dev->backend().free_device_bytes())) {
           std::printf("M = %ld, NB = %ld: skipped, needs %.1f GiB\n", m, k, bytes / (1 << 30));
+          continue;
+        }
+        if (lu_form) {
+          auto [both, alone] = time_lu_form(*dev, m, k, reps);
+          std::sort(both.begin(), both.end());
+          std::sort(alone.begin(), alone.end());
+          const double b = both[both.size() / 2], g = alone[alone.size() / 2];
+          std::printf(
+              "M = %ld, NB = %ld, the LU's form: DTRSM + DGEMM %.1f Gflop/s, DGEMM alone %.1f "
+              "(medians of %d; the DGEMM's flops over each time)\n",
+              m, k, b, g, reps);
+          rows.push_back({{"m", m},
+                          {"nb", k},
+                          {"gflops_median", g},
+                          {"gflops", alone},
+                          {"trsm_gemm_gflops_median", b},
+                          {"trsm_gemm_gflops", both}});
           continue;
         }
         std::vector<double> rates = time_in(precision, *dev, m, k, reps);
@@ -144,7 +218,7 @@ int main(int argc, char** argv) {
       }
     }
     if (!json_path.empty()) {
-      const nlohmann::json record = {{"probe", probe_name(precision)},
+      const nlohmann::json record = {{"probe", lu_form ? "dgemm_lu_form" : probe_name(precision)},
                                      {"backend", hplx::device::name_of(kind)},
                                      {"device", dev->backend().describe()},
                                      {"shapes", rows}};

@@ -2,9 +2,11 @@
 # The figures docs/PERFORMANCE.md takes from a GPU, as medians of REPEAT
 # runs with their bounds measured in the same call: the DGEMM probe and
 # `hplx lu` at full memory (N by device memory), the FP16 GemmEx probe and
-# `hplx hpl-mxp` fp16 at full memory; then, when time is left, `hplx lu`
-# at N = EXPLORE_N once for each setting of EXPLORE (FACT's settings to try
-# next). check.sh's step timeouts, BUNDLE, PREBUILT and DRY_RUN apply alike.
+# `hplx hpl-mxp` fp16 at full memory, and the update's DTRSM + DGEMM in
+# the LU's own layout (hplx_dgemm_probe --form lu); then, when time is
+# left, `hplx lu` at N = EXPLORE_N once for each setting of EXPLORE
+# (FACT's settings to try next). check.sh's step timeouts, BUNDLE,
+# PREBUILT and DRY_RUN apply alike.
 #
 #   BUNDLE=FILE bench/gpu/medians.sh       # on a lent GPU machine
 #   DRY_RUN=1 bench/gpu/medians.sh         # the emulated device, small sizes
@@ -60,6 +62,9 @@ print(t["gflops"] if t.get("verdict", "PASSED" if t.get("passed") else "") == "P
 
 run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$LU_NB" \
   --json "$OUT/dgemm.json" >"$OUT/dgemm.txt" 2>&1
+# The update as the LU calls it (DTRSM of U in the matrix, then DGEMM there).
+run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --form lu --m "$PROBE_M" \
+  --nb "$LU_NB" --json "$OUT/dgemm-lu-form.json" >"$OUT/dgemm-lu-form.txt" 2>&1
 run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --precision fp16 --m "$PROBE_M" \
   --nb "$HPLMXP_NB" --reps 3 --json "$OUT/gemmex.json" >"$OUT/gemmex.txt" 2>&1
 for i in $(seq "$REPEAT"); do
@@ -114,6 +119,12 @@ def row(what, n, rates, bound, bound_name):
           f"({', '.join(f'{x:.0f}' for x in rates)}){share}")
     return m
 m_lu = row("hplx lu", lu_n, lu, dgemm, "the DGEMM probe")
+form = load("dgemm-lu-form.json")
+if form and form["shapes"] and dgemm:
+    f = form["shapes"][0]
+    print(f"the update in the LU's form: DTRSM + DGEMM {f['trsm_gemm_gflops_median']:.0f}, "
+          f"DGEMM alone {f['gflops_median']:.0f} Gflop/s ({100 * f['gflops_median'] / dgemm:.1f}% "
+          f"of the plain probe)")
 m_mxp = row("hplx hpl-mxp fp16", mxp_n, mxp, gemmex, "the FP16 GemmEx probe")
 if m_lu and m_mxp:
     print(f"hpl-mxp over lu (the medians): {m_mxp / m_lu:.2f}x")
