@@ -159,6 +159,11 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_option("--precision", precision_,
                    "the update's operands: fp32, fp16 or bf16 (16-bit operands, FP32 products "
                    "and sums); default fp16 on cuda, fp32 otherwise");
+  sub_->add_option("--panel-solve", panel_solve_,
+                   "L21 and U12 from the diagonal block: inverse (GEMMs by its triangles' "
+                   "inverses, made once per panel: default on device backends, where STRSM of "
+                   "a tall panel is slow) or trsm (STRSM: default on host)")
+      ->check(CLI::IsMember({"inverse", "trsm"}));
   sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
   sub_->add_option(
       "--max-iterations", config_.max_iterations,
@@ -217,6 +222,8 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   config_.precision = precision_                             ? parse_precision(*precision_)
                       : backend == device::BackendKind::Cuda ? device::Precision::Fp16
                                                              : device::Precision::Fp32;
+  config_.invert_triangles =
+      panel_solve_ ? *panel_solve_ == "inverse" : backend != device::BackendKind::Host;
   const bool nb_given = sub_->count("--nb") > 0;
   if (backend == device::BackendKind::Cuda && !nb_given) config_.nb = kCudaDefaultNb;
   std::vector<std::string> notes;

@@ -28,7 +28,7 @@ class HplMxpCommand {
   std::optional<std::string> grid_;
   std::optional<std::string> pmap_;
   std::optional<std::string> bcast_;
-  std::optional<std::string> backend_, precision_;
+  std::optional<std::string> backend_, precision_, panel_solve_;
   std::optional<double> watchdog_;
   std::string trace_;
   int threads_ = 0;

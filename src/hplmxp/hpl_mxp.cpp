@@ -217,6 +217,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   how.bcast = c.bcast;
   how.depth = c.depth;
   how.precision = c.precision;
+  how.invert_triangles = c.invert_triangles;
   how.trace = trace;
   how.fact_queue = fact_queue;
   how.progress = &meter;
@@ -321,6 +322,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"bcast", lu::name_of(c.bcast)},
       {"depth", c.depth},
       {"precision", device::name_of(c.precision)},
+      {"panel_solve", c.invert_triangles ? "inverse" : "trsm"},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},
       {"threshold", c.threshold},

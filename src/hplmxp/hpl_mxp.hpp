@@ -35,6 +35,10 @@ struct HplMxpConfig {
   int depth = 1;                                  // look-ahead: 0 or 1
   // The update's operands: FP32, or FP16/BF16 with FP32 products and sums.
   device::Precision precision = device::Precision::Fp32;
+  // The panel's triangular solves as GEMMs by inverted triangles
+  // (FactorOptions::invert_triangles; --panel-solve inverse) or STRSMs
+  // (trsm). The command sets it: inverse on device backends.
+  bool invert_triangles = false;
   int restart = 30;
   int max_iterations = 100;
   double threshold = 16.0;

@@ -7,8 +7,10 @@
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "device/buffer.hpp"
+#include "device/launch.hpp"
 #include "device/mirror.hpp"
 #include "hplmxp/diagonal_block.hpp"
+#include "hplmxp/kernels/nopiv_kernels.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/device_timeline.hpp"
 #include "lu/iteration_log.hpp"
@@ -42,6 +44,8 @@ struct NopivBuffers {
         diag(backend),
         u(backend),
         bad(backend),
+        u11_inverse(backend, static_cast<long>(l.nb) * l.nb),
+        l11_inverse(backend, static_cast<long>(l.nb) * l.nb),
         w(static_cast<std::size_t>(depth) + 1) {
     diag.resize(static_cast<long>(l.nb) * l.nb);
     u.resize(std::max(1L, l.nloc) * l.nb);
@@ -63,7 +67,10 @@ struct NopivBuffers {
   device::Precision precision;
   device::Mirror<float> diag, u;  // the diagonal block; U's rows of a column range
   device::Mirror<int> bad;        // whether a pivot was bad here
-  std::vector<PanelBuffer> w;     // DEPTH + 1 panels, used in turn
+  // The diagonal block's inverted triangles (invert_triangles): U11's on
+  // FACT's queue, L11's on the factorization's.
+  device::Buffer<float> u11_inverse, l11_inverse;
+  std::vector<PanelBuffer> w;  // DEPTH + 1 panels, used in turn
   LowOperands<device::Half> half;
   LowOperands<device::BFloat16> bf16;
 };
@@ -153,6 +160,8 @@ class NopivSteps {
         diag_(b.diag),
         u_(b.u),
         bad_(b.bad),
+        u11_inverse_(b.u11_inverse),
+        l11_inverse_(b.l11_inverse),
         w_(b.w),
         half_(b.half),
         bf16_(b.bf16) {
@@ -208,9 +217,10 @@ class NopivSteps {
   // FACT on the panel's process column, on FACT's queue, after everything
   // the factorization's queue has been given: the diagonal block factored
   // in place by its owner (diagonal_block.hpp) and, with several process
-  // rows, sent down the column through the host; L21 = A21 U11^-1 (STRSM);
-  // the panel copied into W, and brought to the host for LBCAST when there
-  // are several process columns. With one process the host waits for
+  // rows, sent down the column through the host; L21 = A21 U11^-1 (STRSM,
+  // or with invert_triangles a GEMM by U11's inverse into W, copied back
+  // into A); the panel copied into W, and brought to the host for LBCAST
+  // when there are several process columns. With one process the host waits for
   // nothing here. Other processes do nothing.
   void fact(const Panel& p) {
     const Step& s = p;
@@ -240,10 +250,24 @@ class NopivSteps {
         ldu = s.jb;
       }
     }
-    if (l_.mloc > s.i1)
-      fq_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, l_.mloc - s.i1, s.jb, 1.0f, u11,
-               ldu, a_ + s.i1 + s.c0 * lda, lda);
-    device::copy_matrix(fq_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
+    const long m = l_.mloc - s.i1;
+    float* a21 = a_ + s.i1 + s.c0 * lda;
+    if (m > 0 && opt_.invert_triangles) {
+      float* inverse = u11_inverse_.data();
+      device::launch(fq_, s.jb * s.jb, kernels::Identity{inverse, s.jb});
+      fq_.trsm(Side::Left, Uplo::Upper, Trans::No, Diag::NonUnit, s.jb, s.jb, 1.0f, u11, ldu,
+               inverse, s.jb);
+      float* w21 = w.dev() + (s.i1 - s.i0);
+      fq_.gemm(Trans::No, Trans::No, m, s.jb, s.jb, 1.0f, a21, lda, inverse, s.jb, 0.0f, w21,
+               s.ldw);
+      device::copy_matrix(fq_, m, s.jb, static_cast<const float*>(w21), s.ldw, a21, lda);
+      if (s.i1 > s.i0) device::copy_matrix(fq_, s.i1 - s.i0, s.jb, akk, lda, w.dev(), s.ldw);
+    } else {
+      if (m > 0)
+        fq_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, m, s.jb, 1.0f, u11, ldu, a21,
+                 lda);
+      device::copy_matrix(fq_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
+    }
     if (l_.npcol > 1) {
       w.store.to_host(fq_, 0, panel_doubles(s));
       fq_.synchronize();
@@ -306,16 +330,34 @@ class NopivSteps {
   }
 
   // U12 = L11^-1 A12 over my local columns [from, to) on the panel's
-  // process row (L11 the top of W there), then, with several process rows,
-  // down the process columns through the host; with 16-bit storage, L21
-  // and U12 rounded for the update.
+  // process row (L11 the top of W there; STRSM in A, or with
+  // invert_triangles a GEMM by L11's inverse, made once per panel, into U's
+  // buffer, copied back into A), then, with several process rows, down the
+  // process columns through the host; with 16-bit storage, L21 and U12
+  // rounded for the update.
   void solve_u(const Step& s, PanelBuffer& w, long from, long to) {
     lu::PhaseScope phase(&tm_.swap, opt_.trace, "UBCAST");
     const long width = to - from;
     if (l_.myrow == s.pr) {
-      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, width, 1.0f, w.dev(), s.ldw,
-              a_ + s.i0 + from * l_.lda, l_.lda);
-      device::copy_matrix(q_, s.jb, width, a_ + s.i0 + from * l_.lda, l_.lda, u_.device(), s.jb);
+      float* a12 = a_ + s.i0 + from * l_.lda;
+      if (opt_.invert_triangles) {
+        float* inverse = l11_inverse_.data();
+        if (l11_inverse_of_ != s.j0) {
+          device::launch(q_, s.jb * s.jb, kernels::Identity{inverse, s.jb});
+          q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, s.jb, 1.0f, w.dev(), s.ldw,
+                  inverse, s.jb);
+          l11_inverse_of_ = s.j0;
+        }
+        q_.gemm(Trans::No, Trans::No, s.jb, width, s.jb, 1.0f, inverse, s.jb, a12, l_.lda, 0.0f,
+                u_.device(), s.jb);
+        device::copy_matrix(q_, s.jb, width, static_cast<const float*>(u_.device()), s.jb, a12,
+                            l_.lda);
+      } else {
+        q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, width, 1.0f, w.dev(), s.ldw,
+                a12, l_.lda);
+        device::copy_matrix(q_, s.jb, width, static_cast<const float*>(a12), l_.lda, u_.device(),
+                            s.jb);
+      }
       if (l_.nprow > 1) u_.to_host(q_, 0, s.jb * width);
     }
     if (l_.nprow > 1) {
@@ -367,6 +409,9 @@ class NopivSteps {
   device::Mirror<float>& diag_;
   device::Mirror<float>& u_;
   device::Mirror<int>& bad_;
+  device::Buffer<float>& u11_inverse_;
+  device::Buffer<float>& l11_inverse_;
+  long l11_inverse_of_ = -1;  // the panel (its first column) l11_inverse_ holds
   std::vector<PanelBuffer>& w_;
   LowOperands<device::Half>& half_;
   LowOperands<device::BFloat16>& bf16_;

@@ -83,6 +83,12 @@ struct FactorOptions {
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // LBCAST's topology along the process rows
   int depth = 1;  // panels factored ahead of the update (>= 0; negative: a usage error)
   device::Precision precision = device::Precision::Fp32;  // the update's operands
+  // L21 = A21 U11^-1 and U12 = L11^-1 A12 as GEMMs with the diagonal
+  // block's triangles inverted once per panel (TRSM on the identity), not
+  // as STRSMs of the tall and wide blocks: on a GPU STRSM of a panel runs
+  // at a fraction of SGEMM's rate (--panel-solve; the default on device
+  // backends).
+  bool invert_triangles = false;
   // The trace (`--trace`) and, through it, the rank's activity (the
   // watchdog's view): FACT, LBCAST, UBCAST and UPDATE spans, a closed
   // iteration per panel. Null: neither.

@@ -272,6 +272,55 @@ TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
     }
   }
 }
+// The panel's solves as GEMMs by the diagonal block's inverted triangles
+// (--panel-solve inverse, the default on device backends): the same factors
+// as the unpivoted LU in double, to FP32 rounding, on the host and on the
+// emulated device with FACT on its own queue (the two inverses are made on
+// the two queues), every grid, NB 1 to 32, look-ahead on and off.
+TEST(HplMxpLu, InvertedTrianglesGiveTheUnpivotedLuOnEveryGrid) {
+  for (long n : {13L, 64L, 101L}) {
+    std::vector<double> ref = serial_matrix(n);
+    lu_double(n, ref);
+    double refmax = 0;
+    for (double v : ref) refmax = std::max(refmax, std::fabs(v));
+    for (int nb : {1, 7, 32}) {
+      for (int depth : {0, 1}) {
+        for (auto [p, q] : hplmxp_test_grids()) {
+          ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+          if (!grid.in_grid()) continue;
+          const Layout l = Layout::of(n, nb, grid);
+          const std::vector<double> a = generated(l, grid);
+          FactorOptions how;
+          how.depth = depth;
+          how.invert_triangles = true;
+          std::vector<float> on_host(a.begin(), a.end());
+          EXPECT_FALSE(factor_nopiv(l, grid, host_queue(), on_host.data(), how).bad_pivot);
+          device::Queue& eq = emulated_queue();
+          const std::vector<float> start(a.begin(), a.end());
+          device::Buffer<float> dev_lu(eq.backend(), l.local_elements());
+          device::copy(eq, dev_lu.data(), start.data(), l.local_elements());
+          how.fact_queue = &emulated().panel();
+          EXPECT_FALSE(factor_nopiv(l, grid, eq, dev_lu.data(), how).bad_pivot);
+          std::vector<float> on_device(start.size());
+          device::copy(eq, on_device.data(), dev_lu.data(), l.local_elements());
+          eq.synchronize();
+          double worst_host = 0, worst_device = 0;
+          for (long jl = 0; jl < l.nloc; ++jl)
+            for (long il = 0; il < l.mloc; ++il) {
+              const double want = ref[l.global_row(il) + l.global_col(jl) * n];
+              worst_host = std::max(worst_host, std::fabs(on_host[il + jl * l.lda] - want));
+              worst_device = std::max(worst_device, std::fabs(on_device[il + jl * l.lda] - want));
+            }
+          EXPECT_LT(worst_host, 8.0 * n * 6e-8 * refmax)
+              << "host n " << n << " nb " << nb << " depth " << depth << " grid " << p << "x" << q;
+          EXPECT_LT(worst_device, 8.0 * n * 6e-8 * refmax)
+              << "emulated n " << n << " nb " << nb << " depth " << depth << " grid " << p << "x"
+              << q;
+        }
+      }
+    }
+  }
+}
 
 // On the emulated device (the matrix in device memory, host copies for MPI,
 // FACT on the panel queue) the factors are those of the host backend, and

@@ -6,6 +6,14 @@
 
 namespace hplx::hplmxp::kernels {
 
+// The n x n identity in FP32 (leading dimension n), one index per element:
+// the right-hand side TRSM turns into a triangle's inverse.
+struct Identity {
+  float* a;
+  long n;
+  HPLX_HD void operator()(long i) const { a[i] = i % (n + 1) == 0 ? 1.0f : 0.0f; }
+};
+
 // The unblocked LU without pivoting of the n x n FP32 block at a (leading
 // dimension lda): the leaf of the diagonal block's recursion
 // (diagonal_block.hpp), one launch of two phases per column c:
