@@ -4,7 +4,8 @@
 # `hplx lu` at full memory (N by device memory), the FP16 GemmEx probe and
 # `hplx hpl-mxp` fp16 at full memory, and the update's DTRSM + DGEMM in
 # the LU's own layout (hplx_dgemm_probe --form lu); then, when time is
-# left, `hplx lu` at N = EXPLORE_N once for each setting of EXPLORE
+# left, `hplx hpl-mxp` once with `--panel-solve trsm` (against the
+# default's median) and `hplx lu` at N = EXPLORE_N once for each setting of EXPLORE
 # (FACT's settings to try next). check.sh's step timeouts, BUNDLE,
 # PREBUILT and DRY_RUN apply alike.
 #
@@ -75,6 +76,10 @@ for i in $(seq "$REPEAT"); do
   run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
     --json "$OUT/hpl-mxp-$i.json" >"$OUT/hpl-mxp-$i.txt" 2>&1
 done
+# HPL-MxP once with the panel's STRSMs (the default on a device is the
+# inverted triangles' GEMMs): what --panel-solve inverse gained.
+run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
+  --panel-solve trsm --json "$OUT/hpl-mxp-trsm.json" >"$OUT/hpl-mxp-trsm.txt" 2>&1
 IFS='|' read -r -a settings <<<"$EXPLORE"
 for i in "${!settings[@]}"; do
   # A setting's NAME=VALUE words go to the environment (HPLX_UPDATE_SMS=100),
@@ -109,6 +114,8 @@ def passed_rates(prefix, passed):
 dgemm, gemmex = probe("dgemm.json"), probe("gemmex.json")
 lu, lu_n = passed_rates("lu", lambda t: t.get("verdict") == "PASSED")
 mxp, mxp_n = passed_rates("hpl-mxp", lambda t: bool(t.get("passed")))
+first = load("hpl-mxp-1.json")
+mxp_solve = first["tests"][0].get("panel_solve", "?") if first and first["tests"] else "?"
 def row(what, n, rates, bound, bound_name):
     if not rates:
         print(f"{what}: no passed run")
@@ -128,6 +135,11 @@ if form and form["shapes"] and dgemm:
 m_mxp = row("hplx hpl-mxp fp16", mxp_n, mxp, gemmex, "the FP16 GemmEx probe")
 if m_lu and m_mxp:
     print(f"hpl-mxp over lu (the medians): {m_mxp / m_lu:.2f}x")
+trsm = load("hpl-mxp-trsm.json")
+if trsm and trsm["tests"] and m_mxp:
+    t = trsm["tests"][0]
+    print(f"hpl-mxp fp16 with --panel-solve trsm: {t['gflops']:.1f} Gflop/s, passed {t['passed']}; "
+          f"the default ({mxp_solve}) over it: {m_mxp / t['gflops']:.3f}x")
 for i, setting in enumerate(explore):
     r = load(f"explore-{i}.json")
     t = r["tests"][0] if r and r["tests"] else None
