@@ -56,10 +56,6 @@ run() {
   ((rest >= limit)) || return 1
   timeout -k 5 "$limit" "$@"
 }
-gflops() {  # gflops FILE: the first test's rate, or nothing
-  python3 -c 'import json,sys; t=json.load(open(sys.argv[1]))["tests"][0]
-print(t["gflops"] if t.get("verdict", "PASSED" if t.get("passed") else "") == "PASSED" else "")' "$1" 2>/dev/null
-}
 
 run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$LU_NB" \
   --json "$OUT/dgemm.json" >"$OUT/dgemm.txt" 2>&1
