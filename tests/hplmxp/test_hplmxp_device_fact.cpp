@@ -153,7 +153,7 @@ struct OneProcess {
 // makes them before its clock. `omit_fact_wait` (the emulated device only):
 // the update's waits for FACT's queue dropped (DroppedWaits).
 OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fact_wait = false,
-                              bool workspace = false) {
+                              bool workspace = false, bool invert_triangles = false) {
   OneProcess r;
   ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
   if (!grid.in_grid()) return r;
@@ -168,6 +168,7 @@ OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fac
   q.synchronize();
   FactorOptions opt;
   opt.fact_queue = &dev.panel();
+  opt.invert_triangles = invert_triangles;
   std::optional<NopivWorkspace> ws;
   if (workspace) {
     ws.emplace(l, dev.backend(), opt.depth, opt.precision);
@@ -203,6 +204,9 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
   const OneProcess many = factor_one_process(*dev, n, 8);
   // With the buffers made beforehand (hpl-mxp makes them before its clock).
   const OneProcess ready = factor_one_process(*dev, n, 8, false, true);
+  // The panel's solves by inverted triangles (hpl-mxp's default on a
+  // device); every rank makes the grid, so every rank calls.
+  const OneProcess inverted = factor_one_process(*dev, n, 8, false, true, true);
   if (!few.in_grid) return;
   ASSERT_GE(few.counted.host_waits, 0) << "the emulated device counts";
   EXPECT_FALSE(few.bad_pivot);
@@ -225,6 +229,17 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
   EXPECT_EQ(ready.factors, many.factors) << "the same factors with the workspace given";
   std::printf("[ counters ] 50 panels, workspace made before: %ld host waits, %ld allocations\n",
               ready.counted.host_waits, ready.counted.allocations);
+  // With inverted triangles: no allocation, host wait or copy more, and
+  // factors within FP32 rounding of the STRSMs'.
+  EXPECT_FALSE(inverted.bad_pivot);
+  EXPECT_EQ(inverted.counted.allocations, 0);
+  EXPECT_EQ(inverted.counted.host_waits, ready.counted.host_waits);
+  EXPECT_EQ(inverted.counted.bytes_to_host, ready.counted.bytes_to_host);
+  EXPECT_EQ(inverted.counted.bytes_to_device, ready.counted.bytes_to_device);
+  double worst = 0;
+  for (std::size_t i = 0; i < ready.factors.size(); ++i)
+    worst = std::max(worst, static_cast<double>(std::fabs(inverted.factors[i] - ready.factors[i])));
+  EXPECT_LE(worst, 1e-5 * n);
 }
 
 // The update must wait for FACT's queue before it reads the panel. With the
