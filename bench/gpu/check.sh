@@ -46,6 +46,7 @@ cd "$(dirname "$0")/../.."
 ROOT=$(pwd)
 DRY_RUN=${DRY_RUN:-0}
 BUDGET=${BUDGET:-480}
+STEPS=${STEPS:-}  # all
 T0=$SECONDS
 if [[ $DRY_RUN == 1 ]]; then
   # The LU grid suite on the emulated device takes minutes on CI's two
@@ -104,7 +105,7 @@ summary() { echo "$1 $2" >>"$OUT/summary.kv"; }
 # timeout, and logs one line with its status and seconds.
 run_step() {
   local name=$1 limit=$2 fn=$3 t=$SECONDS rc
-  if [[ -n ${STEPS:-} && ,$STEPS, != *,$name,* ]]; then
+  if [[ -n $STEPS && ,$STEPS, != *,$name,* ]]; then
     return
   fi
   if [[ -n $BROKEN && $name != correctness && ${KEEP_GOING:-0} != 1 ]]; then
