@@ -73,22 +73,9 @@ else
   DEVICE_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -cs 'A-Za-z0-9' '-' |
     sed 's/^NVIDIA-//; s/-$//' | tr 'A-Z' 'a-z')
 fi
-if [[ -n ${BUNDLE:-} ]]; then
-  [[ $DRY_RUN == 1 ]] && { echo "check: BUNDLE installs libraries under /: not with DRY_RUN" >&2; exit 2; }
-  PREBUILT=$(mktemp -d /tmp/hplx-bundle.XXXXXX)
-  tar -xJf "$BUNDLE" -C "$PREBUILT" && cp -rn "$PREBUILT/root/." / && ldconfig || {
-    echo "check: cannot unpack $BUNDLE" >&2
-    exit 2
-  }
-  PREBUILT=$PREBUILT/build
-  export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export OMPI_MCA_plm_rsh_agent=false  # no ssh there: mpirun on this node only
-fi
-if [[ -n ${PREBUILT:-} ]]; then
-  BUILD_DIR=$PREBUILT
-  # The OpenBLAS the build was made with (bundle.sh), before the machine's.
-  export LD_LIBRARY_PATH=$PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+# shellcheck source=bench/gpu/use_build.sh
+source bench/gpu/use_build.sh
+use_build check
 HPLX=$BUILD_DIR/bin/hplx
 OUT=${OUT:-$ROOT/bench/results/$(date -u +%Y-%m-%d)-gpu-check-$DEVICE_NAME}
 mkdir -p "$OUT"
@@ -368,14 +355,10 @@ PY
 log "$(date -u +%FT%TZ): backend $BACKEND, build $BUILD_DIR, budget $BUDGET s, results in $OUT"
 rm -f "$OUT/summary.kv"
 touch "$OUT/summary.kv"
+ALL_STEPS="environment correctness dgemm-probe fact-ab full-memory fact-probe mxp hpl-mxp"
 for name in ${STEPS//,/ }; do
-  case $name in
-    environment | correctness | dgemm-probe | fact-ab | full-memory | fact-probe | mxp | hpl-mxp) ;;
-    *)
-      log "STEPS: no step named '$name' (allowed: environment, correctness, dgemm-probe, fact-ab, full-memory, fact-probe, mxp, hpl-mxp)"
-      exit 2
-      ;;
-  esac
+  [[ " $ALL_STEPS " == *" $name "* ]] ||
+    { log "STEPS: no step named '$name' (allowed: ${ALL_STEPS// /, })"; exit 2; }
 done
 run_step environment 20 step_environment
 run_step correctness 120 step_correctness

@@ -31,20 +31,9 @@ else
   BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda SIZE=() MXP_SIZE=()
   LU_NB=${LU_NB:-1024} HPLMXP_NB=${HPLMXP_NB:-4096} PROBE_M=60000 EXPLORE_N=${EXPLORE_N:-60000}
 fi
-if [[ -n ${BUNDLE:-} ]]; then
-  PREBUILT=$(mktemp -d /tmp/hplx-bundle.XXXXXX)
-  tar -xJf "$BUNDLE" -C "$PREBUILT" && cp -rn "$PREBUILT/root/." / 2>/dev/null && ldconfig || {
-    echo "medians: cannot unpack $BUNDLE" >&2
-    exit 2
-  }
-  PREBUILT=$PREBUILT/build
-  export LD_LIBRARY_PATH=/usr/local/cuda/lib64${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-  export OMPI_MCA_plm_rsh_agent=false
-fi
-if [[ -n ${PREBUILT:-} ]]; then
-  BUILD_DIR=$PREBUILT
-  export LD_LIBRARY_PATH=$PREBUILT/lib${LD_LIBRARY_PATH:+:$LD_LIBRARY_PATH}
-fi
+# shellcheck source=bench/gpu/use_build.sh
+source bench/gpu/use_build.sh
+use_build medians
 HPLX=$BUILD_DIR/bin/hplx
 OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)-gpu-medians}
 mkdir -p "$OUT"

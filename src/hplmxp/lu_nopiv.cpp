@@ -129,6 +129,15 @@ void order_after(device::Queue& later, device::Queue& earlier) {
   if (&later != &earlier) later.wait(earlier.record());
 }
 
+// inverse := the inverse of the jb x jb triangle at t (leading dimension
+// ldt), lower unit or upper non-unit: a TRSM on the identity, on q.
+void invert_triangle(device::Queue& q, Uplo uplo, long jb, const float* t, long ldt,
+                     float* inverse) {
+  device::launch(q, jb * jb, kernels::Identity{inverse, jb});
+  q.trsm(Side::Left, uplo, Trans::No, uplo == Uplo::Lower ? Diag::Unit : Diag::NonUnit, jb, jb,
+         1.0f, t, ldt, inverse, jb);
+}
+
 // Columns of the trailing update done between two looks at the next
 // panel's broadcast (so its forwarding goes on while this process computes).
 constexpr long kUpdateChunkColumns = 512;
@@ -254,9 +263,7 @@ class NopivSteps {
     float* a21 = a_ + s.i1 + s.c0 * lda;
     if (m > 0 && opt_.invert_triangles) {
       float* inverse = u11_inverse_.data();
-      device::launch(fq_, s.jb * s.jb, kernels::Identity{inverse, s.jb});
-      fq_.trsm(Side::Left, Uplo::Upper, Trans::No, Diag::NonUnit, s.jb, s.jb, 1.0f, u11, ldu,
-               inverse, s.jb);
+      invert_triangle(fq_, Uplo::Upper, s.jb, u11, ldu, inverse);
       float* w21 = w.dev() + (s.i1 - s.i0);
       fq_.gemm(Trans::No, Trans::No, m, s.jb, s.jb, 1.0f, a21, lda, inverse, s.jb, 0.0f, w21,
                s.ldw);
@@ -343,9 +350,7 @@ class NopivSteps {
       if (opt_.invert_triangles) {
         float* inverse = l11_inverse_.data();
         if (l11_inverse_of_ != s.j0) {
-          device::launch(q_, s.jb * s.jb, kernels::Identity{inverse, s.jb});
-          q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, s.jb, 1.0f, w.dev(), s.ldw,
-                  inverse, s.jb);
+          invert_triangle(q_, Uplo::Lower, s.jb, w.dev(), s.ldw, inverse);
           l11_inverse_of_ = s.j0;
         }
         q_.gemm(Trans::No, Trans::No, s.jb, width, s.jb, 1.0f, inverse, s.jb, a12, l_.lda, 0.0f,
