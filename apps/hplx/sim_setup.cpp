@@ -83,6 +83,18 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
     // FACT on the device (--fact-on device): its time per column beyond
     // the leaf's launches and memory traffic.
     m.device_fact_column_s = spec.device.fact_column_us.value_or(0) * 1e-6;
+    // FACT on the device as measured, alone and beside the update.
+    const model::FactProbe& probe = spec.device.fact_probe;
+    if (probe.present()) {
+      auto seconds = [](std::vector<double> ms) {
+        for (double& t : ms) t *= 1e-3;
+        return ms;
+      };
+      m.device_fact = {probe.jb, probe.rows, seconds(probe.alone_ms), seconds(probe.beside_ms)};
+    }
+    // The update as the LU runs it, against DGEMM at its shape.
+    const double share = spec.device.update_share_of_dgemm.value_or(1);
+    m.dgemm.peak_flops *= share;
     if (!copy_given)
       note(fmt::format("hplx sim: assumed {:.0f} GB/s host copies (no host.copy_gbs)",
                        kHostCopyBps / 1e9));

@@ -39,6 +39,60 @@ double spread_factor(double cv, std::uint64_t& state) {
 
 namespace {
 
+// The value at x of the piecewise-linear function through (xs[i], value(i)),
+// its end segments extended; with one point, in proportion to x. `floor`:
+// beyond the first point, never below value(0) x / xs[0].
+template <class Value>
+double piecewise(const std::vector<double>& xs, double x, Value value, bool floor) {
+  const std::size_t n = xs.size();
+  if (n == 1) return value(0) * x / xs[0];
+  std::size_t i = 0;
+  while (i + 2 < n && x > xs[i + 1]) ++i;
+  const double v = value(i) + (value(i + 1) - value(i)) * (x - xs[i]) / (xs[i + 1] - xs[i]);
+  return floor && x < xs[0] ? std::max(v, value(0) * x / xs[0]) : v;
+}
+
+}  // namespace
+
+double MeasuredFact::at(const std::vector<double>& t, long r, long w) const {
+  const std::size_t nr = rows.size();
+  auto by_rows = [&](std::size_t i) {
+    return piecewise(
+        rows, static_cast<double>(r), [&](std::size_t j) { return t[i * nr + j]; }, true);
+  };
+  const double x = static_cast<double>(w);
+  // Beyond the measured widths, in proportion to the width.
+  if (x <= jb.front()) return by_rows(0) * x / jb.front();
+  if (x >= jb.back()) return by_rows(jb.size() - 1) * x / jb.back();
+  return piecewise(jb, x, by_rows, false);
+}
+
+void MeasuredFact::check(const std::string& what) const {
+  auto fail = [&](const std::string& field, const std::string& why) {
+    throw UsageError(fmt::format("{}: '{}' {}", what, field, why));
+  };
+  auto ascending = [&](const std::vector<double>& v, const char* field) {
+    if (v.empty()) fail(field, "is empty; allowed: one or more positive numbers, ascending");
+    for (std::size_t i = 0; i < v.size(); ++i)
+      if (!(std::isfinite(v[i]) && v[i] > 0) || (i > 0 && v[i] <= v[i - 1]))
+        fail(field, fmt::format("has {} at position {}; allowed: positive numbers, ascending", v[i],
+                                i + 1));
+  };
+  if (empty() && rows.empty() && alone_s.empty() && beside_s.empty()) return;
+  ascending(jb, "jb");
+  ascending(rows, "rows");
+  for (auto [t, field] : {std::pair{&alone_s, "alone"}, std::pair{&beside_s, "beside"}}) {
+    if (t->size() != jb.size() * rows.size())
+      fail(field, fmt::format("has {} times; allowed: one per width and height ({} x {})",
+                              t->size(), jb.size(), rows.size()));
+    for (double v : *t)
+      if (!(std::isfinite(v) && v > 0))
+        fail(field, fmt::format("has {}; allowed: positive times", v));
+  }
+}
+
+namespace {
+
 void need_positive(double v, const char* field) {
   if (!(std::isfinite(v) && v > 0))
     throw UsageError(
@@ -88,6 +142,7 @@ void SimModel::check() const {
   need_non_negative(fact_column_s, "fact_column_s");
   need_non_negative(device_fact_column_s, "device_fact_column_s");
   need_non_negative(device_memory_bytes, "device_memory_bytes");
+  device_fact.check("simulation model: device_fact");
 }
 
 std::string rank_kind(const SimModel& m) {
@@ -115,6 +170,11 @@ nlohmann::json to_json(const SimModel& m) {
           {"fact_flops", m.fact_flops},
           {"fact_column_s", m.fact_column_s},
           {"device_fact_column_s", m.device_fact_column_s},
+          {"device_fact",
+           {{"jb", m.device_fact.jb},
+            {"rows", m.device_fact.rows},
+            {"alone_s", m.device_fact.alone_s},
+            {"beside_s", m.device_fact.beside_s}}},
           {"device_memory_bytes", m.device_memory_bytes},
           {"seed", m.seed}};
 }
@@ -147,6 +207,13 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
     m.fact_flops = j.at("fact_flops").get<double>();
     m.fact_column_s = j.at("fact_column_s").get<double>();
     m.device_fact_column_s = j.value("device_fact_column_s", 0.0);
+    if (j.contains("device_fact")) {
+      const nlohmann::json& f = j.at("device_fact");
+      m.device_fact.jb = f.at("jb").get<std::vector<double>>();
+      m.device_fact.rows = f.at("rows").get<std::vector<double>>();
+      m.device_fact.alone_s = f.at("alone_s").get<std::vector<double>>();
+      m.device_fact.beside_s = f.at("beside_s").get<std::vector<double>>();
+    }
     m.device_memory_bytes = j.at("device_memory_bytes").get<double>();
     m.seed = j.at("seed").get<std::uint64_t>();
   } catch (const nlohmann::json::exception& e) {

@@ -20,6 +20,7 @@
 #include <array>
 #include <cstdint>
 #include <string>
+#include <vector>
 
 #include <nlohmann/json.hpp>
 
@@ -40,6 +41,27 @@ struct GemmModel {
 // standard deviation `cv` (1 when cv is 0), drawn from `state`, a rank's
 // own deterministic stream, which it advances.
 double spread_factor(double cv, std::uint64_t& state);
+
+// FACT on the device as hplx_fact_probe measured it (bench/gpu/fact_probe.cpp):
+// one panel's seconds with the device to itself (alone) and while the update's
+// DGEMM runs on another queue (beside), at each measured panel width (jb) and
+// height (rows), both ascending. Between the measured points the time is
+// linear in rows and in jb; beyond them the end segments go on in rows (never
+// below the nearest measured time in proportion to rows) and the time is in
+// proportion to jb.
+struct MeasuredFact {
+  std::vector<double> jb, rows;
+  std::vector<double> alone_s, beside_s;  // by jb, then rows: [i * rows.size() + r]
+  bool empty() const { return jb.empty(); }
+  double alone(long rows, long jb) const { return at(alone_s, rows, jb); }
+  double beside(long rows, long jb) const { return at(beside_s, rows, jb); }
+  // Throws UsageError naming `what` and the first field that is not a
+  // table of positive times over ascending positive widths and heights.
+  void check(const std::string& what) const;
+
+ private:
+  double at(const std::vector<double>& t, long rows, long jb) const;
+};
 
 struct SimModel {
   std::string source;  // what the figures come from (the spec file), for the log
@@ -76,6 +98,10 @@ struct SimModel {
   // beyond the leaf's launches and memory traffic (the pick's one-thread
   // kernel, the pivot's round trips), charged on the queue that runs FACT.
   double device_fact_column_s = 0;
+  // The measured device FACT (empty: the launches and traffic above); a
+  // GPU rank's FACT runs at its `beside` time while the rank's other queues
+  // compute, at its `alone` time after.
+  MeasuredFact device_fact;
   double device_memory_bytes = 0;  // per rank (0: unbounded)
   std::uint64_t seed = 1;          // the pseudo-random pivots
 

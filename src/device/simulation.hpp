@@ -20,6 +20,12 @@ class Simulation {
   // after what it has (work whose cost the driver models as a whole, as
   // FACT on the device: lu/panel.hpp simulate_stacked_panel_device).
   virtual void queue_work(Queue& q, double seconds) = 0;
+  // `q` does a part of FACT that takes `alone_s` with the device to itself
+  // and `beside_s` while its other queues compute (SimModel::device_fact):
+  // it runs at the `beside` pace until their work queued so far ends, at
+  // the `alone` pace after. A rank without a GPU of its own does alone_s
+  // of host work.
+  virtual void fact_work(Queue& q, double alone_s, double beside_s) = 0;
   // The host's pass over `elements` doubles of a rank's own buffers (a
   // copy, a transpose, a gather of rows), skipped by the driver and
   // charged as the host's row copies.

@@ -231,9 +231,11 @@ void simulate_stacked_panel_device(device::Simulation& sim, device::Queue& q, Pa
 
 // The device FACT's modelled seconds for one panel of `rows` stacked rows
 // and jb columns on one process row (what simulate_stacked_panel_device
-// charges in all), for tests and the log.
+// charges in all), with the device to itself or `beside` the update, for
+// tests and the log.
 double simulated_device_fact_seconds(const device::SimModel& model, long rows, long jb,
-                                     Factorization rfact, Factorization pfact, int nbmin, int ndiv);
+                                     Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                     bool beside = false);
 
 // The first columns of the top-level sub-panels the recursion factors in
 // turn, for a panel of jb columns ({0} when it is not split).

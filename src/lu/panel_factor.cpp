@@ -677,15 +677,46 @@ class DeviceFactCost {
   std::vector<double> parts_;
 };
 
+// The seconds of each top-level sub-panel of device FACT, alone and beside
+// the update: the measured panel's times (SimModel::device_fact) dealt over
+// the sub-panels as the launch model deals its own, plus what several
+// process rows add to that model (the pivots' exchange); without
+// measurements the launch model's, the same both ways.
+struct DeviceFactParts {
+  std::vector<double> alone, beside;
+};
+DeviceFactParts device_fact_parts(const device::SimModel& model, long rows, long jb,
+                                  Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                  bool several) {
+  DeviceFactParts out;
+  out.alone = DeviceFactCost(model, rows, jb, rfact, pfact, nbmin, ndiv, several).subpanels();
+  out.beside = out.alone;
+  const device::MeasuredFact& measured = model.device_fact;
+  if (measured.empty()) return out;
+  const std::vector<double> one =
+      several ? DeviceFactCost(model, rows, jb, rfact, pfact, nbmin, ndiv, false).subpanels()
+              : out.alone;
+  double total = 0;
+  for (double s : one) total += s;
+  const double alone = measured.alone(rows, jb), beside = measured.beside(rows, jb);
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    const double exchange = out.alone[i] - one[i], share = total > 0 ? one[i] / total : 0;
+    out.alone[i] = exchange + share * alone;
+    out.beside[i] = exchange + share * beside;
+  }
+  return out;
+}
+
 }  // namespace
 
 double simulated_device_fact_seconds(const device::SimModel& model, long rows, long jb,
-                                     Factorization rfact, Factorization pfact, int nbmin,
-                                     int ndiv) {
+                                     Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                     bool beside) {
   if (jb <= 0) return 0;
+  const DeviceFactParts parts =
+      device_fact_parts(model, rows, jb, rfact, pfact, nbmin, ndiv, false);
   double s = 0;
-  for (double part : DeviceFactCost(model, rows, jb, rfact, pfact, nbmin, ndiv, false).subpanels())
-    s += part;
+  for (double part : beside ? parts.beside : parts.alone) s += part;
   return s;
 }
 
@@ -700,8 +731,8 @@ void simulate_stacked_panel_device(device::Simulation& sim, device::Queue& q, Pa
   int colsize = 1;
   MPI_Comm_size(col, &colsize);
   SimulatedPivotExchange exchange(col, jb);
-  const std::vector<double> parts =
-      DeviceFactCost(model, panel.ld(), jb, rfact, pfact, nbmin, ndiv, colsize > 1).subpanels();
+  const DeviceFactParts parts =
+      device_fact_parts(model, panel.ld(), jb, rfact, pfact, nbmin, ndiv, colsize > 1);
   std::vector<long> bounds = subpanel_starts(static_cast<int>(jb), nbmin, ndiv);
   bounds.push_back(jb);
   for (long c = 0; c < jb; ++c) panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
@@ -709,7 +740,7 @@ void simulate_stacked_panel_device(device::Simulation& sim, device::Queue& q, Pa
   // are read back from there, and the simulated copy moves no data.
   pack_panel_tail(panel);
   for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {
-    sim.queue_work(q, s < parts.size() ? parts[s] : 0.0);
+    if (s < parts.alone.size()) sim.fact_work(q, parts.alone[s], parts.beside[s]);
     if (colsize > 1) {
       q.synchronize();  // each column's candidate goes over MPI from the host
       exchange.columns(sim, bounds[s + 1] - bounds[s]);

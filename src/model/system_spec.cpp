@@ -119,6 +119,34 @@ class Section {
       fail(key, fmt::format("'{}' is not an array of strings; allowed: [\"...\", ...]", text(*n)));
     return out;
   }
+  // An array of numbers > 0, ascending; empty when absent.
+  std::vector<double> ascending(const std::string& key) {
+    const toml::node* n = get(key);
+    if (!n) return {};
+    std::vector<double> out = positives(*n, key, "[a, b, ...], positive and ascending");
+    for (std::size_t i = 1; i < out.size(); ++i)
+      if (out[i] <= out[i - 1])
+        fail(key, fmt::format("{} follows {}; allowed: positive numbers, ascending", out[i],
+                              out[i - 1]));
+    return out;
+  }
+  // `count` arrays of `length` numbers > 0 each, in order; empty when
+  // absent.
+  std::vector<double> positive_rows(const std::string& key, std::size_t count, std::size_t length) {
+    const toml::node* n = get(key);
+    if (!n) return {};
+    const std::string allowed =
+        fmt::format("{} arrays (one per jb) of {} numbers > 0 (one per row count)", count, length);
+    const toml::array* a = n->as_array();
+    if (!a || a->size() != count) fail(key, fmt::format("'{}': allowed: {}", text(*n), allowed));
+    std::vector<double> out;
+    for (const toml::node& row : *a) {
+      const std::vector<double> r = positives(row, key, allowed);
+      if (r.size() != length) fail(key, fmt::format("'{}': allowed: {}", text(row), allowed));
+      out.insert(out.end(), r.begin(), r.end());
+    }
+    return out;
+  }
   // Rejects keys nobody asked for.
   void finish() const {
     if (!table_) return;
@@ -141,6 +169,20 @@ class Section {
   const toml::node* get(const std::string& key) {
     allowed_.insert(key);
     return table_ ? table_->get(key) : nullptr;
+  }
+  std::vector<double> positives(const toml::node& n, const std::string& key,
+                                const std::string& allowed) {
+    std::vector<double> out;
+    const toml::array* a = n.as_array();
+    if (a)
+      for (const toml::node& e : *a) {
+        const std::optional<double> v = e.value<double>();
+        if (!v || !std::isfinite(*v) || *v <= 0 || *v > kMaxNumber) break;
+        out.push_back(*v);
+      }
+    if (!a || a->empty() || out.size() != a->size())
+      fail(key, fmt::format("'{}' is not allowed; allowed: {}", text(n), allowed));
+    return out;
   }
   static std::string text(const toml::node& n) {
     if (n.is_string()) return *n.value<std::string>();
@@ -170,6 +212,25 @@ bool calibration_term_key(const std::string& key) {
                         "block_store", "fact"})
     if (kind == k) return true;
   return false;
+}
+
+// [device.fact_probe]: hplx_fact_probe's device FACT times.
+FactProbe read_fact_probe(Section& dev) {
+  FactProbe f;
+  const toml::table* t = dev.table("fact_probe");
+  if (!t) return f;
+  Section s(t, "device.fact_probe", dev.file(), {"jb", "rows", "alone_ms", "beside_ms"});
+  f.jb = s.ascending("jb");
+  f.rows = s.ascending("rows");
+  for (const char* key : {"jb", "rows", "alone_ms", "beside_ms"})
+    if (!t->contains(key))
+      s.fail(key,
+             "missing; allowed: jb and rows (ascending), alone_ms and beside_ms (one "
+             "array per jb of one time per row count), as hplx_fact_probe prints them");
+  f.alone_ms = s.positive_rows("alone_ms", f.jb.size(), f.rows.size());
+  f.beside_ms = s.positive_rows("beside_ms", f.jb.size(), f.rows.size());
+  s.finish();
+  return f;
 }
 
 Link read_link(Section& s, bool with_share) {
@@ -336,7 +397,9 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
                "block_store_ns_per_word_by_threads",
                "dgemm_pack_ns_per_word",
                "dgemm_cv",
-               "launch_us"});
+               "launch_us",
+               "fact_probe",
+               "update_share_of_dgemm"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -390,6 +453,14 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   d.dgemm_pack_ns_per_word = dev.non_negative("dgemm_pack_ns_per_word", " (ns per word)");
   d.dgemm_cv = dev.non_negative("dgemm_cv", " and < 1 (standard deviation over mean)");
   d.launch_us = dev.positive("launch_us", " (microseconds per kernel launch)");
+  d.fact_probe = read_fact_probe(dev);
+  d.update_share_of_dgemm =
+      dev.positive("update_share_of_dgemm", " and <= 1 (the update's rate over DGEMM's)");
+  if (d.update_share_of_dgemm && *d.update_share_of_dgemm > 1)
+    dev.fail("update_share_of_dgemm",
+             fmt::format("{} is above 1; allowed: a number > 0 and <= 1 (the update's rate over "
+                         "DGEMM's)",
+                         *d.update_share_of_dgemm));
   if (d.dgemm_cv && *d.dgemm_cv >= 1)
     dev.fail("dgemm_cv", fmt::format("{} is not below 1; allowed: a number >= 0 and < 1 "
                                      "(standard deviation over mean)",

@@ -45,6 +45,15 @@ struct Link {
   double beta_s() const { return bandwidth_Bps > 0 ? 8.0 * share / bandwidth_Bps : 0.0; }
 };
 
+// FACT on a GPU as hplx_fact_probe measured it (bench/gpu/fact_probe.cpp),
+// read by hplx sim only: one panel's milliseconds with the device to itself
+// and beside the update's DGEMM, at each width (jb) and row count (rows).
+struct FactProbe {
+  std::vector<double> jb, rows;             // ascending
+  std::vector<double> alone_ms, beside_ms;  // by jb, then rows
+  bool present() const { return !jb.empty(); }
+};
+
 struct Device {
   std::string name;
   // The ranks stand for GPUs (device.gpu; default: a [host] table given).
@@ -91,6 +100,11 @@ struct Device {
   // R_upd(T): the update's DGEMM as hplx lu runs it, 256-column chunks dealt
   // over T threads with 1-thread BLAS each (absent: gamma(T))
   std::map<int, double> update_gflops_by_threads;
+  // hplx sim's GPU ranks: FACT on the device as measured, and the update
+  // (DTRSM + DGEMM as hplx lu runs them, beside FACT) at this share of the
+  // DGEMM's rate at its shape (absent: 1).
+  FactProbe fact_probe;
+  std::optional<double> update_share_of_dgemm;
 };
 
 // How the run overlaps FACT with the update (hplx lu's --depth and

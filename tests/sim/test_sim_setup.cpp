@@ -11,6 +11,7 @@
 
 #include <set>
 #include <string>
+#include <tuple>
 #include <utility>
 #include <vector>
 
@@ -332,11 +333,17 @@ TEST(SimSetup, H200SpecFiguresLandInTheKernelModel) {
   std::vector<std::string> notes;
   const device::SimModel m = app::sim_model_from_spec(spec, 1, &notes);
   EXPECT_TRUE(m.gpu);
-  EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 67292e9);  // probe.json, fitted
+  // probe.json, fitted, at the share the LU's update ran at (its records).
+  EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 67292e9 * 0.79);
   EXPECT_DOUBLE_EQ(m.dgemm.half_dim, 91);
   // The fit gives the probe's NB = 1024 rate at M = 60000 within 1%.
   const double at_1024 = 2.0 * 60000.0 * 60000 * 1024 / m.dgemm.seconds(60000, 60000, 1024);
-  EXPECT_NEAR(at_1024 / 61445.8e9, 1.0, 0.01);
+  EXPECT_NEAR(at_1024 / 0.79 / 61445.8e9, 1.0, 0.01);
+  // The fact probe's times, in seconds.
+  EXPECT_EQ(m.device_fact.jb, (std::vector<double>{512, 1024}));
+  EXPECT_EQ(m.device_fact.rows, (std::vector<double>{20000, 61000, 124000}));
+  EXPECT_DOUBLE_EQ(m.device_fact.alone_s.back(), 105.92e-3);
+  EXPECT_DOUBLE_EQ(m.device_fact.beside_s.front(), 64.15e-3);
   EXPECT_NEAR(m.memory_Bps, 3665e9, 1e6);    // stream.json, copy
   EXPECT_DOUBLE_EQ(m.fact_flops, 116.3e9);   // lu-*.json, host FACT
   EXPECT_DOUBLE_EQ(m.fact_column_s, 10e-6);  //   and its time per column
@@ -420,8 +427,9 @@ TEST(SimSetup, BadDeviceFactKeysAreAClearOneLineError) {
 // --fact-on device the faster schedule there), each column's further time
 // adds jb times it, and a slower launch makes it slower.
 TEST(SimModel, DeviceFactIsCostedFromTheDevicesFigures) {
-  const device::SimModel m = app::sim_model_from_spec(
+  device::SimModel m = app::sim_model_from_spec(
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml"), 1);
+  m.device_fact = {};  // the launch model, not the measured times
   using lu::Factorization;
   const long rows = 123904, jb = 1024;
   const double device = lu::simulated_device_fact_seconds(m, rows, jb, Factorization::Crout,
@@ -444,6 +452,91 @@ TEST(SimModel, DeviceFactIsCostedFromTheDevicesFigures) {
   EXPECT_GT(lu::simulated_device_fact_seconds(slower, rows, jb, Factorization::Crout,
                                               Factorization::Right, 4, 2),
             device);
+}
+
+}  // namespace
+}  // namespace hplx
+
+namespace hplx {
+namespace {
+
+// The measured device FACT (device.fact_probe): the probe's own times at
+// its points, alone and beside the update, linear between them, the end
+// segments going on in rows and the time in proportion to jb beyond them.
+TEST(SimModel, MeasuredDeviceFactIsTheProbesTimesBetweenAndBeyondItsPoints) {
+  const device::SimModel m = app::sim_model_from_spec(
+      model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml"), 1);
+  using lu::Factorization;
+  auto fact = [&](long rows, long jb, bool beside) {
+    return lu::simulated_device_fact_seconds(m, rows, jb, Factorization::Crout,
+                                             Factorization::Right, 4, 2, beside) *
+           1e3;
+  };
+  EXPECT_NEAR(fact(124000, 1024, false), 105.92, 1e-9);
+  EXPECT_NEAR(fact(124000, 1024, true), 367.04, 1e-9);
+  EXPECT_NEAR(fact(61000, 512, false), 35.76, 1e-9);
+  EXPECT_NEAR(fact(20000, 512, true), 64.15, 1e-9);
+  EXPECT_NEAR(fact(92500, 1024, false), (73.06 + 105.92) / 2, 1e-9);
+  EXPECT_NEAR(fact(124000, 768, true), (168.37 + 367.04) / 2, 1e-9);
+  EXPECT_NEAR(fact(124000, 2048, false), 2 * 105.92, 1e-9);
+  EXPECT_NEAR(fact(124000, 256, false), 52.09 / 2, 1e-9);
+  EXPECT_NEAR(fact(187000, 1024, false), 105.92 + (105.92 - 73.06), 1e-9);
+  EXPECT_NEAR(fact(1000, 1024, false), 39.70 - (73.06 - 39.70) * 19000 / 41000, 1e-9);
+  // Never below the first point's time in proportion to the rows.
+  device::SimModel steep = m;
+  steep.device_fact.alone_s = {1, 2, 3, 1e-3, 100e-3, 200e-3};
+  EXPECT_NEAR(lu::simulated_device_fact_seconds(steep, 10000, 1024, Factorization::Crout,
+                                                Factorization::Right, 4, 2),
+              0.5e-3, 1e-12);
+  // The record the ranks read carries the table.
+  const device::SimModel back = device::sim_model_from_json(to_json(m), "k.json");
+  EXPECT_EQ(back.device_fact.beside_s, m.device_fact.beside_s);
+  EXPECT_EQ(back.device_fact.rows, m.device_fact.rows);
+}
+
+std::string h200_probe(const std::string& from, const std::string& to) {
+  std::string text = h200_with("");
+  const std::size_t at = text.find(from);
+  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+}
+
+TEST(SimSetup, BadFactProbeOrUpdateShareIsAClearOneLineError) {
+  const std::string jb = "jb = [512, 1024]", alone = "alone_ms = [[19.48, 35.76, 52.09], ";
+  const std::tuple<std::string, std::string, const char*> bad[] = {
+      {jb, "jb = [1024, 512]", "device.fact_probe.jb"},
+      {jb, "jb = [0, 1024]", "device.fact_probe.jb"},
+      {jb, "jb = 1024", "device.fact_probe.jb"},
+      {"rows = [20000, 61000, 124000]", "rows = [20000, 61000]", "device.fact_probe.alone_ms"},
+      {alone, "alone_ms = [[19.48, -1, 52.09], ", "device.fact_probe.alone_ms"},
+      {alone, "alone_ms = [[19.48, \"x\", 52.09], ", "device.fact_probe.alone_ms"},
+      {"beside_ms = ", "besides_ms = ", "device.fact_probe.besides_ms"},
+      {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 1.5",
+       "device.update_share_of_dgemm"},
+      {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 0",
+       "device.update_share_of_dgemm"}};
+  for (const auto& [from, to, key] : bad) {
+    try {
+      model::parse_system_spec(h200_probe(from, to), "h.toml");
+      FAIL() << to << " was accepted";
+    } catch (const UsageError& e) {
+      const std::string what = e.what();
+      EXPECT_NE(what.find("h.toml"), std::string::npos) << what;
+      EXPECT_NE(what.find(key), std::string::npos) << to << ": " << what;
+      EXPECT_NE(what.find("allowed"), std::string::npos) << what;
+      EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+    }
+  }
+  // Without beside_ms the table is incomplete.
+  try {
+    model::parse_system_spec(
+        h200_probe("beside_ms = [[64.15, 100.40, 168.37], [137.51, 241.15, 367.04]]", ""),
+        "h.toml");
+    FAIL() << "a probe without beside_ms was accepted";
+  } catch (const UsageError& e) {
+    EXPECT_NE(std::string(e.what()).find("device.fact_probe.beside_ms': missing"),
+              std::string::npos)
+        << e.what();
+  }
 }
 
 }  // namespace

@@ -10,6 +10,7 @@
 #include <map>
 #include <mutex>
 #include <type_traits>
+#include <vector>
 
 #include <fmt/format.h>
 #include <simgrid/s4u/Actor.hpp>
@@ -73,13 +74,20 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   // `index`: the backend's count of queues made before it (each queue
   // of each rank draws its own spread).
   SimQueue(SimBackend& b, int index);
+  ~SimQueue() override;
   Backend& backend() const override;
   bool runs_inline() const override { return !gpu_; }
   bool executes_on_host() const override { return false; }
   bool simulated() const override { return true; }
   void simulate_kernel(double elements, RowCopy kind) override;
-  // The queue does `seconds` of work after what it has.
-  void charge(double seconds);
+  // The queue does `seconds` of work after what it has; `computes`: the
+  // work takes the device's cores (kernels, BLAS), not only its copy
+  // engines or the link (copies).
+  void charge(double seconds, bool computes = true);
+  // When the queue's next work can start, and when its computing work
+  // queued so far ends.
+  double ready_at() const { return std::max(busy_until_, now()); }
+  double computes_until() const { return computes_until_; }
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override;
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
@@ -142,6 +150,7 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   const SimModel& model_;
   const bool gpu_;
   double busy_until_ = 0;
+  double computes_until_ = 0;
   std::uint64_t spread_state_;  // spread_factor's stream
 };
 
@@ -203,7 +212,14 @@ class SimBackend final : public Backend, public Simulation {
   // Every simulated queue keeps its own busy-until time; a High priority
   // one is modelled as any other (nothing preempts a kernel in the model).
   std::unique_ptr<Queue> make_queue(QueuePriority) override {
-    return std::make_unique<SimQueue>(*this, queues_made_++);
+    auto q = std::make_unique<SimQueue>(*this, queues_made_++);
+    const std::lock_guard lock(mutex_);
+    queues_.push_back(q.get());
+    return q;
+  }
+  void forget(const SimQueue* q) {
+    const std::lock_guard lock(mutex_);
+    std::erase(queues_, q);
   }
   Simulation* simulation() override { return this; }
 
@@ -216,6 +232,7 @@ class SimBackend final : public Backend, public Simulation {
     defer_work(seconds);
   }
   void queue_work(Queue& q, double seconds) override;
+  void fact_work(Queue& q, double alone_s, double beside_s) override;
 
   // Whether `p` lies in Device memory of this backend (anything else is the host's).
   bool on_device(const void* p) const {
@@ -293,6 +310,7 @@ class SimBackend final : public Backend, public Simulation {
   };
   const SimModel model_;
   int queues_made_ = 0;
+  std::vector<SimQueue*> queues_;  // this backend's queues alive
   mutable std::mutex mutex_;
   std::map<std::uintptr_t, Allocation> spaces_;
   std::multimap<std::size_t, void*> pool_;      // shared allocations free to lend, by capacity
@@ -309,20 +327,43 @@ SimQueue::SimQueue(SimBackend& b, int index)
                     (static_cast<std::uint64_t>(simgrid::s4u::this_actor::get_pid()) << 8) ^
                     static_cast<std::uint64_t>(index)) {}
 
+SimQueue::~SimQueue() {
+  backend_.forget(this);
+}
+
 Backend& SimQueue::backend() const {
   return backend_;
 }
 
-void SimQueue::charge(double seconds) {
+void SimQueue::charge(double seconds, bool computes) {
   if (!gpu_) {
     backend_.host_work(seconds);
     return;
   }
-  busy_until_ = std::max(busy_until_, now()) + seconds;
+  busy_until_ = ready_at() + seconds;
+  if (computes) computes_until_ = busy_until_;
 }
 
 void SimBackend::queue_work(Queue& q, double seconds) {
   dynamic_cast<SimQueue&>(q).charge(seconds);
+}
+
+void SimBackend::fact_work(Queue& q, double alone_s, double beside_s) {
+  auto& fact = dynamic_cast<SimQueue&>(q);
+  if (!model_.gpu || beside_s <= alone_s) {
+    fact.charge(alone_s);
+    return;
+  }
+  const double start = fact.ready_at();
+  double others_end = start;
+  {
+    const std::lock_guard lock(mutex_);
+    for (const SimQueue* other : queues_)
+      if (other != &fact) others_end = std::max(others_end, other->computes_until());
+  }
+  // The share of the part done beside the others' work, then the rest alone.
+  const double beside = others_end - start;
+  fact.charge(beside >= beside_s ? beside_s : beside + alone_s * (1 - beside / beside_s));
 }
 
 void SimQueue::simulate_kernel(double elements, RowCopy kind) {
@@ -340,7 +381,7 @@ double SimQueue::copy_seconds(const void* dst, const void* src, std::size_t byte
 
 void SimQueue::copy_bytes(void* dst, const void* src, std::size_t bytes) {
   if (bytes == 0 || dst == src) return;
-  charge(copy_seconds(dst, src, bytes));
+  charge(copy_seconds(dst, src, bytes), false);
   if (bytes <= kRealCopyBytes && !backend_.on_device(dst) && !backend_.on_device(src))
     std::memmove(dst, src, bytes);
 }
@@ -349,7 +390,7 @@ void SimQueue::copy_columns(void* dst, std::size_t dst_pitch, const void* src,
                             std::size_t src_pitch, std::size_t col_bytes, long cols) {
   if (cols <= 0 || col_bytes == 0) return;
   const std::size_t bytes = col_bytes * static_cast<std::size_t>(cols);
-  charge(copy_seconds(dst, src, bytes));
+  charge(copy_seconds(dst, src, bytes), false);
   if (bytes <= kRealCopyBytes && !backend_.on_device(dst) && !backend_.on_device(src)) {
     for (long j = 0; j < cols; ++j)
       std::memmove(static_cast<char*>(dst) + j * dst_pitch,

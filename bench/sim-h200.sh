@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# hplx sim of the one GPU hplx lu has run on (examples/systems/h200.toml)
+# against that GPU's measured runs, and what the model says would close the
+# gap to the DGEMM probe. Each line: the command, its result line, the
+# measured Gflop/s and the error. Then the same spec with one figure
+# changed at a time (the update at the DGEMM's rate, FACT as fast beside
+# the update as alone, both), as predictions.
+#   bench/sim-h200.sh                        # writes OUT/summary.txt
+#   HPLX=build-gpu/bin/hplx OUT=/tmp/x bench/sim-h200.sh
+set -euo pipefail
+cd "$(dirname "$0")/.."
+HPLX=${HPLX:-build/bin/hplx}
+SPEC=${SPEC:-examples/systems/h200.toml}
+OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)-sim-h200}
+mkdir -p "$OUT"
+sum=$OUT/summary.txt
+work=$(mktemp -d)
+trap 'rm -rf "$work"' EXIT
+
+# The measured runs (docs/GPU.md): Gflop/s by where FACT ran, N and overlap.
+#   first run (2026-11-27, bench/results/2026-11-27-gpu-first-run-h200/run1):
+#     host FACT, not beside the update (--fact-overlap off)
+#   second run (2026-11-28, bench/results/2026-11-28-gpu-check-h200):
+#     device FACT at full memory (call3/med, the median of 3), the A/B at
+#     N = 60000 (call1/lu-ab-*.json)
+measured() {
+  case "$1" in
+    host-off-20000) echo 1690 ;;
+    host-off-60000) echo 5766 ;;
+    host-off-123904) echo 11672 ;;
+    host-on-60000) echo 7927 ;;
+    device-on-60000) echo 26953.4 ;;
+    device-on-123904) echo 41932.2 ;;
+  esac
+}
+
+# SPEC FACT OVERLAP N: the simulated Gflop/s (and the command and result in the summary).
+simulate() {
+  local spec=$1 on=$2 overlap=$3 n=$4 out
+  local cmd=("$HPLX" sim "$spec" --n "$n" --nb 1024 --fact-on "$on" --fact-overlap "$overlap")
+  out=$("${cmd[@]}" 2>&1) || { echo "$out" >&2; echo "FAIL: ${cmd[*]}" >&2; exit 1; }
+  echo "\$ hplx sim ${spec#"$work"/} --n $n --nb 1024 --fact-on $on --fact-overlap $overlap" >> "$sum"
+  grep -E "^WR" <<< "$out" | head -1 | tee -a "$sum" | awk '{ print $7 }'
+}
+
+{
+  echo "# hplx sim $SPEC, build $(git rev-parse --short HEAD), $(date -u +%FT%TZ), $(nproc) cores here"
+  echo "# the update's rate and FACT's: update_share_of_dgemm and [device.fact_probe] in the spec"
+} > "$sum"
+for run in host-off-20000 host-off-60000 host-off-123904 host-on-60000 device-on-60000 \
+  device-on-123904; do
+  IFS=- read -r on overlap n <<< "$run"
+  got=$(simulate "$SPEC" "$on" "$overlap" "$n")
+  want=$(measured "$run")
+  awk -v g="$got" -v w="$want" 'BEGIN { printf "  measured %.0f Gflop/s: simulated %+.1f%%\n", w, 100 * (g / w - 1) }' >> "$sum"
+done
+
+# One figure changed at a time, at full memory with FACT on the device.
+python3 - "$SPEC" "$work" <<'PY'
+import re, sys
+spec, work = sys.argv[1], sys.argv[2]
+text = open(spec).read()
+alone = re.search(r"^alone_ms = (.*)$", text, re.M).group(1)
+full = re.sub(r"^update_share_of_dgemm = .*$", "update_share_of_dgemm = 1", text, flags=re.M)
+quiet = re.sub(r"^beside_ms = .*$", "beside_ms = " + alone, text, flags=re.M)
+both = re.sub(r"^beside_ms = .*$", "beside_ms = " + alone, full, flags=re.M)
+for name, t in (("update-at-dgemm", full), ("fact-unslowed", quiet), ("both", both)):
+    open(f"{work}/{name}.toml", "w").write(t)
+PY
+echo "# what-if, N = 123904, FACT on the device (the probe: 61431 Gflop/s at NB 1024)" >> "$sum"
+for what in update-at-dgemm fact-unslowed both; do
+  got=$(simulate "$work/$what.toml" device on 123904)
+  awk -v g="$got" 'BEGIN { printf "  %.1f%% of the probe\n", 100 * g / 61431 }' >> "$sum"
+done
+cat "$sum"
