@@ -179,6 +179,7 @@ step_probe() {
     --json "$OUT/probe.json" >"$OUT/probe.txt" 2>&1 || return 1
   cat "$OUT/probe.txt" >>"$OUT/steps.txt"
   summary dgemm_probe_gflops "$(json_get "$OUT/probe.json" 'max(s["gflops_median"] for s in r["shapes"])')"
+  summary dgemm_probe_data "\"$(json_get "$OUT/probe.json" 'r["data"]')\""
   BEST_NB=$(json_get "$OUT/probe.json" 'max(r["shapes"], key=lambda s: s["gflops_median"])["nb"]')
 }
 

@@ -15,12 +15,14 @@
 //
 //   build/bin/hplx_dgemm_probe [--backend NAME] [--m M,M,...] [--nb NB,NB,...]
 //                              [--precision double|single|fp16|bf16] [--reps R]
-//                              [--form plain|lu] [--json FILE]
+//                              [--form plain|lu] [--data random|constant] [--json FILE]
 //
 // Defaults: --backend the default one (cuda where a GPU is present),
 // --m 20000,40000,60000 on a GPU and 2000,4000 otherwise, --nb 256,512,768,1024,
-// --reps 5. Shapes that do not fit the device's free memory are skipped and
-// said so. Prints one line per shape and, with --json, a record of them.
+// --reps 5, --data random (operands in [-0.5, 0.5), as HPL's matrix: a GPU
+// runs products of constants faster, at a lower power; the probes of the
+// 2026-11-27 and 2026-11-28 runs used constants). Shapes that do not fit the device's free memory
+// are skipped and said so. Prints one line per shape and, with --json, a record of them.
 #include <algorithm>
 #include <cstdio>
 #include <string>
@@ -42,25 +44,21 @@
 namespace {
 
 using hplx::device::BackendKind;
-using hplx::probe::fill;
+using hplx::probe::Data;
+using hplx::probe::fill_operand;
 using hplx::probe::parse_list;
 
 // The rates of `reps` timed GEMMs of one shape after a warm-up, Gflop/s:
 // A and B of type T, C of type C (16-bit T: FP32 C through gemm_mixed).
 template <class T, class C = T>
-std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int reps) {
+std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int reps, Data data) {
   using hplx::device::Trans;
   hplx::device::Queue& q = dev.compute();
   auto a = dev.alloc<T>(m * k), b = dev.alloc<T>(k * m);
   auto c = dev.alloc<C>(m * m);
-  if constexpr (std::is_same_v<T, C>) {
-    fill<T>(q, a.data(), m * k, T(1e-3));
-    fill<T>(q, b.data(), k * m, T(1e-3));
-  } else {
-    fill<T>(q, a.data(), m * k, hplx::device::round_to<T>(1e-3f));
-    fill<T>(q, b.data(), k * m, hplx::device::round_to<T>(1e-3f));
-  }
-  fill<C>(q, c.data(), m * m, C(1));
+  fill_operand<T>(q, a.data(), m * k, data, 1e-3, 1, 1);
+  fill_operand<T>(q, b.data(), k * m, data, 1e-3, 1, 2);
+  fill_operand<C>(q, c.data(), m * m, data, 1, 1, 3);
   auto gemm = [&] {
     if constexpr (std::is_same_v<T, C>)
       q.gemm(Trans::No, Trans::No, m, m, k, T(-1), a.data(), m, b.data(), k, T(1), c.data(), m);
@@ -85,13 +83,15 @@ std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int rep
 // the DGEMM's 2 M^2 K flops (the DTRSM's K^2 M are left out, so the two
 // rates compare as times).
 std::pair<std::vector<double>, std::vector<double>> time_lu_form(hplx::device::Device& dev, long m,
-                                                                 long k, int reps) {
+                                                                 long k, int reps, Data data) {
   using namespace hplx::device;
   Queue& q = dev.compute();
   const long n = m + k;  // the matrix's order and leading dimension
   auto w = dev.alloc<double>(n * k), a = dev.alloc<double>(n * n);
-  fill<double>(q, w.data(), n * k, 1e-3);
-  fill<double>(q, a.data(), n * n, 1.0);
+  // The panel's entries below 0.005 in magnitude: L11 is then near the
+  // identity, so the repeated DTRSMs in place keep U's size.
+  fill_operand<double>(q, w.data(), n * k, data, 1e-3, 0.01, 1);
+  fill_operand<double>(q, a.data(), n * n, data, 1, 1, 2);
   double* u = a.data() + k * n;  // rows [0, k) of columns [k, n)
   double* c = a.data() + k * n + k;
   auto trsm = [&] {
@@ -121,11 +121,11 @@ std::pair<std::vector<double>, std::vector<double>> time_lu_form(hplx::device::D
 
 // The rates in `precision` (--precision's value).
 std::vector<double> time_in(const std::string& precision, hplx::device::Device& dev, long m, long k,
-                            int reps) {
-  if (precision == "single") return time_gemm<float>(dev, m, k, reps);
-  if (precision == "fp16") return time_gemm<hplx::device::Half, float>(dev, m, k, reps);
-  if (precision == "bf16") return time_gemm<hplx::device::BFloat16, float>(dev, m, k, reps);
-  return time_gemm<double>(dev, m, k, reps);
+                            int reps, Data data) {
+  if (precision == "single") return time_gemm<float>(dev, m, k, reps, data);
+  if (precision == "fp16") return time_gemm<hplx::device::Half, float>(dev, m, k, reps, data);
+  if (precision == "bf16") return time_gemm<hplx::device::BFloat16, float>(dev, m, k, reps, data);
+  return time_gemm<double>(dev, m, k, reps, data);
 }
 
 // The record's name of the probe, and its line's.
@@ -150,6 +150,7 @@ int main(int argc, char** argv) {
   std::string backend_name, ms_text, nbs_text = "256,512,768,1024", json_path;
   std::string precision = "double";
   std::string form = "plain";
+  std::string data_text = "random";
   int reps = 5;
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "M = N of the update, comma-separated");
@@ -162,10 +163,14 @@ int main(int argc, char** argv) {
                  "plain (C -= A B, separate buffers, default) or lu (the LU's DTRSM + DGEMM in "
                  "one matrix, double only)")
       ->check(CLI::IsMember({"plain", "lu"}));
+  app.add_option("--data", data_text,
+                 "random (values in [-0.5, 0.5) as HPL's matrix, default) or constant (a GPU "
+                 "multiplies constants at a lower power, so faster where its power limit binds)");
   app.add_option("--json", json_path, "write the results here");
   CLI11_PARSE(app, argc, argv);
   try {
     if (!json_path.empty()) hplx::require_writable("--json", json_path);
+    const Data data = hplx::probe::parse_data(data_text);
     const bool lu_form = form == "lu";
     if (lu_form && precision != "double")
       throw hplx::UsageError(
@@ -180,8 +185,9 @@ int main(int argc, char** argv) {
     const std::vector<long> ms =
         parse_list(ms_text.empty() ? (gpu ? "20000,40000,60000" : "2000,4000") : ms_text, "--m");
     const std::vector<long> nbs = parse_list(nbs_text, "--nb");
-    std::printf("hplx_dgemm_probe: %s%s, %s\n", routine_name(precision),
-                lu_form ? " in the LU's form" : "", dev->backend().describe().c_str());
+    std::printf("hplx_dgemm_probe: %s%s on %s operands, %s\n", routine_name(precision),
+                lu_form ? " in the LU's form" : "", hplx::probe::data_name(data),
+                dev->backend().describe().c_str());
     nlohmann::json rows = nlohmann::json::array();
     for (long m : ms) {
       for (long k : nbs) {
@@ -193,7 +199,7 @@ int main(int argc, char** argv) {
           continue;
         }
         if (lu_form) {
-          auto [both, alone] = time_lu_form(*dev, m, k, reps);
+          auto [both, alone] = time_lu_form(*dev, m, k, reps, data);
           std::sort(both.begin(), both.end());
           std::sort(alone.begin(), alone.end());
           const double b = both[both.size() / 2], g = alone[alone.size() / 2];
@@ -209,7 +215,7 @@ int main(int argc, char** argv) {
                           {"trsm_gemm_gflops", both}});
           continue;
         }
-        std::vector<double> rates = time_in(precision, *dev, m, k, reps);
+        std::vector<double> rates = time_in(precision, *dev, m, k, reps, data);
         std::sort(rates.begin(), rates.end());
         const double median = rates[rates.size() / 2];
         std::printf("M = %ld, NB = %ld: %.1f Gflop/s (median of %d; min %.1f, max %.1f)\n", m, k,
@@ -221,6 +227,7 @@ int main(int argc, char** argv) {
       const nlohmann::json record = {{"probe", lu_form ? "dgemm_lu_form" : probe_name(precision)},
                                      {"backend", hplx::device::name_of(kind)},
                                      {"device", dev->backend().describe()},
+                                     {"data", hplx::probe::data_name(data)},
                                      {"shapes", rows}};
       hplx::write_text_atomically(json_path, record.dump(2) + "\n");
     }

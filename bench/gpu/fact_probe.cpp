@@ -14,11 +14,12 @@
 //
 //   build/bin/hplx_fact_probe [--backend NAME] [--m M,M,...] [--jb JB,JB,...]
 //                             [--leaf fused,kernels] [--nbmin N] [--reps R]
-//                             [--json FILE]
+//                             [--data random|constant] [--json FILE]
 //
 // Defaults: --backend the default one, --m 124000,61000,20000 on a GPU and
 // 3000,1500 otherwise, --jb 512,1024 (64,128 otherwise), --leaf
-// fused,kernels, --nbmin 4 (hplx lu's default), --reps 3. Each
+// fused,kernels, --nbmin 4 (hplx lu's default), --reps 3, --data random
+// (the DGEMM's operands, as hplx_dgemm_probe's). Each
 // factorization starts from the same random panel. Prints one line per
 // shape and, with --json, a record of them.
 #include <mpi.h>
@@ -104,7 +105,7 @@ class ProbePanel {
 // The update's DGEMM on the compute queue: C (M x NC) -= A (M x JB) B (JB x NC).
 class UpdateGemm {
  public:
-  UpdateGemm(device::Device& dev, long m, long nc, int jb)
+  UpdateGemm(device::Device& dev, long m, long nc, int jb, hplx::probe::Data data)
       : q_(dev.compute()),
         m_(m),
         nc_(nc),
@@ -112,9 +113,9 @@ class UpdateGemm {
         a_(dev.alloc<double>(m * jb)),
         b_(dev.alloc<double>(jb * nc)),
         c_(dev.alloc<double>(m * nc)) {
-    hplx::probe::fill(q_, a_.data(), m * jb, 1e-3);
-    hplx::probe::fill(q_, b_.data(), jb * nc, 1e-3);
-    hplx::probe::fill(q_, c_.data(), m * nc, 1.0);
+    hplx::probe::fill_operand(q_, a_.data(), m * jb, data, 1e-3, 1, 1);
+    hplx::probe::fill_operand(q_, b_.data(), jb * nc, data, 1e-3, 1, 2);
+    hplx::probe::fill_operand(q_, c_.data(), m * nc, data, 1.0, 1, 3);
   }
   void enqueue() {
     q_.gemm(device::Trans::No, device::Trans::No, m_, nc_, jb_, -1.0, a_.data(), m_, b_.data(), jb_,
@@ -151,6 +152,7 @@ int main(int argc, char** argv) {
   MPI_Init(&argc, &argv);
   CLI::App app{"hplx_fact_probe: device FACT alone and beside the update's DGEMM"};
   std::string backend_name, ms_text, jbs_text, json_path, leaves_text = "fused,kernels";
+  std::string data_text = "random";
   int reps = 3, nbmin = 4;
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "the panel's rows M, comma-separated");
@@ -158,11 +160,14 @@ int main(int argc, char** argv) {
   app.add_option("--leaf", leaves_text, "the leaf forms: fused, kernels, comma-separated");
   app.add_option("--nbmin", nbmin, "NBMIN: the recursion's leaf width")->check(CLI::Range(1, 4096));
   app.add_option("--reps", reps, "timed factorizations per shape")->check(CLI::Range(1, 100));
+  app.add_option("--data", data_text,
+                 "the DGEMM's operands: random (as HPL's matrix, default) or constant");
   app.add_option("--json", json_path, "write the results here");
   int rc = 0;
   try {
     app.parse(argc, argv);
     if (!json_path.empty()) hplx::require_writable("--json", json_path);
+    const hplx::probe::Data data = hplx::probe::parse_data(data_text);
     const device::BackendKind kind =
         backend_name.empty() ? device::default_backend() : device::parse_backend(backend_name);
     if (kind == device::BackendKind::Sim)
@@ -208,7 +213,7 @@ int main(int argc, char** argv) {
           std::vector<double> alone;
           for (int r = 0; r < reps; ++r) alone.push_back(panel.factor(dev->panel()));
 
-          UpdateGemm gemm(*dev, m, nc, static_cast<int>(jb));
+          UpdateGemm gemm(*dev, m, nc, static_cast<int>(jb), data);
           gemm.enqueue();  // warm-up
           gemm.queue().synchronize();
           // Enough GEMMs for `reps` FACTs alone, at least one.
@@ -249,6 +254,7 @@ int main(int argc, char** argv) {
           {"probe", "device_fact"},
           {"backend", device::name_of(kind)},
           {"device", dev->backend().describe()},
+          {"gemm_data", hplx::probe::data_name(data)},
           {"variant", fmt::format("RFACT Crout, PFACT Right, NBMIN {}, NDIV 2", nbmin)},
           {"shapes", rows}};
       hplx::write_text_atomically(json_path, record.dump(2) + "\n");

@@ -3,10 +3,16 @@
 # runs with their bounds measured in the same call: the DGEMM probe and
 # `hplx lu` at full memory (N by device memory), the FP16 GemmEx probe and
 # `hplx hpl-mxp` fp16 at full memory, and the update's DTRSM + DGEMM in
-# the LU's own layout (hplx_dgemm_probe --form lu); then, when time is
-# left, `hplx hpl-mxp` once with `--panel-solve trsm` (against the
-# default's median) and `hplx lu` at N = EXPLORE_N once for each setting of EXPLORE
-# (FACT's settings to try next). check.sh's step timeouts, BUNDLE,
+# the LU's own layout (hplx_dgemm_probe --form lu, at M = PROBE_M and at
+# the full-memory run's first update); then, when time is left,
+# `hplx hpl-mxp` once with `--panel-solve trsm` (against the default's
+# median) and `hplx lu` at N = EXPLORE_N once for each setting of EXPLORE
+# (FACT's settings to try next). The probes' operands are random, as the
+# LU's matrix; the DGEMM probe runs once more on constants, which a GPU
+# multiplies at a lower power. Where nvidia-smi is present, the GPU's SM
+# clock and power are sampled every 200 ms throughout (OUT/clocks.csv,
+# each step's span in OUT/steps.csv), and the table gives their medians
+# during the probe and during the LU. check.sh's step timeouts, BUNDLE,
 # PREBUILT and DRY_RUN apply alike.
 #
 #   BUNDLE=FILE bench/gpu/medians.sh       # on a lent GPU machine
@@ -38,34 +44,66 @@ HPLX=$BUILD_DIR/bin/hplx
 OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)-gpu-medians}
 mkdir -p "$OUT"
 T0=$SECONDS
+# The clocks and power every 200 ms, and each step's span (the same clock).
+sampler=
+if command -v nvidia-smi >/dev/null && [[ $DRY_RUN != 1 ]]; then
+  nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits \
+    -lms 200 >"$OUT/clocks.csv" 2>&1 &
+  sampler=$!
+  trap 'kill $sampler 2>/dev/null' EXIT
+fi
+stamp() { date '+%Y/%m/%d %H:%M:%S.%3N'; }
 # run LIMIT CMD...: under a timeout, never past the budget; false when skipped.
+STEP=
 run() {
-  local limit=$1 rest=$((BUDGET - (SECONDS - T0)))
+  local limit=$1 rest=$((BUDGET - (SECONDS - T0))) begin rc
   shift
   ((rest >= limit)) || return 1
+  begin=$(stamp)
   timeout -k 5 "$limit" "$@"
+  rc=$?
+  echo "$STEP,$begin,$(stamp)" >>"$OUT/steps.csv"
+  return $rc
 }
 
+STEP=dgemm
 run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$LU_NB" \
   --json "$OUT/dgemm.json" >"$OUT/dgemm.txt" 2>&1
+STEP=dgemm-constant
+run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --m "$PROBE_M" --nb "$LU_NB" \
+  --data constant --json "$OUT/dgemm-constant.json" >"$OUT/dgemm-constant.txt" 2>&1
 # The update as the LU calls it (DTRSM of U in the matrix, then DGEMM there).
+STEP=lu-form
 run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --form lu --m "$PROBE_M" \
   --nb "$LU_NB" --json "$OUT/dgemm-lu-form.json" >"$OUT/dgemm-lu-form.txt" 2>&1
+STEP=gemmex
 run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --precision fp16 --m "$PROBE_M" \
   --nb "$HPLMXP_NB" --reps 3 --json "$OUT/gemmex.json" >"$OUT/gemmex.txt" 2>&1
+STEP=lu
 for i in $(seq "$REPEAT"); do
   run 90 "$HPLX" lu --backend "$BACKEND" "${SIZE[@]}" --nb "$LU_NB" --json "$OUT/lu-$i.json" \
     >"$OUT/lu-$i.txt" 2>&1
 done
+# The update in the LU's form at the full-memory run's first update: its
+# M, its leading dimension.
+full_n=$(python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["tests"][0]["n"])' \
+  "$OUT/lu-1.json" 2>/dev/null)
+STEP=lu-form-full
+[[ -n $full_n ]] && run 60 "$BUILD_DIR/bin/hplx_dgemm_probe" --backend "$BACKEND" --form lu \
+  --m $((full_n - LU_NB)) --nb "$LU_NB" --reps 3 --json "$OUT/dgemm-lu-form-full.json" \
+  >"$OUT/dgemm-lu-form-full.txt" 2>&1
+STEP=hpl-mxp
 for i in $(seq "$REPEAT"); do
   run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
     --json "$OUT/hpl-mxp-$i.json" >"$OUT/hpl-mxp-$i.txt" 2>&1
 done
 # HPL-MxP once with the panel's STRSMs (the default on a device is the
 # inverted triangles' GEMMs): what --panel-solve inverse gained.
+STEP=hpl-mxp-trsm
 run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
   --panel-solve trsm --json "$OUT/hpl-mxp-trsm.json" >"$OUT/hpl-mxp-trsm.txt" 2>&1
 IFS='|' read -r -a settings <<<"$EXPLORE"
+STEP=explore
 for i in "${!settings[@]}"; do
   # A setting's NAME=VALUE words go to the environment (HPLX_UPDATE_SMS=100),
   # the rest to hplx lu.
@@ -111,12 +149,38 @@ def row(what, n, rates, bound, bound_name):
           f"({', '.join(f'{x:.0f}' for x in rates)}){share}")
     return m
 m_lu = row("hplx lu", lu_n, lu, dgemm, "the DGEMM probe")
-form = load("dgemm-lu-form.json")
-if form and form["shapes"] and dgemm:
-    f = form["shapes"][0]
-    print(f"the update in the LU's form: DTRSM + DGEMM {f['trsm_gemm_gflops_median']:.0f}, "
-          f"DGEMM alone {f['gflops_median']:.0f} Gflop/s ({100 * f['gflops_median'] / dgemm:.1f}% "
-          f"of the plain probe)")
+constant = probe("dgemm-constant.json")
+if constant and dgemm:
+    print(f"the DGEMM probe on random operands {dgemm:.0f}, on constants {constant:.0f} Gflop/s "
+          f"(random / constant {dgemm / constant:.3f})")
+for name in ("dgemm-lu-form.json", "dgemm-lu-form-full.json"):
+    form = load(name)
+    if form and form["shapes"] and dgemm:
+        f = form["shapes"][0]
+        print(f"the update in the LU's form, M = {f['m']}: DTRSM + DGEMM "
+              f"{f['trsm_gemm_gflops_median']:.0f}, DGEMM alone {f['gflops_median']:.0f} Gflop/s "
+              f"({100 * f['gflops_median'] / dgemm:.1f}% of the plain probe)")
+# The SM clock and power while the probe and the LU ran (nvidia-smi's samples).
+def spans(step):
+    try:
+        return [l.strip().split(",")[1:] for l in open(f"{out}/steps.csv") if l.startswith(step + ",")]
+    except OSError:
+        return []
+def during(step):
+    clocks, watts = [], []
+    try:
+        for line in open(f"{out}/clocks.csv"):
+            f = [x.strip() for x in line.split(",")]
+            if len(f) >= 3 and any(b <= f[0] <= e for b, e in spans(step)):
+                clocks.append(float(f[1]))
+                watts.append(float(f[2]))
+    except (OSError, ValueError):
+        return None
+    return (statistics.median(clocks), statistics.median(watts), len(clocks)) if clocks else None
+for step in ("dgemm", "dgemm-constant", "lu"):
+    d = during(step)
+    if d:
+        print(f"during {step}: SM clock {d[0]:.0f} MHz, power {d[1]:.0f} W (medians of {d[2]} samples)")
 m_mxp = row("hplx hpl-mxp fp16", mxp_n, mxp, gemmex, "the FP16 GemmEx probe")
 if m_lu and m_mxp:
     print(f"hpl-mxp over lu (the medians): {m_mxp / m_lu:.2f}x")

@@ -1,16 +1,20 @@
 // What the device probes (dgemm_probe.cpp, fact_probe.cpp) share: their
-// list options and filling a device buffer.
+// list options and filling a device buffer, with constants or with random
+// operands.
 #pragma once
 
 #include <algorithm>
 #include <cstdlib>
+#include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <fmt/format.h>
 
 #include "core/error.hpp"
 #include "device/device.hpp"
+#include "device/precision.hpp"
 
 namespace hplx::probe {
 
@@ -45,6 +49,48 @@ template <class T>
 void fill(device::Queue& q, T* dst, long count, T value) {
   const long chunk = std::min(count, 1L << 22);
   const std::vector<T> host(chunk, value);
+  for (long done = 0; done < count; done += chunk)
+    device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
+  q.synchronize();
+}
+
+// The probes' GEMM operands (--data): pseudo-random values in [-0.5, 0.5),
+// as HPL's matrix holds, or one constant. A GPU multiplies constants at a
+// lower power draw than random values, so where its power limit binds it
+// runs them at a higher clock: a probe on constants overstates the rate an
+// LU's update can reach.
+enum class Data { Random, Constant };
+
+inline Data parse_data(const std::string& text) {
+  if (text == "random") return Data::Random;
+  if (text == "constant") return Data::Constant;
+  throw UsageError(fmt::format("--data {}: allowed: random, constant", text));
+}
+
+inline const char* data_name(Data d) {
+  return d == Data::Random ? "random" : "constant";
+}
+
+// Fills `count` operands of type T with `data`: the constant `value`, or
+// one chunk of 2^22 values drawn from `seed`, scaled by `scale`, repeated.
+template <class T>
+void fill_operand(device::Queue& q, T* dst, long count, Data data, double value, double scale,
+                  unsigned seed) {
+  auto as_t = [](double v) {
+    if constexpr (std::is_arithmetic_v<T>)
+      return static_cast<T>(v);
+    else
+      return device::round_to<T>(static_cast<float>(v));
+  };
+  if (data == Data::Constant) {
+    fill<T>(q, dst, count, as_t(value));
+    return;
+  }
+  const long chunk = std::min(count, 1L << 22);
+  std::mt19937_64 engine(seed);
+  std::uniform_real_distribution<double> uniform(-0.5, 0.5);
+  std::vector<T> host(chunk);
+  for (T& v : host) v = as_t(scale * uniform(engine));
   for (long done = 0; done < count; done += chunk)
     device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
   q.synchronize();
