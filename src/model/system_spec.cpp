@@ -333,22 +333,10 @@ std::pair<int, int> parse_grid(const std::string& text, const std::string& what)
   return {p, q};
 }
 
-SystemSpec parse_system_spec(const std::string& toml_text, const std::string& name) {
-  toml::table root;
-  try {
-    root = toml::parse(toml_text, name);
-  } catch (const toml::parse_error& e) {
-    throw UsageError(
-        fmt::format("{}:{}: not valid TOML ({}); allowed: a TOML system spec, see "
-                    "examples/systems/",
-                    name, e.source().begin.line, e.description()));
-  }
-  SystemSpec spec;
-  spec.file = name;
-  Section top(&root, "", name,
-              {"system", "device", "memory", "node", "host", "network", "schedule", "run",
-               "published", "calibration"});
+namespace {
 
+// [system]: the spec's name, source and how its grids and N read.
+void read_system(Section& top, SystemSpec& spec, const std::string& name) {
   Section sys(top.table("system"), "system", name, {"name", "source", "grid_reading", "n_reading"});
   if (!sys.exists()) top.fail("system", "missing; allowed: a [system] table with name = \"...\"");
   auto sys_name = sys.string("name");
@@ -374,46 +362,12 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
                fmt::format("'{}' is not allowed; allowed: \"padded-to-NB\", \"as-given\"", *r));
   }
   sys.finish();
+}
 
-  Section dev(top.table("device"), "device", name,
-              {"name",
-               "gpu",
-               "cores",
-               "flops_per_cycle",
-               "clock_ghz",
-               "rpeak_gflops",
-               "dgemm_gflops",
-               "dgemm_half_dim",
-               "memory_gib",
-               "dgemm_gflops_by_threads",
-               "fact_gflops",
-               "fact_column_us",
-               "trsm_gflops_by_threads",
-               "swap_ns_per_word_by_threads",
-               "update_gflops_by_threads",
-               "gather_ns_per_word_by_threads",
-               "scatter_ns_per_word_by_threads",
-               "block_gather_ns_per_word_by_threads",
-               "block_store_ns_per_word_by_threads",
-               "dgemm_pack_ns_per_word",
-               "dgemm_cv",
-               "launch_us",
-               "fact_probe",
-               "update_share_of_dgemm"});
-  if (!dev.exists())
-    top.fail("device",
-             "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
-             "clock_ghz)");
-  Device& d = spec.device;
-  d.name = dev.string("name").value_or("");
-  d.gpu = dev.boolean("gpu");
-  d.cores = dev.positive("cores", "");
-  d.flops_per_cycle = dev.positive("flops_per_cycle", "");
-  d.clock_ghz = dev.positive("clock_ghz", " (GHz)");
-  d.rpeak_gflops = dev.positive("rpeak_gflops", " (GFLOPS)");
-  d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
-  d.dgemm_half_dim = dev.non_negative("dgemm_half_dim", " (a matrix dimension)");
-  d.memory_gib = dev.positive("memory_gib", " (GiB)");
+// The device's calibrated terms (docs/MODEL.md "CPU terms") and what
+// hplx sim alone reads (its kernel model's shape, spread and launches, a
+// GPU's measured FACT and update).
+void read_device_terms(Section& dev, Device& d, const std::string& name) {
   // { "1" = x, "2" = y }: a positive value per thread count.
   auto by_threads = [&](const char* key, const char* example) {
     std::map<int, double> out;
@@ -465,6 +419,51 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     dev.fail("dgemm_cv", fmt::format("{} is not below 1; allowed: a number >= 0 and < 1 "
                                      "(standard deviation over mean)",
                                      *d.dgemm_cv));
+}
+
+// [device]: one rank's device, its peak or DGEMM rate and the calibrated
+// terms (docs/MODEL.md "Spec keys").
+void read_device(Section& top, SystemSpec& spec, const std::string& name) {
+  Device& d = spec.device;
+  Section dev(top.table("device"), "device", name,
+              {"name",
+               "gpu",
+               "cores",
+               "flops_per_cycle",
+               "clock_ghz",
+               "rpeak_gflops",
+               "dgemm_gflops",
+               "dgemm_half_dim",
+               "memory_gib",
+               "dgemm_gflops_by_threads",
+               "fact_gflops",
+               "fact_column_us",
+               "trsm_gflops_by_threads",
+               "swap_ns_per_word_by_threads",
+               "update_gflops_by_threads",
+               "gather_ns_per_word_by_threads",
+               "scatter_ns_per_word_by_threads",
+               "block_gather_ns_per_word_by_threads",
+               "block_store_ns_per_word_by_threads",
+               "dgemm_pack_ns_per_word",
+               "dgemm_cv",
+               "launch_us",
+               "fact_probe",
+               "update_share_of_dgemm"});
+  if (!dev.exists())
+    top.fail("device",
+             "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
+             "clock_ghz)");
+  d.name = dev.string("name").value_or("");
+  d.gpu = dev.boolean("gpu");
+  d.cores = dev.positive("cores", "");
+  d.flops_per_cycle = dev.positive("flops_per_cycle", "");
+  d.clock_ghz = dev.positive("clock_ghz", " (GHz)");
+  d.rpeak_gflops = dev.positive("rpeak_gflops", " (GFLOPS)");
+  d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
+  d.dgemm_half_dim = dev.non_negative("dgemm_half_dim", " (a matrix dimension)");
+  d.memory_gib = dev.positive("memory_gib", " (GiB)");
+  read_device_terms(dev, d, name);
   dev.finish();
   const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;
   if (cfs && !(d.cores && d.flops_per_cycle && d.clock_ghz)) {
@@ -479,7 +478,11 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     dev.fail(
         "rpeak_gflops",
         "missing; allowed: rpeak_gflops, or cores + flops_per_cycle + clock_ghz, or dgemm_gflops");
+}
 
+// [memory]: the device memory layer, as hardware or as alpha and bandwidth.
+void read_memory(Section& top, SystemSpec& spec, const std::string& name) {
+  const Device& d = spec.device;
   Section mem(top.table("memory"), "memory", name,
               {"controllers", "qwords_per_controller", "clock_ghz", "latency_cycles", "alpha_us",
                "bandwidth_gbs"});
@@ -530,7 +533,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     }
   }
   mem.finish();
+}
 
+// [node]: the devices of a node, their grid and the link between them.
+void read_node(Section& top, SystemSpec& spec, const std::string& name) {
   Section node(top.table("node"), "node", name,
                {"devices", "memory_gib", "grid", "link", "cores", "numa_domains"});
   Node& nd = spec.node;
@@ -557,7 +563,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     node.fail("link",
               "missing with devices > 1; allowed: [node.link] with alpha_us and bandwidth_gbs");
   node.finish();
+}
 
+// [host]: FACT on the host beside each GPU, and the link the panel crosses.
+void read_host(Section& top, SystemSpec& spec, const std::string& name) {
   Section host(top.table("host"), "host", name,
                {"name", "fact_gflops", "fact_column_us", "copy_gbs", "link"});
   if (host.exists()) {
@@ -580,7 +589,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     link.finish();
   }
   host.finish();
+}
 
+// [network]: the link between nodes and how the nodes are joined.
+void read_network(Section& top, SystemSpec& spec, const std::string& name) {
   Section net(top.table("network"), "network", name,
               {"name", "alpha_us", "bandwidth_gbs", "share", "topology", "topology_parameters"});
   spec.network = read_link(net, true);
@@ -610,14 +622,20 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     }
   }
   net.finish();
+}
 
+// [schedule]: how the run overlaps FACT with the update.
+void read_schedule(Section& top, SystemSpec& spec, const std::string& name) {
   Section sch(top.table("schedule"), "schedule", name,
               {"look_ahead", "fact_overlap", "chunk_columns"});
   spec.schedule.look_ahead = static_cast<int>(sch.integer("look_ahead", 0, kIntMax).value_or(0));
   spec.schedule.chunk_columns = sch.integer("chunk_columns", 1).value_or(0);
   if (auto fo = sch.boolean("fact_overlap")) spec.schedule.fact_overlap = *fo;
   sch.finish();
+}
 
+// [run]: the run the spec describes by default.
+void read_run(Section& top, SystemSpec& spec, const std::string& name) {
   Section run(top.table("run"), "run", name, {"n", "memory_fraction", "nb", "grid", "nodes"});
   Run& r = spec.run;
   r.n = run.integer("n", 1);
@@ -635,7 +653,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   }
   if (auto n = run.integer("nodes", 1, kIntMax)) r.nodes = static_cast<int>(*n);
   run.finish();
+}
 
+// [[published]]: measured runs the spec's figures are checked against.
+void read_published(Section& top, SystemSpec& spec, const std::string& name) {
   if (const toml::array* pubs = top.array("published")) {
     int i = 0;
     for (const auto& e : *pubs) {
@@ -665,7 +686,10 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
       spec.published.push_back(p);
     }
   }
-  // What calibrate wrote about its own measurement: checked like the rest.
+}
+
+// [calibration]: what calibrate wrote about its own measurement.
+void read_calibration(Section& top, SystemSpec& spec, const std::string& name) {
   Section cal(top.table("calibration"), "calibration", name,
               {"rounds", "remeasured", "warnings", "spread"});
   CalibrationNotes& notes = spec.calibration;
@@ -692,6 +716,36 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
     }
   }
   cal.finish();
+}
+
+}  // namespace
+
+SystemSpec parse_system_spec(const std::string& toml_text, const std::string& name) {
+  toml::table root;
+  try {
+    root = toml::parse(toml_text, name);
+  } catch (const toml::parse_error& e) {
+    throw UsageError(
+        fmt::format("{}:{}: not valid TOML ({}); allowed: a TOML system spec, see "
+                    "examples/systems/",
+                    name, e.source().begin.line, e.description()));
+  }
+  SystemSpec spec;
+  spec.file = name;
+  Section top(&root, "", name,
+              {"system", "device", "memory", "node", "host", "network", "schedule", "run",
+               "published", "calibration"});
+
+  read_system(top, spec, name);
+  read_device(top, spec, name);
+  read_memory(top, spec, name);
+  read_node(top, spec, name);
+  read_host(top, spec, name);
+  read_network(top, spec, name);
+  read_schedule(top, spec, name);
+  read_run(top, spec, name);
+  read_published(top, spec, name);
+  read_calibration(top, spec, name);
   top.finish();
   return spec;
 }
