@@ -425,195 +425,268 @@ void preflight(const HplDat& dat, int world_size, long long available_per_rank) 
   }
 }
 
-int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
-  MPI_Comm world = ctx.world();
-  int rank = 0, size = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &size);
-  const bool root = rank == 0;
-  const double eps = kEpsilon;
+namespace {
 
-  OutputFile out;
-  if (root) {
-    if (dat.device_out == 6) {
-      out.fp = stdout;
-    } else if (dat.device_out == 7) {
-      out.fp = stderr;
-    } else {
-      out.fp = std::fopen(dat.output_file.c_str(), "w");
-      if (out.fp == nullptr) {
-        throw UsageError(fmt::format("{}cannot open output file '{}' for writing", where(dat, 3),
-                                     dat.output_file));
-      }
-      out.owned = true;
-      out.path = dat.output_file;
-    }
+// The output netlib names in HPL.dat (lines 3-4): stdout, stderr or a file.
+void open_output(OutputFile& out, const HplDat& dat) {
+  if (dat.device_out == 6) {
+    out.fp = stdout;
+  } else if (dat.device_out == 7) {
+    out.fp = stderr;
+  } else {
+    out.fp = std::fopen(dat.output_file.c_str(), "w");
+    if (out.fp == nullptr)
+      throw UsageError(fmt::format("{}cannot open output file '{}' for writing", where(dat, 3),
+                                   dat.output_file));
+    out.owned = true;
+    out.path = dat.output_file;
+  }
+}
+
+// One hplx lu run over an HPL.dat's tests, the way netlib's HPL_pdtest loop
+// runs them: rank 0 writes netlib's output and the JSON record (on disk
+// after every test and on SIGINT/SIGTERM), every rank its trace; a
+// watchdog watches what each rank is doing.
+class HplRun {
+ public:
+  HplRun(const Context& ctx, const HplDat& dat, const RunOptions& options)
+      : dat_(dat),
+        options_(options),
+        world_(ctx.world()),
+        root_(rank_of(world_) == 0),
+        trace_(!options.trace_path.empty()),
+        header_(make_record_header("lu", options.argv)),
+        live_(options.json_path, root_),
+        tests_(expand_tests(dat)),
+        backend_(device::name_of(ctx.device().kind())),
+        run_ctx_(ctx),
+        watchdog_(activity_, watching(options, rank_of(world_))) {
+    if (root_) open_output(out_, dat);
+    if (root_) live_.update(record_so_far(), 0, total());
+    trace_.set_activity(&activity_);
+    run_ctx_.set_activity(&activity_);
   }
 
-  TestCounts counts;
-  nlohmann::json tests = nlohmann::json::array();
-  std::vector<std::string> choices;  // what hplx chose per grid, said once each
-  TraceRecorder trace(!options.trace_path.empty());
-  // The JSON record, on disk after every test and on SIGINT/SIGTERM.
-  const nlohmann::json header = make_record_header("lu", options.argv);
-  std::vector<SweepPoint> passed;  // for the TOP500 figures
-  auto record_so_far = [&] {
-    nlohmann::json record = header;
-    record["backend"] = device::name_of(ctx.device().kind());
-    record["input"] = {{"source", dat.source}, {"threshold", dat.threshold}};
-    record["notes"] = options.notes;
-    for (const std::string& c : choices) record["notes"].push_back("hplx: " + c);
-    record["tests"] = tests;
-    record["summary"] = {{"passed", counts.passed},
-                         {"failed", counts.failed},
-                         {"skipped", counts.skipped},
-                         {"simulated", counts.simulated}};
-    if (const auto figures = top500_figures(passed, options.rpeak, options.rpeak_why_not))
-      record["top500"] = to_json(*figures);
-    return record;
-  };
-  LiveRecord live(options.json_path, root);
-  const std::vector<TestCase> all_tests = expand_tests(dat);
-  if (root) live.update(record_so_far(), 0, static_cast<long>(all_tests.size()));
-  // What this rank is doing, watched by the watchdog.
-  Activity activity;
-  trace.set_activity(&activity);
-  Context run_ctx = ctx;
-  run_ctx.set_activity(&activity);
-  WatchdogOptions watching;
-  watching.limit_s = options.watchdog_s;
-  watching.record_path = options.json_path;
-  watching.rank = rank;
-  watching.command = "hplx lu";
-  const Watchdog watchdog(activity, watching);
-  const PackageEnergy packages;
-  bool said_no_energy = false;
+  const std::vector<TestCase>& tests() const { return tests_; }
+  void print_preamble() {
+    if (root_) lu::print_preamble(out_.fp, dat_, kEpsilon);
+  }
+  void test(const TestCase& t);
+  void print_summary();
+  // A run that fails part-way leaves no half-written output file.
+  void discard_output() { out_.discard(); }
+  // The trace and the final record written; the status every rank returns.
+  int close();
+
+ private:
+  static int rank_of(MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    return rank;
+  }
+  static WatchdogOptions watching(const RunOptions& options, int rank) {
+    WatchdogOptions w;
+    w.limit_s = options.watchdog_s;
+    w.record_path = options.json_path;
+    w.rank = rank;
+    w.command = "hplx lu";
+    return w;
+  }
+  long total() const { return static_cast<long>(tests_.size()); }
+  bool enter_grid(const TestCase& t);
+  std::optional<CoreShare> share_cores(TestCase& run, const TestCase& t);
+  void report(const TestCase& t, const TestOutcome& o);
+  void count(Verdict v);
+  nlohmann::json record_so_far() const;
+
+  const HplDat& dat_;
+  const RunOptions& options_;
+  MPI_Comm world_;
+  const bool root_;
+  OutputFile out_;
+  TestCounts counts_;
+  nlohmann::json records_ = nlohmann::json::array();
+  std::vector<std::string> choices_;  // what hplx chose per grid, said once each
+  TraceRecorder trace_;
+  const nlohmann::json header_;
+  std::vector<SweepPoint> passed_;  // for the TOP500 figures
+  LiveRecord live_;
+  const std::vector<TestCase> tests_;
+  const std::string backend_;
+  Activity activity_;  // what this rank is doing, watched by the watchdog
+  Context run_ctx_;
+  const Watchdog watchdog_;
+  const PackageEnergy packages_;
+  bool said_no_energy_ = false;
+  bool first_ = true;
+  std::unique_ptr<ProcessGrid> grid_;
+  long index_ = 0;
+};
+
+nlohmann::json HplRun::record_so_far() const {
+  nlohmann::json record = header_;
+  record["backend"] = backend_;
+  record["input"] = {{"source", dat_.source}, {"threshold", dat_.threshold}};
+  record["notes"] = options_.notes;
+  for (const std::string& c : choices_) record["notes"].push_back("hplx: " + c);
+  record["tests"] = records_;
+  record["summary"] = {{"passed", counts_.passed},
+                       {"failed", counts_.failed},
+                       {"skipped", counts_.skipped},
+                       {"simulated", counts_.simulated}};
+  if (const auto figures = top500_figures(passed_, options_.rpeak, options_.rpeak_why_not))
+    record["top500"] = to_json(*figures);
+  return record;
+}
+
+// Tests come grouped by grid (netlib's outermost loop); a new grid is a
+// collective over every rank, members or not. Extra ranks sit a grid out,
+// waiting in the next collective: false for them.
+bool HplRun::enter_grid(const TestCase& t) {
+  if (!grid_ || grid_->nprow() != t.grid.p || grid_->npcol() != t.grid.q) {
+    grid_.reset();
+    grid_ = std::make_unique<ProcessGrid>(world_, t.grid.p, t.grid.q, t.pmap);
+  }
+  activity_.set_idle(!grid_->in_grid());
+  return grid_->in_grid();
+}
+
+// The node's cores shared out among its ranks for FACT (seed 000), where
+// the test asks for it.
+std::optional<CoreShare> HplRun::share_cores(TestCase& run, const TestCase& t) {
+  if (!t.schedule.core_sharing) return std::nullopt;
+  CoreShare share = plan_core_sharing(grid_->all(), grid_->myrow(), grid_->mycol());
+  apply_core_sharing(share);
+  run.schedule.fact_threads = share.fact_threads;
+  if (root_ && !options_.quiet)
+    std::fprintf(stderr, "hplx: %s\n", describe(share, node_cpu_count()).c_str());
+  return share;
+}
+
+void HplRun::test(const TestCase& t) {
+  ++index_;
+  if (!enter_grid(t)) return;
+  activity_.begin_test(
+      index_, total(),
+      fmt::format("{} N={} NB={} P={} Q={}", variant_code(t), t.n, t.nb, t.grid.p, t.grid.q),
+      peers_of(*grid_, world_));
+  {
+    TestCase chosen = t;
+    const std::string note = choose_for_grid(chosen);
+    if (!note.empty() && std::find(choices_.begin(), choices_.end(), note) == choices_.end()) {
+      choices_.push_back(note);
+      if (root_ && !options_.quiet) std::fprintf(stderr, "hplx: %s\n", note.c_str());
+    }
+  }
+  TestCase run = t;
+  const std::optional<CoreShare> share = share_cores(run, t);
+  if (options_.observer) options_.observer->before(t);
+  const TestOutcome o =
+      run_test(run_ctx_, run, *grid_, dat_.threshold, options_, trace_, packages_);
+  if (share) restore_binding();
+  if (root_) report(t, o);
+  count(o.verdict);
+  // Only the root's record is written; the others stay empty (o.iterations
+  // is empty off the root, and thousands of simulated ranks share one
+  // process's memory).
+  nlohmann::json rec = root_ ? to_json(t, o) : nlohmann::json::object();
+  if (share) rec["core_sharing"] = to_json(*share);
+  if (options_.observer) options_.observer->after(t, {o.seconds, o.gflops, o.info}, rec);
+  records_.push_back(std::move(rec));
+  // Rank 0 is in every grid: it runs every test.
+  if (root_) live_.update(record_so_far(), static_cast<long>(records_.size()), total());
+}
+
+// netlib's lines for one test, the balance point and energy on stderr, and
+// a passed run kept for the TOP500 figures. Rank 0 only.
+void HplRun::report(const TestCase& t, const TestOutcome& o) {
+  // netlib repeats the header before every checked test, and prints it
+  // once when nothing is checked.
+  if (dat_.threshold > 0 || first_) print_table_header(out_.fp);
+  first_ = false;
+  if (o.seconds > 0) print_result(out_.fp, t, o.seconds, o.gflops, o.start, o.end);
+  if (o.verdict == Verdict::Skipped) {
+    std::fprintf(out_.fp,
+                 "HPL ERROR: Error code returned by solve is %ld (zero pivot in column %ld), "
+                 "skip\n",
+                 o.info, o.info - 1);
+    print_closing_rule(out_.fp);
+  } else if (o.verdict == Verdict::Simulated) {
+    std::fprintf(out_.fp,
+                 "Simulated run (hplx sim): the times are SimGrid's, no matrix was "
+                 "factored, no residual.\n");
+    print_closing_rule(out_.fp);
+  } else if (o.verdict != Verdict::Unchecked) {
+    print_residual(out_.fp, o.residual);
+  }
+  std::fflush(out_.fp);
+  if (!options_.quiet) {
+    print_balance_point(t, o);
+    print_energy(t, o, said_no_energy_);
+  }
+  // The TOP500 counts only runs that passed the residual check.
+  if (o.verdict == Verdict::Passed) {
+    SweepPoint p{t.n, t.nb, o.gflops, std::nullopt};
+    if (o.energy.measured() && o.seconds > 0) p.watts = o.energy.joules() / o.seconds;
+    passed_.push_back(p);
+  }
+}
+
+void HplRun::count(Verdict v) {
+  switch (v) {
+    case Verdict::Unchecked:
+    case Verdict::Passed:
+      ++counts_.passed;
+      break;
+    case Verdict::Simulated:
+      ++counts_.simulated;
+      break;
+    case Verdict::Failed:
+      ++counts_.failed;
+      break;
+    case Verdict::Skipped:
+      ++counts_.skipped;
+      break;
+  }
+}
+
+void HplRun::print_summary() {
+  if (!root_) return;
+  lu::print_summary(out_.fp, counts_, dat_.threshold);
+  std::fflush(out_.fp);
+  if (!options_.quiet && passed_.size() >= 2)
+    if (const auto figures = top500_figures(passed_, options_.rpeak, options_.rpeak_why_not))
+      for (const std::string& line : describe(*figures)) std::fprintf(stderr, "%s\n", line.c_str());
+}
+
+int HplRun::close() {
+  if (trace_.enabled()) {
+    trace_.write(options_.trace_path, world_, {{"command", "hplx lu"}, {"argv", options_.argv}});
+    if (root_ && !options_.quiet)
+      std::fprintf(stderr, "hplx: trace written to %s (open it in ui.perfetto.dev)\n",
+                   options_.trace_path.c_str());
+  }
+  if (root_) live_.finish(record_so_far(), static_cast<long>(records_.size()), total());
+  // Waiting for the last tests of a grid this rank was not in.
+  activity_.set_idle(true);
+  int status = (counts_.failed > 0 || counts_.skipped > 0) ? 1 : 0;
+  HPLX_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, world_));
+  return status;
+}
+
+}  // namespace
+
+int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
+  HplRun run(ctx, dat, options);  // the output, the record, the watchdog
   try {
-    if (root) print_preamble(out.fp, dat, eps);
-    bool first = true;
-    std::unique_ptr<ProcessGrid> grid;
-    long index = 0;
-    for (const TestCase& t : all_tests) {
-      ++index;
-      // Tests come grouped by grid (netlib's outermost loop); a new grid is a
-      // collective over every rank, members or not.
-      if (!grid || grid->nprow() != t.grid.p || grid->npcol() != t.grid.q) {
-        grid.reset();
-        grid = std::make_unique<ProcessGrid>(world, t.grid.p, t.grid.q, t.pmap);
-      }
-      // Extra ranks sit this grid out, waiting in the next collective.
-      activity.set_idle(!grid->in_grid());
-      if (!grid->in_grid()) continue;
-      activity.begin_test(
-          index, static_cast<long>(all_tests.size()),
-          fmt::format("{} N={} NB={} P={} Q={}", variant_code(t), t.n, t.nb, t.grid.p, t.grid.q),
-          peers_of(*grid, world));
-      {
-        TestCase chosen = t;
-        const std::string note = choose_for_grid(chosen);
-        if (!note.empty() && std::find(choices.begin(), choices.end(), note) == choices.end()) {
-          choices.push_back(note);
-          if (root && !options.quiet) std::fprintf(stderr, "hplx: %s\n", note.c_str());
-        }
-      }
-      std::optional<CoreShare> share;
-      TestCase run = t;
-      if (t.schedule.core_sharing) {
-        share = plan_core_sharing(grid->all(), grid->myrow(), grid->mycol());
-        apply_core_sharing(*share);
-        run.schedule.fact_threads = share->fact_threads;
-        if (root && !options.quiet)
-          std::fprintf(stderr, "hplx: %s\n", describe(*share, node_cpu_count()).c_str());
-      }
-      if (options.observer) options.observer->before(t);
-      const TestOutcome o = run_test(run_ctx, run, *grid, dat.threshold, options, trace, packages);
-      if (share) restore_binding();
-      if (root) {
-        // netlib repeats the header before every checked test, and prints it
-        // once when nothing is checked.
-        if (dat.threshold > 0 || first) print_table_header(out.fp);
-        first = false;
-        if (o.seconds > 0) print_result(out.fp, t, o.seconds, o.gflops, o.start, o.end);
-        if (o.verdict == Verdict::Skipped) {
-          std::fprintf(out.fp,
-                       "HPL ERROR: Error code returned by solve is %ld (zero pivot in column %ld), "
-                       "skip\n",
-                       o.info, o.info - 1);
-          print_closing_rule(out.fp);
-        } else if (o.verdict == Verdict::Simulated) {
-          std::fprintf(out.fp,
-                       "Simulated run (hplx sim): the times are SimGrid's, no matrix was "
-                       "factored, no residual.\n");
-          print_closing_rule(out.fp);
-        } else if (o.verdict != Verdict::Unchecked) {
-          print_residual(out.fp, o.residual);
-        }
-        std::fflush(out.fp);
-        if (!options.quiet) {
-          print_balance_point(t, o);
-          print_energy(t, o, said_no_energy);
-        }
-        // The TOP500 counts only runs that passed the residual check.
-        if (o.verdict == Verdict::Passed) {
-          SweepPoint p{t.n, t.nb, o.gflops, std::nullopt};
-          if (o.energy.measured() && o.seconds > 0) p.watts = o.energy.joules() / o.seconds;
-          passed.push_back(p);
-        }
-      }
-      switch (o.verdict) {
-        case Verdict::Unchecked:
-        case Verdict::Passed:
-          ++counts.passed;
-          break;
-        case Verdict::Simulated:
-          ++counts.simulated;
-          break;
-        case Verdict::Failed:
-          ++counts.failed;
-          break;
-        case Verdict::Skipped:
-          ++counts.skipped;
-          break;
-      }
-      // Only the root's record is written; the others stay empty (o.iterations
-      // is empty off the root, and thousands of simulated ranks share one
-      // process's memory).
-      nlohmann::json rec = root ? to_json(t, o) : nlohmann::json::object();
-      if (share) rec["core_sharing"] = to_json(*share);
-      if (options.observer) options.observer->after(t, {o.seconds, o.gflops, o.info}, rec);
-      tests.push_back(std::move(rec));
-      // Rank 0 is in every grid: it runs every test.
-      if (root)
-        live.update(record_so_far(), static_cast<long>(tests.size()),
-                    static_cast<long>(all_tests.size()));
-    }
-    if (root) {
-      print_summary(out.fp, counts, dat.threshold);
-      std::fflush(out.fp);
-      if (!options.quiet && passed.size() >= 2)
-        if (const auto figures = top500_figures(passed, options.rpeak, options.rpeak_why_not))
-          for (const std::string& line : describe(*figures))
-            std::fprintf(stderr, "%s\n", line.c_str());
-    }
+    run.print_preamble();
+    for (const TestCase& t : run.tests()) run.test(t);
+    run.print_summary();
   } catch (...) {
-    out.discard();
+    run.discard_output();
     throw;
   }
-
-  if (trace.enabled()) {
-    trace.write(options.trace_path, world, {{"command", "hplx lu"}, {"argv", options.argv}});
-    if (root && !options.quiet)
-      std::fprintf(stderr, "hplx: trace written to %s (open it in ui.perfetto.dev)\n",
-                   options.trace_path.c_str());
-  }
-  if (root)
-    live.finish(record_so_far(), static_cast<long>(tests.size()),
-                static_cast<long>(all_tests.size()));
-  // Waiting for the last tests of a grid this rank was not in.
-  activity.set_idle(true);
-  int status = (counts.failed > 0 || counts.skipped > 0) ? 1 : 0;
-  HPLX_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, world));
-  return status;
+  return run.close();
 }
 
 }  // namespace hplx::lu
