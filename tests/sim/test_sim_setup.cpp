@@ -494,10 +494,13 @@ TEST(SimModel, MeasuredDeviceFactIsTheProbesTimesBetweenAndBeyondItsPoints) {
   EXPECT_EQ(back.device_fact.rows, m.device_fact.rows);
 }
 
+// The H200 spec with the line that starts with `from` (a key, not a
+// comment that names it) starting with `to` instead.
 std::string h200_probe(const std::string& from, const std::string& to) {
   std::string text = h200_with("");
-  const std::size_t at = text.find(from);
-  return at == std::string::npos ? text : text.replace(at, from.size(), to);
+  const std::size_t at = text.find("\n" + from);
+  EXPECT_NE(at, std::string::npos) << from;
+  return at == std::string::npos ? text : text.replace(at + 1, from.size(), to);
 }
 
 TEST(SimSetup, BadFactProbeOrUpdateShareIsAClearOneLineError) {
