@@ -194,20 +194,283 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
 }
 
-int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &size);
-  if (!file_.empty() && !dat_.empty() && file_ != dat_)
-    throw UsageError(fmt::format("{} and --dat {}: give one HPL.dat", file_, dat_));
-  const std::string file = file_.empty() ? dat_ : file_;
-  if (!file.empty()) {
-    for (const char* flag :
-         {"--n", "--nb", "--grid", "--pmap", "--bcast", "--depth", "--threshold"})
-      if (sub_->count(flag) > 0)
-        throw UsageError(fmt::format(
-            "{}: give either an HPL.dat file or test flags ({} ...), not both", file, flag));
+// The tests a run makes and what it says about them.
+struct MxpInput {
+  std::string file;  // the HPL.dat, or empty: one test from the flags
+  lu::HplDat dat;
+  std::vector<hplmxp::HplMxpConfig> tests;
+  std::vector<std::string> notes;
+};
+
+namespace {
+
+// What a rank may take: its share of its node's memory and of its device's
+// free memory (the smallest over the ranks, so all agree on the verdict).
+struct MxpMemory {
+  long long per_rank = 0;  // host bytes
+  long long free_dev = 0;  // device bytes (0 on the host backend)
+  device::BackendKind backend = device::BackendKind::Host;
+  bool on_device() const { return backend != device::BackendKind::Host; }
+  // Host memory a test needs; the emulated device's memory is host memory
+  // too, so there both sides count.
+  long long host_bytes(const hplmxp::HplMxpConfig& t) const {
+    return hplmxp::bytes_per_process(t, on_device()) +
+           (backend == device::BackendKind::Emulated ? hplmxp::device_bytes_per_process(t) : 0LL);
   }
+};
+
+// A device backend sizes N by memory, as `hplx lu` does there: the largest
+// multiple of NB whose FP32 matrix and panels fill at most
+// kDeviceMemoryFraction of the device and whose host side (the panels' host
+// sides and the vectors) fits the host's share.
+std::string size_by_device_memory(hplmxp::HplMxpConfig& c, const MxpMemory& mem) {
+  long lo = 0, hi = 1L << 24;  // multiples of NB: hi * NB is beyond any device
+  auto fits = [&](long blocks) {
+    hplmxp::HplMxpConfig t = c;
+    t.n = blocks * c.nb;
+    return hplmxp::device_bytes_per_process(t) <= kDeviceMemoryFraction * mem.free_dev &&
+           mem.host_bytes(t) <= lu::kMemoryLimitFraction * mem.per_rank;
+  };
+  while (lo < hi) {
+    const long mid = (lo + hi + 1) / 2;
+    if (fits(mid))
+      lo = mid;
+    else
+      hi = mid - 1;
+  }
+  c.n = lo * c.nb;
+  if (c.n < 3)
+    throw UsageError(fmt::format(
+        "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
+        "allowed: --n N small enough, or free device memory",
+        device::name_of(mem.backend), static_cast<double>(mem.free_dev) / (1 << 30), c.nb));
+  const double dev_share = static_cast<double>(hplmxp::device_bytes_per_process(c)) /
+                           static_cast<double>(std::max(1LL, mem.free_dev));
+  const double host_share =
+      static_cast<double>(mem.host_bytes(c)) / static_cast<double>(std::max(1LL, mem.per_rank));
+  return fmt::format(
+      "hplx hpl-mxp: default problem: N = {}: the FP32 matrix and panels take {:.0f}% of the "
+      "{:.2f} GiB of device memory free per rank (limit {:.0f}%), the host side {:.0f}% of "
+      "the {:.2f} GiB of host memory per rank (limit {:.0f}%); a device backend sizes N by "
+      "memory; --n sets it",
+      c.n, 100 * dev_share, static_cast<double>(mem.free_dev) / (1 << 30),
+      100 * kDeviceMemoryFraction, 100 * host_share, static_cast<double>(mem.per_rank) / (1 << 30),
+      100 * lu::kMemoryLimitFraction);
+}
+
+// On the host, as `hplx lu`'s embedded default, from a DGEMM probe on every
+// rank; the factorization is FP32, whose BLAS rate on CPUs is about twice
+// FP64's (twice the SIMD lanes), so twice the probe stands for it.
+std::string size_by_time(hplmxp::HplMxpConfig& c, const MxpMemory& mem, MPI_Comm world, int size,
+                         double seconds) {
+  const double mine = lu::probe_dgemm_gflops(0);
+  double fp64 = 0;
+  MPI_Allreduce(&mine, &fp64, 1, MPI_DOUBLE, MPI_SUM, world);
+  const double fp64_grid = fp64 * c.nprow * c.npcol / size;
+  const hplmxp::DefaultSize d =
+      hplmxp::choose_default_size(c, 2 * fp64_grid, mem.per_rank, seconds);
+  c.n = d.n;
+  return fmt::format(
+      "hplx hpl-mxp: default problem: N = {}{}: DGEMM probe {:.1f} Gflop/s on the {}x{} grid, "
+      "FP32 taken as 2x that ({:.1f}) x {:.2f} efficiency -> about {:.3g} s of FP32 LU "
+      "(target {:g} s); 12 bytes per element (FP64 matrix + FP32 copy): {:.2f} GiB of {:.2f} "
+      "GiB per rank (limit {:.0f}%); --n sets N",
+      d.n, d.memory_bound ? " (capped by memory)" : "", fp64_grid, c.nprow, c.npcol, 2 * fp64_grid,
+      lu::kLuEfficiency, d.predicted_seconds, seconds,
+      static_cast<double>(d.bytes_per_process) / (1 << 30),
+      static_cast<double>(mem.per_rank) / (1 << 30), 100 * lu::kMemoryLimitFraction);
+}
+
+// Every test fits its rank's host memory and, on a device, its device's
+// (the host checked for every test first).
+void check_fits(const std::vector<hplmxp::HplMxpConfig>& tests, const MxpMemory& mem) {
+  for (const hplmxp::HplMxpConfig& c : tests)
+    hplmxp::check_memory(
+        c, mem.per_rank - (mem.host_bytes(c) - hplmxp::bytes_per_process(c, mem.on_device())),
+        mem.on_device());
+  if (!mem.on_device()) return;
+  for (const hplmxp::HplMxpConfig& c : tests) {
+    const long long need = hplmxp::device_bytes_per_process(c);
+    if (need > mem.free_dev)
+      throw UsageError(fmt::format(
+          "--n {}: needs {:.2f} GiB of device memory per rank (FP32 matrix, panels), {:.2f} "
+          "GiB free; allowed: a smaller N",
+          c.n, static_cast<double>(need) / (1 << 30),
+          static_cast<double>(mem.free_dev) / (1 << 30)));
+  }
+}
+
+// The tests of one `hplx hpl-mxp` run, one at a time: the report where the
+// HPL.dat's lines 3-4 send it (stdout without one), the JSON record on disk
+// after every test and marked interrupted on SIGINT/SIGTERM or by the
+// watchdog, as `hplx lu`'s, and the trace.
+class MxpRun {
+ public:
+  struct Settings {
+    std::string json, trace;
+    std::optional<double> watchdog_s;
+    bool quiet = false, compare_hpl = false;
+    const std::vector<std::string>* argv = nullptr;
+    std::string plan;  // the thread plan, described
+  };
+  MxpRun(const Context& ctx, const MxpInput& in, Settings settings)
+      : ctx_(ctx),
+        in_(in),
+        set_(std::move(settings)),
+        rank_(rank_of(ctx.world())),
+        live_(set_.json, rank_ == 0),
+        trace_(!set_.trace.empty()),
+        watchdog_(activity_, watching(set_, rank_)) {
+    trace_.set_activity(&activity_);
+    open_report();
+    if (rank_ == 0 && !set_.json.empty()) {
+      record_ = make_record_header("hpl-mxp", *set_.argv);
+      record_["thread_plan"] = set_.plan;
+      record_["backend"] = device::name_of(ctx.device().kind());
+      record_["notes"] = in.notes;
+      if (!in.file.empty()) record_["input"] = in.file;
+      record_["tests"] = nlohmann::json::array();
+      live_.update(record_, 0, planned());
+    }
+  }
+  void test(const hplmxp::HplMxpConfig& c);
+  // The summary, the trace and the final record; the status every rank returns.
+  int close();
+
+ private:
+  static int rank_of(MPI_Comm comm) {
+    int rank = 0;
+    MPI_Comm_rank(comm, &rank);
+    return rank;
+  }
+  static WatchdogOptions watching(const Settings& s, int rank) {
+    WatchdogOptions w;
+    w.limit_s = s.watchdog_s;
+    w.record_path = s.json;
+    w.rank = rank;
+    w.command = "hplx hpl-mxp";
+    return w;
+  }
+  long planned() const { return static_cast<long>(in_.tests.size()); }
+  void open_report() {
+    const lu::HplDat& dat = in_.dat;
+    if (in_.file.empty()) return;
+    if (dat.device_out == 7) out_ = stderr;
+    if (dat.device_out != 6 && dat.device_out != 7 && rank_ == 0) {
+      out_file_.reset(std::fopen(dat.output_file.c_str(), "w"));
+      if (!out_file_) throw Error(fmt::format("{}: cannot write the report", dat.output_file));
+      out_ = out_file_.get();
+    }
+  }
+  void compare_with_hpl(const hplmxp::HplMxpConfig& c, const hplmxp::HplMxpResult& result,
+                        nlohmann::json& test);
+  void add_to_record(nlohmann::json test);
+
+  const Context& ctx_;
+  const MxpInput& in_;
+  const Settings set_;
+  const int rank_;
+  std::FILE* out_ = stdout;
+  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file_{nullptr, &std::fclose};
+  LiveRecord live_;
+  Activity activity_;
+  TraceRecorder trace_;
+  const Watchdog watchdog_;
+  nlohmann::json record_;
+  long index_ = 0;
+  int passed_ = 0, failed_ = 0;
+};
+
+void MxpRun::test(const hplmxp::HplMxpConfig& c) {
+  MPI_Comm world = ctx_.world();
+  {  // what the watchdog names: the test, and whom this rank waits for
+    const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
+    activity_.set_idle(!grid.in_grid());
+    ++index_;
+    if (grid.in_grid())
+      activity_.begin_test(index_, planned(),
+                           fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol),
+                           peers_of(grid, world));
+  }
+  device::Device& dev = ctx_.device();
+  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(
+      c, world, dev.compute(), rank_ == 0 && !set_.quiet ? stderr : nullptr, &trace_, &dev.panel());
+  (result.passed() ? passed_ : failed_) += 1;
+  if (rank_ == 0) {
+    hplmxp::print_result(result, c.threshold, out_);
+    if (c.diagonal_scale != 1.0)
+      std::fprintf(out_,
+                   "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
+                   c.diagonal_scale);
+    std::fflush(out_);
+  }
+  nlohmann::json test = rank_ == 0 ? hplmxp::to_json(result, c) : nlohmann::json();
+  if (set_.compare_hpl) compare_with_hpl(c, result, test);
+  if (rank_ == 0 && !set_.json.empty()) add_to_record(std::move(test));
+}
+
+// HPL on the same N, NB and grid, after the HPL-MxP test has freed its
+// matrices (the LU's 8 bytes per element fit where its 12 did).
+void MxpRun::compare_with_hpl(const hplmxp::HplMxpConfig& c, const hplmxp::HplMxpResult& result,
+                              nlohmann::json& test) {
+  int size = 1;
+  MPI_Comm_size(ctx_.world(), &size);
+  const HplComparison hpl = run_hpl_beside(ctx_, c, size);
+  const double speedup = hpl.gflops > 0 ? result.gflops / hpl.gflops : 0.0;
+  if (rank_ != 0) return;
+  std::fprintf(out_,
+               "HPL (hplx lu %s) N=%ld NB=%d P=%d Q=%d time %.4f s %.4e Gflops, residual "
+               "%.7e ...... %s\n",
+               hpl.variant.c_str(), c.n, c.nb, c.nprow, c.npcol, hpl.time_s, hpl.gflops,
+               hpl.residual, hpl.passed ? "PASSED" : "FAILED");
+  std::fprintf(out_, "HPL-MxP speed-up over HPL: %.2fx (score %.4e / HPL %.4e Gflops)\n", speedup,
+               result.gflops, hpl.gflops);
+  std::fflush(out_);
+  test["compare_hpl"] = {{"variant", hpl.variant},   {"gflops", hpl.gflops}, {"time_s", hpl.time_s},
+                         {"residual", hpl.residual}, {"passed", hpl.passed}, {"speedup", speedup}};
+}
+
+// Written after every test, so a long sweep's finished tests are kept.
+void MxpRun::add_to_record(nlohmann::json test) {
+  record_["tests"].push_back(std::move(test));
+  if (record_["tests"].size() == 1)
+    record_["result"] = record_["tests"][0];  // the single test's shape, as before the list
+  else
+    record_.erase("result");
+  record_["summary"] = {{"tests", passed_ + failed_}, {"passed", passed_}, {"failed", failed_}};
+  live_.update(record_, static_cast<long>(record_["tests"].size()), planned());
+}
+
+int MxpRun::close() {
+  MPI_Comm world = ctx_.world();
+  if (rank_ == 0 && (!in_.file.empty() || in_.tests.size() > 1)) {
+    std::fprintf(out_,
+                 "Finished %6d tests with the following results:\n"
+                 "         %6d tests passed the HPL-MxP check,\n"
+                 "         %6d tests failed to converge.\n",
+                 passed_ + failed_, passed_, failed_);
+    std::fflush(out_);
+  }
+  if (trace_.enabled()) {
+    trace_.write(set_.trace, world, {{"command", "hplx hpl-mxp"}, {"argv", *set_.argv}});
+    if (rank_ == 0 && !set_.quiet)
+      std::fprintf(stderr, "hplx hpl-mxp: trace written to %s (open it in ui.perfetto.dev)\n",
+                   set_.trace.c_str());
+  }
+  if (rank_ == 0 && !set_.json.empty())
+    live_.finish(record_, static_cast<long>(record_["tests"].size()), planned());
+  // Waiting for the others (ranks outside the last grid sat it out).
+  activity_.set_idle(true);
+  // Rank 0 is in every grid (its coordinates are 0, 0), so its count of
+  // failures is the run's.
+  int failed = failed_;
+  MPI_Bcast(&failed, 1, MPI_INT, 0, world);
+  return failed > 0 ? 1 : 0;
+}
+
+}  // namespace
+
+device::BackendKind HplMxpCommand::settle_flags() {
   if (grid_) {
     const lu::GridShape g = lu::parse_grid_flag(*grid_);
     config_.nprow = g.p;
@@ -224,242 +487,87 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                                                              : device::Precision::Fp32;
   config_.invert_triangles =
       panel_solve_ ? *panel_solve_ == "inverse" : backend != device::BackendKind::Host;
-  const bool nb_given = sub_->count("--nb") > 0;
-  if (backend == device::BackendKind::Cuda && !nb_given) config_.nb = kCudaDefaultNb;
-  std::vector<std::string> notes;
-  std::vector<hplmxp::HplMxpConfig> tests;
-  lu::HplDat dat;
+  if (backend == device::BackendKind::Cuda && sub_->count("--nb") == 0) config_.nb = kCudaDefaultNb;
+  return backend;
+}
+
+// The HPL.dat given, as the argument or --dat, or empty; test flags with
+// it are refused.
+std::string HplMxpCommand::input_file() const {
+  if (!file_.empty() && !dat_.empty() && file_ != dat_)
+    throw UsageError(fmt::format("{} and --dat {}: give one HPL.dat", file_, dat_));
+  const std::string file = file_.empty() ? dat_ : file_;
+  if (!file.empty())
+    for (const char* flag :
+         {"--n", "--nb", "--grid", "--pmap", "--bcast", "--depth", "--threshold"})
+      if (sub_->count(flag) > 0)
+        throw UsageError(fmt::format(
+            "{}: give either an HPL.dat file or test flags ({} ...), not both", file, flag));
+  return file;
+}
+
+// The tests: the HPL.dat's (its N, NB, PMAP, P x Q, threshold, BCAST and
+// DEPTH), or one from the flags, each checked against the job.
+MxpInput HplMxpCommand::read_tests(const std::string& file, MPI_Comm world, int size) {
+  MxpInput in;
+  in.file = file;
   if (!file.empty()) {
-    dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file, world), file);
-    tests = tests_of(dat, config_, size);
-    notes.push_back(fmt::format(
+    in.dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file, world), file);
+    in.tests = tests_of(in.dat, config_, size);
+    in.notes.push_back(fmt::format(
         "hplx hpl-mxp: {}: N, NB, PMAP, P x Q, the threshold, BCAST and DEPTH (the look-ahead "
         "depth, as hplx lu's) apply; the LU's pivoting and schedule lines (PFACT, "
         "NBMIN, NDIV, RFACT, SWAP, lines 27-31) do not and are ignored",
         file));
-    if (dat.device_out != 6 && dat.device_out != 7)
-      require_outputs_on_root(world, {{file + ": line 3 (output file)", dat.output_file}});
+    if (in.dat.device_out != 6 && in.dat.device_out != 7)
+      require_outputs_on_root(world, {{file + ": line 3 (output file)", in.dat.output_file}});
   } else {
-    config_.n = n_.value_or(3);  // checked with a placeholder, sized below
+    config_.n = n_.value_or(3);  // checked with a placeholder, sized later
     hplmxp::check_config(config_, size);
-    tests = {config_};
+    in.tests = {config_};
   }
-  for (hplmxp::HplMxpConfig& c : tests) hplmxp::check_config(c, size);
+  for (hplmxp::HplMxpConfig& c : in.tests) hplmxp::check_config(c, size);
+  return in;
+}
+
+int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  const std::string file = input_file();
+  const device::BackendKind backend = settle_flags();
+  MxpInput in = read_tests(file, world, size);
   require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   const ThreadPlan plan = plan_threads(world, threads_);
-  // Before any large allocation: every rank sees the smallest share of its
-  // node's memory, so all agree on the verdict.
-  long long per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
-  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
+  MxpMemory mem;  // before any large allocation
+  mem.backend = backend;
+  mem.per_rank = available_memory_bytes() / std::max(1, plan.local_ranks);
+  MPI_Allreduce(MPI_IN_PLACE, &mem.per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   apply_threads(plan);
   const Context ctx(world, plan, device::make_device(backend));
-  device::Device& dev = ctx.device();
-  long long free_dev = 0;  // the smallest over the ranks, on a device backend
-  if (backend != device::BackendKind::Host) {
-    free_dev = static_cast<long long>(dev.backend().free_device_bytes());
-    MPI_Allreduce(MPI_IN_PLACE, &free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
+  if (mem.on_device()) {
+    mem.free_dev = static_cast<long long>(ctx.device().backend().free_device_bytes());
+    MPI_Allreduce(MPI_IN_PLACE, &mem.free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);
   }
-  // Host memory a test needs; the emulated device's memory is host memory
-  // too, so there both sides count.
-  const bool on_device = backend != device::BackendKind::Host;
-  auto host_bytes = [&](const hplmxp::HplMxpConfig& t) {
-    return hplmxp::bytes_per_process(t, on_device) +
-           (backend == device::BackendKind::Emulated ? hplmxp::device_bytes_per_process(t) : 0LL);
-  };
-  if (file.empty() && !n_ && backend != device::BackendKind::Host) {
-    // A device backend sizes N by memory, as `hplx lu` does there: the
-    // largest multiple of NB whose FP32 matrix and panels fill at most
-    // kDeviceMemoryFraction of the device and whose host side (the panels'
-    // host sides and the vectors) fits the host's share.
-    hplmxp::HplMxpConfig& c = tests.front();
-    long lo = 0, hi = 1L << 24;  // multiples of NB: hi * NB is beyond any device
-    auto fits = [&](long blocks) {
-      hplmxp::HplMxpConfig t = c;
-      t.n = blocks * c.nb;
-      return hplmxp::device_bytes_per_process(t) <= kDeviceMemoryFraction * free_dev &&
-             host_bytes(t) <= lu::kMemoryLimitFraction * per_rank;
-    };
-    while (lo < hi) {
-      const long mid = (lo + hi + 1) / 2;
-      if (fits(mid))
-        lo = mid;
-      else
-        hi = mid - 1;
-    }
-    c.n = lo * c.nb;
-    if (c.n < 3)
-      throw UsageError(fmt::format(
-          "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
-          "allowed: --n N small enough, or free device memory",
-          device::name_of(backend), static_cast<double>(free_dev) / (1 << 30), c.nb));
-    const double dev_share = static_cast<double>(hplmxp::device_bytes_per_process(c)) /
-                             static_cast<double>(std::max(1LL, free_dev));
-    const double host_share =
-        static_cast<double>(host_bytes(c)) / static_cast<double>(std::max(1LL, per_rank));
-    notes.push_back(fmt::format(
-        "hplx hpl-mxp: default problem: N = {}: the FP32 matrix and panels take {:.0f}% of the "
-        "{:.2f} GiB of device memory free per rank (limit {:.0f}%), the host side {:.0f}% of "
-        "the {:.2f} GiB of host memory per rank (limit {:.0f}%); a device backend sizes N by "
-        "memory; --n sets it",
-        c.n, 100 * dev_share, static_cast<double>(free_dev) / (1 << 30),
-        100 * kDeviceMemoryFraction, 100 * host_share, static_cast<double>(per_rank) / (1 << 30),
-        100 * lu::kMemoryLimitFraction));
-    hplmxp::check_config(c, size);
-  } else if (file.empty() && !n_) {
-    hplmxp::HplMxpConfig& c = tests.front();
-    // As `hplx lu`'s embedded default, from a DGEMM probe on every rank;
-    // the factorization is FP32, whose BLAS rate on CPUs is about twice
-    // FP64's (twice the SIMD lanes), so twice the probe stands for it.
-    const double mine = lu::probe_dgemm_gflops(0);
-    double fp64 = 0;
-    MPI_Allreduce(&mine, &fp64, 1, MPI_DOUBLE, MPI_SUM, world);
-    const double fp64_grid = fp64 * c.nprow * c.npcol / size;
-    const hplmxp::DefaultSize d = hplmxp::choose_default_size(c, 2 * fp64_grid, per_rank, seconds_);
-    c.n = d.n;
-    notes.push_back(fmt::format(
-        "hplx hpl-mxp: default problem: N = {}{}: DGEMM probe {:.1f} Gflop/s on the {}x{} grid, "
-        "FP32 taken as 2x that ({:.1f}) x {:.2f} efficiency -> about {:.3g} s of FP32 LU "
-        "(target {:g} s); 12 bytes per element (FP64 matrix + FP32 copy): {:.2f} GiB of {:.2f} "
-        "GiB per rank (limit {:.0f}%); --n sets N",
-        d.n, d.memory_bound ? " (capped by memory)" : "", fp64_grid, c.nprow, c.npcol,
-        2 * fp64_grid, lu::kLuEfficiency, d.predicted_seconds, seconds_,
-        static_cast<double>(d.bytes_per_process) / (1 << 30),
-        static_cast<double>(per_rank) / (1 << 30), 100 * lu::kMemoryLimitFraction));
+  if (in.file.empty() && !n_) {  // the default problem
+    hplmxp::HplMxpConfig& c = in.tests.front();
+    in.notes.push_back(mem.on_device() ? size_by_device_memory(c, mem)
+                                       : size_by_time(c, mem, world, size, seconds_));
     hplmxp::check_config(c, size);
   }
-  for (const hplmxp::HplMxpConfig& c : tests)
-    hplmxp::check_memory(c, per_rank - (host_bytes(c) - hplmxp::bytes_per_process(c, on_device)),
-                         on_device);
-
-  if (backend != device::BackendKind::Host) {
-    for (const hplmxp::HplMxpConfig& c : tests) {
-      const long long need = hplmxp::device_bytes_per_process(c);
-      if (need > free_dev)
-        throw UsageError(fmt::format(
-            "--n {}: needs {:.2f} GiB of device memory per rank (FP32 matrix, panels), {:.2f} "
-            "GiB free; allowed: a smaller N",
-            c.n, static_cast<double>(need) / (1 << 30), static_cast<double>(free_dev) / (1 << 30)));
-    }
-  }
+  check_fits(in.tests, mem);
   if (rank == 0 && !quiet_) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
-    std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", dev.backend().describe().c_str());
+    std::fprintf(stderr, "hplx hpl-mxp: backend %s\n", ctx.device().backend().describe().c_str());
     if (const std::string note = blas_core_note(); !note.empty())
       std::fprintf(stderr, "hplx: %s\n", note.c_str());
-    for (const std::string& note : notes) std::fprintf(stderr, "%s\n", note.c_str());
+    for (const std::string& note : in.notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
-  // The report goes where the HPL.dat's lines 3-4 send it (stdout without one).
-  std::FILE* out = stdout;
-  std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file(nullptr, &std::fclose);
-  if (!file.empty() && dat.device_out == 7) out = stderr;
-  if (!file.empty() && dat.device_out != 6 && dat.device_out != 7 && rank == 0) {
-    out_file.reset(std::fopen(dat.output_file.c_str(), "w"));
-    if (!out_file) throw Error(fmt::format("{}: cannot write the report", dat.output_file));
-    out = out_file.get();
-  }
-
-  // The record is on disk after every test and marked interrupted on
-  // SIGINT/SIGTERM or by the watchdog, as `hplx lu`'s.
-  LiveRecord live(json_, rank == 0);
-  Activity activity;
-  TraceRecorder trace(!trace_.empty());
-  trace.set_activity(&activity);
-  WatchdogOptions watching;
-  watching.limit_s = watchdog_;
-  watching.record_path = json_;
-  watching.rank = rank;
-  watching.command = "hplx hpl-mxp";
-  const Watchdog watchdog(activity, watching);
-  const long planned = static_cast<long>(tests.size());
-  nlohmann::json record;
-  if (rank == 0 && !json_.empty()) {
-    record = make_record_header("hpl-mxp", argv);
-    record["thread_plan"] = describe(plan, size);
-    record["backend"] = device::name_of(backend);
-    record["notes"] = notes;
-    if (!file.empty()) record["input"] = file;
-    record["tests"] = nlohmann::json::array();
-    live.update(record, 0, planned);
-  }
-  long index = 0;
-  int passed = 0, failed = 0;
-  for (const hplmxp::HplMxpConfig& c : tests) {
-    {  // what the watchdog names: the test, and whom this rank waits for
-      const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
-      activity.set_idle(!grid.in_grid());
-      ++index;
-      if (grid.in_grid())
-        activity.begin_test(
-            index, planned,
-            fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol),
-            peers_of(grid, world));
-    }
-    const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(
-        c, world, dev.compute(), rank == 0 && !quiet_ ? stderr : nullptr, &trace, &dev.panel());
-    (result.passed() ? passed : failed) += 1;
-    if (rank == 0) {
-      hplmxp::print_result(result, c.threshold, out);
-      if (c.diagonal_scale != 1.0)
-        std::fprintf(out,
-                     "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
-                     c.diagonal_scale);
-      std::fflush(out);
-    }
-    nlohmann::json test = rank == 0 ? hplmxp::to_json(result, c) : nlohmann::json();
-    if (compare_hpl_) {
-      // After the HPL-MxP test has freed its matrices: the LU's 8 bytes
-      // per element fit where its 12 did.
-      const HplComparison hpl = run_hpl_beside(ctx, c, size);
-      const double speedup = hpl.gflops > 0 ? result.gflops / hpl.gflops : 0.0;
-      if (rank == 0) {
-        std::fprintf(out,
-                     "HPL (hplx lu %s) N=%ld NB=%d P=%d Q=%d time %.4f s %.4e Gflops, residual "
-                     "%.7e ...... %s\n",
-                     hpl.variant.c_str(), c.n, c.nb, c.nprow, c.npcol, hpl.time_s, hpl.gflops,
-                     hpl.residual, hpl.passed ? "PASSED" : "FAILED");
-        std::fprintf(out, "HPL-MxP speed-up over HPL: %.2fx (score %.4e / HPL %.4e Gflops)\n",
-                     speedup, result.gflops, hpl.gflops);
-        std::fflush(out);
-        test["compare_hpl"] = {{"variant", hpl.variant}, {"gflops", hpl.gflops},
-                               {"time_s", hpl.time_s},   {"residual", hpl.residual},
-                               {"passed", hpl.passed},   {"speedup", speedup}};
-      }
-    }
-    if (rank != 0) continue;
-    if (!json_.empty()) {
-      // Written after every test, so a long sweep's finished tests are kept.
-      record["tests"].push_back(std::move(test));
-      if (record["tests"].size() == 1)
-        record["result"] = record["tests"][0];  // the single test's shape, as before the list
-      else
-        record.erase("result");
-      record["summary"] = {{"tests", passed + failed}, {"passed", passed}, {"failed", failed}};
-      live.update(record, static_cast<long>(record["tests"].size()), planned);
-    }
-  }
-  if (rank == 0 && (!file.empty() || tests.size() > 1)) {
-    std::fprintf(out,
-                 "Finished %6d tests with the following results:\n"
-                 "         %6d tests passed the HPL-MxP check,\n"
-                 "         %6d tests failed to converge.\n",
-                 passed + failed, passed, failed);
-    std::fflush(out);
-  }
-  if (trace.enabled()) {
-    trace.write(trace_, world, {{"command", "hplx hpl-mxp"}, {"argv", argv}});
-    if (rank == 0 && !quiet_)
-      std::fprintf(stderr, "hplx hpl-mxp: trace written to %s (open it in ui.perfetto.dev)\n",
-                   trace_.c_str());
-  }
-  if (rank == 0 && !json_.empty())
-    live.finish(record, static_cast<long>(record["tests"].size()), planned);
-  // Waiting for the others (ranks outside the last grid sat it out).
-  activity.set_idle(true);
-  // Rank 0 is in every grid (its coordinates are 0, 0), so its count of
-  // failures is the run's.
-  MPI_Bcast(&failed, 1, MPI_INT, 0, world);
-  return failed > 0 ? 1 : 0;
+  MxpRun run(ctx, in,
+             {json_, trace_, watchdog_, quiet_, compare_hpl_, &argv, describe(plan, size)});
+  for (const hplmxp::HplMxpConfig& c : in.tests) run.test(c);
+  return run.close();
 }
 
 }  // namespace hplx::app

@@ -10,9 +10,12 @@
 #include <string>
 #include <vector>
 
+#include "device/backend_kind.hpp"
 #include "hplmxp/hpl_mxp.hpp"
 
 namespace hplx::app {
+
+struct MxpInput;
 
 class HplMxpCommand {
  public:
@@ -21,6 +24,12 @@ class HplMxpCommand {
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
+  // The flags into config_ (grid, mapping, broadcast, precision, panel
+  // solve, NB on cuda); the backend they name.
+  device::BackendKind settle_flags();
+  std::string input_file() const;
+  MxpInput read_tests(const std::string& file, MPI_Comm world, int size);
+
   CLI::App* sub_;
   hplmxp::HplMxpConfig config_;
   std::string file_, dat_;  // an HPL.dat, as the argument or --dat
