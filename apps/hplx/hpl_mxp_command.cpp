@@ -320,8 +320,11 @@ class MxpRun {
         rank_(rank_of(ctx.world())),
         live_(set_.json, rank_ == 0),
         trace_(!set_.trace.empty()),
-        watchdog_(activity_, watching(set_, rank_)) {
+        watchdog_(activity_, watching(set_, rank_)),
+        run_ctx_(ctx) {
     trace_.set_activity(&activity_);
+    run_ctx_.set_trace(&trace_);
+    run_ctx_.set_activity(&activity_);
     open_report();
     if (rank_ == 0 && !set_.json.empty()) {
       record_ = make_record_header("hpl-mxp", *set_.argv);
@@ -376,6 +379,7 @@ class MxpRun {
   Activity activity_;
   TraceRecorder trace_;
   const Watchdog watchdog_;
+  Context run_ctx_;  // ctx_ with the trace and the activity
   nlohmann::json record_;
   long index_ = 0;
   int passed_ = 0, failed_ = 0;
@@ -392,9 +396,8 @@ void MxpRun::test(const hplmxp::HplMxpConfig& c) {
                            fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol),
                            peers_of(grid, world));
   }
-  device::Device& dev = ctx_.device();
-  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(
-      c, world, dev.compute(), rank_ == 0 && !set_.quiet ? stderr : nullptr, &trace_, &dev.panel());
+  const hplmxp::HplMxpResult result =
+      hplmxp::run_hpl_mxp(run_ctx_, c, rank_ == 0 && !set_.quiet ? stderr : nullptr);
   (result.passed() ? passed_ : failed_) += 1;
   if (rank_ == 0) {
     hplmxp::print_result(result, c.threshold, out_);

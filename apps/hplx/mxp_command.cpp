@@ -89,7 +89,7 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     size_by_device_memory(config, per_rank, rank == 0);
   mxp::check_memory(config, per_rank);
   apply_threads(plan);
-  const Context ctx(world, plan, std::move(dev));
+  Context ctx(world, plan, std::move(dev));
   if (rank == 0) {
     std::fprintf(stderr, "%s\n", describe(plan, size).c_str());
     std::fprintf(stderr, "hplx mxp: backend %s\n", ctx.device().backend().describe().c_str());
@@ -98,8 +98,8 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   }
 
   TraceRecorder trace(!trace_.empty());
-  const mxp::MxpResult result =
-      mxp::run_mxp(config, ctx, rank == 0 ? stderr : nullptr, trace.enabled() ? &trace : nullptr);
+  if (trace.enabled()) ctx.set_trace(&trace);
+  const mxp::MxpResult result = mxp::run_mxp(ctx, config, rank == 0 ? stderr : nullptr);
   // Collective: every rank sends its spans to rank 0, which writes the file.
   trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
   if (rank == 0 && trace.enabled())

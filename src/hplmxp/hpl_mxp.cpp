@@ -142,9 +142,11 @@ DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
   return d;
 }
 
-HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q,
-                         std::FILE* progress, TraceRecorder* trace, device::Queue* fact_queue) {
-  Activity* const activity = trace ? trace->activity() : nullptr;
+HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* progress) {
+  MPI_Comm world = ctx.world();
+  device::Queue& q = ctx.device().compute();
+  TraceRecorder* const trace = ctx.trace();
+  Activity* const activity = ctx.activity();
   // Everything below addresses processes by grid coordinates (the row and
   // column communicators' ranks are mycol and myrow) or reduces over the
   // whole grid, so the order ranks take on the grid changes no number.
@@ -219,7 +221,7 @@ HplMxpResult run_hpl_mxp(const HplMxpConfig& c, MPI_Comm world, device::Queue& q
   how.precision = c.precision;
   how.invert_triangles = c.invert_triangles;
   how.trace = trace;
-  how.fact_queue = fact_queue;
+  how.fact_queue = &ctx.device().panel();
   how.progress = &meter;
   how.workspace = &lu_buffers;
   const LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), how);

@@ -15,6 +15,7 @@
 #include <vector>
 
 #include "core/balance_point.hpp"
+#include "core/context.hpp"
 #include "core/grid.hpp"
 #include "core/trace.hpp"
 #include "device/precision.hpp"
@@ -97,18 +98,15 @@ struct HplMxpResult {
   bool passed() const { return refinement.converged; }
 };
 
-// Collective over `world`. Ranks beyond P*Q sit out (in_grid false).
+// Collective over ctx.world(). Ranks beyond P*Q sit out (in_grid false).
 // `progress` (rank 0's stderr, or null) gets a line per phase and per
-// refinement step. The FP32 matrix lives in `queue`'s memory, where the
-// factorization and the preconditioner's solves run; the FP64 matrix and
-// the refinement stay on the host (the host backend's BLAS).
-// `trace` (may be null) records each phase's span (SETUP, FACT, LBCAST,
-// UBCAST, UPDATE, SOLVE) and tells its activity, the watchdog's view.
-// `fact_queue` (may be null): FACT's queue, of queue's backend (the
-// device's panel queue), so that FACT runs beside the update.
-HplMxpResult run_hpl_mxp(const HplMxpConfig& config, MPI_Comm world, device::Queue& queue,
-                         std::FILE* progress, TraceRecorder* trace = nullptr,
-                         device::Queue* fact_queue = nullptr);
+// refinement step. The FP32 matrix lives in the memory of ctx.device(),
+// whose compute queue runs the factorization's update and the
+// preconditioner's solves and whose panel queue runs FACT beside the
+// update; the refinement's vectors stay on the host. ctx.trace() (may be
+// null) records each phase's span (SETUP, FACT, LBCAST, UBCAST, UPDATE,
+// SOLVE); ctx.activity() (may be null) is what the watchdog sees.
+HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& config, std::FILE* progress);
 
 // The verdict line printed on every run.
 void print_result(const HplMxpResult& result, double threshold, std::FILE* out);

@@ -73,8 +73,8 @@ PhaseResult run_phase(device::Device& dev, const MxpConfig& c, const Problem& p,
 
 }  // namespace
 
-MxpResult run_mxp(const MxpConfig& c, const Context& ctx, std::FILE* progress,
-                  TraceRecorder* trace) {
+MxpResult run_mxp(const Context& ctx, const MxpConfig& c, std::FILE* progress) {
+  TraceRecorder* const trace = ctx.trace();
   const MPI_Comm world = ctx.world();
   device::Device& dev = ctx.device();
   int rank = 0, size = 1;

@@ -23,16 +23,27 @@ using namespace hplx::hplmxp;
 
 namespace {
 
-device::Queue& host_queue() {
+std::shared_ptr<device::Device> host_device() {
   static auto dev = device::make_device(device::BackendKind::Host);
-  return dev->compute();
+  return dev;
+}
+device::Queue& host_queue() {
+  return host_device()->compute();
 }
 
 // The emulated device: separate memory, asynchronous queues with random
 // delays. Every buffer the solver touches must go through the device layer.
-device::Device& emulated() {
+std::shared_ptr<device::Device> emulated_device() {
   static auto dev = device::make_device(device::BackendKind::Emulated);
-  return *dev;
+  return dev;
+}
+device::Device& emulated() {
+  return *emulated_device();
+}
+
+// The run's context on one of the two (its queues, no trace).
+Context context_on(std::shared_ptr<device::Device> dev) {
+  return Context(MPI_COMM_WORLD, {}, std::move(dev));
 }
 device::Queue& emulated_queue() {
   return emulated().compute();
@@ -229,7 +240,7 @@ TEST(HplMxpRefinement, ConvergesInFewIterationsOnEveryGrid) {
         c.nb = nb;
         c.nprow = p;
         c.npcol = q;
-        const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+        const HplMxpResult r = run_hpl_mxp(context_on(host_device()), c, nullptr);
         if (!r.in_grid) continue;
         const std::string what = "n " + std::to_string(n) + " nb " + std::to_string(nb) + " " +
                                  std::to_string(p) + "x" + std::to_string(q);
@@ -262,7 +273,7 @@ TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
       c.max_iterations = 20;
       c.restart = 10;
       c.diagonal_scale = scale;
-      const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+      const HplMxpResult r = run_hpl_mxp(context_on(host_device()), c, nullptr);
       if (!r.in_grid) continue;
       EXPECT_FALSE(r.passed()) << "scale " << scale << " grid " << p << "x" << q;
       EXPECT_LE(r.refinement.iterations, 20);
@@ -368,18 +379,17 @@ TEST(HplMxpDevice, SixteenBitUpdateStillPassesTheCheck) {
   const long n = 150;
   for (device::Precision prec : {device::Precision::Fp16, device::Precision::Bf16}) {
     for (auto [p, q] : hplmxp_test_grids()) {
-      for (device::Queue* queue : {&host_queue(), &emulated_queue()}) {
+      for (const std::shared_ptr<device::Device>& dev : {host_device(), emulated_device()}) {
         HplMxpConfig c;
         c.n = n;
         c.nb = 16;
         c.nprow = p;
         c.npcol = q;
         c.precision = prec;
-        device::Queue* fact_queue = queue == &emulated_queue() ? &emulated().panel() : nullptr;
-        const HplMxpResult r = run_hpl_mxp(c, MPI_COMM_WORLD, *queue, nullptr, nullptr, fact_queue);
+        const HplMxpResult r = run_hpl_mxp(context_on(dev), c, nullptr);
         if (!r.in_grid) continue;
         const std::string what = std::string(device::name_of(prec)) + " on " +
-                                 queue->backend().describe() + " grid " + std::to_string(p) + "x" +
+                                 dev->backend().describe() + " grid " + std::to_string(p) + "x" +
                                  std::to_string(q);
         EXPECT_TRUE(r.passed()) << what << " check " << r.refinement.check;
         EXPECT_LE(r.refinement.iterations, 30) << what;
@@ -422,9 +432,9 @@ TEST(HplMxpRefinement, ColumnMajorGridGivesTheSameResultAsRowMajor) {
     c.nb = 16;
     c.nprow = p;
     c.npcol = q;
-    const HplMxpResult row = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+    const HplMxpResult row = run_hpl_mxp(context_on(host_device()), c, nullptr);
     c.pmap = GridOrder::ColumnMajor;
-    const HplMxpResult column = run_hpl_mxp(c, MPI_COMM_WORLD, host_queue(), nullptr);
+    const HplMxpResult column = run_hpl_mxp(context_on(host_device()), c, nullptr);
     ASSERT_EQ(row.in_grid, column.in_grid);
     if (!column.in_grid) continue;
     EXPECT_TRUE(column.passed()) << p << "x" << q;
