@@ -11,23 +11,18 @@
 #include "core/blas_core.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
-#include "core/flops.hpp"
 #include "core/grid.hpp"
 #include "core/json_record.hpp"
 #include "core/live_record.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
-#include "core/timer.hpp"
 #include "core/trace.hpp"
 #include "core/watchdog.hpp"
 #include "device/device.hpp"
 #include "lu/config.hpp"
 #include "lu/flag_values.hpp"
-#include "lu/local_matrix.hpp"
-#include "lu/matgen.hpp"
-#include "lu/pdgesv.hpp"
+#include "lu/hpl_run.hpp"
 #include "lu/problem_size.hpp"
-#include "lu/verify.hpp"
 #include "lu_flags.hpp"
 #include "root_check.hpp"
 
@@ -87,8 +82,8 @@ std::vector<hplmxp::HplMxpConfig> tests_of(const lu::HplDat& dat, const hplmxp::
 }
 
 // HPL on the same N, NB and grid (--compare-hpl): `hplx lu`'s test with its
-// defaults for flags (WR11C2R4, its per-grid split), generated, timed and
-// checked as `hplx lu` does, in this process on the same device.
+// defaults for flags (WR11C2R4, its per-grid split), run as `hplx lu` runs
+// it (lu::run_one_test), in this process on the same device.
 struct HplComparison {
   std::string variant;
   double time_s = 0, gflops = 0, residual = 0;
@@ -109,19 +104,11 @@ HplComparison run_hpl_beside(const Context& ctx, const hplmxp::HplMxpConfig& c, 
   r.variant = lu::variant_code(t);
   const ProcessGrid grid(ctx.world(), c.nprow, c.npcol, c.pmap);
   if (!grid.in_grid()) return r;
-  lu::LocalMatrix a(ctx.device(), t.n, t.nb, grid, t.alignment);
-  lu::generate_matrix(ctx.device().compute(), a, grid);
-  ctx.device().compute().synchronize();
-  HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
-  const double t0 = wall_time();
-  const lu::SolveOutcome solved = lu::pdgesv(ctx, a, t, grid);
-  r.time_s = wall_time() - t0;
-  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &r.time_s, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
-  r.gflops = r.time_s > 0 ? hpl_gflops(t.n, r.time_s) : 0.0;
-  if (solved.info == 0) {
-    r.residual = lu::check_solution(ctx.device(), a, solved.x, grid, 16.0).scaled_residual;
-    r.passed = r.residual < 16.0;
-  }
+  const lu::CheckedTest run = lu::run_one_test(ctx, t, grid, 16.0);
+  r.time_s = run.seconds;
+  r.gflops = run.gflops;
+  r.residual = run.residual;
+  r.passed = run.passed;
   return r;
 }
 

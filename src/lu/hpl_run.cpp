@@ -676,6 +676,21 @@ int HplRun::close() {
 
 }  // namespace
 
+CheckedTest run_one_test(const Context& ctx, const TestCase& t, const ProcessGrid& grid,
+                         double threshold) {
+  RunOptions quiet;
+  quiet.quiet = true;
+  TraceRecorder no_trace(false);
+  const TestOutcome o = run_test(ctx, t, grid, threshold, quiet, no_trace, PackageEnergy());
+  CheckedTest r;
+  r.seconds = o.seconds;
+  r.gflops = o.gflops;
+  r.info = o.info;
+  r.residual = o.residual.scaled_residual;
+  r.passed = o.verdict == Verdict::Passed;
+  return r;
+}
+
 int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {
   HplRun run(ctx, dat, options);  // the output, the record, the watchdog
   try {

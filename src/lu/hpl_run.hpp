@@ -72,4 +72,16 @@ void preflight(const HplDat& dat, int world_size, long long available_bytes_per_
 // failed or was skipped because the solve reported a zero pivot.
 int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options);
 
+// One test on `grid` as run_hpl runs it (netlib's HPL_pdtest: the matrix
+// made, the solve timed, the residual checked against `threshold`), with
+// nothing printed or recorded: what HPL-MxP's --compare-hpl times.
+// Collective over the grid; `residual` is the scaled residual (0 when the
+// solve hit a zero pivot, which fails).
+struct CheckedTest : TestResult {
+  double residual = 0;
+  bool passed = false;
+};
+CheckedTest run_one_test(const Context& ctx, const TestCase& t, const ProcessGrid& grid,
+                         double threshold);
+
 }  // namespace hplx::lu
