@@ -20,7 +20,7 @@
 
 #include "core/blas_core.hpp"
 #include "core/timer.hpp"
-#include "lu/panel.hpp"
+#include "lu/phases/panel.hpp"
 
 namespace {
 

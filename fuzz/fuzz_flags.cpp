@@ -13,7 +13,7 @@
 
 #include "core/error.hpp"
 #include "fuzz_check.hpp"
-#include "lu/flag_values.hpp"
+#include "lu/run/flag_values.hpp"
 #include "lu_flags.hpp"
 #include "model/system_spec.hpp"
 #include "model_flags.hpp"

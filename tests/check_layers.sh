@@ -43,8 +43,33 @@ for layer in "${!allowed[@]}"; do
     done
   done < <(grep -rn 'target_link_libraries' "$src/$layer" --include=CMakeLists.txt)
 done
+# Inside src/lu the rooms point one way too: the LU's types (src/lu/*.hpp)
+# and kernels <- phases <- schedules <- run; outside src/lu anything may
+# include any room.
+declare -A rooms=([kernels]="kernels" [phases]="kernels phases" [schedules]="kernels phases schedules"
+  [run]="kernels phases schedules run")
+for room in "${!rooms[@]}"; do
+  [ -d "$src/lu/$room" ] || continue
+  ok=" ${rooms[$room]} "
+  while IFS= read -r hit; do
+    file=${hit%%:*} rest=${hit#*:} line=${rest%%:*} text=${rest#*:}
+    dep=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu\/([^/"]+)\/.*/\1/' <<<"$text")
+    if [[ $ok != *" $dep "* ]]; then
+      echo "src/${file#"$src"/}:$line: src/lu/$room may not include lu/$dep/ (allowed: the LU's types, ${rooms[$room]})"
+      bad=1
+    fi
+  done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu/[^/"]+/' "$src/lu/$room" \
+             --include='*.hpp' --include='*.cpp' --include='*.cu')
+done
+# And the LU's types include no room but the kernels.
+while IFS= read -r hit; do
+  file=${hit%%:*} rest=${hit#*:} line=${rest%%:*}
+  echo "src/${file#"$src"/}:$line: the LU's types (src/lu/*) may not include a room"
+  bad=1
+done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu/(phases|schedules|run)/' \
+           "$src"/lu/*.hpp "$src"/lu/*.cpp 2>/dev/null)
 if [ $bad -ne 0 ]; then
-  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps"
+  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps; in lu: types, kernels <- phases <- schedules <- run"
   exit 1
 fi
-echo "check_layers: every include and link of src/ points down the layers"
+echo "check_layers: every include and link of src/ points down the layers and the LU's rooms"

@@ -19,7 +19,7 @@
 #include "device/device.hpp"
 #include "device/sim/sim_backend.hpp"
 #include "lu/config.hpp"
-#include "lu/hpl_run.hpp"
+#include "lu/run/hpl_run.hpp"
 #include "lu_flags.hpp"
 
 namespace {

@@ -20,9 +20,9 @@
 #include "core/watchdog.hpp"
 #include "device/device.hpp"
 #include "lu/config.hpp"
-#include "lu/flag_values.hpp"
-#include "lu/hpl_run.hpp"
-#include "lu/problem_size.hpp"
+#include "lu/run/flag_values.hpp"
+#include "lu/run/hpl_run.hpp"
+#include "lu/run/problem_size.hpp"
 #include "lu_flags.hpp"
 #include "root_check.hpp"
 

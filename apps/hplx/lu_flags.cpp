@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "lu/flag_values.hpp"
+#include "lu/run/flag_values.hpp"
 
 namespace hplx::app {
 

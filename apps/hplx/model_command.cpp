@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "core/json_record.hpp"
 #include "core/threads.hpp"
-#include "lu/phase_timing.hpp"
+#include "lu/run/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
 #include "model_flags.hpp"

@@ -21,7 +21,7 @@
 #include "core/system_info.hpp"
 #include "core/timer.hpp"
 #include "lu/config.hpp"
-#include "lu/problem_size.hpp"
+#include "lu/run/problem_size.hpp"
 #include "model/prediction.hpp"
 #include "model/sim_platform.hpp"
 #include "model/system_spec.hpp"

@@ -18,7 +18,7 @@
 #include "core/json_record.hpp"
 #include "core/timer.hpp"
 #include "lu/config.hpp"
-#include "lu/hpl_dat_writer.hpp"
+#include "lu/run/hpl_dat_writer.hpp"
 #include "model/batch_script.hpp"
 #include "model/tune.hpp"
 

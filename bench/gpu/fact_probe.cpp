@@ -38,8 +38,8 @@
 #include "core/blas_core.hpp"
 #include "core/error.hpp"
 #include "device/device.hpp"
-#include "lu/panel.hpp"
-#include "lu/panel_factor_device.hpp"
+#include "lu/phases/panel.hpp"
+#include "lu/phases/panel_factor_device.hpp"
 #include "probe_common.hpp"
 
 namespace {

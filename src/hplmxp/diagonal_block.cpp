@@ -2,7 +2,7 @@
 
 #include "device/launch.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"
-#include "lu/recursion_split.hpp"
+#include "lu/phases/recursion_split.hpp"
 
 namespace hplx::hplmxp {
 

@@ -22,8 +22,8 @@
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/phase_scope.hpp"
-#include "lu/problem_size.hpp"
+#include "lu/phases/phase_scope.hpp"
+#include "lu/run/problem_size.hpp"
 
 namespace hplx::hplmxp {
 namespace {

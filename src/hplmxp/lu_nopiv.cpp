@@ -12,11 +12,11 @@
 #include "hplmxp/diagonal_block.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/device_timeline.hpp"
-#include "lu/iteration_log.hpp"
-#include "lu/look_ahead.hpp"
-#include "lu/phase_scope.hpp"
-#include "lu/row_broadcast.hpp"
+#include "lu/phases/device_timeline.hpp"
+#include "lu/phases/phase_scope.hpp"
+#include "lu/phases/row_broadcast.hpp"
+#include "lu/schedules/iteration_log.hpp"
+#include "lu/schedules/look_ahead.hpp"
 
 namespace hplx::hplmxp {
 

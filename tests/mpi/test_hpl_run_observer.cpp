@@ -13,7 +13,7 @@
 #include <nlohmann/json.hpp>
 
 #include "lu/config.hpp"
-#include "lu/hpl_run.hpp"
+#include "lu/run/hpl_run.hpp"
 #include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {

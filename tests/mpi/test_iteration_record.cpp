@@ -13,10 +13,10 @@
 #include "core/grid.hpp"
 #include "core/timer.hpp"
 #include "device/backend_kind.hpp"
-#include "lu/device_timeline.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
-#include "lu/pdgesv.hpp"
+#include "lu/phases/device_timeline.hpp"
+#include "lu/schedules/pdgesv.hpp"
 #include "tests/mpi/lu_context.hpp"
 
 namespace hplx::lu {

@@ -14,8 +14,8 @@
 #include "core/grid.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
-#include "lu/pdgesv.hpp"
-#include "lu/verify.hpp"
+#include "lu/run/verify.hpp"
+#include "lu/schedules/pdgesv.hpp"
 #include "tests/device/backends.hpp"
 #include "tests/mpi/lu_context.hpp"
 

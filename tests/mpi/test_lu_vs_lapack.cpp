@@ -10,7 +10,7 @@
 
 #include "core/grid.hpp"
 #include "lu/local_matrix.hpp"
-#include "lu/pdgesv.hpp"
+#include "lu/schedules/pdgesv.hpp"
 #include "tests/device/backends.hpp"
 #include "tests/mpi/lu_context.hpp"
 

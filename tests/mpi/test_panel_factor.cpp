@@ -14,7 +14,7 @@
 
 #include "device/device.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/panel.hpp"
+#include "lu/phases/panel.hpp"
 #include "tests/device/backends.hpp"
 
 extern "C" void dgetrf_(const int* m, const int* n, double* a, const int* lda, int* ipiv,

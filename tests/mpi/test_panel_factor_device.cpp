@@ -26,8 +26,8 @@
 #include "lu/block_cyclic.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
-#include "lu/panel.hpp"
-#include "lu/panel_factor_device.hpp"
+#include "lu/phases/panel.hpp"
+#include "lu/phases/panel_factor_device.hpp"
 #include "tests/device/backends.hpp"
 
 namespace hplx::lu {

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "lu/row_broadcast.hpp"
+#include "lu/phases/row_broadcast.hpp"
 
 namespace hplx::lu {
 namespace {

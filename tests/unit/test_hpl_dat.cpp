@@ -11,7 +11,7 @@
 
 #include "core/error.hpp"
 #include "lu/config.hpp"
-#include "lu/hpl_dat_writer.hpp"
+#include "lu/run/hpl_dat_writer.hpp"
 
 namespace {
 

@@ -13,7 +13,7 @@
 #include <vector>
 
 #include "lu/config.hpp"
-#include "lu/netlib_output.hpp"
+#include "lu/run/netlib_output.hpp"
 
 namespace {
 

@@ -1,6 +1,6 @@
 // Sizing of the default `hplx lu` problem and the per-rank memory estimate.
 #include "core/error.hpp"
-#include "lu/problem_size.hpp"
+#include "lu/run/problem_size.hpp"
 
 #include <cblas.h>
 #include <gtest/gtest.h>

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "lu/row_swap.hpp"
+#include "lu/phases/row_swap.hpp"
 
 namespace hplx::lu {
 namespace {

@@ -1,0 +1,757 @@
+// Recursive panel factorization (netlib's RFACT / PFACT / NBMIN / NDIV) on
+// the stacked panel [A1; A2] described in panel.hpp.
+//
+// Every BLAS call that touches A1 is issued separately from the one that
+// touches A2, with sizes that are the same on every process of the column:
+// A1 is replicated and must stay bitwise identical everywhere, or processes
+// would disagree about pivots.
+//
+// With more than one thread (rocHPL's CPU panel factorization) one OpenMP
+// team runs the whole recursion, every thread the same steps. The stacked
+// panel is cut into row tiles of jb rows, A1 being tile 0, dealt round-robin:
+// each thread issues the row-wise BLAS calls (the updates below the current
+// column, the scaling) on its own tiles only, so its rows stay in its cache
+// across the panel's columns. The few calls that touch only A1's top rows
+// (U's triangular solves, Crout's U rows) run on thread 0, the owner of A1,
+// and the others wait for them at a barrier. The pivot search is a reduction
+// over the threads, then over the process column by thread 0 alone, since
+// MPI is initialised MPI_THREAD_FUNNELED. A1 is only ever written by
+// thread 0, so it stays identical across the processes of the column.
+#include <mpi.h>
+#include <omp.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <exception>
+#include <limits>
+#include <vector>
+
+#include "core/error.hpp"
+#include "core/timer.hpp"
+#include "device/host_blas.hpp"
+#include "lu/block_cyclic.hpp"
+#include "lu/phases/panel.hpp"
+#include "lu/phases/recursion_split.hpp"
+
+namespace hplx::lu {
+namespace host_blas = device::host_blas;
+namespace {
+
+using host_blas::Diag;
+using host_blas::Side;
+using host_blas::Trans;
+using host_blas::Uplo;
+
+// A pivot candidate travels as [|value|, global row, row data (jb values)].
+void pick_pivot(void* in, void* inout, int* len, MPI_Datatype* type) {
+  int bytes = 0;
+  MPI_Type_size(*type, &bytes);
+  const long width = bytes / static_cast<long>(sizeof(double));
+  auto* a = static_cast<double*>(in);
+  auto* b = static_cast<double*>(inout);
+  for (int e = 0; e < *len; ++e, a += width, b += width) {
+    // Larger magnitude wins; ties go to the smaller global row, so the choice
+    // does not depend on the reduction order.
+    if (a[0] > b[0] || (a[0] == b[0] && a[1] < b[1])) std::memcpy(b, a, width * sizeof(double));
+  }
+}
+
+double magnitude(double v) {
+  // NaN compares false with everything; rank it above every number so the
+  // choice stays deterministic (the run then fails its residual check).
+  return std::isnan(v) ? std::numeric_limits<double>::infinity() : std::fabs(v);
+}
+
+// The best pivot row one thread (or the whole process) has seen so far.
+struct Candidate {
+  double mag = -1.0;  // magnitude() of the entry; below every real one while no row is seen
+  long row = -1;      // stacked row index
+};
+
+// The rule of pick_pivot within one process: stacked order is global row
+// order, so the smaller stacked row wins a tie, whichever thread saw it.
+bool beats(const Candidate& a, const Candidate& b) {
+  return a.mag > b.mag || (a.mag == b.mag && a.row < b.row);
+}
+
+struct FactorParams {
+  Factorization rfact, pfact;
+  long nbmin, ndiv;
+};
+
+// A range of stacked rows one BLAS call covers.
+struct RowRange {
+  long first, count;
+};
+
+// Threads that share a cache line to publish their candidates would slow
+// each other down at every column.
+struct alignas(64) CandidateSlot {
+  Candidate candidate;
+};
+
+// What the threads of the team share: the panel, the per-thread pivot
+// candidates, and the pivot exchange over the process column (thread 0's).
+class SharedPanel {
+ public:
+  SharedPanel(Panel& p, const PanelRows& rows, MPI_Comm col, int threads)
+      : p_(p), rows_(rows), col_(col), ld_(p.ld()), jb_(p.jb), slots_(threads) {
+    MPI_Comm_size(col, &colsize_);
+    if (colsize_ > 1) {
+      HPLX_MPI_CHECK(MPI_Type_contiguous(jb_ + 2, MPI_DOUBLE, &candidate_type_));
+      HPLX_MPI_CHECK(MPI_Type_commit(&candidate_type_));
+      HPLX_MPI_CHECK(MPI_Op_create(pick_pivot, 1, &pick_op_));
+      mine_.resize(jb_ + 2);
+      best_.resize(jb_ + 2);
+    }
+  }
+  ~SharedPanel() {
+    if (colsize_ > 1) {
+      MPI_Op_free(&pick_op_);
+      MPI_Type_free(&candidate_type_);
+    }
+  }
+  SharedPanel(const SharedPanel&) = delete;
+  SharedPanel& operator=(const SharedPanel&) = delete;
+
+  double* at(long r, long c) { return p_.w.data() + r + c * ld_; }
+  // The same element in W's device side (FactDeviceGemm).
+  double* on_device(long r, long c) { return p_.w.device() + r + c * ld_; }
+  void set_device_gemm(const FactDeviceGemm& g) { device_gemm_ = g; }
+  const FactDeviceGemm& device_gemm() const { return device_gemm_; }
+  long ld() const { return ld_; }
+  long jb() const { return jb_; }
+  long m2() const { return p_.m2; }
+
+  Candidate& slot(int thread) { return slots_[thread].candidate; }
+
+  // The best of the first `team` slots.
+  Candidate best_of(int team) const {
+    Candidate best = slots_[0].candidate;
+    for (int t = 1; t < team; ++t) {
+      if (beats(slots_[t].candidate, best)) best = slots_[t].candidate;
+    }
+    return best;
+  }
+
+  // Thread 0 only: agrees on the pivot of column c with the rest of the
+  // process column, given this process's best candidate, and brings that
+  // row to row c. Sets ipiv[c] and info.
+  void exchange(long c, const Candidate& best) {
+    const long k = p_.k;
+    long best_global = best.row < jb_ ? k + best.row : global_row_of_a2(best.row - jb_);
+
+    if (colsize_ > 1) {
+      mine_[0] = best.mag;
+      mine_[1] = static_cast<double>(best_global);
+      for (long j = 0; j < jb_; ++j) mine_[2 + j] = *at(best.row, j);
+      if (!reduce_over_column()) best_ = mine_;
+      best_global = static_cast<long>(best_.at(1));
+      if (best_global < k + jb_) {
+        if (best_global != k + c) swap_rows(at(c, 0), at(best_global - k, 0));
+      } else {
+        if (owner_of(best_global, rows_.nb, rows_.nprow) == rows_.myrow) {
+          const long i = global_to_local(best_global, rows_.nb, rows_.nprow) - rows_.a2_first;
+          for (long j = 0; j < jb_; ++j) *at(jb_ + i, j) = *at(c, j);
+        }
+        for (long j = 0; j < jb_; ++j) *at(c, j) = best_[2 + j];
+      }
+    } else if (best.row != c) {
+      swap_rows(at(c, 0), at(best.row, 0));
+    }
+    p_.ipiv[c] = best_global;
+    if (*at(c, c) == 0.0 && p_.info == 0) p_.info = k + c + 1;
+  }
+
+  // Thread 0 only, the whole team past a barrier: the top-level sub-panel
+  // [first, end) is factored (broadcast pipelining may send it now).
+  void subpanel_done(long first, long end) {
+    if (!done_ || !*done_ || failure_) return;
+    try {
+      (*done_)(first, end);
+    } catch (...) {
+      failure_ = std::current_exception();
+    }
+  }
+  void set_subpanel_done(const SubpanelDone* done) { done_ = done; }
+
+  // Call after the team has ended: an MPI error cannot leave an OpenMP
+  // region as an exception, so it waits here.
+  void rethrow_failure() const {
+    if (failure_) std::rethrow_exception(failure_);
+  }
+
+ private:
+  long global_row_of_a2(long i) const {
+    return local_to_global(rows_.a2_first + i, rows_.nb, rows_.myrow, rows_.nprow);
+  }
+
+  void swap_rows(double* x, double* y) {
+    for (long j = 0; j < jb_; ++j) std::swap(x[j * ld_], y[j * ld_]);
+  }
+
+  // False after an MPI error: the factorization then goes on with this
+  // process's own candidates, so that no thread waits forever at a barrier,
+  // and the error is rethrown once the team has ended.
+  bool reduce_over_column() {
+    if (failure_) return false;
+    try {
+      HPLX_MPI_CHECK(MPI_Allreduce(mine_.data(), best_.data(), 1, candidate_type_, pick_op_, col_));
+      return true;
+    } catch (...) {
+      failure_ = std::current_exception();
+      return false;
+    }
+  }
+
+  Panel& p_;
+  const PanelRows& rows_;
+  const SubpanelDone* done_ = nullptr;
+  MPI_Comm col_;
+  long ld_, jb_;
+  int colsize_ = 1;
+  MPI_Datatype candidate_type_ = MPI_DATATYPE_NULL;
+  MPI_Op pick_op_ = MPI_OP_NULL;
+  std::vector<double> mine_, best_;
+  std::vector<CandidateSlot> slots_;
+  std::exception_ptr failure_;
+  FactDeviceGemm device_gemm_;
+};
+
+// One thread's part of the factorization. With a team of one it is the
+// whole factorization, issuing the same BLAS calls as an unthreaded code.
+class PanelThread {
+ public:
+  PanelThread(SharedPanel& s, const FactorParams& prm, int thread, int team)
+      : s_(s), prm_(prm), me_(thread), team_(team), jb_(s.jb()), ld_(s.ld()) {
+    deal_tiles();
+  }
+
+  void run() { recursive(0, jb_); }
+
+ private:
+  double* at(long r, long c) { return s_.at(r, c); }
+  bool owns_a1() const { return me_ == 0; }
+
+  // Alone, the thread takes A2 whole, in one call per operation. In a team,
+  // stacked tile t (rows [t jb, (t + 1) jb)) goes to thread t mod team; tile
+  // 0 is A1, which `below` handles apart because its calls start at a column.
+  void deal_tiles() {
+    const long m2 = s_.m2();
+    if (team_ == 1) {
+      if (m2 > 0) tiles_.push_back({jb_, m2});
+      return;
+    }
+    const long rows = jb_ + m2;
+    for (long t = me_ == 0 ? team_ : me_; t * jb_ < rows; t += team_) {
+      tiles_.push_back({t * jb_, std::min(jb_, rows - t * jb_)});
+    }
+  }
+
+  // Waits for the whole team; every thread must reach the same barriers.
+  void sync() const {
+    if (team_ > 1) {
+#pragma omp barrier
+    }
+  }
+
+  // Runs f, which touches only rows of A1 (thread 0's), on thread 0; the
+  // others wait for its result.
+  template <class F>
+  void on_main(F&& f) {
+    if (owns_a1()) f();
+    sync();
+  }
+
+  // Calls f(first stacked row, row count) for this thread's rows at or
+  // below stacked row r: A1 rows [r, jb) on thread 0, then its A2 tiles.
+  template <class F>
+  void below(long r, F&& f) {
+    if (owns_a1() && r < jb_) f(r, jb_ - r);
+    for (const RowRange& t : tiles_) f(t.first, t.count);
+  }
+
+  void recursive(long c0, long n) {
+    if (n <= prm_.nbmin) {
+      base(c0, n);
+      return;
+    }
+    // netlib's split: NDIV parts, each a multiple of NBMIN, so 1 <= s < n.
+    const long s = recursion_part(n, prm_.nbmin, prm_.ndiv);
+    const long end = c0 + n;
+    const bool on_device = s_.device_gemm().applies(n);
+    for (long a = c0; a < end; a += s) {
+      const long w = std::min(s, end - a);
+      switch (prm_.rfact) {
+        case Factorization::Left:
+          if (a > c0) {
+            on_main([&] {
+              host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, a - c0, w, 1.0,
+                              at(c0, c0), ld_, at(c0, a), ld_);
+            });
+            update_below(a, {a, w}, {c0, a - c0}, on_device);
+          }
+          recursive(a, w);
+          break;
+        case Factorization::Crout:
+          if (a > c0) update_below(a, {a, w}, {c0, a - c0}, on_device);
+          recursive(a, w);
+          if (a + w < end) {
+            on_main([&] {
+              host_blas::gemm(Trans::No, Trans::No, w, end - a - w, a - c0, -1.0, at(a, c0), ld_,
+                              at(c0, a + w), ld_, 1.0, at(a, a + w), ld_);
+              host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
+                              at(a, a), ld_, at(a, a + w), ld_);
+            });
+          }
+          break;
+        case Factorization::Right:
+          recursive(a, w);
+          if (a + w < end) {
+            on_main([&] {
+              host_blas::trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, w, end - a - w, 1.0,
+                              at(a, a), ld_, at(a, a + w), ld_);
+            });
+            update_below(a + w, {a + w, end - a - w}, {a, w}, on_device);
+          }
+          break;
+      }
+      // A top-level sub-panel other than the last is final now, up to the
+      // row interchanges of the pivots still to come.
+      if (c0 == 0 && n == jb_ && a + w < end) {
+        sync();
+        if (owns_a1()) s_.subpanel_done(a, a + w);
+      }
+    }
+  }
+
+  struct Columns {
+    long first, count;
+  };
+
+  // The recursion's update: rows from stacked row `from` down, columns
+  // `cols`, minus the factored columns `inner` times their U rows (the
+  // inner columns' rows, above `from`): C -= A B with A = rows x inner, B =
+  // inner rows x cols. On the host each thread updates its own rows. On the
+  // device (seed 003 5.1.2) thread 0 copies A, B and C into W's device side,
+  // runs the GEMM there (A1's rows and A2's rows as separate calls, so A1
+  // rounds alike on every process of the column) and copies C back; the
+  // others wait.
+  void update_below(long from, Columns cols, Columns inner, bool on_device) {
+    if (!on_device) {
+      below(from, [&](long r, long m) {
+        host_blas::gemm(Trans::No, Trans::No, m, cols.count, inner.count, -1.0, at(r, inner.first),
+                        ld_, at(inner.first, cols.first), ld_, 1.0, at(r, cols.first), ld_);
+      });
+      return;
+    }
+    on_main([&] {
+      const FactDeviceGemm& g = s_.device_gemm();
+      device::Queue& q = *g.queue;
+      const long rows = jb_ + s_.m2() - from;
+      const std::size_t pitch = ld_ * sizeof(double);
+      auto to_device = [&](long r, long m, Columns c) {
+        q.copy_columns(s_.on_device(r, c.first), pitch, at(r, c.first), pitch, m * sizeof(double),
+                       c.count);
+      };
+      to_device(from, rows, inner);
+      to_device(inner.first, inner.count, cols);
+      to_device(from, rows, cols);
+      auto gemm = [&](long r, long m) {
+        q.gemm(device::Trans::No, device::Trans::No, m, cols.count, inner.count, -1.0,
+               s_.on_device(r, inner.first), ld_, s_.on_device(inner.first, cols.first), ld_, 1.0,
+               s_.on_device(r, cols.first), ld_);
+        if (g.calls) ++*g.calls;
+      };
+      if (from < jb_) gemm(from, jb_ - from);
+      if (s_.m2() > 0) gemm(std::max(from, jb_), jb_ + s_.m2() - std::max(from, jb_));
+      q.copy_columns(at(from, cols.first), pitch, s_.on_device(from, cols.first), pitch,
+                     rows * sizeof(double), cols.count);
+      q.synchronize();
+    });
+  }
+
+  // Unblocked factorization of columns [c0, c0 + n).
+  void base(long c0, long n) {
+    const long end = c0 + n;
+    for (long c = c0; c < end; ++c) {
+      if (c > c0 && prm_.pfact != Factorization::Right) {
+        if (prm_.pfact == Factorization::Left) {
+          // U part of column c from the columns already factored.
+          on_main([&] {
+            host_blas::trsv(Uplo::Lower, Trans::No, Diag::Unit, c - c0, at(c0, c0), ld_, at(c0, c),
+                            1);
+          });
+        }
+        below(c, [&](long r, long m) {
+          host_blas::gemv(Trans::No, m, c - c0, -1.0, at(r, c0), ld_, at(c0, c), 1, 1.0, at(r, c),
+                          1);
+        });
+      }
+      pivot_and_swap(c);
+      scale_column(c);
+      if (c + 1 < end) {
+        if (prm_.pfact == Factorization::Right) {
+          below(c + 1, [&](long r, long m) {
+            host_blas::ger(m, end - c - 1, -1.0, at(r, c), 1, at(c, c + 1), ld_, at(r, c + 1), ld_);
+          });
+        } else if (prm_.pfact == Factorization::Crout && c > c0) {
+          // Row c of U right of the diagonal.
+          on_main([&] {
+            host_blas::gemv(Trans::Yes, c - c0, end - c - 1, -1.0, at(c0, c + 1), ld_, at(c, c0),
+                            ld_, 1.0, at(c, c + 1), ld_);
+          });
+        }
+      }
+    }
+  }
+
+  void scale_column(long c) {
+    const double pivot = *at(c, c);
+    if (pivot == 0.0) return;  // singular: recorded in info, left as is
+    const double inv = 1.0 / pivot;
+    below(c + 1, [&](long r, long m) { host_blas::scal(m, inv, at(r, c), 1); });
+  }
+
+  // Best candidate among this thread's rows of column c, the first one of
+  // the largest magnitude.
+  Candidate local_best(long c) {
+    Candidate best;
+    below(c, [&](long r, long m) {
+      for (long i = r; i < r + m; ++i) {
+        const double v = magnitude(*at(i, c));
+        if (v > best.mag) best = {v, i};
+      }
+    });
+    return best;
+  }
+
+  // Once every thread has published its candidate, thread 0 picks the
+  // process's best and exchanges the rows (possibly one in another thread's
+  // tile); everyone waits for row c before scaling by its pivot.
+  void pivot_and_swap(long c) {
+    const Candidate mine = local_best(c);
+    if (team_ == 1) {
+      s_.exchange(c, mine);
+      return;
+    }
+    s_.slot(me_) = mine;
+    sync();
+    if (owns_a1()) s_.exchange(c, s_.best_of(team_));
+    sync();
+  }
+
+  SharedPanel& s_;
+  const FactorParams& prm_;
+  int me_, team_;
+  long jb_, ld_;
+  std::vector<RowRange> tiles_;
+};
+
+}  // namespace
+
+void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
+                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads,
+                          const SubpanelDone& done, const FactDeviceGemm& device_gemm) {
+  panel.ipiv.assign(panel.jb, 0);
+  panel.info = 0;
+  if (panel.jb == 0) return;
+  const FactorParams prm{rfact, pfact, std::max(1, nbmin), std::max(2, ndiv)};
+  SharedPanel shared(panel, rows, col, std::max(1, threads));
+  shared.set_subpanel_done(&done);
+  if (device_gemm.queue && !panel.w.aliased()) shared.set_device_gemm(device_gemm);
+  if (threads <= 1) {
+    // No OpenMP region: BLAS keeps all of its own threads, as before threading.
+    PanelThread(shared, prm, 0, 1).run();
+  } else {
+    // A thread without a tile would only wait at the barriers. But a team
+    // of two even for A1 alone: BLAS called from a team runs on one
+    // thread, and A1's calls must round the same on every process of the
+    // column, whatever its share of A2.
+    const long tiles = 1 + (panel.m2 + panel.jb - 1) / panel.jb;
+    const int team = static_cast<int>(std::min<long>(std::max(2L, tiles), threads));
+#pragma omp parallel num_threads(team)
+    {
+      // The runtime may give fewer threads than asked (nested regions):
+      // the tiles are dealt over the team there is.
+      PanelThread(shared, prm, omp_get_thread_num(), omp_get_num_threads()).run();
+    }
+  }
+  shared.rethrow_failure();
+}
+
+namespace {
+
+// The pivot exchanges of `columns` columns over the process column, in a
+// simulation: the first exchange waits for the column's slowest process,
+// the second is timed on the simulated clock, and the other columns' are
+// charged at that time. Two real collectives per sub-panel instead of one
+// per column: the messages of a large simulation are the simulator's cost
+// (N x P log2 P of them otherwise), and small exchanges of equal size on a
+// synchronised column cost alike.
+class SimulatedPivotExchange {
+ public:
+  SimulatedPivotExchange(MPI_Comm col, long jb) : col_(col), mine_(jb + 2, 0.0), best_(jb + 2) {
+    MPI_Comm_size(col, &size_);
+    if (size_ == 1) return;
+    HPLX_MPI_CHECK(MPI_Type_contiguous(static_cast<int>(jb + 2), MPI_DOUBLE, &candidate_));
+    HPLX_MPI_CHECK(MPI_Type_commit(&candidate_));
+    HPLX_MPI_CHECK(MPI_Op_create(pick_pivot, 1, &pick_));
+  }
+  ~SimulatedPivotExchange() {
+    if (size_ == 1) return;
+    MPI_Op_free(&pick_);
+    MPI_Type_free(&candidate_);
+  }
+  SimulatedPivotExchange(const SimulatedPivotExchange&) = delete;
+  SimulatedPivotExchange& operator=(const SimulatedPivotExchange&) = delete;
+
+  void columns(device::Simulation& sim, long count) {
+    if (size_ == 1 || count == 0) return;
+    exchange();
+    if (count == 1) return;
+    const double start = wall_time();  // the simulated clock
+    exchange();
+    sim.host_work(static_cast<double>(count - 2) * (wall_time() - start));
+  }
+
+ private:
+  void exchange() {
+    HPLX_MPI_CHECK(MPI_Allreduce(mine_.data(), best_.data(), 1, candidate_, pick_, col_));
+  }
+
+  MPI_Comm col_;
+  int size_ = 1;
+  std::vector<double> mine_, best_;
+  MPI_Datatype candidate_ = MPI_DATATYPE_NULL;
+  MPI_Op pick_ = MPI_OP_NULL;
+};
+
+}  // namespace
+
+void simulate_stacked_panel(device::Simulation& sim, Panel& panel, int nbmin, int ndiv,
+                            MPI_Comm col, long n, const SubpanelDone& done) {
+  const long jb = panel.jb;
+  panel.ipiv.assign(jb, 0);
+  panel.info = 0;
+  if (jb == 0) return;
+  const device::SimModel& model = sim.model();
+  SimulatedPivotExchange exchange(col, jb);
+  std::vector<long> bounds = subpanel_starts(panel.jb, nbmin, ndiv);
+  bounds.push_back(jb);
+  const double rows = static_cast<double>(jb + panel.m2);
+  // One charge per top-level sub-panel, whose end the look-ahead and the
+  // device's trailing update wait for (the last one's is FACT's end).
+  for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {
+    double seconds = 0;
+    for (long c = bounds[s]; c < bounds[s + 1]; ++c) {
+      // Column c's part of the recursion: the rows from c down, scaled and
+      // updated over the columns right of it (rows x jb^2 flops in all).
+      const double flops = 2.0 * std::max(0.0, rows - c) * static_cast<double>(jb - c);
+      seconds += flops / model.fact_flops + model.fact_column_s;
+      panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
+    }
+    sim.host_work(seconds);
+    exchange.columns(sim, bounds[s + 1] - bounds[s]);
+    if (done && s + 2 < bounds.size()) done(bounds[s], bounds[s + 1]);
+  }
+}
+
+namespace {
+
+// The device FACT's sequence (panel_factor_device.cpp's DeviceFact),
+// walked for its modelled cost: per top-level sub-panel, the seconds of the
+// queue's work and the columns it factors.
+class DeviceFactCost {
+ public:
+  DeviceFactCost(const device::SimModel& m, long rows, long jb, Factorization rfact,
+                 Factorization pfact, int nbmin, int ndiv, bool several)
+      : m_(m),
+        ld_(rows),
+        jb_(jb),
+        m2_(rows - jb),
+        rfact_(rfact),
+        pfact_(pfact),
+        nbmin_(std::max(1, nbmin)),
+        ndiv_(std::max(2, ndiv)),
+        several_(several) {}
+
+  // Seconds of each top-level sub-panel (the first also fills the tail).
+  std::vector<double> subpanels() {
+    parts_.clear();
+    parts_.push_back(launch(8.0 * (jb_ + 1)));  // FillDoubles of the tail
+    recursive(0, jb_);
+    return parts_;
+  }
+
+ private:
+  double launch(double bytes) const { return m_.kernel_overhead_s + bytes / m_.memory_Bps; }
+  void add(double s) { parts_.back() += s; }
+  template <class F>
+  void below(long r, F&& f) {
+    if (r < jb_) f(r, jb_ - r);
+    if (m2_ > 0) f(jb_, m2_);
+  }
+  void gemm(long m, long n, long k) {
+    if (m > 0 && n > 0 && k > 0) add(m_.kernel_overhead_s + m_.dgemm.seconds(m, n, k));
+  }
+  void trsm(long m, long n) {
+    if (m > 0 && n > 0) add(m_.kernel_overhead_s + static_cast<double>(m) * m * n / m_.trsm_flops);
+  }
+  void gemv(long m, long n) {
+    if (m > 0 && n > 0) add(m_.kernel_overhead_s + 8.0 * m * n / m_.memory_Bps);
+  }
+  void update_below(long from, long cols, long inner) {
+    below(from, [&](long, long m) { gemm(m, cols, inner); });
+  }
+
+  void recursive(long c0, long n) {
+    if (n <= nbmin_) {
+      base(c0, n);
+      return;
+    }
+    const long s = recursion_part(n, nbmin_, ndiv_);
+    const long end = c0 + n;
+    const bool top = c0 == 0 && n == jb_;
+    for (long a = c0; a < end; a += s) {
+      const long w = std::min(s, end - a);
+      if (top && a > 0) parts_.push_back(0);
+      switch (rfact_) {
+        case Factorization::Left:
+          if (a > c0) {
+            trsm(a - c0, w);
+            update_below(a, w, a - c0);
+          }
+          recursive(a, w);
+          break;
+        case Factorization::Crout:
+          if (a > c0) update_below(a, w, a - c0);
+          recursive(a, w);
+          if (a + w < end) {
+            gemm(w, end - a - w, a - c0);
+            trsm(w, end - a - w);
+          }
+          break;
+        case Factorization::Right:
+          recursive(a, w);
+          if (a + w < end) {
+            trsm(w, end - a - w);
+            update_below(a + w, end - a - w, w);
+          }
+          break;
+      }
+    }
+  }
+
+  void base(long c0, long n) {
+    const long end = c0 + n;
+    for (long c = c0; c < end; ++c) {
+      if (c > c0 && pfact_ != Factorization::Right) {
+        if (pfact_ == Factorization::Left) trsm(c - c0, 1);
+        below(c, [&](long, long m) { gemv(m, c - c0); });
+      }
+      const double rows = static_cast<double>(ld_ - c);
+      add(launch(8.0 * rows));  // each chunk's candidate: the column read once
+      add(launch(0));           // the pick (one thread) and the swap in W
+      if (several_) {
+        // The candidate to pinned memory and the best back, then applied.
+        add(2 * (m_.link_latency_s + 8.0 * (jb_ + 2) / m_.link_Bps) + launch(0));
+      }
+      add(launch(16.0 * (rows - 1)));  // ScaleByPivot: read and written
+      if (c + 1 < end) {
+        if (pfact_ == Factorization::Right)
+          add(launch(16.0 * (rows - 1) * static_cast<double>(end - c - 1)));  // RankOneUpdate
+        else if (pfact_ == Factorization::Crout && c > c0)
+          gemv(c - c0, end - c - 1);
+      }
+      add(m_.device_fact_column_s);
+    }
+  }
+
+  const device::SimModel& m_;
+  const long ld_, jb_, m2_;
+  const Factorization rfact_, pfact_;
+  const long nbmin_, ndiv_;
+  const bool several_;
+  std::vector<double> parts_;
+};
+
+// The seconds of each top-level sub-panel of device FACT, alone and beside
+// the update: the measured panel's times (SimModel::device_fact) dealt over
+// the sub-panels as the launch model deals its own, plus what several
+// process rows add to that model (the pivots' exchange); without
+// measurements the launch model's, the same both ways.
+struct DeviceFactParts {
+  std::vector<double> alone, beside;
+};
+DeviceFactParts device_fact_parts(const device::SimModel& model, long rows, long jb,
+                                  Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                  bool several) {
+  DeviceFactParts out;
+  out.alone = DeviceFactCost(model, rows, jb, rfact, pfact, nbmin, ndiv, several).subpanels();
+  out.beside = out.alone;
+  const device::MeasuredFact& measured = model.device_fact;
+  if (measured.empty()) return out;
+  const std::vector<double> one =
+      several ? DeviceFactCost(model, rows, jb, rfact, pfact, nbmin, ndiv, false).subpanels()
+              : out.alone;
+  double total = 0;
+  for (double s : one) total += s;
+  const double alone = measured.alone(rows, jb), beside = measured.beside(rows, jb);
+  for (std::size_t i = 0; i < one.size(); ++i) {
+    const double exchange = out.alone[i] - one[i], share = total > 0 ? one[i] / total : 0;
+    out.alone[i] = exchange + share * alone;
+    out.beside[i] = exchange + share * beside;
+  }
+  return out;
+}
+
+}  // namespace
+
+double simulated_device_fact_seconds(const device::SimModel& model, long rows, long jb,
+                                     Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                     bool beside) {
+  if (jb <= 0) return 0;
+  const DeviceFactParts parts =
+      device_fact_parts(model, rows, jb, rfact, pfact, nbmin, ndiv, false);
+  double s = 0;
+  for (double part : beside ? parts.beside : parts.alone) s += part;
+  return s;
+}
+
+void simulate_stacked_panel_device(device::Simulation& sim, device::Queue& q, Panel& panel,
+                                   Factorization rfact, Factorization pfact, int nbmin, int ndiv,
+                                   MPI_Comm col, long n, const SubpanelDone& done) {
+  const long jb = panel.jb;
+  panel.ipiv.assign(jb, 0);
+  panel.info = 0;
+  if (jb == 0) return;
+  const device::SimModel& model = sim.model();
+  int colsize = 1;
+  MPI_Comm_size(col, &colsize);
+  SimulatedPivotExchange exchange(col, jb);
+  const DeviceFactParts parts =
+      device_fact_parts(model, panel.ld(), jb, rfact, pfact, nbmin, ndiv, colsize > 1);
+  std::vector<long> bounds = subpanel_starts(static_cast<int>(jb), nbmin, ndiv);
+  bounds.push_back(jb);
+  for (long c = 0; c < jb; ++c) panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
+  // W's host tail too: where the panel goes to the host (Q > 1) its pivots
+  // are read back from there, and the simulated copy moves no data.
+  pack_panel_tail(panel);
+  for (std::size_t s = 0; s + 1 < bounds.size(); ++s) {
+    if (s < parts.alone.size()) sim.fact_work(q, parts.alone[s], parts.beside[s]);
+    if (colsize > 1) {
+      q.synchronize();  // each column's candidate goes over MPI from the host
+      exchange.columns(sim, bounds[s + 1] - bounds[s]);
+    }
+    if (done && s + 2 < bounds.size()) {
+      // The sub-panel leaves from W's host side (broadcast pipelining).
+      panel.w.to_host(q, bounds[s] * panel.ld(), (bounds[s + 1] - bounds[s]) * panel.ld());
+      q.synchronize();
+      done(bounds[s], bounds[s + 1]);
+    }
+  }
+}
+
+}  // namespace hplx::lu
