@@ -16,7 +16,7 @@ int main(int argc, char** argv) {
   hplx::restart_with_better_blas_core(argv);
   int provided = 0;
   // SERIALIZED for every run: the dag schedule's MPI calls run on any
-  // thread of the team, one at a time (src/lu/dag_schedule.hpp, which
+  // thread of the team, one at a time (src/lu/schedules/dag_schedule.hpp, which
   // refuses more than one thread when the library provides less). Open MPI
   // treats every level below MULTIPLE alike (no locks), so the other
   // schedules lose nothing by it; an MPI that offers less (SimGrid's SMPI:

@@ -73,7 +73,7 @@ class Queue {
   // True when every operation has finished when its call returns (the host
   // backend). A schedule that overlaps host work with queued work uses
   // worker threads for a queue that runs inline (the bsp driver's FACT
-  // beside the update, src/lu/pdgesv.cpp).
+  // beside the update, src/lu/schedules/pdgesv.cpp).
   virtual bool runs_inline() const = 0;
   // True when the queue's work runs on the host's cores (host, emulated):
   // kernel bodies then run as host loops (launch.hpp).

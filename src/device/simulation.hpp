@@ -18,7 +18,7 @@ class Simulation {
   virtual void host_work(double seconds) = 0;
   // `q`, one of this backend's queues, does `seconds` of modelled work
   // after what it has (work whose cost the driver models as a whole, as
-  // FACT on the device: lu/panel.hpp simulate_stacked_panel_device).
+  // FACT on the device: lu/phases/panel.hpp simulate_stacked_panel_device).
   virtual void queue_work(Queue& q, double seconds) = 0;
   // `q` does a part of FACT that takes `alone_s` with the device to itself
   // and `beside_s` while its other queues compute (SimModel::device_fact):

@@ -67,7 +67,7 @@ void check_memory(const HplMxpConfig& config, long long available, bool matrix_o
 
 // The default problem without --n or an HPL.dat: the largest N, a multiple
 // of NB, whose FP32 factorization takes about `target_seconds` at
-// kLuEfficiency (src/lu/problem_size.hpp) of `fp32_gflops` (the whole
+// kLuEfficiency (src/lu/run/problem_size.hpp) of `fp32_gflops` (the whole
 // job's) and whose bytes_per_process stay within kMemoryLimitFraction of
 // `bytes_per_rank`. The FP64 matrix and its FP32 copy make 12 bytes per
 // element, against the LU's 8. The refinement's O(n^2) work is left out

@@ -142,7 +142,7 @@ void invert_triangle(device::Queue& q, Uplo uplo, long jb, const float* t, long 
 // panel's broadcast (so its forwarding goes on while this process computes).
 constexpr long kUpdateChunkColumns = 512;
 
-// HPL-MxP's steps of the LU's look-ahead schedule (lu/look_ahead.hpp).
+// HPL-MxP's steps of the LU's look-ahead schedule (lu/schedules/look_ahead.hpp).
 // Panels use DEPTH + 1 buffers in turn: a panel's buffer is written again
 // by the FACT DEPTH + 1 panels later, which its queue orders after every
 // update queued so far, the retired panel's included.

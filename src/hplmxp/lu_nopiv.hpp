@@ -1,6 +1,6 @@
 // The FP32 LU factorization without pivoting of the distributed matrix,
 // right-looking, one NB-column panel at a time, on the LU's look-ahead
-// schedule (lu/look_ahead.hpp, the loop `hplx lu` runs), with these steps:
+// schedule (lu/schedules/look_ahead.hpp, the loop `hplx lu` runs), with these steps:
 //   FACT: the diagonal block is factored on its owner's queue
 //   (diagonal_block.hpp: STRSM, SGEMM and a kernel leaf) and, with several
 //   process rows, broadcast down its process column; the column's

@@ -41,13 +41,13 @@ enum class FactLeaf { Fused = 0, Kernels = 1 };
 struct Schedule {
   // --schedule: bsp = the look-ahead driver of pdgesv.cpp (DEPTH and the
   // options below); dag = the LU as a task graph (seed 004,
-  // src/lu/dag_schedule.hpp), where look-ahead emerges from the priorities.
+  // src/lu/schedules/dag_schedule.hpp), where look-ahead emerges from the priorities.
   ScheduleKind kind = ScheduleKind::Bsp;
   // --dag-priorities: the dag schedule's task priorities (off = ablation).
   bool dag_priorities = true;
   // --dag-group-columns: about how many columns a non-urgent update task of
   // the dag schedule takes (rounded to whole blocks; NB or less gives one
-  // task per block). 512 = kDagGroupColumns (src/lu/dag_schedule.hpp).
+  // task per block). 512 = kDagGroupColumns (src/lu/schedules/dag_schedule.hpp).
   long dag_group_columns = 512;
   // --dag-early-swap: the dag schedule's early rest swap with one process
   // column (off = the blocking swap, for measuring it).
@@ -64,7 +64,7 @@ struct Schedule {
   int fact_threads = 1;
   // On a device backend: FACT's recursion levels at least this many columns
   // wide run their DGEMM on the device (seed 003 5.1.2; --fact-device-gemm;
-  // src/lu/panel.hpp FactDeviceGemm). 0 = off.
+  // src/lu/phases/panel.hpp FactDeviceGemm). 0 = off.
   long fact_device_gemm = 0;
   // --fact-on: FACT on the host or on the device's queue. The library's
   // default is the host; `hplx lu` makes it the device on a device backend
@@ -109,7 +109,7 @@ struct Schedule {
   bool core_sharing = false;
   // Broadcast pipelining (seed 003 5.1.3.2; --bcast-pipeline): finished
   // top-level sub-panels of FACT are broadcast while the rest is factored
-  // (src/lu/panel_broadcast.hpp).
+  // (src/lu/phases/panel_broadcast.hpp).
   bool bcast_pipeline = false;
 };
 

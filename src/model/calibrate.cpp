@@ -287,7 +287,7 @@ long row_copy_rows(long size) {
 }
 
 // One of the row swap's copies (the caller's phases.row_copy: hplx lu's own
-// kernels, src/lu/phase_timing.hpp) of b rows of an m x m matrix over n
+// kernels, src/lu/run/phase_timing.hpp) of b rows of an m x m matrix over n
 // columns, in 256-column chunks dealt over `threads` threads; nanoseconds
 // per element moved (b n), mean of the round's undisturbed reps. Each
 // round makes its matrix and frees it: kept over the rounds, the matrices

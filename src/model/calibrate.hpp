@@ -120,7 +120,7 @@ struct TimedWork {
 };
 
 // The LU phases the CPU terms time, run as hplx lu runs them. The caller
-// supplies them (apps/hplx from src/lu/phase_timing.hpp): the model and its
+// supplies them (apps/hplx from src/lu/run/phase_timing.hpp): the model and its
 // calibration depend on core and device only, never on the LU.
 struct LuPhaseTimings {
   // FACT on one thread of the m x b panel of `src` (column-major, leading

@@ -422,7 +422,7 @@ TEST(SimSetup, BadDeviceFactKeysAreAClearOneLineError) {
   EXPECT_THROW(device::sim_model_from_json(j, "k.json"), UsageError);
 }
 
-// The device FACT model (lu/panel.hpp): on the H200's figures a panel of
+// The device FACT model (lu/phases/panel.hpp): on the H200's figures a panel of
 // NB 1024 factors on the device faster than on its host (what makes
 // --fact-on device the faster schedule there), each column's further time
 // adds jb times it, and a slower launch makes it slower.

@@ -3,7 +3,7 @@
 // from OpenBLAS with its threads, kernel bodies as OpenMP loops), events
 // are complete when recorded. It is a real backend and the oracle the
 // contract tests hold the others to. Schedules that overlap host work with
-// queued work do it with worker threads (src/lu/pdgesv.cpp: FACT beside
+// queued work do it with worker threads (src/lu/schedules/pdgesv.cpp: FACT beside
 // the update).
 #pragma once
 
