@@ -304,10 +304,13 @@ class MxpRun {
       : ctx_(ctx),
         in_(in),
         set_(std::move(settings)),
-        rank_(rank_of(ctx.world())),
+        rank_(rank_in(ctx.world())),
         live_(set_.json, rank_ == 0),
         trace_(!set_.trace.empty()),
-        watchdog_(activity_, watching(set_, rank_)),
+        watchdog_(activity_, {.limit_s = set_.watchdog_s,
+                              .record_path = set_.json,
+                              .rank = rank_,
+                              .command = "hplx hpl-mxp"}),
         run_ctx_(ctx) {
     trace_.set_activity(&activity_);
     run_ctx_.set_trace(&trace_);
@@ -328,19 +331,6 @@ class MxpRun {
   int close();
 
  private:
-  static int rank_of(MPI_Comm comm) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    return rank;
-  }
-  static WatchdogOptions watching(const Settings& s, int rank) {
-    WatchdogOptions w;
-    w.limit_s = s.watchdog_s;
-    w.record_path = s.json;
-    w.rank = rank;
-    w.command = "hplx hpl-mxp";
-    return w;
-  }
   long planned() const { return static_cast<long>(in_.tests.size()); }
   void open_report() {
     const lu::HplDat& dat = in_.dat;

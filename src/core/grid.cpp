@@ -6,10 +6,14 @@
 
 namespace hplx {
 
-int Communicator::rank() const {
+int rank_in(MPI_Comm comm) {
   int r = -1;
-  HPLX_MPI_CHECK(MPI_Comm_rank(comm_, &r));
+  HPLX_MPI_CHECK(MPI_Comm_rank(comm, &r));
   return r;
+}
+
+int Communicator::rank() const {
+  return rank_in(comm_);
 }
 
 int Communicator::size() const {

@@ -15,6 +15,9 @@ namespace hplx {
 
 enum class GridOrder { RowMajor, ColumnMajor };
 
+// This process's rank in `comm`.
+int rank_in(MPI_Comm comm);
+
 // Owns an MPI communicator; frees it on destruction (never throws).
 class Communicator {
  public:

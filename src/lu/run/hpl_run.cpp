@@ -453,14 +453,17 @@ class HplRun {
       : dat_(dat),
         options_(options),
         world_(ctx.world()),
-        root_(rank_of(world_) == 0),
+        root_(rank_in(world_) == 0),
         trace_(!options.trace_path.empty()),
         header_(make_record_header("lu", options.argv)),
         live_(options.json_path, root_),
         tests_(expand_tests(dat)),
         backend_(device::name_of(ctx.device().kind())),
         run_ctx_(ctx),
-        watchdog_(activity_, watching(options, rank_of(world_))) {
+        watchdog_(activity_, {.limit_s = options.watchdog_s,
+                              .record_path = options.json_path,
+                              .rank = rank_in(world_),
+                              .command = "hplx lu"}) {
     if (root_) open_output(out_, dat);
     if (root_) live_.update(record_so_far(), 0, total());
     trace_.set_activity(&activity_);
@@ -479,19 +482,6 @@ class HplRun {
   int close();
 
  private:
-  static int rank_of(MPI_Comm comm) {
-    int rank = 0;
-    MPI_Comm_rank(comm, &rank);
-    return rank;
-  }
-  static WatchdogOptions watching(const RunOptions& options, int rank) {
-    WatchdogOptions w;
-    w.limit_s = options.watchdog_s;
-    w.record_path = options.json_path;
-    w.rank = rank;
-    w.command = "hplx lu";
-    return w;
-  }
   long total() const { return static_cast<long>(tests_.size()); }
   bool enter_grid(const TestCase& t);
   std::optional<CoreShare> share_cores(TestCase& run, const TestCase& t);
