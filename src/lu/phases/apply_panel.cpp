@@ -13,13 +13,6 @@
 
 namespace hplx::lu {
 
-// Chunks are small enough that a broadcast in flight is looked at often
-// and that threads sharing the chunks finish together, large enough that
-// DGEMM runs at full speed and that a chunk's columns, swapped just before
-// DGEMM reads them, are still in cache. The row-swap pipeline's segments
-// are updated in chunks of kChunkColumns.
-constexpr long kChunkColumns = 256;
-
 // The update's chunks over nn columns, as boundaries b[0] = 0 < ... < nn:
 // guided, each chunk about 1/(2 threads) of the columns left, between
 // kMinChunk and kMaxChunk and a multiple of 64. Threads that take chunks as

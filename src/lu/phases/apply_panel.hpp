@@ -26,6 +26,14 @@
 
 namespace hplx::lu {
 
+// Chunks are small enough that a broadcast in flight is looked at often
+// and that threads sharing the chunks finish together, large enough that
+// DGEMM runs at full speed and that a chunk's columns, swapped just before
+// DGEMM reads them, are still in cache. The row-swap pipeline's segments
+// are updated in chunks of kChunkColumns (and calibration times the swap's
+// copies in them: run/phase_timing.cpp).
+constexpr long kChunkColumns = 256;
+
 // What RS + UPDATE need of a test: U's and L1's forms, the swap, the
 // row-swap pipeline's segments (--swap-pipeline, --swap-first,
 // --swap-growth) and whether the split update's sections are used.

@@ -15,12 +15,13 @@
 #include "lu/config.hpp"
 #include "lu/kernels/row_kernels.hpp"
 #include "lu/local_matrix.hpp"
+#include "lu/phases/apply_panel.hpp"
 #include "lu/phases/panel.hpp"
 #include "lu/phases/row_swap.hpp"
 
 namespace hplx::lu {
 namespace {
-constexpr long kChunk = 256;  // the update's chunk (PanelApplier::kChunkColumns)
+constexpr long kChunk = kChunkColumns;  // the update's chunk (phases/apply_panel.hpp)
 
 // Writes the cache line holding *p back to memory and drops it from every
 // cache level (where the processor has an instruction for it; elsewhere
