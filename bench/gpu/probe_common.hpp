@@ -1,5 +1,5 @@
 // What the device probes (dgemm_probe.cpp, fact_probe.cpp) share: their
-// list options and filling a device buffer, with constants or with random
+// list options and filling a device buffer with constant or random
 // operands.
 #pragma once
 
@@ -44,16 +44,6 @@ inline std::vector<long> parse_list(const std::string& text, const char* what) {
   return v;
 }
 
-// Fills a device buffer with a constant through a host copy, in chunks.
-template <class T>
-void fill(device::Queue& q, T* dst, long count, T value) {
-  const long chunk = std::min(count, 1L << 22);
-  const std::vector<T> host(chunk, value);
-  for (long done = 0; done < count; done += chunk)
-    device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
-  q.synchronize();
-}
-
 // The probes' GEMM operands (--data): pseudo-random values in [-0.5, 0.5),
 // as HPL's matrix holds, or one constant. A GPU multiplies constants at a
 // lower power draw than random values, so where its power limit binds it
@@ -72,7 +62,8 @@ inline const char* data_name(Data d) {
 }
 
 // Fills `count` operands of type T with `data`: the constant `value`, or
-// one chunk of 2^22 values drawn from `seed`, scaled by `scale`, repeated.
+// one chunk of 2^22 values drawn from `seed`, scaled by `scale`; the chunk
+// is made on the host and copied over the buffer, repeated.
 template <class T>
 void fill_operand(device::Queue& q, T* dst, long count, Data data, double value, double scale,
                   unsigned seed) {
@@ -82,15 +73,13 @@ void fill_operand(device::Queue& q, T* dst, long count, Data data, double value,
     else
       return device::round_to<T>(static_cast<float>(v));
   };
-  if (data == Data::Constant) {
-    fill<T>(q, dst, count, as_t(value));
-    return;
-  }
   const long chunk = std::min(count, 1L << 22);
-  std::mt19937_64 engine(seed);
-  std::uniform_real_distribution<double> uniform(-0.5, 0.5);
-  std::vector<T> host(chunk);
-  for (T& v : host) v = as_t(scale * uniform(engine));
+  std::vector<T> host(chunk, as_t(value));
+  if (data == Data::Random) {
+    std::mt19937_64 engine(seed);
+    std::uniform_real_distribution<double> uniform(-0.5, 0.5);
+    for (T& v : host) v = as_t(scale * uniform(engine));
+  }
   for (long done = 0; done < count; done += chunk)
     device::copy(q, dst + done, host.data(), std::min(chunk, count - done));
   q.synchronize();
