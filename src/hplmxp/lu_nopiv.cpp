@@ -16,17 +16,18 @@
 #include "lu/phases/phase_scope.hpp"
 #include "lu/phases/row_broadcast.hpp"
 #include "lu/schedules/iteration_log.hpp"
+#include "lu/schedules/bsp_steps.hpp"
 #include "lu/schedules/look_ahead.hpp"
 
 namespace hplx::hplmxp {
 
-// The panel in FP32, stored as doubles (LBCAST moves doubles), on the host
-// (MPI) and in the queue's memory (FACT's copy, UPDATE).
+// The panel in FP32 on the host (MPI) and in the queue's memory (FACT's
+// copy, UPDATE).
 struct PanelBuffer {
-  device::Mirror<double> store;
+  device::Mirror<float> store;
   device::EventPtr ready;      // on FACT's queue, after W was written (FACT's processes)
   device::EventPtr host_free;  // on the queue, after W's host side went to the device
-  float* dev() { return reinterpret_cast<float*>(store.device()); }
+  float* dev() { return store.device(); }
 };
 
 // L21 and U12 rounded to 16 bits for the update (FP16/BF16 storage).
@@ -52,7 +53,7 @@ struct NopivBuffers {
     bad.resize(1);
     for (PanelBuffer& b : w) {
       b.store.bind(backend);
-      b.store.resize((std::max(1L, l.mloc) * l.nb + 1) / 2);
+      b.store.resize(std::max(1L, l.mloc) * l.nb);
     }
     const long lsize = std::max(1L, l.mloc) * l.nb, usize = std::max(1L, l.nloc) * l.nb;
     if (p == device::Precision::Fp16)
@@ -118,17 +119,6 @@ struct Step {
   }
 };
 
-// The panel's doubles in its buffer (LBCAST's count).
-long panel_doubles(const Step& s) {
-  return (s.mrest * s.jb + 1) / 2;
-}
-
-// `later` runs what is queued on it next only after what `earlier` has
-// been given so far.
-void order_after(device::Queue& later, device::Queue& earlier) {
-  if (&later != &earlier) later.wait(earlier.record());
-}
-
 // inverse := the inverse of the jb x jb triangle at t (leading dimension
 // ldt), lower unit or upper non-unit: a TRSM on the identity, on q.
 void invert_triangle(device::Queue& q, Uplo uplo, long jb, const float* t, long ldt,
@@ -142,11 +132,46 @@ void invert_triangle(device::Queue& q, Uplo uplo, long jb, const float* t, long 
 // panel's broadcast (so its forwarding goes on while this process computes).
 constexpr long kUpdateChunkColumns = 512;
 
-// HPL-MxP's steps of the LU's look-ahead schedule (lu/schedules/look_ahead.hpp).
-// Panels use DEPTH + 1 buffers in turn: a panel's buffer is written again
-// by the FACT DEPTH + 1 panels later, which its queue orders after every
-// update queued so far, the retired panel's included.
-class NopivSteps {
+// LBCAST of a panel's W along the process row (lu::RowBroadcast): the
+// receivers post theirs when it is made, the panel's process column sends
+// after FACT. Consecutive panels' broadcasts carry different tags: a piece
+// still being forwarded can never match the next panel's receive.
+class NopivBroadcast {
+ public:
+  NopivBroadcast(float* w, long count, lu::Broadcast topology, int root, MPI_Comm row, int tag,
+                 bool sender)
+      : w_(w), count_(count), topology_(topology), root_(root), row_(row), tag_(tag) {
+    if (!sender) start();
+  }
+  void send_rest() {
+    if (!bcast_) start();
+  }
+  bool progress() { return bcast_->progress(); }
+  void finish() { bcast_->finish(); }
+  const CommTiming& timing() const { return bcast_->timing(); }
+
+ private:
+  void start() {
+    bcast_ = std::make_unique<lu::BasicRowBroadcast<float>>(w_, count_, topology_, root_, row_,
+                                                            tag_);
+  }
+  float* w_;
+  long count_;
+  lu::Broadcast topology_;
+  int root_;
+  MPI_Comm row_;
+  int tag_;
+  std::unique_ptr<lu::BasicRowBroadcast<float>> bcast_;
+};
+
+// HPL-MxP's phase set for the LU's bsp look-ahead steps
+// (lu/schedules/bsp_steps.hpp): FACT without pivoting, LBCAST of the FP32
+// panel, RS as U's solve and broadcast down the process columns, UPDATE in
+// FP32 or with 16-bit operands. Panels use DEPTH + 1 buffers in turn: a
+// panel's buffer is written again by the FACT DEPTH + 1 panels later, which
+// its queue orders after every update queued so far, the retired panel's
+// included.
+class NopivPhases {
  public:
   // A panel's place on this process (Step: its width jb, which the loop
   // reads) and its buffer.
@@ -156,13 +181,15 @@ class NopivSteps {
   struct Factored : Panel {
     long done = 0;
   };
+  using Broadcast = NopivBroadcast;
+  static constexpr bool kThreadsBesideFact = false;
+  static constexpr bool kSplitUpdate = false;
 
-  NopivSteps(const Layout& l, const ProcessGrid& grid, device::Queue& q, device::Queue& fq,
-             float* a, const FactorOptions& opt, lu::DeviceTimeline* timeline, NopivBuffers& b)
+  NopivPhases(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
+              const FactorOptions& opt, lu::DeviceTimeline* timeline, NopivBuffers& b)
       : l_(l),
         grid_(grid),
         q_(q),
-        fq_(fq),
         a_(a),
         opt_(opt),
         timeline_(timeline),
@@ -174,242 +201,70 @@ class NopivSteps {
         w_(b.w),
         half_(b.half),
         bf16_(b.bf16) {
+    // Zeroed on the update's queue, which every FACT's queue waits for.
     bad_.assign(1, 0);
-    bad_.to_device(fq_);
+    bad_.to_device(q_);
     for (PanelBuffer& w : w_) {
       w.ready.reset();
       w.host_free.reset();
     }
   }
 
-  lu::PhaseTimes& times() { return tm_; }
-
+  // The phase set (lu/schedules/bsp_steps.hpp).
+  int nb() const { return l_.nb; }
   Panel make_panel(long k) {
     const Step s = Step::of(l_, k);
     return {s, &w_[static_cast<std::size_t>(k / l_.nb) % w_.size()]};
   }
-
-  Factored factor(Panel& p) {
-    fact(p);
-    std::unique_ptr<lu::RowBroadcast> bcast = start_bcast(p);
-    return receive(p, *bcast);
-  }
-
-  // FACT is queued first (on FACT's queue after step 1's updates), then
-  // the oldest panel's update, moving the broadcast on between its chunks.
-  Factored overlap(Factored& oldest, Panel& p, long) {
-    fact(p);
-    std::unique_ptr<lu::RowBroadcast> bcast = start_bcast(p);
-    apply(oldest, l_.n, bcast.get());
-    return receive(p, *bcast);
-  }
-
-  void after_overlap(Factored&, long) {}
-  void apply(Factored& p, long g1) { apply(p, g1, nullptr); }
-  void finish(Factored& p) { apply(p, l_.n, nullptr); }
-  double flops(const Factored& p) const { return panel_flops(l_.n, p.j0, p.jb); }
-  void retire(Factored&) {}
-  void closed() {
-    if (timeline_) timeline_->close_iteration();
-  }
-
-  // After the last panel: the queues drained (the factorization's time
-  // ends with its work), and whether a pivot was bad here.
-  bool finish_queues() {
-    q_.synchronize();
-    bad_.to_host(fq_);
-    fq_.synchronize();
-    return bad_[0] != 0;
-  }
-
- private:
-  // FACT on the panel's process column, on FACT's queue, after everything
-  // the factorization's queue has been given: the diagonal block factored
-  // in place by its owner (diagonal_block.hpp) and, with several process
-  // rows, sent down the column through the host; L21 = A21 U11^-1 (STRSM,
-  // or with invert_triangles a GEMM by U11's inverse into W, copied back
-  // into A); the panel copied into W, and brought to the host for LBCAST
-  // when there are several process columns. With one process the host waits for
-  // nothing here. Other processes do nothing.
-  void fact(const Panel& p) {
-    const Step& s = p;
-    PanelBuffer& w = *p.w;
-    if (l_.mycol != s.pc) return;
-    lu::PhaseScope phase(&tm_.fact, opt_.trace, "FACT");
-    order_after(fq_, q_);
-    lu::DeviceTimeline::Span on_device(timeline_, fq_, lu::DeviceTimeline::kFact);
-    const long lda = l_.lda;
-    float* akk = a_ + s.i0 + s.c0 * lda;
-    const bool owner = l_.myrow == s.pr;
-    if (owner) factor_diagonal_block(fq_, s.jb, akk, lda, bad_.device());
-    const float* u11 = akk;
-    long ldu = lda;
-    if (l_.nprow > 1) {
-      // The host side is written below: pending copies from it must be done.
-      if (owner) {
-        device::copy_matrix(fq_, s.jb, s.jb, akk, lda, diag_.device(), s.jb);
-        diag_.to_host(fq_, 0, s.jb * s.jb);
-      }
-      fq_.synchronize();
-      HPLX_MPI_CHECK(
-          MPI_Bcast(diag_.data(), static_cast<int>(s.jb * s.jb), MPI_FLOAT, s.pr, grid_.col()));
-      if (!owner) {
-        diag_.to_device(fq_, 0, s.jb * s.jb);
-        u11 = diag_.device();
-        ldu = s.jb;
-      }
-    }
-    const long m = l_.mloc - s.i1;
-    float* a21 = a_ + s.i1 + s.c0 * lda;
-    if (m > 0 && opt_.invert_triangles) {
-      float* inverse = u11_inverse_.data();
-      invert_triangle(fq_, Uplo::Upper, s.jb, u11, ldu, inverse);
-      float* w21 = w.dev() + (s.i1 - s.i0);
-      fq_.gemm(Trans::No, Trans::No, m, s.jb, s.jb, 1.0f, a21, lda, inverse, s.jb, 0.0f, w21,
-               s.ldw);
-      device::copy_matrix(fq_, m, s.jb, static_cast<const float*>(w21), s.ldw, a21, lda);
-      if (s.i1 > s.i0) device::copy_matrix(fq_, s.i1 - s.i0, s.jb, akk, lda, w.dev(), s.ldw);
-    } else {
-      if (m > 0)
-        fq_.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, m, s.jb, 1.0f, u11, ldu, a21,
-                 lda);
-      device::copy_matrix(fq_, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
-    }
-    if (l_.npcol > 1) {
-      w.store.to_host(fq_, 0, panel_doubles(s));
-      fq_.synchronize();
-    }
-    w.ready = fq_.record();
-  }
-
-  // LBCAST of W along the process row, started (non-blocking). Consecutive
-  // panels' broadcasts carry different tags: a piece still being forwarded
-  // can never match the next panel's receive.
-  std::unique_ptr<lu::RowBroadcast> start_bcast(const Panel& p) {
-    lu::PhaseScope phase(&tm_.bcast, opt_.trace, "LBCAST");
+  std::unique_ptr<NopivBroadcast> post_broadcast(const Panel& p) {
     PanelBuffer& w = *p.w;
     if (w.host_free) w.host_free->synchronize();  // a receiver's last copy of it is done
     w.host_free.reset();
-    return std::make_unique<lu::RowBroadcast>(
-        w.store.data(), panel_doubles(p), opt_.bcast, p.pc, grid_.row(),
-        lu::RowBroadcast::kDefaultTag + static_cast<int>((p.j0 / l_.nb) % 2));
+    return std::make_unique<NopivBroadcast>(
+        w.store.data(), p.mrest * p.jb, opt_.bcast, p.pc, grid_.row(),
+        lu::RowBroadcast::kDefaultTag + static_cast<int>((p.j0 / l_.nb) % 2), factors(p));
   }
-
-  // LBCAST completes; the receivers' W goes to the queue's memory, and
-  // FACT's processes order the queue after their FACT.
-  Factored receive(const Panel& p, lu::RowBroadcast& bcast) {
+  bool factors(const Panel& p) const { return l_.mycol == p.pc; }
+  void fact(const Panel& p, NopivBroadcast&, device::Queue& fq);
+  // LBCAST is done: the receivers' W goes to the queue's memory, and FACT's
+  // processes order the queue after their FACT.
+  Factored received(const Panel& p) {
     PanelBuffer& w = *p.w;
-    {
-      lu::PhaseScope phase(&tm_.bcast, opt_.trace, "LBCAST");
-      bcast.finish();
-      tm_.wait += bcast.timing().waited;
-      tm_.bcast_hidden += bcast.timing().hidden();
-    }
     if (l_.mycol != p.pc) {
-      w.store.to_device(q_, 0, panel_doubles(p));
+      w.store.to_device(q_, 0, p.mrest * p.jb);
       w.host_free = q_.record();
     }
     if (w.ready) q_.wait(w.ready);
     w.ready.reset();
     return {p, p.j0 + p.jb};
   }
+  void apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm, NopivBroadcast* in_flight);
+  double flops(const Factored& p) const { return panel_flops(l_.n, p.j0, p.jb); }
+  void retire(Factored&) {}
 
-  // RS + UPDATE of the panel over the global columns [p.done, g1): U12 and
-  // the update of my local columns there. With `in_flight` and several
-  // process columns, the update goes in chunks, the host moving that
-  // broadcast on between them.
-  void apply(const Factored& p, long g1, lu::RowBroadcast* in_flight) {
-    const Step& s = p;
-    const long from = lu::local_start(p.done, l_.nb, l_.mycol, l_.npcol);
-    const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
-    if (to <= from) return;  // the same on every process of this process column
-    lu::DeviceTimeline::Span on_device(timeline_, q_, lu::DeviceTimeline::kUpdate);
-    solve_u(s, *p.w, from, to);
-    lu::PhaseScope phase(&tm_.update, opt_.trace, "UPDATE");
-    const bool forward = in_flight && l_.npcol > 1;
-    const long chunk = forward ? kUpdateChunkColumns : to - from;
-    for (long c = from; c < to; c += chunk) {
-      update(s, *p.w, from, c, std::min(to, c + chunk));
-      if (!forward) continue;
-      q_.synchronize();
-      in_flight->progress();
-    }
+  // After the last panel: the queues drained (the factorization's time
+  // ends with its work), and whether a pivot was bad here.
+  // (The flag was written on either queue: the host waits for the
+  // update's, then FACT's brings it back after its own work.)
+  bool finish_queues(device::Queue& fq) {
+    q_.synchronize();
+    bad_.to_host(fq);
+    fq.synchronize();
+    return bad_[0] != 0;
   }
 
-  // U12 = L11^-1 A12 over my local columns [from, to) on the panel's
-  // process row (L11 the top of W there; STRSM in A, or with
-  // invert_triangles a GEMM by L11's inverse, made once per panel, into U's
-  // buffer, copied back into A), then, with several process rows, down the
-  // process columns through the host; with 16-bit storage, L21 and U12
-  // rounded for the update.
-  void solve_u(const Step& s, PanelBuffer& w, long from, long to) {
-    lu::PhaseScope phase(&tm_.swap, opt_.trace, "UBCAST");
-    const long width = to - from;
-    if (l_.myrow == s.pr) {
-      float* a12 = a_ + s.i0 + from * l_.lda;
-      if (opt_.invert_triangles) {
-        float* inverse = l11_inverse_.data();
-        if (l11_inverse_of_ != s.j0) {
-          invert_triangle(q_, Uplo::Lower, s.jb, w.dev(), s.ldw, inverse);
-          l11_inverse_of_ = s.j0;
-        }
-        q_.gemm(Trans::No, Trans::No, s.jb, width, s.jb, 1.0f, inverse, s.jb, a12, l_.lda, 0.0f,
-                u_.device(), s.jb);
-        device::copy_matrix(q_, s.jb, width, static_cast<const float*>(u_.device()), s.jb, a12,
-                            l_.lda);
-      } else {
-        q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, width, 1.0f, w.dev(), s.ldw,
-                a12, l_.lda);
-        device::copy_matrix(q_, s.jb, width, static_cast<const float*>(a12), l_.lda, u_.device(),
-                            s.jb);
-      }
-      if (l_.nprow > 1) u_.to_host(q_, 0, s.jb * width);
-    }
-    if (l_.nprow > 1) {
-      q_.synchronize();  // U12 on the host, or its host side free to be written
-      HPLX_MPI_CHECK(
-          MPI_Bcast(u_.data(), static_cast<int>(s.jb * width), MPI_FLOAT, s.pr, grid_.col()));
-      if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * width);
-    }
-    const long m = l_.mloc - s.i1;
-    if (opt_.precision == device::Precision::Fp16) round_operands(s, w, m, width, half_);
-    if (opt_.precision == device::Precision::Bf16) round_operands(s, w, m, width, bf16_);
-  }
-
-  // A22 -= L21 U12 on my local columns [c0, c1) of the range starting at
-  // `from` (U12's first column).
-  void update(const Step& s, PanelBuffer& w, long from, long c0, long c1) {
-    const long m = l_.mloc - s.i1;
-    if (m <= 0 || c1 <= c0) return;
-    float* c = a_ + s.i1 + c0 * l_.lda;
-    const long ucol = (c0 - from) * s.jb;
-    if (opt_.precision == device::Precision::Fp16)
-      q_.gemm_mixed(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, half_.l.data(), m,
-                    half_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
-    else if (opt_.precision == device::Precision::Bf16)
-      q_.gemm_mixed(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, bf16_.l.data(), m,
-                    bf16_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
-    else
-      q_.gemm(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, w.dev() + (s.i1 - s.i0), s.ldw,
-              u_.device() + ucol, s.jb, 1.0f, c, l_.lda);
-  }
-
-  // L21 is rounded again for every range (the queue runs in order, so one
-  // buffer serves every panel): an m x jb pass beside the range's GEMM.
+ private:
+  void solve_u(const Step& s, PanelBuffer& w, long from, long to, lu::PhaseTimes& tm);
+  void update(const Step& s, PanelBuffer& w, long from, long c0, long c1);
   template <class Low>
-  void round_operands(const Step& s, PanelBuffer& w, long m, long width, LowOperands<Low>& low) {
-    if (m > 0) q_.convert(m, s.jb, w.dev() + (s.i1 - s.i0), s.ldw, low.l.data(), m);
-    q_.convert(s.jb, width, u_.device(), s.jb, low.u.data(), s.jb);
-  }
+  void round_operands(const Step& s, PanelBuffer& w, long m, long width, LowOperands<Low>& low);
 
   const Layout& l_;
   const ProcessGrid& grid_;
   device::Queue& q_;
-  device::Queue& fq_;
   float* a_;
-  FactorOptions opt_;
+  const FactorOptions& opt_;
   lu::DeviceTimeline* timeline_;
-  lu::PhaseTimes tm_;
   // The workspace's buffers (NopivBuffers).
   device::Mirror<float>& diag_;
   device::Mirror<float>& u_;
@@ -421,6 +276,151 @@ class NopivSteps {
   LowOperands<device::Half>& half_;
   LowOperands<device::BFloat16>& bf16_;
 };
+
+// FACT on the panel's process column, on `fq` (the update's queue, or
+// beside it the device's panel queue, waiting for the update of the
+// panel's own columns): the diagonal block factored in place by its owner
+// (diagonal_block.hpp) and, with several process rows, sent down the
+// column through the host; L21 = A21 U11^-1 (STRSM, or with
+// invert_triangles a GEMM by U11's inverse into W, copied back into A);
+// the panel copied into W, and brought to the host for LBCAST when there
+// are several process columns. With one process the host waits for
+// nothing here.
+void NopivPhases::fact(const Panel& p, NopivBroadcast&, device::Queue& fq) {
+  const Step& s = p;
+  PanelBuffer& w = *p.w;
+  lu::DeviceTimeline::Span on_device(timeline_, fq, lu::DeviceTimeline::kFact);
+  const long lda = l_.lda;
+  float* akk = a_ + s.i0 + s.c0 * lda;
+  const bool owner = l_.myrow == s.pr;
+  if (owner) factor_diagonal_block(fq, s.jb, akk, lda, bad_.device());
+  const float* u11 = akk;
+  long ldu = lda;
+  if (l_.nprow > 1) {
+    // The host side is written below: pending copies from it must be done.
+    if (owner) {
+      device::copy_matrix(fq, s.jb, s.jb, akk, lda, diag_.device(), s.jb);
+      diag_.to_host(fq, 0, s.jb * s.jb);
+    }
+    fq.synchronize();
+    HPLX_MPI_CHECK(
+        MPI_Bcast(diag_.data(), static_cast<int>(s.jb * s.jb), MPI_FLOAT, s.pr, grid_.col()));
+    if (!owner) {
+      diag_.to_device(fq, 0, s.jb * s.jb);
+      u11 = diag_.device();
+      ldu = s.jb;
+    }
+  }
+  const long m = l_.mloc - s.i1;
+  float* a21 = a_ + s.i1 + s.c0 * lda;
+  if (m > 0 && opt_.invert_triangles) {
+    float* inverse = u11_inverse_.data();
+    invert_triangle(fq, Uplo::Upper, s.jb, u11, ldu, inverse);
+    float* w21 = w.dev() + (s.i1 - s.i0);
+    fq.gemm(Trans::No, Trans::No, m, s.jb, s.jb, 1.0f, a21, lda, inverse, s.jb, 0.0f, w21, s.ldw);
+    device::copy_matrix(fq, m, s.jb, static_cast<const float*>(w21), s.ldw, a21, lda);
+    if (s.i1 > s.i0) device::copy_matrix(fq, s.i1 - s.i0, s.jb, akk, lda, w.dev(), s.ldw);
+  } else {
+    if (m > 0)
+      fq.trsm(Side::Right, Uplo::Upper, Trans::No, Diag::NonUnit, m, s.jb, 1.0f, u11, ldu, a21,
+              lda);
+    device::copy_matrix(fq, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
+  }
+  if (l_.npcol > 1) {
+    w.store.to_host(fq, 0, s.mrest * s.jb);
+    fq.synchronize();
+  }
+  w.ready = fq.record();
+}
+
+// RS + UPDATE of the panel over the global columns [g0, g1): U12 and the
+// update of my local columns there. With `in_flight` and several process
+// columns, the update goes in chunks, the host moving that broadcast on
+// between them.
+void NopivPhases::apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm,
+                        NopivBroadcast* in_flight) {
+  const Step& s = p;
+  const long from = lu::local_start(g0, l_.nb, l_.mycol, l_.npcol);
+  const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
+  if (to <= from) return;  // the same on every process of this process column
+  lu::DeviceTimeline::Span on_device(timeline_, q_, lu::DeviceTimeline::kUpdate);
+  solve_u(s, *p.w, from, to, tm);
+  lu::PhaseScope phase(&tm.update, opt_.trace, "UPDATE");
+  const bool forward = in_flight && l_.npcol > 1;
+  const long chunk = forward ? kUpdateChunkColumns : to - from;
+  for (long c = from; c < to; c += chunk) {
+    update(s, *p.w, from, c, std::min(to, c + chunk));
+    if (!forward) continue;
+    q_.synchronize();
+    in_flight->progress();
+  }
+}
+
+// U12 = L11^-1 A12 over my local columns [from, to) on the panel's process
+// row (L11 the top of W there; STRSM in A, or with invert_triangles a GEMM
+// by L11's inverse, made once per panel, into U's buffer, copied back into
+// A), then, with several process rows, down the process columns through
+// the host; with 16-bit storage, L21 and U12 rounded for the update.
+void NopivPhases::solve_u(const Step& s, PanelBuffer& w, long from, long to, lu::PhaseTimes& tm) {
+  lu::PhaseScope phase(&tm.swap, opt_.trace, "UBCAST");
+  const long width = to - from;
+  if (l_.myrow == s.pr) {
+    float* a12 = a_ + s.i0 + from * l_.lda;
+    if (opt_.invert_triangles) {
+      float* inverse = l11_inverse_.data();
+      if (l11_inverse_of_ != s.j0) {
+        invert_triangle(q_, Uplo::Lower, s.jb, w.dev(), s.ldw, inverse);
+        l11_inverse_of_ = s.j0;
+      }
+      q_.gemm(Trans::No, Trans::No, s.jb, width, s.jb, 1.0f, inverse, s.jb, a12, l_.lda, 0.0f,
+              u_.device(), s.jb);
+      device::copy_matrix(q_, s.jb, width, static_cast<const float*>(u_.device()), s.jb, a12,
+                          l_.lda);
+    } else {
+      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, s.jb, width, 1.0f, w.dev(), s.ldw,
+              a12, l_.lda);
+      device::copy_matrix(q_, s.jb, width, static_cast<const float*>(a12), l_.lda, u_.device(),
+                          s.jb);
+    }
+    if (l_.nprow > 1) u_.to_host(q_, 0, s.jb * width);
+  }
+  if (l_.nprow > 1) {
+    q_.synchronize();  // U12 on the host, or its host side free to be written
+    HPLX_MPI_CHECK(
+        MPI_Bcast(u_.data(), static_cast<int>(s.jb * width), MPI_FLOAT, s.pr, grid_.col()));
+    if (l_.myrow != s.pr) u_.to_device(q_, 0, s.jb * width);
+  }
+  const long m = l_.mloc - s.i1;
+  if (opt_.precision == device::Precision::Fp16) round_operands(s, w, m, width, half_);
+  if (opt_.precision == device::Precision::Bf16) round_operands(s, w, m, width, bf16_);
+}
+
+// A22 -= L21 U12 on my local columns [c0, c1) of the range starting at
+// `from` (U12's first column).
+void NopivPhases::update(const Step& s, PanelBuffer& w, long from, long c0, long c1) {
+  const long m = l_.mloc - s.i1;
+  if (m <= 0 || c1 <= c0) return;
+  float* c = a_ + s.i1 + c0 * l_.lda;
+  const long ucol = (c0 - from) * s.jb;
+  if (opt_.precision == device::Precision::Fp16)
+    q_.gemm_mixed(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, half_.l.data(), m,
+                  half_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
+  else if (opt_.precision == device::Precision::Bf16)
+    q_.gemm_mixed(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, bf16_.l.data(), m,
+                  bf16_.u.data() + ucol, s.jb, 1.0f, c, l_.lda);
+  else
+    q_.gemm(Trans::No, Trans::No, m, c1 - c0, s.jb, -1.0f, w.dev() + (s.i1 - s.i0), s.ldw,
+            u_.device() + ucol, s.jb, 1.0f, c, l_.lda);
+}
+
+// L21 is rounded again for every range (the queue runs in order, so one
+// buffer serves every panel): an m x jb pass beside the range's GEMM.
+template <class Low>
+void NopivPhases::round_operands(const Step& s, PanelBuffer& w, long m, long width,
+                                 LowOperands<Low>& low) {
+  if (m > 0) q_.convert(m, s.jb, w.dev() + (s.i1 - s.i0), s.ldw, low.l.data(), m);
+  q_.convert(s.jb, width, u_.device(), s.jb, low.u.data(), s.jb);
+}
 
 }  // namespace
 
@@ -441,13 +441,19 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   std::unique_ptr<lu::DeviceTimeline> timeline;
   if (!q.runs_inline())
     timeline = std::make_unique<lu::DeviceTimeline>(q, opt.trace && opt.trace->enabled());
-  NopivSteps steps(l, grid, q, fq, a, opt, timeline.get(), ws->buffers());
+  NopivPhases phases(l, grid, q, a, opt, timeline.get(), ws->buffers());
+  lu::BspOptions o;
+  o.end = l.n;
+  o.depth_ahead = opt.depth > 0;
+  lu::BspSteps<NopivPhases> steps(phases, q, fq, o, opt.trace, timeline.get());
   lu::IterationLog log(l.n, l.nb, l.n, l.mycol, l.npcol, opt.progress,
                        opt.trace ? opt.trace->activity() : nullptr);
   log.start();
-  lu::LookAhead<NopivSteps>(steps, l.n, l.nb, l.n, static_cast<std::size_t>(opt.depth), log).run();
+  lu::LookAhead<lu::BspSteps<NopivPhases>>(steps, l.n, l.nb, l.n,
+                                           static_cast<std::size_t>(opt.depth), log)
+      .run();
   LuNopivResult result;
-  int bad = steps.finish_queues() ? 1 : 0;
+  int bad = phases.finish_queues(fq) ? 1 : 0;
   result.phases = steps.times();
   result.iterations = log.take();
   if (timeline) timeline->resolve(result.iterations, opt.trace);

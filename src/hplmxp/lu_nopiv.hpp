@@ -1,25 +1,26 @@
 // The FP32 LU factorization without pivoting of the distributed matrix,
-// right-looking, one NB-column panel at a time, on the LU's look-ahead
-// schedule (lu/schedules/look_ahead.hpp, the loop `hplx lu` runs), with these steps:
+// right-looking, one NB-column panel at a time, on the steps `hplx lu`
+// runs (lu/schedules/bsp_steps.hpp over lu/schedules/look_ahead.hpp) with
+// HPL-MxP's phase set:
 //   FACT: the diagonal block is factored on its owner's queue
 //   (diagonal_block.hpp: STRSM, SGEMM and a kernel leaf) and, with several
 //   process rows, broadcast down its process column; the column's
 //   processes solve for their rows of L (STRSM);
-//   LBCAST: the panel of L goes along the process rows (the LU's
-//   lu::RowBroadcast, netlib's six topologies, non-blocking);
+//   LBCAST: the FP32 panel of L goes along the process rows (the LU's
+//   lu::BasicRowBroadcast, netlib's six topologies, non-blocking);
 //   RS + UPDATE of a range of columns: the diagonal block's process row
 //   solves for its row of U there (STRSM), which goes down the process
 //   columns (MPI_Bcast; no rows to swap), then every process updates its
 //   part of the range (SGEMM).
 // With look-ahead of depth d (1 by default) the panels' updates reach the
-// next panel's columns first; that panel is factored and its broadcast
-// started before the oldest waiting panel's update of the rest (with
-// several process columns in chunks, the broadcast moved on between them),
-// so FACT and LBCAST hide behind the update. FACT runs on its own queue
-// when one is given (a device's High-priority panel queue), ordered with
-// the update's queue by events, so on a GPU it runs beside the update.
-// The broadcast moves doubles, so the FP32 panel lives in double storage
-// and travels as half as many doubles (bytes are not converted).
+// next panel's columns first; then, as in `hplx lu`, where queue work runs
+// on the host the panel is factored and its broadcast started before the
+// oldest waiting panel's update of the rest (with several process columns
+// in chunks, the broadcast moved on between them), and on a device the
+// oldest's update is queued first and FACT runs beside it on its own queue
+// (a device's High-priority panel queue when one is given), ordered with
+// the update's queue by events. Either way FACT and LBCAST hide behind the
+// update.
 // The matrix lives in the queue's memory (host memory on the host backend,
 // device memory on the others); MPI moves host copies (device::Mirror: no
 // copies at all on the host backend), and only where a message goes: on

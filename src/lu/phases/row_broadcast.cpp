@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <type_traits>
 #include <vector>
 
 #include "core/error.hpp"
@@ -10,10 +11,16 @@
 namespace hplx::lu {
 namespace {
 
-// MPI counts are int; a panel never comes near 2^31 doubles, but say so if it does.
+// MPI counts are int; a panel never comes near 2^31 elements, but say so if it does.
 int as_count(long n) {
-  if (n > 2147483647L) throw Error("message of " + std::to_string(n) + " doubles is too large");
+  if (n > 2147483647L) throw Error("message of " + std::to_string(n) + " elements is too large");
   return static_cast<int>(n);
+}
+
+template <class T>
+MPI_Datatype element_type() {
+  static_assert(std::is_same_v<T, double> || std::is_same_v<T, float>);
+  return std::is_same_v<T, double> ? MPI_DOUBLE : MPI_FLOAT;
 }
 
 bool is_long(Broadcast b) {
@@ -49,7 +56,8 @@ std::vector<int> ring_parents(Broadcast topology, int q) {
 //   rings:      0: receive from the parent;  1: send to the children.
 //   long(M):    0: the scatter (and, for longM, root -> position 1 whole);
 //               1 .. m-1: the roll steps among the m spread-roll members.
-RowBroadcast::RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row,
+template <class T>
+BasicRowBroadcast<T>::BasicRowBroadcast(T* data, long count, Broadcast topology, int root, MPI_Comm row,
                            int tag)
     : data_(data), count_(count), topology_(topology), row_(row), tag_(tag), root_(root) {
   int me = 0;
@@ -74,9 +82,11 @@ RowBroadcast::RowBroadcast(double* data, long count, Broadcast topology, int roo
   post(stage(0));
 }
 
-RowBroadcast::~RowBroadcast() = default;
+template <class T>
+BasicRowBroadcast<T>::~BasicRowBroadcast() = default;
 
-std::vector<RowBroadcast::Message> RowBroadcast::stage(int index) const {
+template <class T>
+std::vector<typename BasicRowBroadcast<T>::Message> BasicRowBroadcast<T>::stage(int index) const {
   std::vector<Message> out;
   auto rank_at = [&](int position) { return (root_ + position) % q_; };
   if (!is_long(topology_)) {
@@ -121,20 +131,22 @@ std::vector<RowBroadcast::Message> RowBroadcast::stage(int index) const {
   return out;
 }
 
-void RowBroadcast::post(const std::vector<Message>& stage) {
+template <class T>
+void BasicRowBroadcast<T>::post(const std::vector<Message>& stage) {
   for (const Message& m : stage) {
     reqs_.emplace_back();
     if (m.send) {
-      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, tag_, row_,
+      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), element_type<T>(), m.peer, tag_, row_,
                                &reqs_.back()));
     } else {
-      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), MPI_DOUBLE, m.peer, tag_, row_,
+      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), element_type<T>(), m.peer, tag_, row_,
                                &reqs_.back()));
     }
   }
 }
 
-bool RowBroadcast::progress() {
+template <class T>
+bool BasicRowBroadcast<T>::progress() {
   while (stage_ < stages_) {
     if (!reqs_.empty()) {
       if (!test_all(reqs_)) return false;
@@ -149,7 +161,8 @@ bool RowBroadcast::progress() {
   return true;
 }
 
-void RowBroadcast::finish() {
+template <class T>
+void BasicRowBroadcast<T>::finish() {
   if (progress()) return;
   const double t0 = wall_time();
   do {
@@ -159,6 +172,9 @@ void RowBroadcast::finish() {
   } while (!progress());
   timing_.waited += wall_time() - t0;
 }
+
+template class BasicRowBroadcast<double>;
+template class BasicRowBroadcast<float>;
 
 void broadcast_row(double* data, long count, Broadcast topology, int root, MPI_Comm row) {
   RowBroadcast(data, count, topology, root, row).finish();

@@ -27,18 +27,20 @@
 
 namespace hplx::lu {
 
-// One broadcast of `count` doubles at `data` from the process of `row` with
-// rank `root` to all others. The buffer must stay put until finish().
-class RowBroadcast {
+// One broadcast of `count` elements (T: double or float) at `data` from the
+// process of `row` with rank `root` to all others. The buffer must stay put
+// until finish().
+template <class T>
+class BasicRowBroadcast {
  public:
   // Messages carry `tag`: broadcasts in flight at once on one row need
   // different tags, so a forwarded piece can never match another's receive.
-  RowBroadcast(double* data, long count, Broadcast topology, int root, MPI_Comm row,
-               int tag = kDefaultTag);
+  BasicRowBroadcast(T* data, long count, Broadcast topology, int root, MPI_Comm row,
+                    int tag = kDefaultTag);
   static constexpr int kDefaultTag = 41;
-  ~RowBroadcast();
-  RowBroadcast(const RowBroadcast&) = delete;
-  RowBroadcast& operator=(const RowBroadcast&) = delete;
+  ~BasicRowBroadcast();
+  BasicRowBroadcast(const BasicRowBroadcast&) = delete;
+  BasicRowBroadcast& operator=(const BasicRowBroadcast&) = delete;
 
   // Tests the outstanding messages and posts the next ones; true when this
   // process's part is done (it has the data and has sent what it forwards).
@@ -60,7 +62,7 @@ class RowBroadcast {
   void post(const std::vector<Message>& stage);
   std::vector<Message> stage(int index) const;
 
-  double* data_;
+  T* data_;
   long count_;
   Broadcast topology_;
   MPI_Comm row_;
@@ -72,6 +74,9 @@ class RowBroadcast {
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;
 };
+extern template class BasicRowBroadcast<double>;
+extern template class BasicRowBroadcast<float>;
+using RowBroadcast = BasicRowBroadcast<double>;
 
 // Starts LBCAST of a factored panel. Collective over grid.row(); the panel's
 // buffer carries the pivots and info in its tail (see panel.hpp). After

@@ -25,7 +25,9 @@
 #include "lu/phases/row_swap.hpp"
 #include "lu/phases/solve.hpp"
 #include "lu/phases/swap_update.hpp"
+#include "lu/schedules/factor_and_send.hpp"
 #include "lu/schedules/iteration_log.hpp"
+#include "lu/schedules/pivoting_phases.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -90,8 +92,7 @@ class DagLu {
   DagLu(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
       : ctx_(ctx),
         queue_(ctx.device().compute()),
-        fact_(fact_params(t)),
-        bcast_(bcast_params(t)),
+        fact_(a, t, grid, nullptr),
         swap_(swap_params(t)),
         forms_{t.l1_transposed, t.u_transposed},
         a_(a),
@@ -358,22 +359,12 @@ class DagLu {
       auto w = std::make_unique<PanelWork>();
       w->panel = make_panel(a_, p * nb_, grid_);
       Panel& panel = w->panel;
-      {
+      RowSwapInFlight* rest = rest_in_flight_;  // the early rest swap (mpi_ is held)
+      w->bcast = factor_and_send(fact_, panel, queue_, tm, trace_, [rest] {
+        if (rest) rest->progress();
+      });
+      if (fact_.factors(panel)) {
         PhaseScope phase(&tm.bcast, trace_, "LBCAST");
-        w->bcast = std::make_unique<PanelBroadcast>(panel, bcast_, grid_);
-      }
-      if (grid_.mycol() == panel.owner_col) {
-        {
-          PhaseScope phase(&tm.fact, trace_, "FACT");
-          PanelBroadcast* send = w->bcast.get();
-          RowSwapInFlight* rest = rest_in_flight_;  // the early rest swap (mpi_ is held)
-          factor_panel(queue_, a_, panel, fact_, grid_, 1, [send, rest](long first, long end) {
-            send->subpanel_done(first, end);
-            if (rest) rest->progress();
-          });
-        }
-        PhaseScope phase(&tm.bcast, trace_, "LBCAST");
-        w->bcast->send_rest();
         w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
         panel_to_device(queue_, panel);
         state_[p].info = panel.info;
@@ -582,8 +573,7 @@ class DagLu {
 
   const Context& ctx_;
   device::Queue& queue_;   // the device's compute queue: every task's row copies and BLAS
-  const FactParams fact_;  // the phases' parameters, decoded once
-  const BcastParams bcast_;
+  PivotingFact fact_;  // FACT (on the host) and LBCAST
   const SwapParams swap_;
   const Forms forms_;
   LocalMatrix& a_;

@@ -1,10 +1,11 @@
 // The look-ahead schedule of netlib's HPL_pdgesvK2, for every LU the suite
 // runs: `hplx lu`'s FP64 LU with partial pivoting (pdgesv.cpp) and
 // HPL-MxP's FP32 LU without pivoting (src/hplmxp/lu_nopiv.cpp) go through
-// the same loop, as SLATE's getrf and getrf_nopiv share one set of tasks.
-// The loop decides the order of the phases over the panels; the LU's
-// `Steps` do the phases (what FACT, LBCAST, RS and UPDATE are for that LU,
-// on which queues). With look-ahead of depth d, up to d factored panels
+// the same loop and the same steps (bsp_steps.hpp), each with its phase
+// set, as SLATE's getrf and getrf_nopiv share one set of tasks.
+// The loop decides the order of the phases over the panels; the `Steps`
+// do the phases (what runs beside FACT, on which queues; the phase set
+// says what FACT, LBCAST, RS and UPDATE are for that LU). With look-ahead of depth d, up to d factored panels
 // wait with their update applied only as far as the next panel's columns.
 // Each iteration
 //   1. brings the new panel's columns up to date with the waiting panels,
@@ -15,7 +16,7 @@
 // With d = 0 nothing waits: step 3 runs after the broadcast, on the new
 // panel. How steps 2 and 3 overlap (host threads beside FACT, FACT on a
 // device queue beside the update, the split update's sections) is the
-// Steps' choice.
+// Steps' choice (bsp_steps.hpp).
 //
 // What the loop asks of `Steps`:
 //   Panel      a panel to factor: member `jb`, its width

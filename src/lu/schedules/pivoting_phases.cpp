@@ -1,0 +1,117 @@
+#include "lu/schedules/pivoting_phases.hpp"
+
+#include <omp.h>
+
+#include "core/flops.hpp"
+#include "lu/phases/device_timeline.hpp"
+#include "lu/schedules/workspace.hpp"
+
+namespace hplx::lu {
+
+PivotingFact::PivotingFact(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
+                           DeviceFactWorkspace* device_fact)
+    : a_(a),
+      grid_(grid),
+      fact_([&] {
+        FactParams f = fact_params(t);
+        f.on_device = f.on_device && device_fact != nullptr;
+        return f;
+      }()),
+      bcast_(bcast_params(t)),
+      device_fact_(device_fact),
+      team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()) {}
+
+std::unique_ptr<PanelBroadcast> PivotingFact::post_broadcast(Panel& panel) const {
+  return std::make_unique<PanelBroadcast>(panel, bcast_, grid_);
+}
+
+// On the host the panel's columns go to the host and back on `q`.
+void PivotingFact::fact(Panel& panel, PanelBroadcast& bcast, device::Queue& q,
+                        const std::function<void()>& also) {
+  PanelBroadcast* send = &bcast;
+  if (fact_.on_device) {
+    // The host waits for a sub-panel only where the broadcast sends it.
+    SubpanelDone done;
+    if (send->pipelined() || also)
+      done = [send, &also](long first, long end) {
+        if (send->pipelined()) send->subpanel_done(first, end);
+        if (also) also();
+      };
+    // LBCAST sends W's host side, or its device side where MPI reads
+    // device memory (BcastParams::device_memory): then only the queue is
+    // waited for.
+    const bool sends = grid_.npcol() > 1;
+    factor_panel_device(q, a_, panel, fact_, grid_, *device_fact_,
+                        sends && !bcast_.device_memory, done, timeline_);
+    if (sends && bcast_.device_memory) q.synchronize();  // MPI reads W's device side
+    return;
+  }
+  factor_panel(
+      q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : team_,
+      [send, &also](long first, long end) {
+        send->subpanel_done(first, end);
+        if (also) also();
+      },
+      timeline_);
+}
+
+PivotingPhases::PivotingPhases(const Context& ctx, LocalMatrix& a, const TestCase& t,
+                               const ProcessGrid& grid, SolveWorkspace& workspace)
+    : ctx_(ctx),
+      a_(a),
+      grid_(grid),
+      fact_(a, t, grid, &workspace.fact),
+      applier_(ctx.device().compute(), a, apply_params(t), grid, workspace.swaps),
+      panels_(&workspace.panels),
+      fact_ws_(&workspace.fact) {
+  applier_.set_trace(ctx.trace());
+}
+
+void PivotingPhases::set_timeline(DeviceTimeline* timeline) {
+  fact_.set_timeline(timeline);
+  applier_.set_timeline(timeline);
+}
+
+device::Queue& PivotingPhases::fact_queue() const {
+  return fact_.on_device() ? ctx_.device().panel() : ctx_.device().transfer();
+}
+
+Panel PivotingPhases::make_panel(long k) {
+  return lu::make_panel(a_, k, grid_, panels_, fact_.on_device());
+}
+
+// Receivers unpack the pivots (PanelBroadcast::finish did); the panel goes
+// to the device and its interchanges are planned.
+PendingPanel PivotingPhases::received(Panel& panel) {
+  device::Queue& compute = ctx_.device().compute();
+  if (fact_.bcast().device_memory && grid_.npcol() > 1 && grid_.mycol() != panel.owner_col)
+    panel_received_on_device(compute, panel, grid_, *fact_ws_);
+  if (!panel.pivots_on_host)
+    device_info_ = true;  // folded into the solve's info on the device
+  else if (info_ == 0)
+    info_ = panel.info;
+  panel_to_device(compute, panel);
+  // One process row swaps in place from the device's pivots (no plan).
+  RowSwapPlan plan =
+      panel.pivots_on_host ? plan_row_swaps(panel.k, panel.jb, panel.ipiv) : RowSwapPlan{};
+  const long next = panel.k + panel.jb;
+  return {std::move(panel), std::move(plan), next};
+}
+
+double PivotingPhases::flops(const PendingPanel& p) const {
+  return panel_flops(a_.n(), p.panel.k, p.panel.jb);
+}
+
+// The panel's buffer goes back, reused once the queues are past its
+// update. A simulated device's buffers hold no data and none are reserved
+// (PanelStore::reserve): one is reused at once, where waiting on its
+// events would stall the simulated host as the real run, with DEPTH + 2
+// reserved, does not.
+void PivotingPhases::retire(PendingPanel& p) {
+  std::vector<device::EventPtr> ready;
+  if (!ctx_.device().compute().runs_inline() && !a_.backend().simulation())
+    ready = {ctx_.device().compute().record(), fact_queue().record()};
+  panels_->give(std::move(p.panel.w), std::move(ready));
+}
+
+}  // namespace hplx::lu
