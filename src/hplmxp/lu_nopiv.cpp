@@ -15,8 +15,8 @@
 #include "lu/phases/device_timeline.hpp"
 #include "lu/phases/phase_scope.hpp"
 #include "lu/phases/row_broadcast.hpp"
-#include "lu/schedules/iteration_log.hpp"
 #include "lu/schedules/bsp_steps.hpp"
+#include "lu/schedules/iteration_log.hpp"
 #include "lu/schedules/look_ahead.hpp"
 
 namespace hplx::hplmxp {
@@ -152,8 +152,8 @@ class NopivBroadcast {
 
  private:
   void start() {
-    bcast_ = std::make_unique<lu::BasicRowBroadcast<float>>(w_, count_, topology_, root_, row_,
-                                                            tag_);
+    bcast_ =
+        std::make_unique<lu::BasicRowBroadcast<float>>(w_, count_, topology_, root_, row_, tag_);
   }
   float* w_;
   long count_;
@@ -182,7 +182,7 @@ class NopivPhases {
     long done = 0;
   };
   using Broadcast = NopivBroadcast;
-  static constexpr bool kThreadsBesideFact = false;
+  static constexpr bool kThreadsBesideFact = true;
   static constexpr bool kSplitUpdate = false;
 
   NopivPhases(const Layout& l, const ProcessGrid& grid, device::Queue& q, float* a,
@@ -239,6 +239,13 @@ class NopivPhases {
     return {p, p.j0 + p.jb};
   }
   void apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm, NopivBroadcast* in_flight);
+  // Threads beside FACT (queue work on the calling thread): begin() solves
+  // U over [g0, g1) and sends it down the process columns, on the calling
+  // thread, and returns how many column chunks the update has; run_chunk(i)
+  // updates chunk i, with no MPI, on any thread.
+  long begin(Factored& p, long g0, long g1, lu::PhaseTimes* tm);
+  void run_chunk(long i, lu::PhaseTimes* tm);
+  void progress_sections() {}
   double flops(const Factored& p) const { return panel_flops(l_.n, p.j0, p.jb); }
   void retire(Factored&) {}
 
@@ -275,6 +282,10 @@ class NopivPhases {
   std::vector<PanelBuffer>& w_;
   LowOperands<device::Half>& half_;
   LowOperands<device::BFloat16>& bf16_;
+  struct Chunks {  // the update begin() set up
+    const Factored* p = nullptr;
+    long from = 0, to = 0;
+  } chunks_;
 };
 
 // FACT on the panel's process column, on `fq` (the update's queue, or
@@ -354,6 +365,23 @@ void NopivPhases::apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm,
     q_.synchronize();
     in_flight->progress();
   }
+}
+
+long NopivPhases::begin(Factored& p, long g0, long g1, lu::PhaseTimes* tm) {
+  const long from = lu::local_start(g0, l_.nb, l_.mycol, l_.npcol);
+  const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
+  chunks_ = {&p, from, to};
+  if (to <= from) return 0;
+  lu::PhaseTimes own;
+  solve_u(p, *p.w, from, to, tm ? *tm : own);
+  return (to - from + kUpdateChunkColumns - 1) / kUpdateChunkColumns;
+}
+
+void NopivPhases::run_chunk(long i, lu::PhaseTimes* tm) {
+  const long c0 = chunks_.from + i * kUpdateChunkColumns;
+  const long c1 = std::min(chunks_.to, c0 + kUpdateChunkColumns);
+  lu::PhaseScope phase(tm ? &tm->update : nullptr, opt_.trace, "UPDATE");
+  update(*chunks_.p, *chunks_.p->w, chunks_.from, c0, c1);
 }
 
 // U12 = L11^-1 A12 over my local columns [from, to) on the panel's process

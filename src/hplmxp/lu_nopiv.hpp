@@ -14,9 +14,10 @@
 //   part of the range (SGEMM).
 // With look-ahead of depth d (1 by default) the panels' updates reach the
 // next panel's columns first; then, as in `hplx lu`, where queue work runs
-// on the host the panel is factored and its broadcast started before the
-// oldest waiting panel's update of the rest (with several process columns
-// in chunks, the broadcast moved on between them), and on a device the
+// on the host the panel is factored and its broadcast started while other
+// threads take the oldest waiting panel's update of the rest in column
+// chunks (with one thread, after FACT, and with several process columns
+// the broadcast moved on between the chunks), and on a device the
 // oldest's update is queued first and FACT runs beside it on its own queue
 // (a device's High-priority panel queue when one is given), ordered with
 // the update's queue by events. Either way FACT and LBCAST hide behind the

@@ -5,12 +5,21 @@
 #include <gtest/gtest.h>
 #include <mpi.h>
 
+#include <omp.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <string>
 #include <vector>
+
+#include <nlohmann/json.hpp>
 
 #include "core/error.hpp"
 #include "core/flops.hpp"
+#include "core/trace.hpp"
 #include "device/device.hpp"
 #include "grids.hpp"
 #include "hplmxp/distributed_matrix.hpp"
@@ -184,6 +193,50 @@ TEST(HplMxpLu, DeeperLookAheadGivesTheSameFactors) {
       for (const lu::IterationTimes& it : r.iterations) flops += it.flops;
       EXPECT_NEAR(flops, hpl_flops(static_cast<double>(n)), 1e-9 * flops) << "depth " << depth;
     }
+  }
+}
+
+// hplx lu's steps give HPL-MxP host threads beside FACT: with several
+// threads the main thread factors the next panel while the others update
+// the oldest panel's 512-column chunks. The factors are those of one
+// thread (up to the rounding of re-cut SGEMMs), and the trace shows UPDATE
+// on a worker's track.
+TEST(HplMxpLu, ThreadsBesideFactGiveTheSameFactors) {
+  const long n = 1200;
+  const int nb = 64;
+  const int threads_before = omp_get_max_threads();
+  for (auto [p, q] : hplmxp_test_grids()) {
+    ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+    if (!grid.in_grid()) continue;
+    const Layout l = Layout::of(n, nb, grid);
+    const std::vector<double> a = generated(l, grid);
+    omp_set_num_threads(1);
+    std::vector<float> one(a.begin(), a.end());
+    factor_nopiv(l, grid, host_queue(), one.data());
+    omp_set_num_threads(3);
+    std::vector<float> team(a.begin(), a.end());
+    TraceRecorder trace(true);
+    FactorOptions opt;
+    opt.trace = &trace;
+    factor_nopiv(l, grid, host_queue(), team.data(), opt);
+    omp_set_num_threads(threads_before);
+    double worst = 0, largest = 0;
+    for (std::size_t i = 0; i < one.size(); ++i) {
+      worst = std::max(worst, static_cast<double>(std::fabs(team[i] - one[i])));
+      largest = std::max(largest, static_cast<double>(std::fabs(one[i])));
+    }
+    EXPECT_LE(worst, 1e-5 * largest) << "grid " << p << "x" << q;
+    const std::string path = (std::filesystem::temp_directory_path() /
+                              ("hplx-threads-beside-fact-" + std::to_string(getpid()) + ".json"))
+                                 .string();
+    trace.write(path, MPI_COMM_SELF, nullptr);
+    std::ifstream in(path);
+    const nlohmann::json events = nlohmann::json::parse(in).at("traceEvents");
+    std::filesystem::remove(path);
+    long worker_updates = 0;
+    for (const nlohmann::json& e : events)
+      if (e.at("name") == "UPDATE" && e.at("tid").get<int>() != 0) ++worker_updates;
+    EXPECT_GT(worker_updates, 0) << "no update chunk ran beside FACT, grid " << p << "x" << q;
   }
 }
 

@@ -57,8 +57,8 @@ std::vector<int> ring_parents(Broadcast topology, int q) {
 //   long(M):    0: the scatter (and, for longM, root -> position 1 whole);
 //               1 .. m-1: the roll steps among the m spread-roll members.
 template <class T>
-BasicRowBroadcast<T>::BasicRowBroadcast(T* data, long count, Broadcast topology, int root, MPI_Comm row,
-                           int tag)
+BasicRowBroadcast<T>::BasicRowBroadcast(T* data, long count, Broadcast topology, int root,
+                                        MPI_Comm row, int tag)
     : data_(data), count_(count), topology_(topology), row_(row), tag_(tag), root_(root) {
   int me = 0;
   MPI_Comm_size(row, &q_);
@@ -136,11 +136,11 @@ void BasicRowBroadcast<T>::post(const std::vector<Message>& stage) {
   for (const Message& m : stage) {
     reqs_.emplace_back();
     if (m.send) {
-      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), element_type<T>(), m.peer, tag_, row_,
-                               &reqs_.back()));
+      HPLX_MPI_CHECK(MPI_Isend(data_ + m.first, as_count(m.count), element_type<T>(), m.peer, tag_,
+                               row_, &reqs_.back()));
     } else {
-      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), element_type<T>(), m.peer, tag_, row_,
-                               &reqs_.back()));
+      HPLX_MPI_CHECK(MPI_Irecv(data_ + m.first, as_count(m.count), element_type<T>(), m.peer, tag_,
+                               row_, &reqs_.back()));
     }
   }
 }

@@ -71,8 +71,8 @@ namespace hplx::lu {
 
 // How an LU's iterations run (decoded once from the test or the options).
 struct BspOptions {
-  long end = 0;        // the global column the updates reach (n + 1 with b)
-  long split = 0;      // the split update's right section's first column; 0: none
+  long end = 0;              // the global column the updates reach (n + 1 with b)
+  long split = 0;            // the split update's right section's first column; 0: none
   bool fact_overlap = true;  // steps 2 and 3 overlap (with depth > 0)
   bool depth_ahead = true;   // depth > 0
 };
@@ -88,8 +88,8 @@ class BspSteps {
   // device's update (a device's panel queue), or the transfer queue that
   // moves a host FACT's columns. `timeline` (may be null) times the
   // device's side of each iteration.
-  BspSteps(Phases& phases, device::Queue& compute, device::Queue& fact_queue,
-           const BspOptions& o, TraceRecorder* trace, DeviceTimeline* timeline)
+  BspSteps(Phases& phases, device::Queue& compute, device::Queue& fact_queue, const BspOptions& o,
+           TraceRecorder* trace, DeviceTimeline* timeline)
       : ph_(phases),
         compute_(compute),
         fact_queue_(fact_queue),
@@ -136,8 +136,7 @@ class BspSteps {
       if (next >= split_) return;
       // The right section's swap of the panel that finishes next goes now,
       // hidden by the left section's update.
-      if (next + ph_.nb() < split_)
-        ph_.start_section(Phases::kRight, second, split_, end_, tm_);
+      if (next + ph_.nb() < split_) ph_.start_section(Phases::kRight, second, split_, end_, tm_);
       ph_.update_section(Phases::kLeft, tm_);
     }
   }

@@ -572,8 +572,8 @@ class DagLu {
   }
 
   const Context& ctx_;
-  device::Queue& queue_;   // the device's compute queue: every task's row copies and BLAS
-  PivotingFact fact_;  // FACT (on the host) and LBCAST
+  device::Queue& queue_;  // the device's compute queue: every task's row copies and BLAS
+  PivotingFact fact_;     // FACT (on the host) and LBCAST
   const SwapParams swap_;
   const Forms forms_;
   LocalMatrix& a_;

@@ -17,9 +17,8 @@ namespace hplx::lu {
 
 // `fact_args` go to f.fact after the panel, its broadcast and `q`.
 template <class Fact, class Panel, class... FactArgs>
-std::unique_ptr<typename Fact::Broadcast> factor_and_send(Fact& f, Panel& panel,
-                                                          device::Queue& q, PhaseTimes& tm,
-                                                          TraceRecorder* trace,
+std::unique_ptr<typename Fact::Broadcast> factor_and_send(Fact& f, Panel& panel, device::Queue& q,
+                                                          PhaseTimes& tm, TraceRecorder* trace,
                                                           FactArgs&&... fact_args) {
   std::unique_ptr<typename Fact::Broadcast> bcast;
   {

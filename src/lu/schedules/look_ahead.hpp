@@ -5,9 +5,9 @@
 // set, as SLATE's getrf and getrf_nopiv share one set of tasks.
 // The loop decides the order of the phases over the panels; the `Steps`
 // do the phases (what runs beside FACT, on which queues; the phase set
-// says what FACT, LBCAST, RS and UPDATE are for that LU). With look-ahead of depth d, up to d factored panels
-// wait with their update applied only as far as the next panel's columns.
-// Each iteration
+// says what FACT, LBCAST, RS and UPDATE are for that LU). With look-ahead of depth d, up to d
+// factored panels wait with their update applied only as far as the next panel's columns. Each
+// iteration
 //   1. brings the new panel's columns up to date with the waiting panels,
 //   2. factors it (FACT) and starts its broadcast (LBCAST),
 //   3. while that travels, finishes the oldest waiting panel's update over

@@ -41,8 +41,8 @@ void PivotingFact::fact(Panel& panel, PanelBroadcast& bcast, device::Queue& q,
     // device memory (BcastParams::device_memory): then only the queue is
     // waited for.
     const bool sends = grid_.npcol() > 1;
-    factor_panel_device(q, a_, panel, fact_, grid_, *device_fact_,
-                        sends && !bcast_.device_memory, done, timeline_);
+    factor_panel_device(q, a_, panel, fact_, grid_, *device_fact_, sends && !bcast_.device_memory,
+                        done, timeline_);
     if (sends && bcast_.device_memory) q.synchronize();  // MPI reads W's device side
     return;
   }
