@@ -16,6 +16,18 @@ namespace hplx::device {
 
 class Simulation;
 
+// Host work on a rank's own buffers (a copy, a transpose, a gather of
+// rows) of `elements` doubles: copied whole rows at a time (contiguous, at
+// the host's memory bandwidth), or passed over element by element (at the
+// host's row-copy rate). What a simulated backend charges for it.
+struct HostPass {
+  enum Kind { kContiguous, kStrided };
+  Kind kind = kStrided;
+  double elements = 0;
+  static HostPass contiguous(double elements) { return {kContiguous, elements}; }
+  static HostPass strided(double elements) { return {kStrided, elements}; }
+};
+
 // What a backend counts of the costs a GPU run showed (docs/GPU.md), for
 // tests that a loop's count does not grow with its length; -1 where not
 // counted (the emulated device counts all).
@@ -62,6 +74,13 @@ class Backend {
   // The sim backend's clock and models (device/simulation.hpp); null for
   // every backend that computes.
   virtual Simulation* simulation() { return nullptr; }
+  // Whether this backend's buffers hold data. A simulated backend's are
+  // never read or written: host work on them is charged instead of done
+  // (charge(), device::on_host in host_pass.hpp), nothing is worth
+  // reserving ahead in them, and no result can be checked.
+  virtual bool holds_data() const { return true; }
+  // Charges host work that was not done (see holds_data()).
+  virtual void charge(const HostPass&) {}
   // How many Device and Pinned allocations this backend has made, for tests
   // that a loop makes none (on a GPU each costs: cudaMallocHost pins pages,
   // cudaFree and cudaFreeHost wait for all the device's work); -1 where not

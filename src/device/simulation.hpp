@@ -1,8 +1,9 @@
-// What the drivers ask of a simulated backend (the sim implementation,
-// device/sim/, in the SMPI build that `hplx sim` runs): its data are never
-// read or written, so host work that drivers do on data (FACT's arithmetic,
-// the residual check) is skipped by them and charged here instead, and the
-// figures they need in place of data (FACT's pivots) come from its model.
+// What FACT's modelled twin asks of a simulated backend (the sim
+// implementation, device/sim/, in the SMPI build that `hplx sim` runs):
+// its data are never read or written, so FACT's arithmetic is charged here
+// instead of done, and the figures it needs in place of data (the pivots)
+// come from its model. Other host work on data goes through the device
+// layer (Backend::holds_data, Backend::charge, host_pass.hpp).
 #pragma once
 
 #include "device/queue.hpp"
@@ -26,10 +27,6 @@ class Simulation {
   // the `alone` pace after. A rank without a GPU of its own does alone_s
   // of host work.
   virtual void fact_work(Queue& q, double alone_s, double beside_s) = 0;
-  // The host's pass over `elements` doubles of a rank's own buffers (a
-  // copy, a transpose, a gather of rows), skipped by the driver and
-  // charged as the host's row copies.
-  void host_pass(double elements) { host_work(elements * model().host_row_element_s); }
 };
 
 }  // namespace hplx::device

@@ -222,6 +222,12 @@ class SimBackend final : public Backend, public Simulation {
     std::erase(queues_, q);
   }
   Simulation* simulation() override { return this; }
+  bool holds_data() const override { return false; }
+  void charge(const HostPass& pass) override {
+    host_work(pass.kind == HostPass::kContiguous
+                  ? sizeof(double) * pass.elements / model_.host_memory_Bps
+                  : pass.elements * model_.host_row_element_s);
+  }
 
   const SimModel& model() const override { return model_; }
   void host_work(double seconds) override {

@@ -14,7 +14,7 @@
 // dependent chain, the buffer side of a row one cache line. Measured on the
 // project's 2-core VM (N = 10000, 192 or 96 rows, column blocks of 1, 4, 8,
 // 16): 1.4 to 1.8x faster than one column at a time; 8 was the best or
-// level with the best. row_copy_columns() picks cols for a queue.
+// level with the best. row_swap.cpp's row_copy_columns() picks cols for a queue.
 //
 // Row buffers are row-contiguous unless the body says otherwise (ldb > 0):
 // row i of a buffer of nn columns is buf[i * nn .. i * nn + nn); with ldb,
@@ -33,14 +33,6 @@ inline constexpr long kColumnBlock = 8;
 // Column blocks over nn columns: the index range of SwapRowsInPlace.
 inline long column_blocks(long nn) {
   return (nn + kColumnBlock - 1) / kColumnBlock;
-}
-
-// Columns per index of the gather and scatter bodies on `q`: one on a
-// device, kColumnBlock where the host's cores run the body (and on a
-// simulated queue, whose charge per element was calibrated on the host's
-// form).
-inline long row_copy_columns(const device::Queue& q) {
-  return q.executes_on_host() || q.simulated() ? kColumnBlock : 1;
 }
 
 // The indices of a gather or scatter of m rows by nn columns, `cols`

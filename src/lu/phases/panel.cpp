@@ -3,6 +3,7 @@
 #include <algorithm>
 
 #include "core/error.hpp"
+#include "device/host_pass.hpp"
 #include "device/simulation.hpp"
 #include "lu/phases/device_timeline.hpp"
 #include "lu/phases/recursion_split.hpp"
@@ -11,7 +12,7 @@
 namespace hplx::lu {
 
 void PanelStore::reserve(const LocalMatrix& a, int count) {
-  if (a.backend().simulation()) return;
+  if (!a.backend().holds_data()) return;
   // W's largest size: ld = NB + all local rows, NB columns, the tail.
   const long most = (a.nb() + a.mp()) * static_cast<long>(a.nb()) + a.nb() + 1;
   for (int i = 0; i < count; ++i) {
@@ -103,15 +104,10 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
     device::copy_matrix(q, p.m2, jb, a.at(p.a2_first, lc0), a.lda(), p.a2(), ld);
   }
   q.synchronize();
-  // The sim backend's buffers hold nothing: the host's passes over the
-  // panel are charged, not done.
-  device::Simulation* sim = q.backend().simulation();
-  auto host_pass = [&](auto&& pass) {
-    if (sim)
-      sim->host_pass(static_cast<double>(jb) * jb);
-    else
-      pass();
-  };
+  // The host's passes over A1 (done, or charged where the backend's
+  // buffers hold no data).
+  const device::HostPass a1_pass = device::HostPass::strided(static_cast<double>(jb) * jb);
+  auto host_pass = [&](auto&& pass) { device::on_host(a.backend(), a1_pass, pass); };
   if (grid.nprow() > 1) {
     // A1 is replicated down the column; send it as a jb x jb block.
     // Host memory of a's backend (the sim backend shares it between ranks).
@@ -129,7 +125,7 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
   }
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  if (sim)
+  if (device::Simulation* sim = q.backend().simulation())
     simulate_stacked_panel(*sim, p, algo.nbmin, algo.ndiv, grid.col(), a.n(), done);
   else
     factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(),

@@ -5,6 +5,7 @@
 
 #include "core/collectives.hpp"
 #include "core/error.hpp"
+#include "device/host_pass.hpp"
 #include "device/launch.hpp"
 #include "lu/kernels/row_kernels.hpp"
 
@@ -59,11 +60,18 @@ SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second) {
 }
 
 bool swaps_in_device_memory(bool asked, device::Backend& backend) {
-  return asked && !backend.host_accessible(device::MemorySpace::Device) &&
-         backend.simulation() == nullptr;
+  return asked && !backend.host_accessible(device::MemorySpace::Device) && backend.holds_data();
 }
 
 namespace {
+
+// Columns per index of the gather and scatter bodies on `q`: one on a
+// device, kernels::kColumnBlock where the host's cores run the body (and where the
+// backend's buffers hold no data, a simulated queue, whose charge per
+// element was calibrated on the host's form).
+long row_copy_columns(const device::Queue& q) {
+  return q.executes_on_host() || !q.backend().holds_data() ? kernels::kColumnBlock : 1;
+}
 
 // `b`, grown to Device memory for at least `count` elements (reserved
 // before a solve's timer starts: nothing grows while timed).
@@ -100,7 +108,7 @@ void stage_rows(device::Queue& q, const std::vector<long>& rows, device::Mirror<
 // `block`: they are adjacent rows of one block.
 void gather_rows(device::Queue& q, const LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
                  long nn, double* dst, bool block = false) {
-  const long m = rows.size(), cols = kernels::row_copy_columns(q);
+  const long m = rows.size(), cols = row_copy_columns(q);
   device::launch(q, kernels::row_copy_indices(m, nn, cols),
                  kernels::GatherRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, dst, block, cols},
                  grain(cols));
@@ -109,7 +117,7 @@ void gather_rows(device::Queue& q, const LocalMatrix& a, const device::Mirror<lo
 // a(rows[i], lc0 + c) = src[i * nn + c]
 void scatter_rows(device::Queue& q, LocalMatrix& a, const device::Mirror<long>& rows, long lc0,
                   long nn, const double* src) {
-  const long m = rows.size(), cols = kernels::row_copy_columns(q);
+  const long m = rows.size(), cols = row_copy_columns(q);
   device::launch(q, kernels::row_copy_indices(m, nn, cols),
                  kernels::ScatterRows{a.at(0, lc0), a.lda(), rows.device(), m, nn, src, cols},
                  grain(cols));
@@ -138,8 +146,7 @@ RowSwapInFlight::RowSwapInFlight(device::Queue& q, LocalMatrix& a, const Panel& 
       second_(form.second == MPI_COMM_NULL ? grid.col() : form.second),
       roll_first_(form.roll_first),
       u_transposed_(form.u_transposed),
-      device_memory_(swaps_in_device_memory(form.device_memory, q.backend())),
-      sim_(q.backend().simulation()) {
+      device_memory_(swaps_in_device_memory(form.device_memory, q.backend())) {
   const int jb = p.jb, nprow = grid.nprow(), me = grid.myrow();
   b_.u.bind(q.backend());
   for (auto* h : {&b_.gathered, &b_.received, &b_.piece}) h->bind(q.backend());
@@ -281,12 +288,15 @@ void RowSwapInFlight::assemble_piece() {
   const int nprow = grid_.nprow(), me = grid_.myrow();
   std::vector<long> cursor(rdisp_.begin(), rdisp_.end());
   b_.piece.resize(b_.received.size());
-  if (sim_) return charge_contiguous(static_cast<double>(b_.piece.size()));
-  for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
-    const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
-    std::copy_n(b_.received.data() + cursor[o], nn_, b_.piece.data() + (r - piece_first(me)) * nn_);
-    cursor[o] += nn_;
-  }
+  device::on_host(a_.backend(), device::HostPass::contiguous(static_cast<double>(b_.piece.size())),
+                  [&] {
+                    for (long r = piece_first(me); r < piece_first(me + 1); ++r) {
+                      const int o = owner_of(plan_.u_source[r], a_.nb(), nprow);
+                      std::copy_n(b_.received.data() + cursor[o], nn_,
+                                  b_.piece.data() + (r - piece_first(me)) * nn_);
+                      cursor[o] += nn_;
+                    }
+                  });
 }
 
 // Long: all processes of the column assemble U at once. Binary exchange:
@@ -351,14 +361,8 @@ void RowSwapInFlight::post_u_from_device(MPI_Request& req) {
 // SMPI, would do that copy for real where the rows are only shared pages).
 void RowSwapInFlight::place_own_part(const double* mine, long count, double* at) {
   if (count <= 0) return;
-  if (sim_) return charge_contiguous(static_cast<double>(count));
-  std::copy_n(mine, count, at);
-}
-
-// The sim backend's charge for copying whole rows of U (contiguous), at the
-// host's memory rate, not a strided row copy's per element.
-void RowSwapInFlight::charge_contiguous(double elements) {
-  sim_->host_work(sizeof(double) * elements / sim_->model().host_memory_Bps);
+  device::on_host(a_.backend(), device::HostPass::contiguous(static_cast<double>(count)),
+                  [&] { std::copy_n(mine, count, at); });
 }
 
 // Where each row of U starts in the gathered rows (elements): grouped by
@@ -396,10 +400,16 @@ void RowSwapInFlight::unpack_u() {
   if (device_memory_) return unpack_u_on_device();
   if (equil_ && u_transposed_) return;  // the roll wrote U in place
   const int jb = p_.jb;
-  if (sim_) {  // transposed U: whole rows copied; else a transpose, element by element
-    const double elements = static_cast<double>(nn_) * jb;
-    return u_transposed_ ? charge_contiguous(elements) : sim_->host_pass(elements);
-  }
+  // Transposed U: whole rows copied; else a transpose, element by element.
+  const double elements = static_cast<double>(nn_) * jb;
+  device::on_host(
+      a_.backend(),
+      u_transposed_ ? device::HostPass::contiguous(elements) : device::HostPass::strided(elements),
+      [&] { unpack_u_on_host(); });
+}
+
+void RowSwapInFlight::unpack_u_on_host() {
+  const int jb = p_.jb;
   const std::vector<long> starts = u_row_starts();
   std::vector<const double*> rows(jb);
   for (int r = 0; r < jb; ++r) rows[r] = b_.gathered.data() + starts[r];
@@ -424,7 +434,7 @@ void RowSwapInFlight::unpack_u() {
 // jb x nn column-major).
 void RowSwapInFlight::unpack_u_on_device() {
   const int jb = p_.jb;
-  const long cols = kernels::row_copy_columns(q_);
+  const long cols = row_copy_columns(q_);
   stage_rows(q_, u_row_starts(), b_.u_rows);
   device::launch(q_, kernels::row_copy_indices(jb, nn_, cols),
                  kernels::GatherRows{b_.gathered_device.data(), 1, b_.u_rows.device(), jb, nn_,
@@ -526,7 +536,7 @@ void reserve_touched(Array& array, long count) {
 
 void SwapBuffers::reserve(device::Backend& backend, long nn, int nb, int nprow,
                           const SwapParams& params) {
-  if (nprow <= 1 || nn <= 0 || nb <= 0 || backend.simulation()) return;
+  if (nprow <= 1 || nn <= 0 || nb <= 0 || !backend.holds_data()) return;
   for (auto* m : {&u, &mine, &outgoing, &incoming}) m->bind(backend);
   for (auto* m : {&mine_rows, &out_rows, &in_rows}) m->bind(backend);
   for (auto* h : {&gathered, &received, &piece}) h->bind(backend);
@@ -590,7 +600,7 @@ constexpr long kInPlaceSlab = 8192;
 }  // namespace
 
 void InPlaceSwapBuffers::reserve(device::Backend& backend, long nn, int nb) {
-  if (nn <= 0 || nb <= 0 || backend.simulation() ||
+  if (nn <= 0 || nb <= 0 || !backend.holds_data() ||
       backend.host_accessible(device::MemorySpace::Device))
     return;
   at_least(plan, backend, kernels::plan_longs(nb));
@@ -600,7 +610,7 @@ void InPlaceSwapBuffers::reserve(device::Backend& backend, long nn, int nb) {
 void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn,
                         InPlaceSwapBuffers* scratch) {
   if (nn <= 0 || p.jb <= 0) return;
-  if (scratch == nullptr || q.simulated() ||
+  if (scratch == nullptr || !q.backend().holds_data() ||
       q.backend().host_accessible(device::MemorySpace::Device)) {
     device::launch(q, kernels::column_blocks(nn),
                    kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.d_pivots(), p.k, p.jb, nn},
@@ -612,7 +622,7 @@ void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long l
   // written. At most 2 jb rows (U's jb and as many moves); *count says how
   // many.
   const int jb = p.jb;
-  const long m = 2L * jb, width = std::min(nn, kInPlaceSlab), cols = kernels::row_copy_columns(q);
+  const long m = 2L * jb, width = std::min(nn, kInPlaceSlab), cols = row_copy_columns(q);
   long* plan = at_least(scratch->plan, q.backend(), kernels::plan_longs(jb));
   double* rows = at_least(scratch->rows, q.backend(), m * width);
   plan_row_swaps_on_device(q, p.d_pivots(), p.k, jb, plan);

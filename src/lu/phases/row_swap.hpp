@@ -153,6 +153,7 @@ class RowSwapInFlight {
   long piece_first(int i) const;
   std::vector<long> u_row_starts() const;
   void unpack_u();
+  void unpack_u_on_host();
   void unpack_u_on_device();
   // The side of a message buffer MPI is handed.
   template <class T>
@@ -175,10 +176,7 @@ class RowSwapInFlight {
   // Counts and displacements live as long as the collectives using them.
   std::vector<int> ucount_, udisp_, mcount_, mdisp_;
   std::vector<int> scount_, sdisp_, rcount_, rdisp_, pcount_, pdisp_;  // equilibration
-  // The sim backend (no data): the host's row copies are charged, not done.
-  device::Simulation* sim_;
   void place_own_part(const double* mine, long count, double* at);
-  void charge_contiguous(double elements);
   std::vector<MPI_Request> reqs_;
   CommTiming timing_;
   double copy_ = 0;

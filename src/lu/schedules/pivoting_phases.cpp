@@ -109,7 +109,7 @@ double PivotingPhases::flops(const PendingPanel& p) const {
 // reserved, does not.
 void PivotingPhases::retire(PendingPanel& p) {
   std::vector<device::EventPtr> ready;
-  if (!ctx_.device().compute().runs_inline() && !a_.backend().simulation())
+  if (!ctx_.device().compute().runs_inline() && a_.backend().holds_data())
     ready = {ctx_.device().compute().record(), fact_queue().record()};
   panels_->give(std::move(p.panel.w), std::move(ready));
 }
