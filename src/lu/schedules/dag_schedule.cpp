@@ -92,7 +92,7 @@ class DagLu {
   DagLu(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid)
       : ctx_(ctx),
         queue_(ctx.device().compute()),
-        fact_(a, t, grid, nullptr),
+        fact_(a, t, grid, nullptr, 1),
         swap_(swap_params(t)),
         forms_{t.l1_transposed, t.u_transposed},
         a_(a),
@@ -573,7 +573,7 @@ class DagLu {
 
   const Context& ctx_;
   device::Queue& queue_;  // the device's compute queue: every task's row copies and BLAS
-  PivotingFact fact_;     // FACT (on the host) and LBCAST
+  PivotingFact fact_;     // FACT (on the host, one thread per task) and LBCAST
   const SwapParams swap_;
   const Forms forms_;
   LocalMatrix& a_;

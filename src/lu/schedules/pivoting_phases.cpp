@@ -9,7 +9,7 @@
 namespace hplx::lu {
 
 PivotingFact::PivotingFact(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                           DeviceFactWorkspace* device_fact)
+                           DeviceFactWorkspace* device_fact, int team)
     : a_(a),
       grid_(grid),
       fact_([&] {
@@ -19,7 +19,9 @@ PivotingFact::PivotingFact(LocalMatrix& a, const TestCase& t, const ProcessGrid&
       }()),
       bcast_(bcast_params(t)),
       device_fact_(device_fact),
-      team_(t.schedule.fact_threads > 0 ? t.schedule.fact_threads : omp_get_max_threads()) {}
+      team_(team > 0                      ? team
+            : t.schedule.fact_threads > 0 ? t.schedule.fact_threads
+                                          : omp_get_max_threads()) {}
 
 std::unique_ptr<PanelBroadcast> PivotingFact::post_broadcast(Panel& panel) const {
   return std::make_unique<PanelBroadcast>(panel, bcast_, grid_);

@@ -46,9 +46,11 @@ class PivotingFact {
  public:
   using Broadcast = PanelBroadcast;
   // `device_fact`: device FACT's scratch (--fact-on device); null: FACT
-  // runs on the host whatever the test asks (the dag schedule's tasks).
+  // runs on the host whatever the test asks. `team`: the threads of a
+  // panel factored on its own; 0: the test's --fact-threads, or all. (The
+  // dag schedule's tasks give null and 1.)
   PivotingFact(LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-               DeviceFactWorkspace* device_fact);
+               DeviceFactWorkspace* device_fact, int team = 0);
 
   // Times the device's side of FACT (may be null).
   void set_timeline(DeviceTimeline* timeline) { timeline_ = timeline; }
