@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <memory>
+#include <utility>
 #include <vector>
 
 #include "core/error.hpp"
@@ -261,6 +262,11 @@ class NopivPhases {
   }
 
  private:
+  // My local columns [from, to) of the global columns [g0, g1).
+  std::pair<long, long> local_columns(long g0, long g1) const {
+    return {lu::local_start(g0, l_.nb, l_.mycol, l_.npcol),
+            lu::local_start(g1, l_.nb, l_.mycol, l_.npcol)};
+  }
   void solve_u(const Step& s, PanelBuffer& w, long from, long to, lu::PhaseTimes& tm);
   void update(const Step& s, PanelBuffer& w, long from, long c0, long c1);
   template <class Low>
@@ -351,8 +357,7 @@ void NopivPhases::fact(const Panel& p, NopivBroadcast&, device::Queue& fq) {
 void NopivPhases::apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm,
                         NopivBroadcast* in_flight) {
   const Step& s = p;
-  const long from = lu::local_start(g0, l_.nb, l_.mycol, l_.npcol);
-  const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
+  const auto [from, to] = local_columns(g0, g1);
   if (to <= from) return;  // the same on every process of this process column
   lu::DeviceTimeline::Span on_device(timeline_, q_, lu::DeviceTimeline::kUpdate);
   solve_u(s, *p.w, from, to, tm);
@@ -368,8 +373,7 @@ void NopivPhases::apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm,
 }
 
 long NopivPhases::begin(Factored& p, long g0, long g1, lu::PhaseTimes* tm) {
-  const long from = lu::local_start(g0, l_.nb, l_.mycol, l_.npcol);
-  const long to = lu::local_start(g1, l_.nb, l_.mycol, l_.npcol);
+  const auto [from, to] = local_columns(g0, g1);
   chunks_ = {&p, from, to};
   if (to <= from) return 0;
   lu::PhaseTimes own;

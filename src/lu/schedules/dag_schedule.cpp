@@ -365,8 +365,7 @@ class DagLu {
       });
       if (fact_.factors(panel)) {
         PhaseScope phase(&tm.bcast, trace_, "LBCAST");
-        w->plan = plan_row_swaps(panel.k, panel.jb, panel.ipiv);
-        panel_to_device(queue_, panel);
+        w->plan = ready_for_update(queue_, panel);
         state_[p].info = panel.info;
       }
       in_flight_ = w->bcast.get();
@@ -398,8 +397,7 @@ class DagLu {
       in_flight_ = nullptr;
       w.bcast.reset();
       if (grid_.mycol() != w.panel.owner_col) {
-        w.plan = plan_row_swaps(w.panel.k, w.panel.jb, w.panel.ipiv);
-        panel_to_device(queue_, w.panel);
+        w.plan = ready_for_update(queue_, w.panel);
         state_[p].info = w.panel.info;
       }
     });

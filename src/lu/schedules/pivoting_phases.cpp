@@ -30,31 +30,30 @@ std::unique_ptr<PanelBroadcast> PivotingFact::post_broadcast(Panel& panel) const
 // On the host the panel's columns go to the host and back on `q`.
 void PivotingFact::fact(Panel& panel, PanelBroadcast& bcast, device::Queue& q,
                         const std::function<void()>& also) {
-  PanelBroadcast* send = &bcast;
-  if (fact_.on_device) {
-    // The host waits for a sub-panel only where the broadcast sends it.
-    SubpanelDone done;
-    if (send->pipelined() || also)
-      done = [send, &also](long first, long end) {
-        if (send->pipelined()) send->subpanel_done(first, end);
-        if (also) also();
-      };
-    // LBCAST sends W's host side, or its device side where MPI reads
-    // device memory (BcastParams::device_memory): then only the queue is
-    // waited for.
-    const bool sends = grid_.npcol() > 1;
-    factor_panel_device(q, a_, panel, fact_, grid_, *device_fact_, sends && !bcast_.device_memory,
-                        done, timeline_);
-    if (sends && bcast_.device_memory) q.synchronize();  // MPI reads W's device side
+  // At each finished top-level sub-panel: only where the broadcast sends it
+  // or `also` asks (device FACT's host then waits for it).
+  SubpanelDone done;
+  if (bcast.pipelined() || also)
+    done = [send = &bcast, &also](long first, long end) {
+      send->subpanel_done(first, end);
+      if (also) also();
+    };
+  if (!fact_.on_device) {
+    factor_panel(q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : team_, done, timeline_);
     return;
   }
-  factor_panel(
-      q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : team_,
-      [send, &also](long first, long end) {
-        send->subpanel_done(first, end);
-        if (also) also();
-      },
-      timeline_);
+  // LBCAST sends W's host side, or its device side where MPI reads device
+  // memory (BcastParams::device_memory): then only the queue is waited for.
+  const bool sends = grid_.npcol() > 1;
+  factor_panel_device(q, a_, panel, fact_, grid_, *device_fact_, sends && !bcast_.device_memory,
+                      done, timeline_);
+  if (sends && bcast_.device_memory) q.synchronize();  // MPI reads W's device side
+}
+
+RowSwapPlan ready_for_update(device::Queue& q, Panel& panel) {
+  panel_to_device(q, panel);
+  // One process row swaps in place from the device's pivots (no plan).
+  return panel.pivots_on_host ? plan_row_swaps(panel.k, panel.jb, panel.ipiv) : RowSwapPlan{};
 }
 
 PivotingPhases::PivotingPhases(const Context& ctx, LocalMatrix& a, const TestCase& t,
@@ -92,10 +91,7 @@ PendingPanel PivotingPhases::received(Panel& panel) {
     device_info_ = true;  // folded into the solve's info on the device
   else if (info_ == 0)
     info_ = panel.info;
-  panel_to_device(compute, panel);
-  // One process row swaps in place from the device's pivots (no plan).
-  RowSwapPlan plan =
-      panel.pivots_on_host ? plan_row_swaps(panel.k, panel.jb, panel.ipiv) : RowSwapPlan{};
+  RowSwapPlan plan = ready_for_update(compute, panel);
   const long next = panel.k + panel.jb;
   return {std::move(panel), std::move(plan), next};
 }

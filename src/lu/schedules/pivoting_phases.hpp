@@ -77,6 +77,11 @@ class PivotingFact {
   DeviceTimeline* timeline_ = nullptr;
 };
 
+// A factored, received panel made ready for RS + UPDATE on `q`: W on the
+// device (panel_to_device) and its interchanges planned (none where the
+// pivots stayed on the device: one process row swaps in place from them).
+RowSwapPlan ready_for_update(device::Queue& q, Panel& panel);
+
 class PivotingPhases {
  public:
   using Panel = lu::Panel;
