@@ -147,10 +147,11 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "the update's operands: fp32, fp16 or bf16 (16-bit operands, FP32 products "
                    "and sums); default fp16 on cuda, fp32 otherwise");
   sub_->add_option("--panel-solve", panel_solve_,
-                   "L21 and U12 from the diagonal block: inverse (GEMMs by its triangles' "
-                   "inverses, made once per panel: default on device backends, where STRSM of "
-                   "a tall panel is slow) or trsm (STRSM: default on host)")
-      ->check(CLI::IsMember({"inverse", "trsm"}));
+                   "L21 and U12 from the diagonal block: trsm (STRSM: default on host), inverse "
+                   "(SGEMMs by its triangles' inverses, made once per panel: default on device "
+                   "backends beside an fp32 update, where STRSM of a tall panel is slow) or "
+                   "inverse-tf32 (the same GEMMs multiplied in TF32 on the tensor cores: "
+                   "default on device backends beside an fp16 or bf16 update)");
   sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
   sub_->add_option(
       "--max-iterations", config_.max_iterations,
@@ -465,8 +466,11 @@ device::BackendKind HplMxpCommand::settle_flags() {
   config_.precision = precision_                             ? parse_precision(*precision_)
                       : backend == device::BackendKind::Cuda ? device::Precision::Fp16
                                                              : device::Precision::Fp32;
-  config_.invert_triangles =
-      panel_solve_ ? *panel_solve_ == "inverse" : backend != device::BackendKind::Host;
+  const bool low = config_.precision != device::Precision::Fp32;
+  config_.panel_solve = panel_solve_ ? hplmxp::parse_panel_solve(*panel_solve_)
+                        : backend == device::BackendKind::Host ? hplmxp::PanelSolve::Trsm
+                        : low ? hplmxp::PanelSolve::InverseTf32
+                              : hplmxp::PanelSolve::Inverse;
   if (backend == device::BackendKind::Cuda && sub_->count("--nb") == 0) config_.nb = kCudaDefaultNb;
   return backend;
 }

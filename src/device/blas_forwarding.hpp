@@ -1,5 +1,6 @@
 // The queue's BLAS overloads (queue.hpp: GEMM, TRSM and GEMV in double and
-// float, the mixed GEMM on Half and BFloat16 operands) forwarded once, for
+// float, the mixed GEMM on Half, BFloat16 and TF32 operands, the last
+// stored as float) forwarded once, for
 // every backend, to one template per routine, as BLAS++ writes each routine
 // once over its scalar types. A backend's queue derives from
 // BlasForwarding<ItsQueue> (which derives from Queue) and defines, for
@@ -53,6 +54,11 @@ class BlasForwarding : public Queue {
   }
   void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
                   long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) final {
+    self().gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
+  // TF32 is the mixed GEMM whose operands are stored as float.
+  void gemm_tf32(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a, long lda,
+                 const float* b, long ldb, float beta, float* c, long ldc) final {
     self().gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
 

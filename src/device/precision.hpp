@@ -133,6 +133,18 @@ HPLX_HD inline float to_float(BFloat16 b) {
   return precision_detail::float_of(static_cast<std::uint32_t>(b.bits) << 16);
 }
 
+// x rounded to TF32 (the tensor cores' 19-bit format: FP32's sign and 8
+// exponent bits, 10 fraction bits), to nearest, ties to even, as a float:
+// the operands of Queue::gemm_tf32 on the host. Same exponent range as
+// float, so only the fraction is rounded (a carry may reach infinity);
+// NaN and infinity are kept.
+HPLX_HD inline float round_to_tf32(float x) {
+  using namespace precision_detail;
+  const std::uint32_t u = bits_of(x);
+  if ((u & 0x7f800000u) == 0x7f800000u) return x;
+  return float_of(shift_right_even(u, 13) << 13);
+}
+
 // to_half or to_bfloat16 by the type stored.
 template <class T>
 HPLX_HD T round_to(float x);

@@ -154,6 +154,13 @@ class Queue {
   virtual void gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha,
                           const BFloat16* a, long lda, const BFloat16* b, long ldb, float beta,
                           float* c, long ldc) = 0;
+  // The same on FP32 A and B multiplied in TF32 (FP32's range, 10 fraction
+  // bits; HPL-MxP's panel solves beside a 16-bit update): every product of
+  // operands rounded to TF32, the sums in FP32 (cuBLAS GemmEx, compute type
+  // 32F_FAST_TF32, on the GPU's tensor cores; on the host A and B rounded
+  // by round_to_tf32, precision.hpp, then OpenBLAS's SGEMM).
+  virtual void gemm_tf32(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a,
+                         long lda, const float* b, long ldb, float beta, float* c, long ldc) = 0;
 
   // B = A rounded to 16 bits (to nearest, ties to even; precision.hpp), A
   // and B m x n in the queue's memory: one kernel body (convert_kernel.hpp)

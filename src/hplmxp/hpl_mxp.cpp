@@ -183,7 +183,7 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
   std::optional<GeneratedMatrix> a;
   // The factorization's and the refinement's buffers: nothing is allocated
   // once the clock runs.
-  NopivWorkspace lu_buffers(l, q.backend(), c.depth, c.precision);
+  NopivWorkspace lu_buffers(l, q.backend(), c.depth, c.precision, c.panel_solve);
   GmresIrWorkspace refine_buffers(q.backend(), c.n, c.restart);
   {
     // Collectives (the diagonal's row sums, ||A||, the barrier before the
@@ -219,7 +219,7 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
   how.bcast = c.bcast;
   how.depth = c.depth;
   how.precision = c.precision;
-  how.invert_triangles = c.invert_triangles;
+  how.panel_solve = c.panel_solve;
   how.trace = trace;
   how.fact_queue = &ctx.device().panel();
   how.progress = &meter;
@@ -324,7 +324,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"bcast", lu::name_of(c.bcast)},
       {"depth", c.depth},
       {"precision", device::name_of(c.precision)},
-      {"panel_solve", c.invert_triangles ? "inverse" : "trsm"},
+      {"panel_solve", name_of(c.panel_solve)},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},
       {"threshold", c.threshold},

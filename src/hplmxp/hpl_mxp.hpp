@@ -36,10 +36,10 @@ struct HplMxpConfig {
   int depth = 1;                                  // look-ahead: 0 or 1
   // The update's operands: FP32, or FP16/BF16 with FP32 products and sums.
   device::Precision precision = device::Precision::Fp32;
-  // The panel's triangular solves as GEMMs by inverted triangles
-  // (FactorOptions::invert_triangles; --panel-solve inverse) or STRSMs
-  // (trsm). The command sets it: inverse on device backends.
-  bool invert_triangles = false;
+  // The panel's triangular solves (FactorOptions::panel_solve,
+  // --panel-solve). The command sets it: on device backends inverse-tf32
+  // beside a 16-bit update, inverse beside an FP32 one; trsm on the host.
+  PanelSolve panel_solve = PanelSolve::Trsm;
   int restart = 30;
   int max_iterations = 100;
   double threshold = 16.0;

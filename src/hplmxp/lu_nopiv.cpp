@@ -28,6 +28,12 @@ struct PanelBuffer {
   device::Mirror<float> store;
   device::EventPtr ready;      // on FACT's queue, after W was written (FACT's processes)
   device::EventPtr host_free;  // on the queue, after W's host side went to the device
+  // L11's inverse (the panel solves by inverted triangles), made by FACT
+  // where the diagonal block is factored, by U's first solve elsewhere; a
+  // buffer per panel, as W, so that FACT of the next panel never writes the
+  // one an update still reads.
+  device::Buffer<float> l11_inverse;
+  long l11_inverse_of = -1;  // the panel (its first column) l11_inverse holds
   float* dev() { return store.device(); }
 };
 
@@ -38,7 +44,8 @@ struct LowOperands {
 };
 
 struct NopivBuffers {
-  NopivBuffers(const Layout& l, device::Backend& backend, int depth, device::Precision p)
+  NopivBuffers(const Layout& l, device::Backend& backend, int depth, device::Precision p,
+               bool inverses)
       : mloc(l.mloc),
         nloc(l.nloc),
         nb(l.nb),
@@ -46,8 +53,7 @@ struct NopivBuffers {
         diag(backend),
         u(backend),
         bad(backend),
-        u11_inverse(backend, static_cast<long>(l.nb) * l.nb),
-        l11_inverse(backend, static_cast<long>(l.nb) * l.nb),
+        u11_inverse(backend, inverses ? static_cast<long>(l.nb) * l.nb : 0),
         w(static_cast<std::size_t>(depth) + 1) {
     diag.resize(static_cast<long>(l.nb) * l.nb);
     u.resize(std::max(1L, l.nloc) * l.nb);
@@ -55,6 +61,8 @@ struct NopivBuffers {
     for (PanelBuffer& b : w) {
       b.store.bind(backend);
       b.store.resize(std::max(1L, l.mloc) * l.nb);
+      if (inverses)
+        b.l11_inverse = device::Buffer<float>(backend, static_cast<long>(l.nb) * l.nb);
     }
     const long lsize = std::max(1L, l.mloc) * l.nb, usize = std::max(1L, l.nloc) * l.nb;
     if (p == device::Precision::Fp16)
@@ -69,24 +77,35 @@ struct NopivBuffers {
   device::Precision precision;
   device::Mirror<float> diag, u;  // the diagonal block; U's rows of a column range
   device::Mirror<int> bad;        // whether a pivot was bad here
-  // The diagonal block's inverted triangles (invert_triangles): U11's on
-  // FACT's queue, L11's on the factorization's.
-  device::Buffer<float> u11_inverse, l11_inverse;
+  // U11's inverse (the panel solves by inverted triangles), on FACT's queue.
+  device::Buffer<float> u11_inverse;
   std::vector<PanelBuffer> w;  // DEPTH + 1 panels, used in turn
   LowOperands<device::Half> half;
   LowOperands<device::BFloat16> bf16;
 };
 
+const char* name_of(PanelSolve s) {
+  return s == PanelSolve::Trsm ? "trsm" : s == PanelSolve::Inverse ? "inverse" : "inverse-tf32";
+}
+
+PanelSolve parse_panel_solve(const std::string& text) {
+  for (PanelSolve s : {PanelSolve::Trsm, PanelSolve::Inverse, PanelSolve::InverseTf32})
+    if (text == name_of(s)) return s;
+  throw UsageError("--panel-solve " + text + ": allowed: trsm, inverse, inverse-tf32");
+}
+
 NopivWorkspace::NopivWorkspace(const Layout& l, device::Backend& backend, int depth,
-                               device::Precision precision) {
+                               device::Precision precision, PanelSolve solve) {
   if (depth < 0) throw UsageError("--depth " + std::to_string(depth) + ": allowed: 0 or more");
-  b_ = std::make_unique<NopivBuffers>(l, backend, depth, precision);
+  b_ = std::make_unique<NopivBuffers>(l, backend, depth, precision, solve != PanelSolve::Trsm);
 }
 NopivWorkspace::~NopivWorkspace() = default;
 
-bool NopivWorkspace::fits(const Layout& l, int depth, device::Precision precision) const {
+bool NopivWorkspace::fits(const Layout& l, int depth, device::Precision precision,
+                          PanelSolve solve) const {
   return b_->mloc == l.mloc && b_->nloc == l.nloc && b_->nb == l.nb &&
-         b_->w.size() == static_cast<std::size_t>(depth) + 1 && b_->precision == precision;
+         b_->w.size() == static_cast<std::size_t>(depth) + 1 && b_->precision == precision &&
+         (b_->u11_inverse.size() == 0) == (solve == PanelSolve::Trsm);
 }
 
 namespace {
@@ -198,7 +217,6 @@ class NopivPhases {
         u_(b.u),
         bad_(b.bad),
         u11_inverse_(b.u11_inverse),
-        l11_inverse_(b.l11_inverse),
         w_(b.w),
         half_(b.half),
         bf16_(b.bf16) {
@@ -208,6 +226,7 @@ class NopivPhases {
     for (PanelBuffer& w : w_) {
       w.ready.reset();
       w.host_free.reset();
+      w.l11_inverse_of = -1;
     }
   }
 
@@ -268,6 +287,12 @@ class NopivPhases {
             lu::local_start(g1, l_.nb, l_.mycol, l_.npcol)};
   }
   void solve_u(const Step& s, PanelBuffer& w, long from, long to, lu::PhaseTimes& tm);
+  // C = A B (m x n, inner dimension k) on q: a panel's solve by an inverted
+  // triangle, in FP32 or TF32 by the panel solve.
+  void solve_gemm(device::Queue& q, long m, long n, long k, const float* a, long lda,
+                  const float* b, long ldb, float* c, long ldc) const;
+  // L11's inverse in W's buffer, made on q unless this panel's is there.
+  void invert_l11(device::Queue& q, const Step& s, PanelBuffer& w);
   void update(const Step& s, PanelBuffer& w, long from, long c0, long c1);
   template <class Low>
   void round_operands(const Step& s, PanelBuffer& w, long m, long width, LowOperands<Low>& low);
@@ -283,8 +308,6 @@ class NopivPhases {
   device::Mirror<float>& u_;
   device::Mirror<int>& bad_;
   device::Buffer<float>& u11_inverse_;
-  device::Buffer<float>& l11_inverse_;
-  long l11_inverse_of_ = -1;  // the panel (its first column) l11_inverse_ holds
   std::vector<PanelBuffer>& w_;
   LowOperands<device::Half>& half_;
   LowOperands<device::BFloat16>& bf16_;
@@ -298,11 +321,11 @@ class NopivPhases {
 // beside it the device's panel queue, waiting for the update of the
 // panel's own columns): the diagonal block factored in place by its owner
 // (diagonal_block.hpp) and, with several process rows, sent down the
-// column through the host; L21 = A21 U11^-1 (STRSM, or with
-// invert_triangles a GEMM by U11's inverse into W, copied back into A);
-// the panel copied into W, and brought to the host for LBCAST when there
-// are several process columns. With one process the host waits for
-// nothing here.
+// column through the host; L21 = A21 U11^-1 (STRSM, or by the panel
+// solve's GEMM by U11's inverse into W, copied back into A); the panel
+// copied into W, and brought to the host for LBCAST when there are several
+// process columns; with inverses, L11's too where the block was factored.
+// With one process the host waits for nothing here.
 void NopivPhases::fact(const Panel& p, NopivBroadcast&, device::Queue& fq) {
   const Step& s = p;
   PanelBuffer& w = *p.w;
@@ -330,11 +353,12 @@ void NopivPhases::fact(const Panel& p, NopivBroadcast&, device::Queue& fq) {
   }
   const long m = l_.mloc - s.i1;
   float* a21 = a_ + s.i1 + s.c0 * lda;
-  if (m > 0 && opt_.invert_triangles) {
+  const bool inverses = opt_.panel_solve != PanelSolve::Trsm;
+  if (m > 0 && inverses) {
     float* inverse = u11_inverse_.data();
     invert_triangle(fq, Uplo::Upper, s.jb, u11, ldu, inverse);
     float* w21 = w.dev() + (s.i1 - s.i0);
-    fq.gemm(Trans::No, Trans::No, m, s.jb, s.jb, 1.0f, a21, lda, inverse, s.jb, 0.0f, w21, s.ldw);
+    solve_gemm(fq, m, s.jb, s.jb, a21, lda, inverse, s.jb, w21, s.ldw);
     device::copy_matrix(fq, m, s.jb, static_cast<const float*>(w21), s.ldw, a21, lda);
     if (s.i1 > s.i0) device::copy_matrix(fq, s.i1 - s.i0, s.jb, akk, lda, w.dev(), s.ldw);
   } else {
@@ -343,11 +367,28 @@ void NopivPhases::fact(const Panel& p, NopivBroadcast&, device::Queue& fq) {
               lda);
     device::copy_matrix(fq, s.mrest, s.jb, akk, lda, w.dev(), s.ldw);
   }
+  // U's solves on this process row read L11's inverse: made here, beside
+  // the update, rather than on the update's queue.
+  if (owner && inverses) invert_l11(fq, s, w);
   if (l_.npcol > 1) {
     w.store.to_host(fq, 0, s.mrest * s.jb);
     fq.synchronize();
   }
   w.ready = fq.record();
+}
+
+void NopivPhases::solve_gemm(device::Queue& q, long m, long n, long k, const float* a, long lda,
+                             const float* b, long ldb, float* c, long ldc) const {
+  if (opt_.panel_solve == PanelSolve::InverseTf32)
+    q.gemm_tf32(Trans::No, Trans::No, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+  else
+    q.gemm(Trans::No, Trans::No, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
+}
+
+void NopivPhases::invert_l11(device::Queue& q, const Step& s, PanelBuffer& w) {
+  if (w.l11_inverse_of == s.j0) return;
+  invert_triangle(q, Uplo::Lower, s.jb, w.dev(), s.ldw, w.l11_inverse.data());
+  w.l11_inverse_of = s.j0;
 }
 
 // RS + UPDATE of the panel over the global columns [g0, g1): U12 and the
@@ -389,8 +430,8 @@ void NopivPhases::run_chunk(long i, lu::PhaseTimes* tm) {
 }
 
 // U12 = L11^-1 A12 over my local columns [from, to) on the panel's process
-// row (L11 the top of W there; STRSM in A, or with invert_triangles a GEMM
-// by L11's inverse, made once per panel, into U's buffer, copied back into
+// row (L11 the top of W there; STRSM in A, or the panel solve's GEMM by
+// L11's inverse, made once per panel, into U's buffer, copied back into
 // A), then, with several process rows, down the process columns through
 // the host; with 16-bit storage, L21 and U12 rounded for the update.
 void NopivPhases::solve_u(const Step& s, PanelBuffer& w, long from, long to, lu::PhaseTimes& tm) {
@@ -398,14 +439,10 @@ void NopivPhases::solve_u(const Step& s, PanelBuffer& w, long from, long to, lu:
   const long width = to - from;
   if (l_.myrow == s.pr) {
     float* a12 = a_ + s.i0 + from * l_.lda;
-    if (opt_.invert_triangles) {
-      float* inverse = l11_inverse_.data();
-      if (l11_inverse_of_ != s.j0) {
-        invert_triangle(q_, Uplo::Lower, s.jb, w.dev(), s.ldw, inverse);
-        l11_inverse_of_ = s.j0;
-      }
-      q_.gemm(Trans::No, Trans::No, s.jb, width, s.jb, 1.0f, inverse, s.jb, a12, l_.lda, 0.0f,
-              u_.device(), s.jb);
+    if (opt_.panel_solve != PanelSolve::Trsm) {
+      invert_l11(q_, s, w);  // where FACT ran on another process column
+      solve_gemm(q_, s.jb, width, s.jb, w.l11_inverse.data(), s.jb, a12, l_.lda, u_.device(),
+                 s.jb);
       device::copy_matrix(q_, s.jb, width, static_cast<const float*>(u_.device()), s.jb, a12,
                           l_.lda);
     } else {
@@ -463,10 +500,13 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   std::unique_ptr<NopivWorkspace> own;
   NopivWorkspace* ws = opt.workspace;
   if (ws == nullptr) {
-    own = std::make_unique<NopivWorkspace>(l, q.backend(), opt.depth, opt.precision);
+    own = std::make_unique<NopivWorkspace>(l, q.backend(), opt.depth, opt.precision,
+                                           opt.panel_solve);
     ws = own.get();
-  } else if (!ws->fits(l, opt.depth, opt.precision)) {
-    throw Error("factor_nopiv: the workspace was made for another layout, depth or precision");
+  } else if (!ws->fits(l, opt.depth, opt.precision, opt.panel_solve)) {
+    throw Error(
+        "factor_nopiv: the workspace was made for another layout, depth, precision or panel "
+        "solve");
   }
   device::Queue& fq = opt.fact_queue ? *opt.fact_queue : q;
   // A device's own clock times its side of each panel.

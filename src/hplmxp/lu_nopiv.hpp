@@ -33,6 +33,7 @@
 #pragma once
 
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "core/grid.hpp"
@@ -61,20 +62,37 @@ struct LuNopivResult {
   std::vector<lu::IterationTimes> iterations;
 };
 
+// The panel's triangular solves, L21 = A21 U11^-1 and U12 = L11^-1 A12
+// (--panel-solve):
+// - Trsm: STRSMs of the tall and wide blocks;
+// - Inverse: GEMMs (SGEMM) by the diagonal block's triangles, inverted once
+//   per panel by a TRSM on the identity: on a GPU STRSM of a panel runs at
+//   a fraction of SGEMM's rate;
+// - InverseTf32: the same GEMMs multiplied in TF32 (Queue::gemm_tf32, on a
+//   GPU's tensor cores), so that beside a 16-bit update the panel's solves
+//   run near the update's rate rather than at FP32's; their products are
+//   as coarse as TF32's 10 fraction bits, which the 16-bit update rounds
+//   L21 and U12 to anyway.
+enum class PanelSolve { Trsm, Inverse, InverseTf32 };
+// "trsm", "inverse", "inverse-tf32"; and back (UsageError naming the value).
+const char* name_of(PanelSolve s);
+PanelSolve parse_panel_solve(const std::string& text);
+
 struct NopivBuffers;  // lu_nopiv.cpp
 
 // The factorization's buffers (the diagonal block, U's rows of a column
-// range, DEPTH + 1 panels used in turn, the 16-bit operands), made before
-// the clock starts so that nothing is allocated while the LU runs (as
-// `hplx lu`'s SolveWorkspace). For one layout, depth and precision; a
-// negative depth is a usage error.
+// range, DEPTH + 1 panels used in turn, the 16-bit operands, the inverted
+// triangles), made before the clock starts so that nothing is allocated
+// while the LU runs (as `hplx lu`'s SolveWorkspace). For one layout,
+// depth, precision and panel solve; a negative depth is a usage error.
 class NopivWorkspace {
  public:
-  NopivWorkspace(const Layout& l, device::Backend& backend, int depth, device::Precision precision);
+  NopivWorkspace(const Layout& l, device::Backend& backend, int depth, device::Precision precision,
+                 PanelSolve solve = PanelSolve::Trsm);
   ~NopivWorkspace();
   NopivWorkspace(const NopivWorkspace&) = delete;
   NopivWorkspace& operator=(const NopivWorkspace&) = delete;
-  bool fits(const Layout& l, int depth, device::Precision precision) const;
+  bool fits(const Layout& l, int depth, device::Precision precision, PanelSolve solve) const;
   NopivBuffers& buffers() { return *b_; }
 
  private:
@@ -85,12 +103,8 @@ struct FactorOptions {
   lu::Broadcast bcast = lu::Broadcast::OneRingM;  // LBCAST's topology along the process rows
   int depth = 1;  // panels factored ahead of the update (>= 0; negative: a usage error)
   device::Precision precision = device::Precision::Fp32;  // the update's operands
-  // L21 = A21 U11^-1 and U12 = L11^-1 A12 as GEMMs with the diagonal
-  // block's triangles inverted once per panel (TRSM on the identity), not
-  // as STRSMs of the tall and wide blocks: on a GPU STRSM of a panel runs
-  // at a fraction of SGEMM's rate (--panel-solve; the default on device
-  // backends).
-  bool invert_triangles = false;
+  // How L21 = A21 U11^-1 and U12 = L11^-1 A12 are solved (--panel-solve).
+  PanelSolve panel_solve = PanelSolve::Trsm;
   // The trace (`--trace`) and, through it, the rank's activity (the
   // watchdog's view): FACT, LBCAST, UBCAST and UPDATE spans, a closed
   // iteration per panel. Null: neither.

@@ -12,6 +12,7 @@
 #include <numeric>
 #include <random>
 #include <thread>
+#include <type_traits>
 #include <vector>
 
 #include <omp.h>
@@ -439,22 +440,39 @@ TEST_P(DeviceContract, ConvertRoundsEveryElementOfTheBlockToHalfAndBFloat16) {
 }
 
 // C = alpha op(A) op(B) + beta C with 16-bit A and B (stored with leading
-// dimensions past their rows), against the same product of the same 16-bit
-// values in double. FP32 products and sums in any order are within
-// (k + 2) eps32 (|alpha| |op(A)| |op(B)| + |beta| |C|) of it; the tolerance
-// is twice that, for tensor cores that truncate inside their additions.
+// dimensions past their rows), or FP32 A and B multiplied in TF32
+// (gemm_tf32), against the same product of the operands' values (the
+// 16-bit values; the floats rounded by round_to_tf32) in double. FP32
+// products and sums in any order are within (k + 2) eps32 (|alpha| |op(A)|
+// |op(B)| + |beta| |C|) of it; the tolerance is twice that, for tensor cores
+// that truncate inside their additions. A GPU may round FP32 to TF32 by
+// another rule (truncation): there each product may be off by 2^-9 of its
+// size more.
+template <class T>
+float operand_value(T x) {
+  if constexpr (std::is_same_v<T, float>)
+    return round_to_tf32(x);
+  else
+    return to_float(x);
+}
+
 template <class T>
 void check_gemm_mixed(DeviceContract& t, Queue& q, Trans ta, Trans tb, long m, long n, long k) {
   const long rows_a = ta == Trans::No ? m : k, cols_a = ta == Trans::No ? k : m;
   const long rows_b = tb == Trans::No ? k : n, cols_b = tb == Trans::No ? n : k;
   const long lda = rows_a + 3, ldb = rows_b + 2, ldc = m + 1;
-  auto low = [](const std::vector<double>& v) {
+  auto stored = [](const std::vector<double>& v) {
     std::vector<T> r(v.size());
-    for (std::size_t i = 0; i < v.size(); ++i) r[i] = round_to<T>(static_cast<float>(v[i]));
+    for (std::size_t i = 0; i < v.size(); ++i) {
+      if constexpr (std::is_same_v<T, float>)
+        r[i] = static_cast<float>(v[i]);
+      else
+        r[i] = round_to<T>(static_cast<float>(v[i]));
+    }
     return r;
   };
-  const std::vector<T> a = low(random_values(lda * cols_a, 14)),
-                       b = low(random_values(ldb * cols_b, 15));
+  const std::vector<T> a = stored(random_values(lda * cols_a, 14)),
+                       b = stored(random_values(ldb * cols_b, 15));
   const std::vector<double> c64 = random_values(ldc * n, 16);
   std::vector<float> c(c64.begin(), c64.end());
   for (long j = 0; j < n; ++j) c[m + j * ldc] = -7.0f;  // the row past C's block
@@ -466,29 +484,46 @@ void check_gemm_mixed(DeviceContract& t, Queue& q, Trans ta, Trans tb, long m, l
   copy(q, da.data(), a.data(), lda * cols_a);
   copy(q, db.data(), b.data(), ldb * cols_b);
   copy(q, dc.data(), c.data(), ldc * n);
-  q.gemm_mixed(ta, tb, m, n, k, alpha, da.data(), lda, db.data(), ldb, beta, dc.data(), ldc);
+  if constexpr (std::is_same_v<T, float>)
+    q.gemm_tf32(ta, tb, m, n, k, alpha, da.data(), lda, db.data(), ldb, beta, dc.data(), ldc);
+  else
+    q.gemm_mixed(ta, tb, m, n, k, alpha, da.data(), lda, db.data(), ldb, beta, dc.data(), ldc);
   std::vector<float> got(ldc * n);
   copy(q, got.data(), dc.data(), ldc * n);
   q.synchronize();
 
   const double eps = std::numeric_limits<float>::epsilon();
+  const double rule = std::is_same_v<T, float> && !q.executes_on_host() ? std::ldexp(1.0, -9) : 0;
+  double off_fp32 = 0;  // the largest distance from the product of the unrounded floats
   for (long j = 0; j < n; ++j) {
     for (long i = 0; i < m; ++i) {
-      double s = 0, size = 0;
+      double s = 0, size = 0, exact = 0;
       for (long l = 0; l < k; ++l) {
-        const double x = to_float(ta == Trans::No ? a[i + l * lda] : a[l + i * lda]);
-        const double y = to_float(tb == Trans::No ? b[l + j * ldb] : b[j + l * ldb]);
-        s += x * y;
-        size += std::abs(x * y);
+        const T x = ta == Trans::No ? a[i + l * lda] : a[l + i * lda];
+        const T y = tb == Trans::No ? b[l + j * ldb] : b[j + l * ldb];
+        s += double(operand_value(x)) * operand_value(y);
+        size += std::abs(double(operand_value(x)) * operand_value(y));
+        if constexpr (std::is_same_v<T, float>) exact += double(x) * y;
       }
       const double want = alpha * s + beta * double(c[i + j * ldc]);
-      const double tol =
-          2 * (k + 2) * eps * (std::abs(alpha) * size + std::abs(beta) * std::abs(c[i + j * ldc]));
+      const double scale = std::abs(alpha) * size + std::abs(beta) * std::abs(c[i + j * ldc]);
+      const double tol = (2 * (k + 2) * eps + rule) * scale;
       ASSERT_NEAR(got[i + j * ldc], want, tol)
           << "m " << m << " n " << n << " k " << k << " ta " << (ta == Trans::Yes) << " tb "
           << (tb == Trans::Yes) << " at " << i << "," << j;
+      if constexpr (std::is_same_v<T, float>) {
+        const double full = alpha * exact + beta * double(c[i + j * ldc]);
+        off_fp32 = std::max(off_fp32, std::abs(got[i + j * ldc] - full) / (scale * (k + 2) * eps));
+      }
     }
     ASSERT_EQ(got[m + j * ldc], -7.0f) << "the row past C's block was written";
+  }
+  // TF32's products are visibly coarser than FP32's on random operands
+  // where a queue rounds by round_to_tf32 (a GPU without TF32 would
+  // multiply in FP32), at a depth where FP32's bound is not loose.
+  if (std::is_same_v<T, float> && q.executes_on_host() && k >= 8 && k <= 512) {
+    EXPECT_GT(off_fp32, 2.0) << "gemm_tf32 multiplied in FP32: m " << m << " n " << n << " k "
+                             << k;
   }
 }
 
@@ -508,6 +543,10 @@ TEST_P(DeviceContract, GemmMixedMatchesDoubleOnTheRoundedOperandsInHalf) {
 
 TEST_P(DeviceContract, GemmMixedMatchesDoubleOnTheRoundedOperandsInBFloat16) {
   check_gemm_mixed_shapes<BFloat16>(*this, q());
+}
+
+TEST_P(DeviceContract, GemmTf32MatchesDoubleOnTheOperandsRoundedToTf32) {
+  check_gemm_mixed_shapes<float>(*this, q());
 }
 
 TEST_P(DeviceContract, GemmMixedWithNoProductScalesCByBeta) {

@@ -171,6 +171,29 @@ TEST(BFloat16Conversion, WideningIsExactForEveryValue) {
   }
 }
 
+TEST(Tf32Rounding, KeepsTenFractionBitsWithTiesToEven) {
+  const float ulp = std::ldexp(1.0f, -10);  // of TF32 at 1
+  EXPECT_EQ(round_to_tf32(1.0f + ulp), 1.0f + ulp);
+  EXPECT_EQ(round_to_tf32(1.0f + ulp / 2), 1.0f);            // the tie, down to even
+  EXPECT_EQ(round_to_tf32(1.0f + 3 * ulp / 2), 1.0f + 2 * ulp);  // up to even
+  EXPECT_EQ(round_to_tf32(std::nextafter(1.0f + ulp / 2, 2.0f)), 1.0f + ulp);
+  EXPECT_EQ(round_to_tf32(-(1.0f + 3 * ulp / 2)), -(1.0f + 2 * ulp));
+  EXPECT_EQ(bits(round_to_tf32(from_bits(0x3fffffffu))), 0x40000000u);  // a carry into the exponent
+  // FP32's range: values far outside Half's keep their exponent.
+  EXPECT_NEAR(round_to_tf32(1e30f), 1e30f, 1e30f * std::ldexp(1.0f, -11));
+  EXPECT_EQ(bits(round_to_tf32(1e30f)) & 0x1fffu, 0u);
+  EXPECT_EQ(bits(round_to_tf32(from_bits(0x00002000u))), 0x00002000u);  // a subnormal kept
+  EXPECT_EQ(bits(round_to_tf32(from_bits(0x00001000u))), 0x00000000u);  // its half: to even, 0
+}
+
+TEST(Tf32Rounding, InfinityAndNaNAreKept) {
+  EXPECT_EQ(round_to_tf32(kInf), kInf);
+  EXPECT_EQ(round_to_tf32(-kInf), -kInf);
+  EXPECT_TRUE(std::isnan(round_to_tf32(kNaN)));
+  EXPECT_TRUE(std::isnan(round_to_tf32(from_bits(0x7f800001u))));  // not rounded to infinity
+  EXPECT_EQ(bits(round_to_tf32(std::numeric_limits<float>::max())), 0x7f800000u);  // past the last tie
+}
+
 TEST(Precision, NamesAndSizes) {
   EXPECT_STREQ(name_of(Precision::Fp32), "fp32");
   EXPECT_STREQ(name_of(Precision::Fp16), "fp16");

@@ -337,11 +337,14 @@ TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
   }
 }
 // The panel's solves as GEMMs by the diagonal block's inverted triangles
-// (--panel-solve inverse, the default on device backends): the same factors
-// as the unpivoted LU in double, to FP32 rounding, on the host and on the
-// emulated device with FACT on its own queue (the two inverses are made on
-// the two queues), every grid, NB 1 to 32, look-ahead on and off.
-TEST(HplMxpLu, InvertedTrianglesGiveTheUnpivotedLuOnEveryGrid) {
+// (--panel-solve inverse, in FP32, and inverse-tf32, the default on device
+// backends beside a 16-bit update): the same factors as the unpivoted LU in
+// double, to FP32 rounding (TF32's 10 fraction bits for inverse-tf32), on
+// the host and on the emulated device with FACT on its own queue (L11's
+// inverse made by FACT on the diagonal block's process and by U's solve on
+// the others of its process row), every grid, NB 1 to 32, look-ahead on
+// and off.
+void check_inverted_triangles(PanelSolve solve, double unit) {
   for (long n : {13L, 64L, 101L}) {
     std::vector<double> ref = serial_matrix(n);
     lu_double(n, ref);
@@ -356,7 +359,7 @@ TEST(HplMxpLu, InvertedTrianglesGiveTheUnpivotedLuOnEveryGrid) {
           const std::vector<double> a = generated(l, grid);
           FactorOptions how;
           how.depth = depth;
-          how.invert_triangles = true;
+          how.panel_solve = solve;
           std::vector<float> on_host(a.begin(), a.end());
           EXPECT_FALSE(factor_nopiv(l, grid, host_queue(), on_host.data(), how).bad_pivot);
           device::Queue& eq = emulated_queue();
@@ -375,15 +378,24 @@ TEST(HplMxpLu, InvertedTrianglesGiveTheUnpivotedLuOnEveryGrid) {
               worst_host = std::max(worst_host, std::fabs(on_host[il + jl * l.lda] - want));
               worst_device = std::max(worst_device, std::fabs(on_device[il + jl * l.lda] - want));
             }
-          EXPECT_LT(worst_host, 8.0 * n * 6e-8 * refmax)
-              << "host n " << n << " nb " << nb << " depth " << depth << " grid " << p << "x" << q;
-          EXPECT_LT(worst_device, 8.0 * n * 6e-8 * refmax)
-              << "emulated n " << n << " nb " << nb << " depth " << depth << " grid " << p << "x"
-              << q;
+          EXPECT_LT(worst_host, 8.0 * n * unit * refmax)
+              << name_of(solve) << " host n " << n << " nb " << nb << " depth " << depth
+              << " grid " << p << "x" << q;
+          EXPECT_LT(worst_device, 8.0 * n * unit * refmax)
+              << name_of(solve) << " emulated n " << n << " nb " << nb << " depth " << depth
+              << " grid " << p << "x" << q;
         }
       }
     }
   }
+}
+
+TEST(HplMxpLu, InvertedTrianglesGiveTheUnpivotedLuOnEveryGrid) {
+  check_inverted_triangles(PanelSolve::Inverse, 6e-8);  // FP32's unit roundoff
+}
+
+TEST(HplMxpLu, InvertedTrianglesInTf32GiveTheUnpivotedLuOnEveryGrid) {
+  check_inverted_triangles(PanelSolve::InverseTf32, std::ldexp(1.0, -11));  // TF32's
 }
 
 // On the emulated device (the matrix in device memory, host copies for MPI,

@@ -103,6 +103,11 @@ class DisguisedQueue final : public device::Queue {
                   float beta, float* c, long ldc) override {
     q_->gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
   }
+  void gemm_tf32(device::Trans ta, device::Trans tb, long m, long n, long k, float alpha,
+                 const float* a, long lda, const float* b, long ldb, float beta, float* c,
+                 long ldc) override {
+    q_->gemm_tf32(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+  }
 
  private:
   device::Backend& outer_;

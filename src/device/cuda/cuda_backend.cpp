@@ -382,8 +382,13 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   template <class L>
   void gemm_mixed_t(Trans ta, Trans tb, long m, long n, long k, float alpha, const L* a, long lda,
                     const L* b, long ldb, float beta, float* c, long ldc) {
-    gemm_ex(ta, tb, m, n, k, alpha, a, b, std::is_same_v<L, Half> ? CUDA_R_16F : CUDA_R_16BF, lda,
-            ldb, beta, c, ldc);
+    // TF32: FP32 storage, the tensor cores' TF32 products.
+    if constexpr (std::is_same_v<L, float>)
+      gemm_ex(ta, tb, m, n, k, alpha, a, b, CUDA_R_32F, lda, ldb, beta, c, ldc,
+              CUBLAS_COMPUTE_32F_FAST_TF32);
+    else
+      gemm_ex(ta, tb, m, n, k, alpha, a, b, std::is_same_v<L, Half> ? CUDA_R_16F : CUDA_R_16BF,
+              lda, ldb, beta, c, ldc, CUBLAS_COMPUTE_32F);
   }
 
  private:
@@ -435,10 +440,10 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   // would also let cuBLAS pick its reduced-precision (FAST_16F) kernels.
   void gemm_ex(Trans ta, Trans tb, long m, long n, long k, float alpha, const void* a,
                const void* b, cudaDataType type, long lda, long ldb, float beta, float* c,
-               long ldc) {
+               long ldc, cublasComputeType_t compute) {
     if (m <= 0 || n <= 0) return;
     blas(cublasGemmEx_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, type, lda, b, type, ldb, &beta,
-                         c, CUDA_R_32F, ldc, CUBLAS_COMPUTE_32F, CUBLAS_GEMM_DEFAULT),
+                         c, CUDA_R_32F, ldc, compute, CUBLAS_GEMM_DEFAULT),
          "cublasGemmEx");
   }
 

@@ -66,14 +66,20 @@ void host_gemm(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, 
   host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 
-// The rows x cols block at a (leading dimension lda) widened to FP32 in w
+// A mixed GEMM's operand as the FP32 value SGEMM multiplies: a 16-bit
+// value widened (exactly), a float rounded to TF32.
+inline float operand(Half x) { return to_float(x); }
+inline float operand(BFloat16 x) { return to_float(x); }
+inline float operand(float x) { return round_to_tf32(x); }
+
+// The rows x cols block at a (leading dimension lda) as FP32 operands in w
 // (leading dimension rows).
 template <class T>
 void widen(long rows, long cols, const T* a, long lda, float* w) {
   const bool threads = rows * cols >= (1L << 16) && !omp_in_parallel();
 #pragma omp parallel for schedule(static) if (threads)
   for (long j = 0; j < cols; ++j)
-    for (long i = 0; i < rows; ++i) w[i + j * rows] = to_float(a[i + j * lda]);
+    for (long i = 0; i < rows; ++i) w[i + j * rows] = operand(a[i + j * lda]);
 }
 
 template <class T>
@@ -209,6 +215,11 @@ void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, co
 
 void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
                      long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc) {
+  gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
+}
+
+void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a,
+                     long lda, const float* b, long ldb, float beta, float* c, long ldc) {
   gemm_mixed_t(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc);
 }
 

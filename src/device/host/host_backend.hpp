@@ -52,6 +52,10 @@ void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, co
                      long lda, const Half* b, long ldb, float beta, float* c, long ldc);
 void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const BFloat16* a,
                      long lda, const BFloat16* b, long ldb, float beta, float* c, long ldc);
+// TF32 (Queue::gemm_tf32): A and B rounded to TF32 a block of k at a time
+// (round_to_tf32), then the same SGEMM.
+void host_gemm_mixed(Trans ta, Trans tb, long m, long n, long k, float alpha, const float* a,
+                     long lda, const float* b, long ldb, float beta, float* c, long ldc);
 
 // Host memory still available (the memory preflight of backends whose
 // device memory is host memory).
