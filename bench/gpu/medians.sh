@@ -5,9 +5,9 @@
 # `hplx hpl-mxp` fp16 at full memory, and the update's DTRSM + DGEMM in
 # the LU's own layout (hplx_dgemm_probe --form lu, at M = PROBE_M and at
 # the full-memory run's first update); then, when time is left,
-# `hplx hpl-mxp` once with `--panel-solve trsm` (against the default's
-# median) and `hplx lu` at N = EXPLORE_N once for each setting of EXPLORE
-# (FACT's settings to try next). The probes' operands are random, as the
+# `hplx hpl-mxp` once with `--panel-solve inverse` and once with `trsm`
+# (against the default's median) and `hplx lu` at N = EXPLORE_N once for
+# each setting of EXPLORE (FACT's settings to try next). The probes' operands are random, as the
 # LU's matrix; the DGEMM probe runs once more on constants, which a GPU
 # multiplies at a lower power. Where nvidia-smi is present, the GPU's SM
 # clock and power are sampled every 200 ms throughout (OUT/clocks.csv,
@@ -97,11 +97,14 @@ for i in $(seq "$REPEAT"); do
   run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
     --json "$OUT/hpl-mxp-$i.json" >"$OUT/hpl-mxp-$i.txt" 2>&1
 done
-# HPL-MxP once with the panel's STRSMs (the default on a device is the
-# inverted triangles' GEMMs): what --panel-solve inverse gained.
-STEP=hpl-mxp-trsm
-run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
-  --panel-solve trsm --json "$OUT/hpl-mxp-trsm.json" >"$OUT/hpl-mxp-trsm.txt" 2>&1
+# HPL-MxP once with each other panel solve (the default beside an fp16
+# update is the inverted triangles' GEMMs in TF32): what inverse-tf32
+# gained over the same GEMMs in FP32 (inverse) and over STRSM (trsm).
+for solve in inverse trsm; do
+  STEP=hpl-mxp-$solve
+  run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
+    --panel-solve "$solve" --json "$OUT/hpl-mxp-$solve.json" >"$OUT/hpl-mxp-$solve.txt" 2>&1
+done
 IFS='|' read -r -a settings <<<"$EXPLORE"
 STEP=explore
 for i in "${!settings[@]}"; do
@@ -184,11 +187,13 @@ for step in ("dgemm", "dgemm-constant", "lu"):
 m_mxp = row("hplx hpl-mxp fp16", mxp_n, mxp, gemmex, "the FP16 GemmEx probe")
 if m_lu and m_mxp:
     print(f"hpl-mxp over lu (the medians): {m_mxp / m_lu:.2f}x")
-trsm = load("hpl-mxp-trsm.json")
-if trsm and trsm["tests"] and m_mxp:
-    t = trsm["tests"][0]
-    print(f"hpl-mxp fp16 with --panel-solve trsm: {t['gflops']:.1f} Gflop/s, passed {t['passed']}; "
-          f"the default ({mxp_solve}) over it: {m_mxp / t['gflops']:.3f}x")
+for solve in ("inverse", "trsm"):
+    other = load(f"hpl-mxp-{solve}.json")
+    if other and other["tests"] and m_mxp:
+        t = other["tests"][0]
+        print(f"hpl-mxp fp16 with --panel-solve {solve}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}, "
+              f"{t['refinement']['gmres_iterations']} GMRES iterations; "
+              f"the default ({mxp_solve}) over it: {m_mxp / t['gflops']:.3f}x")
 for i, setting in enumerate(explore):
     r = load(f"explore-{i}.json")
     t = r["tests"][0] if r and r["tests"] else None

@@ -91,7 +91,7 @@ const char* name_of(PanelSolve s) {
 PanelSolve parse_panel_solve(const std::string& text) {
   for (PanelSolve s : {PanelSolve::Trsm, PanelSolve::Inverse, PanelSolve::InverseTf32})
     if (text == name_of(s)) return s;
-  throw UsageError("--panel-solve " + text + ": allowed: trsm, inverse, inverse-tf32");
+  throw UsageError("--panel-solve '" + text + "': allowed: trsm, inverse, inverse-tf32");
 }
 
 NopivWorkspace::NopivWorkspace(const Layout& l, device::Backend& backend, int depth,
