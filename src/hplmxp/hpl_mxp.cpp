@@ -91,10 +91,11 @@ long long device_bytes_per_process(const HplMxpConfig& c) {
   const long long nloc = lu::local_count(c.n, c.nb, 0, c.npcol);
   const long long low = c.precision == device::Precision::Fp32 ? 0 : 2;
   const long long vectors = 8LL * c.n * (std::min<long long>(c.restart, c.n) + 8);
-  // The panels (DEPTH + 1 in turn), U, the diagonal block and its two
-  // inverted triangles in FP32; L21 and U12 rounded to 16 bits.
-  const long long buffers =
-      4LL * c.nb * ((c.depth + 1LL) * mloc + nloc + 3LL * c.nb) + low * c.nb * (mloc + nloc);
+  // The panels (DEPTH + 1 in turn, each with room for L11's inverse), U,
+  // the diagonal block and U11's inverse in FP32; L21 and U12 rounded to
+  // 16 bits.
+  const long long buffers = 4LL * c.nb * ((c.depth + 1LL) * (mloc + c.nb) + nloc + 2LL * c.nb) +
+                            low * c.nb * (mloc + nloc);
   return mloc * nloc * 4 + buffers + vectors;
 }
 
