@@ -335,6 +335,8 @@ rows = {
     "hpl_mxp_nb": t["nb"],
     "hpl_mxp_gflops": t["gflops"],
     "hpl_mxp_passed": bool(t["passed"]),
+    "hpl_mxp_panel_solve": t["panel_solve"],
+    "hpl_mxp_gmres_iterations": t["refinement"]["gmres_iterations"],
     "hpl_mxp_factorization_share_of_gemmex": factor_gflops / best("fp16"),
     "hpl_mxp_refinement_share": (phases["solve"] + phases["refine"]) / t["time_s"],
     "hpl_mxp_bf16_gflops": bf["gflops"],
@@ -345,7 +347,9 @@ if kv.get("lu_gflops"):  # hplx lu at full memory (step full-memory)
 with open(f"{out}/summary.kv", "a") as f:
     for key, value in rows.items():
         f.write(f"{key} {json.dumps(value)}\n")
-print(f"  hpl-mxp fp16 N = {n}, NB = {t['nb']}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}; "
+print(f"  hpl-mxp fp16 N = {n}, NB = {t['nb']}, panel solve {t['panel_solve']}: "
+      f"{t['gflops']:.1f} Gflop/s, passed {t['passed']} in {t['refinement']['gmres_iterations']} "
+      f"GMRES iterations; "
       f"factorization {100 * rows['hpl_mxp_factorization_share_of_gemmex']:.1f}% of the FP16 GemmEx "
       f"probe (goal 50%); refinement and solves {100 * rows['hpl_mxp_refinement_share']:.1f}% "
       f"(goal 15%); over hplx lu at full memory {rows.get('hpl_mxp_over_lu')} (goal 4); "
