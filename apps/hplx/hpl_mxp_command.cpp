@@ -469,8 +469,8 @@ device::BackendKind HplMxpCommand::settle_flags() {
   const bool low = config_.precision != device::Precision::Fp32;
   config_.panel_solve = panel_solve_ ? hplmxp::parse_panel_solve(*panel_solve_)
                         : backend == device::BackendKind::Host ? hplmxp::PanelSolve::Trsm
-                        : low ? hplmxp::PanelSolve::InverseTf32
-                              : hplmxp::PanelSolve::Inverse;
+                        : low                                  ? hplmxp::PanelSolve::InverseTf32
+                                                               : hplmxp::PanelSolve::Inverse;
   if (backend == device::BackendKind::Cuda && sub_->count("--nb") == 0) config_.nb = kCudaDefaultNb;
   return backend;
 }

@@ -61,8 +61,7 @@ struct NopivBuffers {
     for (PanelBuffer& b : w) {
       b.store.bind(backend);
       b.store.resize(std::max(1L, l.mloc) * l.nb);
-      if (inverses)
-        b.l11_inverse = device::Buffer<float>(backend, static_cast<long>(l.nb) * l.nb);
+      if (inverses) b.l11_inverse = device::Buffer<float>(backend, static_cast<long>(l.nb) * l.nb);
     }
     const long lsize = std::max(1L, l.mloc) * l.nb, usize = std::max(1L, l.nloc) * l.nb;
     if (p == device::Precision::Fp16)
@@ -441,8 +440,7 @@ void NopivPhases::solve_u(const Step& s, PanelBuffer& w, long from, long to, lu:
     float* a12 = a_ + s.i0 + from * l_.lda;
     if (opt_.panel_solve != PanelSolve::Trsm) {
       invert_l11(q_, s, w);  // where FACT ran on another process column
-      solve_gemm(q_, s.jb, width, s.jb, w.l11_inverse.data(), s.jb, a12, l_.lda, u_.device(),
-                 s.jb);
+      solve_gemm(q_, s.jb, width, s.jb, w.l11_inverse.data(), s.jb, a12, l_.lda, u_.device(), s.jb);
       device::copy_matrix(q_, s.jb, width, static_cast<const float*>(u_.device()), s.jb, a12,
                           l_.lda);
     } else {
@@ -500,8 +498,8 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   std::unique_ptr<NopivWorkspace> own;
   NopivWorkspace* ws = opt.workspace;
   if (ws == nullptr) {
-    own = std::make_unique<NopivWorkspace>(l, q.backend(), opt.depth, opt.precision,
-                                           opt.panel_solve);
+    own =
+        std::make_unique<NopivWorkspace>(l, q.backend(), opt.depth, opt.precision, opt.panel_solve);
     ws = own.get();
   } else if (!ws->fits(l, opt.depth, opt.precision, opt.panel_solve)) {
     throw Error(

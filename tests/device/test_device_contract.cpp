@@ -522,8 +522,7 @@ void check_gemm_mixed(DeviceContract& t, Queue& q, Trans ta, Trans tb, long m, l
   // where a queue rounds by round_to_tf32 (a GPU without TF32 would
   // multiply in FP32), at a depth where FP32's bound is not loose.
   if (std::is_same_v<T, float> && q.executes_on_host() && k >= 8 && k <= 512) {
-    EXPECT_GT(off_fp32, 2.0) << "gemm_tf32 multiplied in FP32: m " << m << " n " << n << " k "
-                             << k;
+    EXPECT_GT(off_fp32, 2.0) << "gemm_tf32 multiplied in FP32: m " << m << " n " << n << " k " << k;
   }
 }
 

@@ -174,7 +174,7 @@ TEST(BFloat16Conversion, WideningIsExactForEveryValue) {
 TEST(Tf32Rounding, KeepsTenFractionBitsWithTiesToEven) {
   const float ulp = std::ldexp(1.0f, -10);  // of TF32 at 1
   EXPECT_EQ(round_to_tf32(1.0f + ulp), 1.0f + ulp);
-  EXPECT_EQ(round_to_tf32(1.0f + ulp / 2), 1.0f);            // the tie, down to even
+  EXPECT_EQ(round_to_tf32(1.0f + ulp / 2), 1.0f);                // the tie, down to even
   EXPECT_EQ(round_to_tf32(1.0f + 3 * ulp / 2), 1.0f + 2 * ulp);  // up to even
   EXPECT_EQ(round_to_tf32(std::nextafter(1.0f + ulp / 2, 2.0f)), 1.0f + ulp);
   EXPECT_EQ(round_to_tf32(-(1.0f + 3 * ulp / 2)), -(1.0f + 2 * ulp));
@@ -191,7 +191,8 @@ TEST(Tf32Rounding, InfinityAndNaNAreKept) {
   EXPECT_EQ(round_to_tf32(-kInf), -kInf);
   EXPECT_TRUE(std::isnan(round_to_tf32(kNaN)));
   EXPECT_TRUE(std::isnan(round_to_tf32(from_bits(0x7f800001u))));  // not rounded to infinity
-  EXPECT_EQ(bits(round_to_tf32(std::numeric_limits<float>::max())), 0x7f800000u);  // past the last tie
+  // The largest float is past the last tie below infinity.
+  EXPECT_EQ(bits(round_to_tf32(std::numeric_limits<float>::max())), 0x7f800000u);
 }
 
 TEST(Precision, NamesAndSizes) {

@@ -248,9 +248,10 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
     EXPECT_LE(worst[k], 1e-5 * n) << (k == 0 ? "inverse" : "inverse-tf32");
   }
   EXPECT_GT(worst[1], 4 * worst[0]) << "inverse-tf32 multiplied in FP32";
-  std::printf("[ inverses ] largest distance from the STRSMs' factors: %.3g (inverse), %.3g "
-              "(inverse-tf32)\n",
-              worst[0], worst[1]);
+  std::printf(
+      "[ inverses ] largest distance from the STRSMs' factors: %.3g (inverse), %.3g "
+      "(inverse-tf32)\n",
+      worst[0], worst[1]);
 }
 
 // The update must wait for FACT's queue before it reads the panel. With the

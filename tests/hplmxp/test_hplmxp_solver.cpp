@@ -379,8 +379,8 @@ void check_inverted_triangles(PanelSolve solve, double unit) {
               worst_device = std::max(worst_device, std::fabs(on_device[il + jl * l.lda] - want));
             }
           EXPECT_LT(worst_host, 8.0 * n * unit * refmax)
-              << name_of(solve) << " host n " << n << " nb " << nb << " depth " << depth
-              << " grid " << p << "x" << q;
+              << name_of(solve) << " host n " << n << " nb " << nb << " depth " << depth << " grid "
+              << p << "x" << q;
           EXPECT_LT(worst_device, 8.0 * n * unit * refmax)
               << name_of(solve) << " emulated n " << n << " nb " << nb << " depth " << depth
               << " grid " << p << "x" << q;

@@ -387,8 +387,8 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
       gemm_ex(ta, tb, m, n, k, alpha, a, b, CUDA_R_32F, lda, ldb, beta, c, ldc,
               CUBLAS_COMPUTE_32F_FAST_TF32);
     else
-      gemm_ex(ta, tb, m, n, k, alpha, a, b, std::is_same_v<L, Half> ? CUDA_R_16F : CUDA_R_16BF,
-              lda, ldb, beta, c, ldc, CUBLAS_COMPUTE_32F);
+      gemm_ex(ta, tb, m, n, k, alpha, a, b, std::is_same_v<L, Half> ? CUDA_R_16F : CUDA_R_16BF, lda,
+              ldb, beta, c, ldc, CUBLAS_COMPUTE_32F);
   }
 
  private:
@@ -439,8 +439,8 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   // CUBLAS_COMPUTE_32F; CUBLAS_GEMM_DEFAULT_TENSOR_OP is deprecated and
   // would also let cuBLAS pick its reduced-precision (FAST_16F) kernels.
   void gemm_ex(Trans ta, Trans tb, long m, long n, long k, float alpha, const void* a,
-               const void* b, cudaDataType type, long lda, long ldb, float beta, float* c,
-               long ldc, cublasComputeType_t compute) {
+               const void* b, cudaDataType type, long lda, long ldb, float beta, float* c, long ldc,
+               cublasComputeType_t compute) {
     if (m <= 0 || n <= 0) return;
     blas(cublasGemmEx_64(blas_, op(ta), op(tb), m, n, k, &alpha, a, type, lda, b, type, ldb, &beta,
                          c, CUDA_R_32F, ldc, compute, CUBLAS_GEMM_DEFAULT),

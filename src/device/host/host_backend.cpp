@@ -68,9 +68,15 @@ void host_gemm(Trans ta, Trans tb, long m, long n, long k, T alpha, const T* a, 
 
 // A mixed GEMM's operand as the FP32 value SGEMM multiplies: a 16-bit
 // value widened (exactly), a float rounded to TF32.
-inline float operand(Half x) { return to_float(x); }
-inline float operand(BFloat16 x) { return to_float(x); }
-inline float operand(float x) { return round_to_tf32(x); }
+inline float operand(Half x) {
+  return to_float(x);
+}
+inline float operand(BFloat16 x) {
+  return to_float(x);
+}
+inline float operand(float x) {
+  return round_to_tf32(x);
+}
 
 // The rows x cols block at a (leading dimension lda) as FP32 operands in w
 // (leading dimension rows).
