@@ -4,8 +4,8 @@
 
 #include "core/error.hpp"
 #include "device/host_pass.hpp"
-#include "device/simulation.hpp"
 #include "lu/phases/device_timeline.hpp"
+#include "lu/phases/fact_model.hpp"
 #include "lu/phases/recursion_split.hpp"
 #include "lu/phases/update.hpp"
 
@@ -125,8 +125,8 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
   }
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  if (device::Simulation* sim = q.backend().simulation())
-    simulate_stacked_panel(*sim, p, algo.nbmin, algo.ndiv, grid.col(), a.n(), done);
+  if (!q.backend().holds_data())  // FACT's arithmetic charged, its pivots modelled
+    model_stacked_panel(q.backend(), p, algo.nbmin, algo.ndiv, grid.col(), a.n(), done);
   else
     factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(),
                          threads, done, FactDeviceGemm{&q, algo.device_gemm_cols});

@@ -10,6 +10,7 @@
 #include "device/launch.hpp"
 #include "lu/kernels/fact_kernels.hpp"
 #include "lu/phases/device_timeline.hpp"
+#include "lu/phases/fact_model.hpp"
 #include "lu/phases/recursion_split.hpp"
 
 namespace hplx::lu {
@@ -323,10 +324,9 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
     // The record's device_fact_s and the trace's FACT span on the panel
     // track: the queue's time from the first of FACT's calls to the last.
     DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kFact);
-    // The sim backend's buffers hold nothing: FACT's work is charged to q.
-    if (device::Simulation* sim = q.backend().simulation())
-      simulate_stacked_panel_device(*sim, q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(),
-                                    a.n(), done);
+    // Where the buffers hold no data, FACT's work is charged to q.
+    if (!q.backend().holds_data())
+      model_stacked_panel_device(q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), a.n(), done);
     else
       factor_stacked_panel_device(q, p, rows, f, grid.col(), ws, done);
   }

@@ -1,6 +1,6 @@
 // netlib's recursive panel factorization cuts n columns into NDIV parts,
 // each a multiple of NBMIN (HPL_pdrpan*): the width of every part but the
-// last. One rule for host FACT, device FACT, their simulated twins and the
+// last. One rule for host FACT, device FACT, FACT's model (fact_model.cpp) and the
 // sub-panel boundaries LBCAST pipelines on.
 #pragma once
 
