@@ -394,8 +394,12 @@ TEST(HplMxpLu, InvertedTrianglesGiveTheUnpivotedLuOnEveryGrid) {
   check_inverted_triangles(PanelSolve::Inverse, 6e-8);  // FP32's unit roundoff
 }
 
+// TF32's rounding falls on the panel solves' products only, whose factors
+// (L21, U12) are small beside the matrix's largest entry (U's diagonal):
+// the factors stayed within 0.007 n 2^-11 max|LU| on every grid and NB
+// here, so the bound uses a 64th of TF32's unit roundoff.
 TEST(HplMxpLu, InvertedTrianglesInTf32GiveTheUnpivotedLuOnEveryGrid) {
-  check_inverted_triangles(PanelSolve::InverseTf32, std::ldexp(1.0, -11));  // TF32's
+  check_inverted_triangles(PanelSolve::InverseTf32, std::ldexp(1.0, -11) / 64);
 }
 
 // On the emulated device (the matrix in device memory, host copies for MPI,
