@@ -40,40 +40,21 @@ namespace {
 // synchronised column cost alike.
 class SimulatedPivotExchange {
  public:
-  SimulatedPivotExchange(MPI_Comm col, long jb) : col_(col), mine_(jb + 2, 0.0), best_(jb + 2) {
-    MPI_Comm_size(col, &size_);
-    if (size_ == 1) return;
-    HPLX_MPI_CHECK(MPI_Type_contiguous(static_cast<int>(jb + 2), MPI_DOUBLE, &candidate_));
-    HPLX_MPI_CHECK(MPI_Type_commit(&candidate_));
-    HPLX_MPI_CHECK(MPI_Op_create(pick_pivot, 1, &pick_));
-  }
-  ~SimulatedPivotExchange() {
-    if (size_ == 1) return;
-    MPI_Op_free(&pick_);
-    MPI_Type_free(&candidate_);
-  }
-  SimulatedPivotExchange(const SimulatedPivotExchange&) = delete;
-  SimulatedPivotExchange& operator=(const SimulatedPivotExchange&) = delete;
+  SimulatedPivotExchange(MPI_Comm col, long jb)
+      : candidates_(col, jb), mine_(jb + 2, 0.0), best_(jb + 2) {}
 
   void columns(device::Simulation& sim, long count) {
-    if (size_ == 1 || count == 0) return;
-    exchange();
+    if (!candidates_.several() || count == 0) return;
+    candidates_.reduce(mine_.data(), best_.data());
     if (count == 1) return;
     const double start = wall_time();  // the simulated clock
-    exchange();
+    candidates_.reduce(mine_.data(), best_.data());
     sim.host_work(static_cast<double>(count - 2) * (wall_time() - start));
   }
 
  private:
-  void exchange() {
-    HPLX_MPI_CHECK(MPI_Allreduce(mine_.data(), best_.data(), 1, candidate_, pick_, col_));
-  }
-
-  MPI_Comm col_;
-  int size_ = 1;
+  CandidateExchange candidates_;
   std::vector<double> mine_, best_;
-  MPI_Datatype candidate_ = MPI_DATATYPE_NULL;
-  MPI_Op pick_ = MPI_OP_NULL;
 };
 
 }  // namespace

@@ -38,19 +38,6 @@
 namespace hplx::lu {
 namespace host_blas = device::host_blas;
 
-void pick_pivot(void* in, void* inout, int* len, MPI_Datatype* type) {
-  int bytes = 0;
-  MPI_Type_size(*type, &bytes);
-  const long width = bytes / static_cast<long>(sizeof(double));
-  auto* a = static_cast<double*>(in);
-  auto* b = static_cast<double*>(inout);
-  for (int e = 0; e < *len; ++e, a += width, b += width) {
-    // Larger magnitude wins; ties go to the smaller global row, so the choice
-    // does not depend on the reduction order.
-    if (a[0] > b[0] || (a[0] == b[0] && a[1] < b[1])) std::memcpy(b, a, width * sizeof(double));
-  }
-}
-
 namespace {
 
 using host_blas::Diag;
@@ -97,20 +84,10 @@ struct alignas(64) CandidateSlot {
 class SharedPanel {
  public:
   SharedPanel(Panel& p, const PanelRows& rows, MPI_Comm col, int threads)
-      : p_(p), rows_(rows), col_(col), ld_(p.ld()), jb_(p.jb), slots_(threads) {
-    MPI_Comm_size(col, &colsize_);
-    if (colsize_ > 1) {
-      HPLX_MPI_CHECK(MPI_Type_contiguous(jb_ + 2, MPI_DOUBLE, &candidate_type_));
-      HPLX_MPI_CHECK(MPI_Type_commit(&candidate_type_));
-      HPLX_MPI_CHECK(MPI_Op_create(pick_pivot, 1, &pick_op_));
+      : p_(p), rows_(rows), exchange_(col, p.jb), ld_(p.ld()), jb_(p.jb), slots_(threads) {
+    if (exchange_.several()) {
       mine_.resize(jb_ + 2);
       best_.resize(jb_ + 2);
-    }
-  }
-  ~SharedPanel() {
-    if (colsize_ > 1) {
-      MPI_Op_free(&pick_op_);
-      MPI_Type_free(&candidate_type_);
     }
   }
   SharedPanel(const SharedPanel&) = delete;
@@ -143,7 +120,7 @@ class SharedPanel {
     const long k = p_.k;
     long best_global = best.row < jb_ ? k + best.row : global_row_of_a2(best.row - jb_);
 
-    if (colsize_ > 1) {
+    if (exchange_.several()) {
       mine_[0] = best.mag;
       mine_[1] = static_cast<double>(best_global);
       for (long j = 0; j < jb_; ++j) mine_[2 + j] = *at(best.row, j);
@@ -198,7 +175,7 @@ class SharedPanel {
   bool reduce_over_column() {
     if (failure_) return false;
     try {
-      HPLX_MPI_CHECK(MPI_Allreduce(mine_.data(), best_.data(), 1, candidate_type_, pick_op_, col_));
+      exchange_.reduce(mine_.data(), best_.data());
       return true;
     } catch (...) {
       failure_ = std::current_exception();
@@ -209,11 +186,8 @@ class SharedPanel {
   Panel& p_;
   const PanelRows& rows_;
   const SubpanelDone* done_ = nullptr;
-  MPI_Comm col_;
+  CandidateExchange exchange_;
   long ld_, jb_;
-  int colsize_ = 1;
-  MPI_Datatype candidate_type_ = MPI_DATATYPE_NULL;
-  MPI_Op pick_op_ = MPI_OP_NULL;
   std::vector<double> mine_, best_;
   std::vector<CandidateSlot> slots_;
   std::exception_ptr failure_;

@@ -11,6 +11,7 @@
 #include "lu/kernels/fact_kernels.hpp"
 #include "lu/phases/device_timeline.hpp"
 #include "lu/phases/fact_model.hpp"
+#include "lu/phases/pivot_candidate.hpp"
 #include "lu/phases/recursion_split.hpp"
 
 namespace hplx::lu {
@@ -62,47 +63,6 @@ long DeviceFactWorkspace::solve_info(device::Queue& q) {
 }
 
 namespace {
-
-// host FACT's pick_pivot (panel_factor.cpp) on the candidates PickPivot
-// stages: [magnitude, global row, row data].
-void pick_staged_pivot(void* in, void* inout, int* len, MPI_Datatype* type) {
-  int bytes = 0;
-  MPI_Type_size(*type, &bytes);
-  const long width = bytes / static_cast<long>(sizeof(double));
-  auto* a = static_cast<double*>(in);
-  auto* b = static_cast<double*>(inout);
-  for (int e = 0; e < *len; ++e, a += width, b += width)
-    if (kern::pivot_beats(a[0], a[1], b[0], b[1])) std::copy_n(a, width, b);
-}
-
-// The exchange of each column's candidate over the process column.
-class ColumnExchange {
- public:
-  ColumnExchange(MPI_Comm col, int jb) : col_(col) {
-    MPI_Comm_size(col, &size_);
-    if (size_ == 1) return;
-    HPLX_MPI_CHECK(MPI_Type_contiguous(jb + 2, MPI_DOUBLE, &type_));
-    HPLX_MPI_CHECK(MPI_Type_commit(&type_));
-    HPLX_MPI_CHECK(MPI_Op_create(pick_staged_pivot, 1, &op_));
-  }
-  ~ColumnExchange() {
-    if (size_ == 1) return;
-    MPI_Op_free(&op_);
-    MPI_Type_free(&type_);
-  }
-  ColumnExchange(const ColumnExchange&) = delete;
-  ColumnExchange& operator=(const ColumnExchange&) = delete;
-  bool several() const { return size_ > 1; }
-  void reduce(const double* mine, double* best) const {
-    HPLX_MPI_CHECK(MPI_Allreduce(mine, best, 1, type_, op_, col_));
-  }
-
- private:
-  MPI_Comm col_;
-  int size_ = 1;
-  MPI_Datatype type_ = MPI_DATATYPE_NULL;
-  MPI_Op op_ = MPI_OP_NULL;
-};
 
 struct Columns {
   long first, count;
@@ -264,7 +224,7 @@ class DeviceFact {
   const int leaf_blocks_;
   DeviceFactWorkspace& ws_;
   const SubpanelDone& done_;
-  ColumnExchange exchange_;
+  CandidateExchange exchange_;
   const long jb_, ld_, m2_;
   double* const w_;
   double* const tail_;
