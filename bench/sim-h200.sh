@@ -56,7 +56,7 @@ for run in host-off-20000 host-off-60000 host-off-123904 host-on-60000 device-on
 done
 
 # One figure changed at a time, at full memory with FACT on the device.
-python3 - "$SPEC" "$work" <<'PY'
+python3 - "$SPEC" "$work" >> "$sum" <<'PY'
 import re, sys
 spec, work = sys.argv[1], sys.argv[2]
 text = open(spec).read()
@@ -64,11 +64,43 @@ alone = re.search(r"^alone_ms = (.*)$", text, re.M).group(1)
 full = re.sub(r"^update_share_of_dgemm = .*$", "update_share_of_dgemm = 1", text, flags=re.M)
 quiet = re.sub(r"^beside_ms = .*$", "beside_ms = " + alone, text, flags=re.M)
 both = re.sub(r"^beside_ms = .*$", "beside_ms = " + alone, full, flags=re.M)
-for name, t in (("update-at-dgemm", full), ("fact-unslowed", quiet), ("both", both)):
+# The pivot search in two levels (2026-11-29; PivotSearch in
+# src/lu/kernels/fact_kernels.hpp), an estimate from the probe's table:
+# the part of each panel's time that grows with the rows, taken as the
+# pick's chain of candidate loads (ceil(rows / 256) per column before),
+# less what the two levels still scan per column.
+import math
+def table(name):
+    return eval(re.search(rf"^{name} = (.*)$", text, re.M).group(1))
+jbs, rows = table("jb"), table("rows")
+def scanned_before(m):
+    return math.ceil(m / 256)
+def scanned_now(m):  # the chunks' level and the pick, as PivotSearch::of
+    chunks = min(max(math.ceil(m / 16), 1), 4096)
+    groups = math.ceil(math.sqrt(chunks))
+    return math.ceil(chunks / groups) + groups
+def shortened(ms):
+    out = []
+    for jb, times in zip(jbs, ms):
+        mean_r, mean_t = sum(rows) / len(rows), sum(times) / len(times)
+        slope = sum((r - mean_r) * (t - mean_t) for r, t in zip(rows, times)) / sum(
+            (r - mean_r) ** 2 for r in rows)  # ms per row
+        per_load = slope * 256 / jb  # ms per candidate load of one column
+        out.append([round(t - jb * per_load * (scanned_before(r) - scanned_now(r)), 2)
+                    for r, t in zip(rows, times)])
+    return out
+pick = re.sub(r"^alone_ms = .*$", f"alone_ms = {shortened(table('alone_ms'))}", text, flags=re.M)
+pick = re.sub(r"^beside_ms = .*$", f"beside_ms = {shortened(table('beside_ms'))}", pick, flags=re.M)
+pick_full = re.sub(r"^update_share_of_dgemm = .*$", "update_share_of_dgemm = 1", pick, flags=re.M)
+print("# the two-level search's FACT, estimated:",
+      re.search(r"^alone_ms = .*$", pick, re.M).group(0) + ";",
+      re.search(r"^beside_ms = .*$", pick, re.M).group(0))
+for name, t in (("update-at-dgemm", full), ("fact-unslowed", quiet), ("both", both),
+                ("two-level-search", pick), ("two-level-search-update-at-dgemm", pick_full)):
     open(f"{work}/{name}.toml", "w").write(t)
 PY
 echo "# what-if, N = 123904, FACT on the device (the probe: 61431 Gflop/s at NB 1024)" >> "$sum"
-for what in update-at-dgemm fact-unslowed both; do
+for what in update-at-dgemm fact-unslowed both two-level-search two-level-search-update-at-dgemm; do
   got=$(simulate "$work/$what.toml" device on 123904)
   awk -v g="$got" 'BEGIN { printf "  %.1f%% of the probe\n", 100 * g / 61431 }' >> "$sum"
 done

@@ -29,7 +29,7 @@ cd "$(dirname "$0")/../.."
 DRY_RUN=${DRY_RUN:-0}
 REPEAT=${REPEAT:-3}
 BUDGET=${BUDGET:-420}
-EXPLORE=${EXPLORE:-"--fact-blocks 16|--fact-blocks 64|HPLX_UPDATE_SMS=116|HPLX_UPDATE_SMS=100 --fact-blocks 32"}
+EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--fact-blocks 64|HPLX_UPDATE_SMS=116|--fact-blocks 16|HPLX_UPDATE_SMS=100 --fact-blocks 32"}
 if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated SIZE=(--n 1200) MXP_SIZE=(--n 800)
   LU_NB=${LU_NB:-128} HPLMXP_NB=${HPLMXP_NB:-128} PROBE_M=1500 EXPLORE_N=${EXPLORE_N:-1000}

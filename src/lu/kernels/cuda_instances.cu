@@ -21,6 +21,7 @@ template void launch_on_device(Queue&, long, const StoreTransposedU&);
 template void launch_on_device(Queue&, long, const GenerateColumns&);
 template void launch_on_device(Queue&, long, const AbsSums&);
 template void launch_on_device(Queue&, long, const ColumnCandidates&);
+template void launch_on_device(Queue&, long, const GroupCandidates&);
 template void launch_on_device(Queue&, long, const PickPivot&);
 template void launch_on_device(Queue&, long, const ApplyExchangedPivot&);
 template void launch_on_device(Queue&, long, const ScaleByPivot&);

@@ -33,25 +33,43 @@ HPLX_HD inline bool pivot_beats(double ma, double ra, double mb, double rb) {
   return ma > mb || (ma == mb && ra < rb);
 }
 
-// Rows of one candidate chunk: a block of a GPU's threads scans this many.
-inline constexpr long kPivotChunk = 256;
-HPLX_HD inline long pivot_chunks(long rows) {
-  return (rows + kPivotChunk - 1) / kPivotChunk;
-}
+// The pivot search over a column's `rows` rows, in two levels of
+// candidates, each found by threads that scan few values: `chunks` threads
+// each take every chunks-th row (on a GPU a warp's loads lie side by side),
+// then `groups` threads each take every groups-th chunk's candidate, and
+// the pick scans the groups' candidates. At 124000 rows a thread scans at
+// most 31 rows, 63 chunk candidates and 62 group candidates, where one
+// level (a thread per 256 rows, then the pick over 485 candidates) made
+// each pivot wait on hundreds of dependent loads. The rule is a total
+// order (magnitude, then the smaller row), so any split of the rows picks
+// the same pivot.
+struct PivotSearch {
+  static constexpr long kMinRowsPerChunk = 16;
+  static constexpr long kMaxChunks = 4096;
+  long chunks, groups;
+  HPLX_HD static PivotSearch of(long rows) {
+    long chunks = (rows + kMinRowsPerChunk - 1) / kMinRowsPerChunk;
+    chunks = chunks < 1 ? 1 : (chunks > kMaxChunks ? kMaxChunks : chunks);
+    long groups = static_cast<long>(sqrt(static_cast<double>(chunks)));
+    while (groups * groups < chunks) ++groups;
+    return {chunks, groups};
+  }
+  // The doubles its candidates take: a (magnitude, row) pair each.
+  HPLX_HD long doubles() const { return 2 * (chunks + groups); }
+};
 
-// Each chunk's best row of column `col` over stacked rows [first, end):
-// out[2 g] = its magnitude, out[2 g + 1] = its stacked row (the first of
-// the largest magnitude in the chunk).
+// Chunk g's best row of column `col` over stacked rows first + g, first +
+// g + count, ... below `end`: out[2 g] = its magnitude, out[2 g + 1] = its
+// stacked row (the first of the largest magnitude among them).
 struct ColumnCandidates {
   const double* w;
   long ld, col, first, end;
   double* out;
+  long count;
   HPLX_HD void operator()(long g) const {
-    const long r0 = first + g * kPivotChunk;
-    const long r1 = r0 + kPivotChunk < end ? r0 + kPivotChunk : end;
     double best = -1.0;
     long row = -1;
-    for (long r = r0; r < r1; ++r) {
+    for (long r = first + g; r < end; r += count) {
       const double v = pivot_magnitude(w[r + col * ld]);
       if (v > best) {
         best = v;
@@ -60,6 +78,26 @@ struct ColumnCandidates {
     }
     out[2 * g] = best;
     out[2 * g + 1] = static_cast<double>(row);
+  }
+};
+
+// Group h's best of `count` candidates (ColumnCandidates' out): candidates
+// h, h + groups, ... by the pivot rule, into out[2 h], out[2 h + 1].
+struct GroupCandidates {
+  const double* in;
+  long count;
+  double* out;
+  long groups;
+  HPLX_HD void operator()(long h) const {
+    double mag = in[2 * h], row = in[2 * h + 1];
+    for (long g = h + groups; g < count; g += groups) {
+      if (pivot_beats(in[2 * g], in[2 * g + 1], mag, row)) {
+        mag = in[2 * g];
+        row = in[2 * g + 1];
+      }
+    }
+    out[2 * h] = mag;
+    out[2 * h + 1] = row;
   }
 };
 
@@ -92,8 +130,8 @@ HPLX_HD inline void record_pivot(double* w, long ld, const StackedRows& s, long 
   if (w[c + c * ld] == 0.0 && tail[s.jb] == 0.0) tail[s.jb] = static_cast<double>(s.k + c + 1);
 }
 
-// The best of `count` chunk candidates (ColumnCandidates' out): its
-// stacked row; its magnitude in `mag`.
+// The best of `count` candidates (GroupCandidates' out): its stacked row;
+// its magnitude in `mag`.
 HPLX_HD inline long best_candidate(const double* candidates, long count, double& mag) {
   mag = candidates[0];
   double row = candidates[1];
@@ -106,7 +144,7 @@ HPLX_HD inline long best_candidate(const double* candidates, long count, double&
   return static_cast<long>(row);
 }
 
-// One index: the best of `count` chunk candidates, then either (one process
+// One index: the best of `count` group candidates, then either (one process
 // in the column) its row swapped with row c and the pivot recorded, or
 // (several) this process's candidate staged for the exchange over the
 // column as [magnitude, global row, the row's jb values] (host FACT's
@@ -188,47 +226,52 @@ struct RankOneUpdate {
 // The leaf of right-looking PFACT on one process (P = 1) as one kernel of
 // phases (device::launch_phased: on a GPU one cooperative launch with a
 // grid-wide barrier between phases, as rocHPL 7's base case). For each
-// column c of [c0, end), four phases: each chunk's candidate, the pick and
-// the winner's row brought to row c (one index per column of W, each
-// finding the same winner), the scaling, the rank-1 update of the leaf's
-// columns right of c. The arithmetic is the kernel bodies' above, element
-// for element, so the results are theirs bit for bit (DeviceFact's tests).
+// column c of [c0, end), four phases: the chunks' candidates, the groups'
+// candidates (PivotSearch), the pick and the winner's row brought to row c
+// (one index per column of W, each finding the same winner), and one index
+// per row below c that scales it by the pivot and applies the rank-1
+// update to its columns right of c in the leaf. The arithmetic is the
+// kernel bodies' (ScaleByPivot, then RankOneUpdate), element for element,
+// so the results are theirs bit for bit (DeviceFact's tests).
 struct FusedRightLeaf {
   double* w;
   long ld, c0, end;
-  double* candidates;  // pivot_chunks(ld - c0) pairs
+  double* candidates;  // PivotSearch::of(ld - c0).doubles()
   StackedRows rows;
   double* tail;  // W's tail: the pivots, then info
 
   static constexpr long kPhasesPerColumn = 4;
   HPLX_HD long phases() const { return kPhasesPerColumn * (end - c0); }
   HPLX_HD long extent(long phase) const {
-    const long c = c0 + phase / kPhasesPerColumn, below = ld - c - 1;
+    const long c = c0 + phase / kPhasesPerColumn;
+    const PivotSearch search = PivotSearch::of(ld - c);
     switch (phase % kPhasesPerColumn) {
       case 0:
-        return pivot_chunks(ld - c);
+        return search.chunks;
       case 1:
-        return rows.jb;
+        return search.groups;
       case 2:
-        return below;
+        return rows.jb;
       default:
-        return below * (end - c - 1);
+        return ld - c - 1;
     }
   }
   HPLX_HD void operator()(long phase, long i) const {
     const long c = c0 + phase / kPhasesPerColumn;
+    const PivotSearch search = PivotSearch::of(ld - c);
+    double* const grouped = candidates + 2 * search.chunks;
     switch (phase % kPhasesPerColumn) {
       case 0:
-        ColumnCandidates{w, ld, c, c, ld, candidates}(i);
+        ColumnCandidates{w, ld, c, c, ld, candidates, search.chunks}(i);
         break;
       case 1:
-        swap_to_diagonal(c, i);
+        GroupCandidates{candidates, search.chunks, grouped, search.groups}(i);
         break;
       case 2:
-        ScaleByPivot{w, ld, c, c + 1}(i);
+        swap_to_diagonal(c, grouped, search.groups, i);
         break;
       default:
-        RankOneUpdate{w, ld, c, c + 1, ld - c - 1}(i);
+        scale_and_update_row(c, c + 1 + i);
     }
   }
 
@@ -236,9 +279,9 @@ struct FusedRightLeaf {
   // Column j of the winner's row and row c exchanged; index 0 records the
   // pivot (PickPivot's, with the zero test on the winner's magnitude: the
   // value that reaches W(c, c)).
-  HPLX_HD void swap_to_diagonal(long c, long j) const {
+  HPLX_HD void swap_to_diagonal(long c, const double* grouped, long groups, long j) const {
     double mag = 0;
-    const long r = best_candidate(candidates, pivot_chunks(ld - c), mag);
+    const long r = best_candidate(grouped, groups, mag);
     if (r != c) {
       const double t = w[c + j * ld];
       w[c + j * ld] = w[r + j * ld];
@@ -247,6 +290,31 @@ struct FusedRightLeaf {
     if (j != 0) return;
     tail[c] = static_cast<double>(rows.global(r));
     if (mag == 0.0 && tail[rows.jb] == 0.0) tail[rows.jb] = static_cast<double>(rows.k + c + 1);
+  }
+  // Row r: ScaleByPivot's product, then RankOneUpdate's for each column of
+  // the leaf right of c, the scaled value kept in a register. The columns
+  // go kBatch at a time, their loads issued together before any store (a
+  // store between them would make each load wait for the one before).
+  static constexpr long kBatch = 8;
+  HPLX_HD void scale_and_update_row(long c, long r) const {
+    const double pivot = w[c + c * ld];
+    double l = w[r + c * ld];
+    if (pivot != 0.0) {
+      const double inv = 1.0 / pivot;
+      l *= inv;
+      w[r + c * ld] = l;
+    }
+    for (long j0 = c + 1; j0 < end; j0 += kBatch) {
+      double row[kBatch], top[kBatch];
+      for (long t = 0; t < kBatch; ++t) {
+        if (j0 + t < end) {
+          row[t] = w[r + (j0 + t) * ld];
+          top[t] = w[c + (j0 + t) * ld];
+        }
+      }
+      for (long t = 0; t < kBatch; ++t)
+        if (j0 + t < end) w[r + (j0 + t) * ld] = row[t] - l * top[t];
+    }
   }
 };
 

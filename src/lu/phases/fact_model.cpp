@@ -182,8 +182,11 @@ class DeviceFactCost {
         below(c, [&](long, long m) { gemv(m, c - c0); });
       }
       const double rows = static_cast<double>(ld_ - c);
-      add(launch(8.0 * rows));  // each chunk's candidate: the column read once
-      add(launch(0));           // the pick (one thread) and the swap in W
+      add(launch(8.0 * rows));  // the chunks' candidates: the column read once
+      // The groups' candidates, then the pick (one thread) and the swap in
+      // W: one launch's overhead for the two. Neither scan's chain of loads
+      // is modelled; the groups' launch is about what it saves the pick.
+      add(launch(0));
       if (several_) {
         // The candidate to pinned memory and the best back, then applied.
         add(2 * (m_.link_latency_s + 8.0 * (jb_ + 2) / m_.link_Bps) + launch(0));

@@ -30,7 +30,7 @@ void DeviceFactWorkspace::fit(device::Backend& backend, long rows, int nb) {
   backend_ = &backend;
   rows_ = std::max(rows_, rows);
   nb_ = std::max(nb_, nb);
-  stage_at_ = 2 * kern::pivot_chunks(rows_);
+  stage_at_ = kern::PivotSearch::of(rows_).doubles();
   best_at_ = stage_at_ + nb_ + 2;
   block_at_ = best_at_ + nb_ + 2;
   scratch_.bind(backend);
@@ -40,8 +40,9 @@ void DeviceFactWorkspace::fit(device::Backend& backend, long rows, int nb) {
 }
 
 long DeviceFactWorkspace::scratch_doubles(long rows, int nb) {
-  // The chunk candidates, the staged and the best candidate rows, A1's block.
-  return 2 * kern::pivot_chunks(rows) + 2 * (nb + 2L) + static_cast<long>(nb) * nb;
+  // The pivot search's candidates, the staged and the best candidate rows,
+  // A1's block.
+  return kern::PivotSearch::of(rows).doubles() + 2 * (nb + 2L) + static_cast<long>(nb) * nb;
 }
 
 void DeviceFactWorkspace::reserve(device::Backend& backend, long rows, int nb) {
@@ -193,19 +194,24 @@ class DeviceFact {
     }
   }
 
-  // The pivot of column c: each chunk's candidate, then the best, brought
-  // to row c in W (one process) or exchanged over the column first.
+  // The pivot of column c: the chunks' candidates, the groups', then the
+  // best, brought to row c in W (one process) or exchanged over the column
+  // first.
   void pivot(long c) {
-    const long chunks = kern::pivot_chunks(ld_ - c);
-    device::launch(q_, chunks, kern::ColumnCandidates{w_, ld_, c, c, ld_, ws_.d_candidates()}, 16);
+    const kern::PivotSearch search = kern::PivotSearch::of(ld_ - c);
+    double* const chunked = ws_.d_candidates();
+    double* const grouped = chunked + 2 * search.chunks;
+    device::launch(q_, search.chunks,
+                   kern::ColumnCandidates{w_, ld_, c, c, ld_, chunked, search.chunks}, 16);
+    device::launch(q_, search.groups,
+                   kern::GroupCandidates{chunked, search.chunks, grouped, search.groups}, 16);
     if (!exchange_.several()) {
-      device::launch(
-          q_, 1, kern::PickPivot{w_, ld_, c, ws_.d_candidates(), chunks, rows_, tail_, nullptr});
+      device::launch(q_, 1,
+                     kern::PickPivot{w_, ld_, c, grouped, search.groups, rows_, tail_, nullptr});
       return;
     }
     device::launch(
-        q_, 1,
-        kern::PickPivot{w_, ld_, c, ws_.d_candidates(), chunks, rows_, tail_, ws_.d_stage()});
+        q_, 1, kern::PickPivot{w_, ld_, c, grouped, search.groups, rows_, tail_, ws_.d_stage()});
     ws_.scratch().to_host(q_, ws_.stage_at(), jb_ + 2);
     q_.synchronize();  // MPI needs this process's candidate
     exchange_.reduce(ws_.h_stage(), ws_.h_best());

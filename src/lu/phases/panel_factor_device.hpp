@@ -36,7 +36,7 @@ namespace hplx::lu {
 class DeviceTimeline;
 
 // What device FACT works in, kept by a solve so that no panel allocates:
-// the pivot search's chunk candidates, the exchanged candidate rows (with
+// the pivot search's candidates (both levels), the exchanged candidate rows (with
 // pinned host sides), A1's block for its broadcast down the column, and
 // the solve's info on the device.
 class DeviceFactWorkspace {
