@@ -5,6 +5,7 @@
 namespace hplx::device {
 
 template void launch_on_device(Queue&, long, const test::AxpyBody&);
+template void launch_phased_on_device(Queue&, const test::ShiftPhases&, int);
 template double reduce_on_device(Queue&, long, const test::SquareBody&);
 template double reduce_on_device(Queue&, long, const test::TermBody&);
 

@@ -24,4 +24,19 @@ struct SquareBody {
   HPLX_HD double operator()(long i) const { return x[i] * x[i]; }
 };
 
+// A body of phases (device/launch.hpp's launch_phased): phase p moves
+// every element of one buffer one place left (cyclically) into the other,
+// plus 1, so each phase reads what other threads wrote in the phase
+// before. After P phases the buffer P % 2 holds x0[(i + P) % n] + P.
+struct ShiftPhases {
+  double* buf[2];
+  long n, count;
+  HPLX_HD long phases() const { return count; }
+  HPLX_HD long extent(long) const { return n; }
+  HPLX_HD void operator()(long phase, long i) const {
+    const double* from = buf[phase % 2];
+    buf[(phase + 1) % 2][i] = from[(i + 1) % n] + 1.0;
+  }
+};
+
 }  // namespace hplx::test

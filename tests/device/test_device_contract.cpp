@@ -91,6 +91,23 @@ TEST_P(DeviceContract, LaunchRunsTheBodyOnceForEveryIndex) {
   for (long i = 0; i < n; ++i) ASSERT_EQ(y[i], y0[i] + 2.0 * x[i]) << i;
 }
 
+TEST_P(DeviceContract, EachPhaseSeesEveryWriteOfThePhaseBefore) {
+  // One block (a GPU's barrier inside the block), a few, and as many as
+  // the device holds at once (a grid-wide barrier); more elements than a
+  // block's threads, so each thread reads other threads' writes.
+  const long n = 5003, phases = 37;
+  std::vector<double> x0(n);  // whole numbers: the sums are exact
+  for (long i = 0; i < n; ++i) x0[i] = static_cast<double>((i * 7919) % 10007);
+  for (int blocks : {1, 3, 0}) {
+    Buffer<double> a = upload(x0), b = upload(std::vector<double>(n, 0.0));
+    launch_phased(q(), test::ShiftPhases{{a.data(), b.data()}, n, phases}, blocks);
+    const std::vector<double> got = download(phases % 2 == 0 ? a : b);
+    for (long i = 0; i < n; ++i)
+      ASSERT_EQ(got[i], x0[(i + phases) % n] + static_cast<double>(phases))
+          << "blocks " << blocks << ", element " << i;
+  }
+}
+
 TEST_P(DeviceContract, ReduceSumAddsEveryTerm) {
   const long n = 50001;
   const std::vector<double> x = random_values(n, 5);

@@ -86,6 +86,19 @@ __global__ void phases_with_grid_barriers(Body body) {
   }
 }
 
+// The same in one block: the block's barrier between phases. (A
+// cooperative launch of one block would meet at a grid-wide barrier, an
+// atomic in global memory and a spin on it, at every phase.)
+template <class Body>
+__global__ void phases_in_one_block(Body body) {
+  const long phases = body.phases();
+  for (long p = 0; p < phases; ++p) {
+    const long n = body.extent(p);
+    for (long i = static_cast<long>(threadIdx.x); i < n; i += blockDim.x) body(p, i);
+    if (p + 1 < phases) __syncthreads();
+  }
+}
+
 }  // namespace cuda_detail
 
 template <class Body>
@@ -103,7 +116,8 @@ void launch_on_device(Queue& q, long n, const Body& body) {
 
 // `blocks` 0: as many as the device holds at once. Fewer leave SMs to the
 // kernels of other queues (the update's DGEMM beside device FACT), and a
-// cooperative launch starts only when all its blocks fit.
+// cooperative launch starts only when all its blocks fit. One block is a
+// plain launch whose phases meet at the block's barrier.
 template <class Body>
 void launch_phased_on_device(Queue& q, const Body& body, int blocks) {
   auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
@@ -112,10 +126,16 @@ void launch_phased_on_device(Queue& q, const Body& body, int blocks) {
   const unsigned grid = blocks > 0 && static_cast<unsigned>(blocks) < capacity
                             ? static_cast<unsigned>(blocks)
                             : capacity;
-  Body arg = body;
-  void* args[] = {&arg};
-  const cudaError_t launched =
-      cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(cuda_detail::kThreads), args, 0, stream);
+  cudaError_t launched;
+  if (grid == 1) {
+    cuda_detail::phases_in_one_block<<<1, cuda_detail::kThreads, 0, stream>>>(body);
+    launched = cudaGetLastError();
+  } else {
+    Body arg = body;
+    void* args[] = {&arg};
+    launched = cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(cuda_detail::kThreads), args, 0,
+                                           stream);
+  }
   if (launched != cudaSuccess || device_sync_mode()) {
     const std::string what = kernel_name(typeid(Body).name());
     check_cuda(launched, what.c_str());

@@ -243,8 +243,8 @@ void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows
                                  const FactParams& f, MPI_Comm col, DeviceFactWorkspace& ws,
                                  const SubpanelDone& done) {
   if (panel.jb == 0) return;
-  if (q.simulated())
-    throw Error("FACT on the device is not modelled on the sim backend; use --fact-on host");
+  if (!q.backend().holds_data())  // factor_panel_device charges FACT's model there instead
+    throw Error("FACT on the device: the queue's buffers hold no data to factor");
   int colsize = 1;
   MPI_Comm_size(col, &colsize);
   if (colsize > 1) {
