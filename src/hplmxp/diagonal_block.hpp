@@ -5,7 +5,8 @@
 //   A11 = L11 U11 (recursively), U12 = L11^-1 A12, L21 = A21 U11^-1,
 //   A22 -= L21 U12, A22 = L22 U22 (recursively);
 // a leaf of at most kLeafColumns columns is one launch of kernel bodies
-// (kernels::NopivLeaf: on a GPU one cooperative kernel of one block).
+// (kernels::NopivLeaf: on a GPU one kernel of one block, its phases
+// meeting at the block's barrier).
 // Nothing reaches the host: a zero or non-finite pivot sets *bad (an int in
 // the queue's memory) to 1.
 #pragma once
