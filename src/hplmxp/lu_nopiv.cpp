@@ -11,7 +11,7 @@
 #include "device/launch.hpp"
 #include "device/mirror.hpp"
 #include "hplmxp/diagonal_block.hpp"
-#include "hplmxp/kernels/nopiv_kernels.hpp"
+#include "hplmxp/triangle_inverse.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/phases/device_timeline.hpp"
 #include "lu/phases/phase_scope.hpp"
@@ -137,15 +137,6 @@ struct Step {
     return s;
   }
 };
-
-// inverse := the inverse of the jb x jb triangle at t (leading dimension
-// ldt), lower unit or upper non-unit: a TRSM on the identity, on q.
-void invert_triangle(device::Queue& q, Uplo uplo, long jb, const float* t, long ldt,
-                     float* inverse) {
-  device::launch(q, jb * jb, kernels::Identity{inverse, jb});
-  q.trsm(Side::Left, uplo, Trans::No, uplo == Uplo::Lower ? Diag::Unit : Diag::NonUnit, jb, jb,
-         1.0f, t, ldt, inverse, jb);
-}
 
 // Columns of the trailing update done between two looks at the next
 // panel's broadcast (so its forwarding goes on while this process computes).

@@ -27,8 +27,10 @@
 #include "hplmxp/generated_matrix.hpp"
 #include "hplmxp/gmres_ir.hpp"
 #include "hplmxp/hpl_mxp.hpp"
+#include "hplmxp/kernels/nopiv_kernels.hpp"
 #include "hplmxp/kernels/vector_kernels.hpp"
 #include "hplmxp/lu_nopiv.hpp"
+#include "hplmxp/triangle_inverse.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "tests/device/backends.hpp"
 
@@ -137,6 +139,68 @@ TEST_P(HplMxpDiagonalBlock, FlagsAZeroOrNonFinitePivot) {
     a[plant.at + plant.at * n] = plant.value;
     EXPECT_EQ(factor_on(GetParam(), n, n, a).bad, 1)
         << "pivot " << plant.at << " = " << plant.value;
+  }
+}
+
+// T X - I in double, its largest entry.
+double largest_residual(device::Uplo uplo, long n, const std::vector<float>& t, long ldt,
+                        const std::vector<float>& x) {
+  double worst = 0;
+  for (long j = 0; j < n; ++j)
+    for (long i = 0; i < n; ++i) {
+      double s = i == j ? -1.0 : 0.0;
+      for (long k = 0; k < n; ++k) {
+        const bool in = uplo == device::Uplo::Lower ? k <= i : k >= i;
+        const double tik = !in                                       ? 0.0
+                           : (k == i && uplo == device::Uplo::Lower) ? 1.0
+                                                                     : t[i + k * ldt];
+        s += tik * x[k + j * n];
+      }
+      worst = std::max(worst, std::fabs(s));
+    }
+  return worst;
+}
+
+// The triangles' inverses of the panel solves (triangle_inverse.hpp): the
+// factors of a diagonally dominant block, as HPL-MxP's, as T (L11 with its
+// unit diagonal, U11), one TRSM leaf, a leaf and a sliver, several levels
+// with uneven halves. T X = I as closely as a TRSM on the identity gets it
+// (the inverse the recursion replaced), the other triangle exactly zero
+// (the panel solves' GEMMs take the inverse as a full block) and a unit
+// diagonal exactly one.
+TEST_P(HplMxpDiagonalBlock, InvertsTrianglesAsCloselyAsATrsmOnTheIdentity) {
+  using device::Uplo;
+  std::shared_ptr<device::Device> dev = device_of(GetParam());
+  device::Queue& q = dev->compute();
+  for (const long n : {1L, 7L, kInverseLeafColumns, kInverseLeafColumns + 1, 300L, 517L}) {
+    const long ldt = n + 5;
+    const std::vector<double> lu = lu_double(n, ldt, random_block(n, ldt, 40 + n));
+    const std::vector<float> t(lu.begin(), lu.end());
+    device::Buffer<float> dt(dev->backend(), static_cast<long>(t.size()));
+    device::Buffer<float> dx(dev->backend(), n * n);
+    device::copy(q, dt.data(), t.data(), static_cast<long>(t.size()));
+    for (const Uplo uplo : {Uplo::Lower, Uplo::Upper}) {
+      std::vector<float> x(n * n), by_trsm(n * n);
+      invert_triangle(q, uplo, n, dt.data(), ldt, dx.data());
+      device::copy(q, x.data(), dx.data(), n * n);
+      device::launch(q, n * n, kernels::Identity{dx.data(), n});
+      q.trsm(device::Side::Left, uplo, device::Trans::No,
+             uplo == Uplo::Lower ? device::Diag::Unit : device::Diag::NonUnit, n, n, 1.0f,
+             dt.data(), ldt, dx.data(), n);
+      device::copy(q, by_trsm.data(), dx.data(), n * n);
+      q.synchronize();
+      const auto where = testing::Message() << (uplo == Uplo::Lower ? "lower" : "upper") << " n "
+                                            << n << " on " << device::name_of(GetParam());
+      for (long j = 0; j < n; ++j)
+        for (long i = 0; i < n; ++i) {
+          if (uplo == Uplo::Lower ? i < j : i > j)
+            ASSERT_EQ(x[i + j * n], 0.0f) << where << " (" << i << ", " << j << ")";
+          if (uplo == Uplo::Lower && i == j) ASSERT_EQ(x[i + j * n], 1.0f) << where;
+        }
+      const double got = largest_residual(uplo, n, t, ldt, x);
+      const double trsm = largest_residual(uplo, n, t, ldt, by_trsm);
+      EXPECT_LE(got, 2 * trsm + 1e-12) << where << " (TRSM: " << trsm << ")";
+    }
   }
 }
 

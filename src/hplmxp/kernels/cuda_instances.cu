@@ -11,6 +11,7 @@ using namespace hplx::hplmxp::kernels;
 
 template void launch_phased_on_device(Queue&, const NopivLeaf&, int);
 template void launch_on_device(Queue&, long, const Identity&);
+template void launch_on_device(Queue&, long, const ZeroBlock&);
 template void launch_on_device(Queue&, long, const GenerateFloatRuns&);
 template void launch_on_device(Queue&, long, const OffDiagonalSums&);
 template void launch_on_device(Queue&, long, const SetDiagonal&);

@@ -14,6 +14,14 @@ struct Identity {
   HPLX_HD void operator()(long i) const { a[i] = i % (n + 1) == 0 ? 1.0f : 0.0f; }
 };
 
+// Zeros in the rows x (n / rows) block at a (leading dimension ld), one
+// index per element.
+struct ZeroBlock {
+  float* a;
+  long rows, ld;
+  HPLX_HD void operator()(long i) const { a[i % rows + (i / rows) * ld] = 0.0f; }
+};
+
 // The unblocked LU without pivoting of the n x n FP32 block at a (leading
 // dimension lda): the leaf of the diagonal block's recursion
 // (diagonal_block.hpp), one launch of two phases per column c:
