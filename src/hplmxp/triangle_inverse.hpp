@@ -12,7 +12,7 @@ inline constexpr long kInverseLeafColumns = 128;
 // inverse := T^-1 for the n x n triangle T at t (leading dimension ldt),
 // lower with a unit diagonal or upper with its own; `inverse` is n x n
 // (leading dimension n) in the queue's memory, its other triangle zero.
-// Recursive halves, as LAPACK's TRTRI, with the products as GEMMs: for a
+// Recursive halves with the products as GEMMs: for a
 // lower T = [T11 0; T21 T22], T^-1 = [X11 0; -X22 T21 X11  X22] with
 // X11 = T11^-1 and X22 = T22^-1 (an upper T likewise). Nearly all of its
 // n^3 / 3 flops are SGEMM; one TRSM on the identity (n^3) ran at 7-15
