@@ -38,7 +38,7 @@ HPLX_HD inline bool pivot_beats(double ma, double ra, double mb, double rb) {
 // each take every chunks-th row (on a GPU a warp's loads lie side by side),
 // then `groups` threads each take every groups-th chunk's candidate, and
 // the pick scans the groups' candidates. At 124000 rows a thread scans at
-// most 31 rows, 63 chunk candidates and 62 group candidates, where one
+// most 31 rows, 64 chunk candidates and 64 group candidates, where one
 // level (a thread per 256 rows, then the pick over 485 candidates) made
 // each pivot wait on hundreds of dependent loads. The rule is a total
 // order (magnitude, then the smaller row), so any split of the rows picks
@@ -257,22 +257,19 @@ struct FusedRightLeaf {
     }
   }
   HPLX_HD void operator()(long phase, long i) const {
-    const long c = c0 + phase / kPhasesPerColumn;
+    const long c = c0 + phase / kPhasesPerColumn, step = phase % kPhasesPerColumn;
+    if (step == 3) {
+      scale_and_update_row(c, c + 1 + i);
+      return;
+    }
     const PivotSearch search = PivotSearch::of(ld - c);
     double* const grouped = candidates + 2 * search.chunks;
-    switch (phase % kPhasesPerColumn) {
-      case 0:
-        ColumnCandidates{w, ld, c, c, ld, candidates, search.chunks}(i);
-        break;
-      case 1:
-        GroupCandidates{candidates, search.chunks, grouped, search.groups}(i);
-        break;
-      case 2:
-        swap_to_diagonal(c, grouped, search.groups, i);
-        break;
-      default:
-        scale_and_update_row(c, c + 1 + i);
-    }
+    if (step == 0)
+      ColumnCandidates{w, ld, c, c, ld, candidates, search.chunks}(i);
+    else if (step == 1)
+      GroupCandidates{candidates, search.chunks, grouped, search.groups}(i);
+    else
+      swap_to_diagonal(c, grouped, search.groups, i);
   }
 
  private:
