@@ -292,7 +292,10 @@ struct FusedRightLeaf {
   // the leaf right of c, the scaled value kept in a register. The columns
   // go kBatch at a time, their loads issued together before any store (a
   // store between them would make each load wait for the one before).
-  static constexpr long kBatch = 8;
+  // Four: on sm_90 the kernel then takes 64 registers a thread (52 with
+  // the separate phases, 96 with eight), and FACT's blocks must find room
+  // beside the update's.
+  static constexpr long kBatch = 4;
   HPLX_HD void scale_and_update_row(long c, long r) const {
     const double pivot = w[c + c * ld];
     double l = w[r + c * ld];
