@@ -305,7 +305,7 @@ struct FusedRightLeaf {
       w[r + c * ld] = l;
     }
     for (long j0 = c + 1; j0 < end; j0 += kBatch) {
-      double row[kBatch], top[kBatch];
+      double row[kBatch] = {}, top[kBatch] = {};
       for (long t = 0; t < kBatch; ++t) {
         if (j0 + t < end) {
           row[t] = w[r + (j0 + t) * ld];
