@@ -17,7 +17,8 @@
 #   4. hplx lu at full memory (no --n) with the default FACT
 #   5. device FACT alone and beside the update's DGEMM (hplx_fact_probe,
 #      M = FACT_M: 124000, 61000, 20000; JB 512, 1024), the fused leaf
-#      and the kernel leaf
+#      and the kernel leaf at NBMIN 4, then the fused leaf at NBMIN 16
+#      and the widest JB
 #   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
 #   7. the FP16 and BF16 GemmEx probe (M = GEMMEX_M, NB = HPLMXP_NB), then
 #      hplx hpl-mxp with FP16 and with BF16 at full memory (HPLMXP_N: a
@@ -253,6 +254,15 @@ step_fact_probe() {
   summary fact_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
   summary fact_kernels_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][1]["fact_beside_ms_median"]')"
   summary fact_update_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["update_ms_at_m"]')"
+  # The fused leaf 16 columns wide at the widest JB (a quarter of NBMIN 4's
+  # recursion calls, each row's update four columns at a time), against
+  # NBMIN 4's shapes above; what is left of the step's time allowing.
+  timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" --m "$FACT_M" --jb "${FACT_JB##*,}" \
+    --leaf fused --nbmin 16 --json "$OUT/fact-probe-nbmin16.json" >"$OUT/fact-probe-nbmin16.txt" \
+    2>&1 || return 0
+  sed 's/^/  /' "$OUT/fact-probe-nbmin16.txt" >>"$OUT/steps.txt"
+  summary fact_nbmin16_beside_gemm_ms \
+    "$(json_get "$OUT/fact-probe-nbmin16.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
 }
 
 step_mxp() {
