@@ -98,8 +98,9 @@ TEST_P(DeviceContract, EachPhaseSeesEveryWriteOfThePhaseBefore) {
   const long n = 5003, phases = 37;
   std::vector<double> x0(n);  // whole numbers: the sums are exact
   for (long i = 0; i < n; ++i) x0[i] = static_cast<double>((i * 7919) % 10007);
+  const std::vector<double> zeros(n, 0.0);  // a copy's source lives until the queue has read it
   for (int blocks : {1, 3, 0}) {
-    Buffer<double> a = upload(x0), b = upload(std::vector<double>(n, 0.0));
+    Buffer<double> a = upload(x0), b = upload(zeros);
     launch_phased(q(), test::ShiftPhases{{a.data(), b.data()}, n, phases}, blocks);
     const std::vector<double> got = download(phases % 2 == 0 ? a : b);
     for (long i = 0; i < n; ++i)
