@@ -14,7 +14,7 @@
 #include "core/error.hpp"
 #include "core/timer.hpp"
 #include "lu/phases/pivot_candidate.hpp"
-#include "lu/phases/recursion_split.hpp"
+#include "lu/phases/recursive_steps.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -111,70 +111,20 @@ class DeviceFactCost {
   std::vector<double> subpanels() {
     parts_.clear();
     parts_.push_back(launch(8.0 * (jb_ + 1)));  // FillDoubles of the tail
-    recursive(0, jb_);
+    walk_recursion(rfact_, nbmin_, ndiv_, jb_, 0, jb_, *this);
     return parts_;
   }
 
- private:
-  double launch(double bytes) const { return m_.kernel_overhead_s + bytes / m_.memory_Bps; }
-  void add(double s) { parts_.back() += s; }
-  template <class F>
-  void below(long r, F&& f) {
-    if (r < jb_) f(r, jb_ - r);
-    if (m2_ > 0) f(jb_, m2_);
+  // The recursion's steps (recursive_steps.hpp), costed.
+  void solve(long, long k, Columns cols) { trsm(k, cols.count); }
+  void update_below(long from, Columns cols, Columns inner) {
+    below(from, [&](long, long m) { gemm(m, cols.count, inner.count); });
   }
-  void gemm(long m, long n, long k) {
-    if (m > 0 && n > 0 && k > 0) add(m_.kernel_overhead_s + m_.dgemm.seconds(m, n, k));
+  void update_rows(Columns rows, Columns cols, Columns inner) {
+    gemm(rows.count, cols.count, inner.count);
   }
-  void trsm(long m, long n) {
-    if (m > 0 && n > 0) add(m_.kernel_overhead_s + static_cast<double>(m) * m * n / m_.trsm_flops);
-  }
-  void gemv(long m, long n) {
-    if (m > 0 && n > 0) add(m_.kernel_overhead_s + 8.0 * m * n / m_.memory_Bps);
-  }
-  void update_below(long from, long cols, long inner) {
-    below(from, [&](long, long m) { gemm(m, cols, inner); });
-  }
-
-  void recursive(long c0, long n) {
-    if (n <= nbmin_) {
-      base(c0, n);
-      return;
-    }
-    const long s = recursion_part(n, nbmin_, ndiv_);
-    const long end = c0 + n;
-    const bool top = c0 == 0 && n == jb_;
-    for (long a = c0; a < end; a += s) {
-      const long w = std::min(s, end - a);
-      if (top && a > 0) parts_.push_back(0);
-      switch (rfact_) {
-        case Factorization::Left:
-          if (a > c0) {
-            trsm(a - c0, w);
-            update_below(a, w, a - c0);
-          }
-          recursive(a, w);
-          break;
-        case Factorization::Crout:
-          if (a > c0) update_below(a, w, a - c0);
-          recursive(a, w);
-          if (a + w < end) {
-            gemm(w, end - a - w, a - c0);
-            trsm(w, end - a - w);
-          }
-          break;
-        case Factorization::Right:
-          recursive(a, w);
-          if (a + w < end) {
-            trsm(w, end - a - w);
-            update_below(a + w, end - a - w, w);
-          }
-          break;
-      }
-    }
-  }
-
-  void base(long c0, long n) {
+  void subpanel_done(long, long) { parts_.push_back(0); }  // the next part's seconds
+  void leaf(long c0, long n) {
     const long end = c0 + n;
     for (long c = c0; c < end; ++c) {
       if (c > c0 && pfact_ != Factorization::Right) {
@@ -200,6 +150,24 @@ class DeviceFactCost {
       }
       add(m_.device_fact_column_s);
     }
+  }
+
+ private:
+  double launch(double bytes) const { return m_.kernel_overhead_s + bytes / m_.memory_Bps; }
+  void add(double s) { parts_.back() += s; }
+  template <class F>
+  void below(long r, F&& f) {
+    if (r < jb_) f(r, jb_ - r);
+    if (m2_ > 0) f(jb_, m2_);
+  }
+  void gemm(long m, long n, long k) {
+    if (m > 0 && n > 0 && k > 0) add(m_.kernel_overhead_s + m_.dgemm.seconds(m, n, k));
+  }
+  void trsm(long m, long n) {
+    if (m > 0 && n > 0) add(m_.kernel_overhead_s + static_cast<double>(m) * m * n / m_.trsm_flops);
+  }
+  void gemv(long m, long n) {
+    if (m > 0 && n > 0) add(m_.kernel_overhead_s + 8.0 * m * n / m_.memory_Bps);
   }
 
   const device::SimModel& m_;

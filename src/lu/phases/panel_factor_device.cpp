@@ -12,7 +12,7 @@
 #include "lu/phases/device_timeline.hpp"
 #include "lu/phases/fact_model.hpp"
 #include "lu/phases/pivot_candidate.hpp"
-#include "lu/phases/recursion_split.hpp"
+#include "lu/phases/recursive_steps.hpp"
 
 namespace hplx::lu {
 namespace kern = kernels;
@@ -65,10 +65,6 @@ long DeviceFactWorkspace::solve_info(device::Queue& q) {
 
 namespace {
 
-struct Columns {
-  long first, count;
-};
-
 class DeviceFact {
  public:
   DeviceFact(device::Queue& q, Panel& p, const PanelRows& rows, const FactParams& f, MPI_Comm col,
@@ -93,79 +89,29 @@ class DeviceFact {
 
   void run() {
     device::launch(q_, jb_ + 1, kern::FillDoubles{tail_, 0.0});
-    recursive(0, jb_);
+    walk_recursion(rfact_, nbmin_, ndiv_, jb_, 0, jb_, *this);
   }
 
- private:
-  double* at(long r, long c) const { return w_ + r + c * ld_; }
-
-  // A1's rows [r, jb) and A2's rows, as separate calls (host FACT's below()).
-  template <class F>
-  void below(long r, F&& f) {
-    if (r < jb_) f(r, jb_ - r);
-    if (m2_ > 0) f(jb_, m2_);
-  }
-
-  void gemm(long m, long n, long k, const double* a, const double* b, double* c) {
-    if (m > 0 && n > 0 && k > 0)
-      q_.gemm(Trans::No, Trans::No, m, n, k, -1.0, a, ld_, b, ld_, 1.0, c, ld_);
-  }
-  // B := L^-1 B, L unit lower m x m at `l`, B m x n.
-  void trsm(long m, long n, const double* l, double* b) {
-    if (m > 0 && n > 0)
-      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, m, n, 1.0, l, ld_, b, ld_);
-  }
-
-  void recursive(long c0, long n) {
-    if (n <= nbmin_) {
-      base(c0, n);
-      return;
-    }
-    const long s = recursion_part(n, nbmin_, ndiv_);
-    const long end = c0 + n;
-    for (long a = c0; a < end; a += s) {
-      const long w = std::min(s, end - a);
-      switch (rfact_) {
-        case Factorization::Left:
-          if (a > c0) {
-            trsm(a - c0, w, at(c0, c0), at(c0, a));
-            update_below(a, {a, w}, {c0, a - c0});
-          }
-          recursive(a, w);
-          break;
-        case Factorization::Crout:
-          if (a > c0) update_below(a, {a, w}, {c0, a - c0});
-          recursive(a, w);
-          if (a + w < end) {
-            gemm(w, end - a - w, a - c0, at(a, c0), at(c0, a + w), at(a, a + w));
-            trsm(w, end - a - w, at(a, a), at(a, a + w));
-          }
-          break;
-        case Factorization::Right:
-          recursive(a, w);
-          if (a + w < end) {
-            trsm(w, end - a - w, at(a, a), at(a, a + w));
-            update_below(a + w, {a + w, end - a - w}, {a, w});
-          }
-          break;
-      }
-      if (c0 == 0 && n == jb_ && a + w < end && done_) {
-        // The sub-panel leaves from W's host side (broadcast pipelining).
-        p_.w.to_host(q_, a * ld_, w * ld_);
-        q_.synchronize();
-        done_(a, a + w);
-      }
-    }
-  }
-
+  // The recursion's steps (recursive_steps.hpp), issued on the queue.
+  void solve(long d, long k, Columns cols) { trsm(k, cols.count, at(d, d), at(d, cols.first)); }
   void update_below(long from, Columns cols, Columns inner) {
     below(from, [&](long r, long m) {
       gemm(m, cols.count, inner.count, at(r, inner.first), at(inner.first, cols.first),
            at(r, cols.first));
     });
   }
-
-  void base(long c0, long n) {
+  void update_rows(Columns rows, Columns cols, Columns inner) {
+    gemm(rows.count, cols.count, inner.count, at(rows.first, inner.first),
+         at(inner.first, cols.first), at(rows.first, cols.first));
+  }
+  void subpanel_done(long a, long w) {
+    if (!done_) return;
+    // The sub-panel leaves from W's host side (broadcast pipelining).
+    p_.w.to_host(q_, a * ld_, w * ld_);
+    q_.synchronize();
+    done_(a, a + w);
+  }
+  void leaf(long c0, long n) {
     const long end = c0 + n;
     if (pfact_ == Factorization::Right && leaf_ == FactLeaf::Fused && !exchange_.several()) {
       device::launch_phased(
@@ -192,6 +138,26 @@ class DeviceFact {
         }
       }
     }
+  }
+
+ private:
+  double* at(long r, long c) const { return w_ + r + c * ld_; }
+
+  // A1's rows [r, jb) and A2's rows, as separate calls (host FACT's below()).
+  template <class F>
+  void below(long r, F&& f) {
+    if (r < jb_) f(r, jb_ - r);
+    if (m2_ > 0) f(jb_, m2_);
+  }
+
+  void gemm(long m, long n, long k, const double* a, const double* b, double* c) {
+    if (m > 0 && n > 0 && k > 0)
+      q_.gemm(Trans::No, Trans::No, m, n, k, -1.0, a, ld_, b, ld_, 1.0, c, ld_);
+  }
+  // B := L^-1 B, L unit lower m x m at `l`, B m x n.
+  void trsm(long m, long n, const double* l, double* b) {
+    if (m > 0 && n > 0)
+      q_.trsm(Side::Left, Uplo::Lower, Trans::No, Diag::Unit, m, n, 1.0, l, ld_, b, ld_);
   }
 
   // The pivot of column c: the chunks' candidates, the groups', then the
