@@ -17,8 +17,12 @@
 #   4. hplx lu at full memory (no --n) with the default FACT
 #   5. device FACT alone and beside the update's DGEMM (hplx_fact_probe,
 #      M = FACT_M: 124000, 61000, 20000; JB 512, 1024), the fused leaf
-#      and the kernel leaf at NBMIN 4, then the fused leaf at NBMIN 16
-#      and the widest JB
+#      and the kernel leaf at NBMIN 4, with FACT's fixed costs apart
+#      (--overheads: per launch, per grid-wide barrier, per small TRSM and
+#      GEMM, alone and beside the DGEMM), then the fused leaf at NBMIN 16
+#      and the widest JB, then the largest panel with the update's cuBLAS
+#      calls held to UPDATE_SMS SMs (HPLX_UPDATE_SMS, 116 of an H100's or
+#      H200's 132) and the fused leaf on 16 blocks
 #   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
 #   7. the FP16 and BF16 GemmEx probe (M = GEMMEX_M, NB = HPLMXP_NB), then
 #      hplx hpl-mxp with FP16 and with BF16 at full memory (HPLMXP_N: a
@@ -40,7 +44,7 @@
 # for all of them splits them over two calls), KEEP_GOING=1 (the measuring
 # steps run after a failed correctness step: each LU run still checks its
 # own residual), BUDGET, AB_N, PROBE_M, PROBE_NB, FACT_M, FACT_JB,
-# STREAM_N, MXP_N, MXP_TIME, HPLMXP_N, HPLMXP_NB, GEMMEX_M.
+# STREAM_N, MXP_N, MXP_TIME, HPLMXP_N, HPLMXP_NB, GEMMEX_M, UPDATE_SMS.
 # Exit status: 0 when every step that ran passed, 1 otherwise.
 set -uo pipefail
 cd "$(dirname "$0")/../.."
@@ -48,6 +52,7 @@ ROOT=$(pwd)
 DRY_RUN=${DRY_RUN:-0}
 BUDGET=${BUDGET:-480}
 STEPS=${STEPS:-}  # all
+UPDATE_SMS=${UPDATE_SMS:-116}  # the fact-probe step's SMs left to the update (of 132)
 T0=$SECONDS
 if [[ $DRY_RUN == 1 ]]; then
   # The LU grid suite on the emulated device takes minutes on CI's two
@@ -247,13 +252,18 @@ step_full_memory() {
 
 step_fact_probe() {
   timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" --m "$FACT_M" --jb "$FACT_JB" \
-    --json "$OUT/fact-probe.json" >"$OUT/fact-probe.txt" 2>&1 || return 1
+    --overheads --json "$OUT/fact-probe.json" >"$OUT/fact-probe.txt" 2>&1 || return 1
   sed 's/^/  /' "$OUT/fact-probe.txt" >>"$OUT/steps.txt"
   # The largest panel's FACT beside the DGEMM (the fused leaf, then the
   # kernel leaf), against its iteration's update.
   summary fact_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
   summary fact_kernels_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][1]["fact_beside_ms_median"]')"
   summary fact_update_ms "$(json_get "$OUT/fact-probe.json" 'r["shapes"][0]["update_ms_at_m"]')"
+  # FACT's fixed costs beside the DGEMM, in microseconds, and what one
+  # panel of the widest JB makes of them (--overheads).
+  summary fact_launch_beside_gemm_us "$(json_get "$OUT/fact-probe.json" 'r["overheads"]["launch_us"][1]')"
+  summary fact_barrier_beside_gemm_us "$(json_get "$OUT/fact-probe.json" 'r["overheads"]["barrier_us"][1]')"
+  summary fact_fixed_beside_gemm_ms "$(json_get "$OUT/fact-probe.json" 'r["overheads"]["fixed_ms"][1]')"
   # The fused leaf 16 columns wide at the widest JB (a quarter of NBMIN 4's
   # recursion calls, each row's update four columns at a time), against
   # NBMIN 4's shapes above; what is left of the step's time allowing.
@@ -263,6 +273,16 @@ step_fact_probe() {
   sed 's/^/  /' "$OUT/fact-probe-nbmin16.txt" >>"$OUT/steps.txt"
   summary fact_nbmin16_beside_gemm_ms \
     "$(json_get "$OUT/fact-probe-nbmin16.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
+  # The largest panel with SMs kept from the update's DGEMM for FACT: FACT
+  # beside it and the DGEMM's own rate on the SMs it keeps.
+  HPLX_UPDATE_SMS=$UPDATE_SMS timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" \
+    --m "${FACT_M%%,*}" --jb "${FACT_JB##*,}" --leaf fused --blocks 16 \
+    --json "$OUT/fact-probe-update-sms.json" >"$OUT/fact-probe-update-sms.txt" 2>&1 || return 0
+  sed 's/^/  /' "$OUT/fact-probe-update-sms.txt" >>"$OUT/steps.txt"
+  summary fact_update_sms_beside_gemm_ms \
+    "$(json_get "$OUT/fact-probe-update-sms.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
+  summary fact_update_sms_gemm_gflops \
+    "$(json_get "$OUT/fact-probe-update-sms.json" 'r["shapes"][0]["gemm_gflops_alone"]')"
 }
 
 step_mxp() {
@@ -380,7 +400,7 @@ run_step correctness 120 step_correctness
 run_step dgemm-probe 60 step_probe
 run_step fact-ab 130 step_fact_ab
 run_step full-memory 150 step_full_memory
-run_step fact-probe 80 step_fact_probe
+run_step fact-probe 100 step_fact_probe
 run_step mxp 90 step_mxp
 run_step hpl-mxp 200 step_hpl_mxp
 

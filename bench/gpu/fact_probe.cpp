@@ -11,14 +11,20 @@
 //           their rate alone.
 // What hides FACT behind the update on a GPU: FACT beside the DGEMM must
 // take less than the DGEMM of that iteration (2 M^2 JB flops at M).
+// --overheads then times FACT's fixed costs apart, alone and beside the
+// DGEMM at the first M and the last JB: a phased launch of one phase with
+// the fused leaf's blocks, one grid-wide barrier between phases, and the
+// recursion's smallest TRSM and GEMM; with the number of each that one
+// panel's FACT makes.
 //
 //   build/bin/hplx_fact_probe [--backend NAME] [--m M,M,...] [--jb JB,JB,...]
-//                             [--leaf fused,kernels] [--nbmin N] [--reps R]
-//                             [--data random|constant] [--json FILE]
+//                             [--leaf fused,kernels] [--nbmin N] [--blocks B]
+//                             [--reps R] [--data random|constant] [--overheads]
+//                             [--json FILE]
 //
 // Defaults: --backend the default one, --m 124000,61000,20000 on a GPU and
 // 3000,1500 otherwise, --jb 512,1024 (64,128 otherwise), --leaf
-// fused,kernels, --nbmin 4 (hplx lu's default), --reps 3, --data random
+// fused,kernels, --nbmin 4 and --blocks 32 (hplx lu's --fact-blocks), --reps 3, --data random
 // (the DGEMM's operands, as hplx_dgemm_probe's). Each
 // factorization starts from the same random panel. Prints one line per
 // shape and, with --json, a record of them.
@@ -26,6 +32,8 @@
 
 #include <algorithm>
 #include <cstdio>
+#include <functional>
+#include <map>
 #include <random>
 #include <string>
 #include <vector>
@@ -38,8 +46,12 @@
 #include "core/blas_core.hpp"
 #include "core/error.hpp"
 #include "device/device.hpp"
+#include "device/launch.hpp"
+#include "empty_phases.hpp"
+#include "lu/kernels/fact_kernels.hpp"
 #include "lu/phases/panel.hpp"
 #include "lu/phases/panel_factor_device.hpp"
+#include "lu/phases/recursive_steps.hpp"
 #include "probe_common.hpp"
 
 namespace {
@@ -132,17 +144,147 @@ class UpdateGemm {
 };
 
 // `count` GEMMs on the compute queue; their seconds on its clock, and
-// FACTs on the panel queue started right after them (empty: none).
-double gemms_with_facts(UpdateGemm& g, int count, ProbePanel* panel, device::Queue& fact_q,
-                        std::vector<double>* fact_seconds) {
+// `side` (work on another queue returning its seconds) repeated while they
+// run, each time's seconds into `side_seconds` (no side: none).
+double gemms_beside(UpdateGemm& g, int count, const std::function<double()>& side,
+                    std::vector<double>* side_seconds) {
   device::Queue& q = g.queue();
   const device::EventPtr start = q.record_timed();
   for (int i = 0; i < count; ++i) g.enqueue();
   const device::EventPtr end = q.record_timed();
-  if (panel)
-    while (!end->done()) fact_seconds->push_back(panel->factor(fact_q));
+  if (side)
+    while (!end->done()) side_seconds->push_back(side());
   end->synchronize();
   return start->seconds_until(*end);
+}
+
+// Seconds on q's clock for what `enqueue` puts on q.
+double timed_on(device::Queue& q, const std::function<void()>& enqueue) {
+  const device::EventPtr start = q.record_timed();
+  enqueue();
+  const device::EventPtr end = q.record_timed();
+  end->synchronize();
+  return start->seconds_until(*end);
+}
+
+// The calls one panel's FACT makes (walk_recursion's steps, those of no
+// size left out): leaves, TRSMs and GEMMs.
+struct CallCount {
+  long leaves = 0, solves = 0, gemms = 0, columns = 0;
+  void leaf(long, long n) {
+    ++leaves;
+    columns += n;
+  }
+  void solve(long, long k, hplx::lu::Columns c) { solves += k > 0 && c.count > 0; }
+  void update_below(long, hplx::lu::Columns c, hplx::lu::Columns inner) {
+    gemms += c.count > 0 && inner.count > 0;
+  }
+  void update_rows(hplx::lu::Columns rows, hplx::lu::Columns c, hplx::lu::Columns inner) {
+    gemms += rows.count > 0 && c.count > 0 && inner.count > 0;
+  }
+  void subpanel_done(long, long) {}
+};
+
+// FACT's fixed costs apart on the panel queue (--overheads), alone and
+// beside the update's DGEMM of an M x JB panel: per launch of a phased
+// body of one phase (`blocks` blocks, as the fused leaf's), per grid-wide
+// barrier, per TRSM of NBMIN x NBMIN on NBMIN columns and per GEMM of
+// M x NBMIN x NBMIN (the recursion's smallest calls).
+nlohmann::json overheads(device::Device& dev, long m, long jb, const hplx::lu::FactParams& f,
+                         int reps, hplx::probe::Data data) {
+  device::Queue& q = dev.panel();
+  const long nb = f.nbmin, phases = 1024;
+  constexpr int kBatch = 64;
+  device::Buffer<double> slot = dev.alloc<double>(1);
+  device::Buffer<double> a = dev.alloc<double>(m * nb), c = dev.alloc<double>(m * nb);
+  device::Buffer<double> b = dev.alloc<double>(nb * nb);
+  hplx::probe::fill_operand(q, a.data(), m * nb, data, 1e-3, 1, 4);
+  hplx::probe::fill_operand(q, b.data(), nb * nb, data, 1e-3, 1, 5);
+  hplx::probe::fill_operand(q, c.data(), m * nb, data, 1.0, 1, 6);
+  const hplx::probe::EmptyPhases one{slot.data(), 1}, many{slot.data(), phases};
+  // Each item: a batch's seconds on q and the items in it.
+  struct Item {
+    const char* name;
+    long per_batch;
+    std::function<void()> enqueue;
+  };
+  const std::vector<Item> items = {
+      {"launch", kBatch,
+       [&] {
+         for (int i = 0; i < kBatch; ++i) device::launch_phased(q, one, f.leaf_blocks);
+       }},
+      {"phases", phases, [&] { device::launch_phased(q, many, f.leaf_blocks); }},
+      {"trsm", kBatch,
+       [&] {
+         for (int i = 0; i < kBatch; ++i)
+           q.trsm(device::Side::Left, device::Uplo::Lower, device::Trans::No, device::Diag::Unit,
+                  nb, nb, 1.0, a.data(), m, b.data(), nb);
+       }},
+      {"gemm", kBatch, [&] {
+         for (int i = 0; i < kBatch; ++i)
+           q.gemm(device::Trans::No, device::Trans::No, m, nb, nb, -1.0, a.data(), m, b.data(), nb,
+                  1.0, c.data(), m);
+       }}};
+  const long nc = std::min<long>(m, 16384);
+  UpdateGemm gemm(dev, m, nc, static_cast<int>(jb), data);
+  gemm.enqueue();  // warm-up
+  gemm.queue().synchronize();
+  const double one_gemm = gemms_beside(gemm, 1, nullptr, nullptr);
+  std::map<std::string, std::pair<double, double>> us;  // alone, beside: microseconds per item
+  for (const Item& item : items) {
+    timed_on(q, item.enqueue);  // warm-up
+    std::vector<double> alone, beside;
+    for (int r = 0; r < reps; ++r) alone.push_back(timed_on(q, item.enqueue));
+    const int count = std::max(1, static_cast<int>(reps * median(alone) / one_gemm) + 1);
+    gemms_beside(
+        gemm, count, [&] { return timed_on(q, item.enqueue); }, &beside);
+    if (beside.empty()) beside.push_back(timed_on(q, item.enqueue));
+    us[item.name] = {median(alone) / item.per_batch * 1e6, median(beside) / item.per_batch * 1e6};
+  }
+  // A barrier: a launch of `phases` phases less a launch of one, per phase.
+  auto barrier = [&](bool side) {
+    const auto pick = [side](const std::pair<double, double>& p) {
+      return side ? p.second : p.first;
+    };
+    return (pick(us["phases"]) * phases - pick(us["launch"])) / (phases - 1);
+  };
+  CallCount calls;
+  hplx::lu::walk_recursion(f.rfact, f.nbmin, f.ndiv, jb, 0, jb, calls);
+  const long barriers =
+      calls.columns * hplx::lu::kernels::FusedRightLeaf::kPhasesPerColumn - calls.leaves;
+  std::printf(
+      "M = %ld, JB = %ld, NBMIN %ld, %d blocks: per launch %.1f us alone, %.1f beside DGEMM; per "
+      "barrier %.2f us, %.2f; per %ldx%ld TRSM %.1f us, %.1f; per %ldx%ldx%ld GEMM %.1f us, %.1f\n",
+      m, jb, nb, f.leaf_blocks, us["launch"].first, us["launch"].second, barrier(false),
+      barrier(true), nb, nb, us["trsm"].first, us["trsm"].second, m, nb, nb, us["gemm"].first,
+      us["gemm"].second);
+  // What one panel's FACT makes of each (the recursion's TRSMs and GEMMs
+  // are wider above the leaves: these are the least they cost).
+  auto fixed_ms = [&](bool side) {
+    const auto pick = [side](const std::pair<double, double>& p) {
+      return side ? p.second : p.first;
+    };
+    return (calls.leaves * pick(us["launch"]) + barriers * barrier(side) +
+            calls.solves * pick(us["trsm"]) + calls.gemms * pick(us["gemm"])) /
+           1e3;
+  };
+  std::printf(
+      "  one panel's FACT makes %ld leaf launches, %ld barriers, %ld TRSMs and %ld GEMMs: at "
+      "least %.1f ms alone, %.1f ms beside DGEMM\n",
+      calls.leaves, barriers, calls.solves, calls.gemms, fixed_ms(false), fixed_ms(true));
+  return {{"m", m},
+          {"jb", jb},
+          {"nbmin", nb},
+          {"blocks", f.leaf_blocks},
+          {"launch_us", {us["launch"].first, us["launch"].second}},
+          {"barrier_us", {barrier(false), barrier(true)}},
+          {"trsm_us", {us["trsm"].first, us["trsm"].second}},
+          {"gemm_us", {us["gemm"].first, us["gemm"].second}},
+          {"leaf_launches", calls.leaves},
+          {"barriers", barriers},
+          {"trsms", calls.solves},
+          {"gemms", calls.gemms},
+          {"fixed_ms", {fixed_ms(false), fixed_ms(true)}}};
 }
 
 }  // namespace
@@ -153,12 +295,17 @@ int main(int argc, char** argv) {
   CLI::App app{"hplx_fact_probe: device FACT alone and beside the update's DGEMM"};
   std::string backend_name, ms_text, jbs_text, json_path, leaves_text = "fused,kernels";
   std::string data_text = "random";
-  int reps = 3, nbmin = 4;
+  int reps = 3, nbmin = 4, blocks = 32;
+  bool with_overheads = false;
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "the panel's rows M, comma-separated");
   app.add_option("--jb", jbs_text, "the panel's columns JB (NB), comma-separated");
   app.add_option("--leaf", leaves_text, "the leaf forms: fused, kernels, comma-separated");
   app.add_option("--nbmin", nbmin, "NBMIN: the recursion's leaf width")->check(CLI::Range(1, 4096));
+  app.add_option("--blocks", blocks, "the fused leaf's most blocks (hplx lu's --fact-blocks)")
+      ->check(CLI::Range(0, 1 << 20));
+  app.add_flag("--overheads", with_overheads,
+               "also time FACT's launches, barriers and smallest calls apart");
   app.add_option("--reps", reps, "timed factorizations per shape")->check(CLI::Range(1, 100));
   app.add_option("--data", data_text,
                  "the DGEMM's operands: random (as HPL's matrix, default) or constant");
@@ -190,7 +337,7 @@ int main(int argc, char** argv) {
           hplx::lu::FactParams f;
           f.nbmin = nbmin;
           f.leaf = leaf;
-          f.leaf_blocks = 32;  // hplx lu's default --fact-blocks
+          f.leaf_blocks = blocks;
           const char* leaf_name = hplx::lu::name_of(leaf);
           if (jb > m) {
             std::printf("M = %ld, JB = %ld: skipped, JB > M\n", m, jb);
@@ -217,11 +364,12 @@ int main(int argc, char** argv) {
           gemm.enqueue();  // warm-up
           gemm.queue().synchronize();
           // Enough GEMMs for `reps` FACTs alone, at least one.
-          const double one_gemm = gemms_with_facts(gemm, 1, nullptr, dev->panel(), nullptr);
+          const double one_gemm = gemms_beside(gemm, 1, nullptr, nullptr);
           const int count = std::max(1, static_cast<int>(reps * median(alone) / one_gemm) + 1);
-          const double gemm_alone = gemms_with_facts(gemm, count, nullptr, dev->panel(), nullptr);
+          const double gemm_alone = gemms_beside(gemm, count, nullptr, nullptr);
           std::vector<double> beside;
-          const double gemm_beside = gemms_with_facts(gemm, count, &panel, dev->panel(), &beside);
+          const double gemm_beside = gemms_beside(
+              gemm, count, [&] { return panel.factor(dev->panel()); }, &beside);
           if (beside.empty()) beside.push_back(panel.factor(dev->panel()));
           // FACT of m x jb: m jb^2 - jb^3 / 3 flops (netlib's count, leading terms).
           const double fact_flops = static_cast<double>(m) * jb * jb - jb * jb * jb / 3.0;
@@ -249,14 +397,23 @@ int main(int argc, char** argv) {
                           {"gemm_gflops_beside", gemm_gflops_beside},
                           {"update_ms_at_m", update_ms}});
         }
+    nlohmann::json fixed;
+    if (with_overheads) {
+      hplx::lu::FactParams f;
+      f.nbmin = nbmin;
+      f.leaf_blocks = blocks;
+      fixed = overheads(*dev, ms.front(), jbs.back(), f, reps, data);
+    }
     if (!json_path.empty()) {
-      const nlohmann::json record = {
+      nlohmann::json record = {
           {"probe", "device_fact"},
           {"backend", device::name_of(kind)},
           {"device", dev->backend().describe()},
           {"gemm_data", hplx::probe::data_name(data)},
           {"variant", fmt::format("RFACT Crout, PFACT Right, NBMIN {}, NDIV 2", nbmin)},
+          {"blocks", blocks},
           {"shapes", rows}};
+      if (with_overheads) record["overheads"] = fixed;
       hplx::write_text_atomically(json_path, record.dump(2) + "\n");
     }
   } catch (const CLI::ParseError& e) {

@@ -1,0 +1,10 @@
+// The probes' own kernel bodies compiled for CUDA GPUs (only in builds with
+// the CUDA backend).
+#include "device/cuda/launch_cuda.cuh"
+#include "empty_phases.hpp"
+
+namespace hplx::device {
+
+template void launch_phased_on_device(Queue&, const hplx::probe::EmptyPhases&, int);
+
+}  // namespace hplx::device
