@@ -4,13 +4,16 @@
 # gap to the DGEMM probe. Each line: the command, its result line, the
 # measured Gflop/s and the error. Then the same spec with one figure
 # changed at a time (the update at the DGEMM's rate, FACT as fast beside
-# the update as alone, both), as predictions.
+# the update as alone, both), as predictions; and the trade HPLX_UPDATE_SMS
+# makes, assumed: FACT as fast beside the update as alone, the update's
+# rate cut in the ratio of the SMs it keeps (UPDATE_SMS of 132).
 #   bench/sim-h200.sh                        # writes OUT/summary.txt
 #   HPLX=build-gpu/bin/hplx OUT=/tmp/x bench/sim-h200.sh
 set -euo pipefail
 cd "$(dirname "$0")/.."
 HPLX=${HPLX:-build/bin/hplx}
 SPEC=${SPEC:-examples/systems/h200.toml}
+UPDATE_SMS=${UPDATE_SMS:-116}
 OUT=${OUT:-bench/results/$(date -u +%Y-%m-%d)-sim-h200}
 mkdir -p "$OUT"
 sum=$OUT/summary.txt
@@ -56,9 +59,9 @@ for run in host-off-20000 host-off-60000 host-off-123904 host-on-60000 device-on
 done
 
 # One figure changed at a time, at full memory with FACT on the device.
-python3 - "$SPEC" "$work" >> "$sum" <<'PY'
+python3 - "$SPEC" "$work" "$UPDATE_SMS" >> "$sum" <<'PY'
 import re, sys
-spec, work = sys.argv[1], sys.argv[2]
+spec, work, update_sms = sys.argv[1], sys.argv[2], int(sys.argv[3])
 text = open(spec).read()
 alone = re.search(r"^alone_ms = (.*)$", text, re.M).group(1)
 full = re.sub(r"^update_share_of_dgemm = .*$", "update_share_of_dgemm = 1", text, flags=re.M)
@@ -95,12 +98,24 @@ pick_full = re.sub(r"^update_share_of_dgemm = .*$", "update_share_of_dgemm = 1",
 print("# the two-level search's FACT, estimated:",
       re.search(r"^alone_ms = .*$", pick, re.M).group(0) + ";",
       re.search(r"^beside_ms = .*$", pick, re.M).group(0))
+# SMs kept for FACT: FACT beside the update as alone, the update's share
+# of the DGEMM's rate times update_sms / 132.
+share = float(re.search(r"^update_share_of_dgemm = (.*)$", text, re.M).group(1))
+def kept_sms(t):
+    t = re.sub(r"^beside_ms = .*$", re.search(r"^alone_ms = (.*)$", t, re.M).group(0).replace(
+        "alone_ms", "beside_ms"), t, flags=re.M)
+    return re.sub(r"^update_share_of_dgemm = .*$",
+                  f"update_share_of_dgemm = {share * update_sms / 132:.4f}", t, flags=re.M)
+print(f"# SMs kept for FACT (assumed): update_share_of_dgemm {share} x {update_sms} / 132, "
+      "beside_ms = alone_ms")
 for name, t in (("update-at-dgemm", full), ("fact-unslowed", quiet), ("both", both),
-                ("two-level-search", pick), ("two-level-search-update-at-dgemm", pick_full)):
+                ("two-level-search", pick), ("two-level-search-update-at-dgemm", pick_full),
+                ("update-sms", kept_sms(text)), ("two-level-search-update-sms", kept_sms(pick))):
     open(f"{work}/{name}.toml", "w").write(t)
 PY
 echo "# what-if, N = 123904, FACT on the device (the probe: 61431 Gflop/s at NB 1024)" >> "$sum"
-for what in update-at-dgemm fact-unslowed both two-level-search two-level-search-update-at-dgemm; do
+for what in update-at-dgemm fact-unslowed both two-level-search two-level-search-update-at-dgemm \
+  update-sms two-level-search-update-sms; do
   got=$(simulate "$work/$what.toml" device on 123904)
   awk -v g="$got" 'BEGIN { printf "  %.1f%% of the probe\n", 100 * g / 61431 }' >> "$sum"
 done

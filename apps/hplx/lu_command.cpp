@@ -203,6 +203,15 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "rest of the SMs run the update beside it; 0 = as many as the GPU holds at "
                    "once (default 32)")
       ->check(CLI::Range(0, 1 << 20));
+  sub_->add_option("--update-sms", update_sms_,
+                   "with FACT on the device: the SMs the update beside FACT aims at (cuBLAS's SM "
+                   "count target), the others left to FACT; 0 = every SM (default 0)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub_->add_option("--update-sms-below", update_sms_below_,
+                   "--update-sms only in the iterations whose trailing matrix has fewer than "
+                   "this many rows, where FACT beside the update outlasts it; 0 = every "
+                   "iteration (default 0)")
+      ->check(CLI::NonNegativeNumber);
   sub_->add_option(
           "--cuda-aware-mpi", cuda_aware_mpi_,
           "with FACT on the device: LBCAST (Q > 1) and the row swaps (P > 1) hand MPI "
@@ -417,6 +426,11 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.device_mpi = device_mpi.on && fact_on == "device";
   dat.schedule.fact_leaf = fact_leaf_ == "kernels" ? lu::FactLeaf::Kernels : lu::FactLeaf::Fused;
   dat.schedule.fact_blocks = fact_blocks_;
+  if (const int sms = dev->backend().multiprocessors(); sms > 0 && update_sms_ > sms)
+    throw UsageError(
+        fmt::format("--update-sms {}: allowed: 0 to {} (this GPU's SMs)", update_sms_, sms));
+  dat.schedule.update_sms = update_sms_;
+  dat.schedule.update_sms_below = update_sms_below_;
   if (!device_mpi.why.empty()) options.notes.push_back("hplx: " + device_mpi.why);
   dat.schedule.swap_first = swap_first_;
   dat.schedule.swap_growth = swap_growth_;

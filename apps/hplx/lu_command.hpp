@@ -34,6 +34,8 @@ class LuCommand {
   std::string fact_on_;                  // --fact-on; empty: by backend
   std::string fact_leaf_ = "fused";      // --fact-leaf
   int fact_blocks_ = 32;                 // --fact-blocks
+  int update_sms_ = 0;                   // --update-sms
+  long update_sms_below_ = 0;            // --update-sms-below
   std::string cuda_aware_mpi_ = "auto";  // --cuda-aware-mpi
   double swap_first_ = 0.125;
   double swap_growth_ = 2.0;

@@ -167,17 +167,19 @@ double timed_on(device::Queue& q, const std::function<void()>& enqueue) {
   return start->seconds_until(*end);
 }
 
-// The calls one panel's FACT makes (walk_recursion's steps, those of no
-// size left out): leaves, TRSMs and GEMMs.
+// The launches one panel's FACT makes (panel_factor_device.cpp's steps,
+// those of no size left out): leaves, TRSMs and GEMMs (an update below a
+// row is one GEMM on A1's rows from it and one on A2's).
 struct CallCount {
+  long jb, m2;
   long leaves = 0, solves = 0, gemms = 0, columns = 0;
   void leaf(long, long n) {
     ++leaves;
     columns += n;
   }
   void solve(long, long k, hplx::lu::Columns c) { solves += k > 0 && c.count > 0; }
-  void update_below(long, hplx::lu::Columns c, hplx::lu::Columns inner) {
-    gemms += c.count > 0 && inner.count > 0;
+  void update_below(long from, hplx::lu::Columns c, hplx::lu::Columns inner) {
+    if (c.count > 0 && inner.count > 0) gemms += (from < jb) + (m2 > 0);
   }
   void update_rows(hplx::lu::Columns rows, hplx::lu::Columns c, hplx::lu::Columns inner) {
     gemms += rows.count > 0 && c.count > 0 && inner.count > 0;
@@ -248,7 +250,7 @@ nlohmann::json overheads(device::Device& dev, long m, long jb, const hplx::lu::F
     };
     return (pick(us["phases"]) * phases - pick(us["launch"])) / (phases - 1);
   };
-  CallCount calls;
+  CallCount calls{jb, m - jb};
   hplx::lu::walk_recursion(f.rfact, f.nbmin, f.ndiv, jb, 0, jb, calls);
   const long barriers =
       calls.columns * hplx::lu::kernels::FusedRightLeaf::kPhasesPerColumn - calls.leaves;

@@ -7,7 +7,8 @@
 # the full-memory run's first update); then, when time is left,
 # `hplx hpl-mxp` once with `--panel-solve inverse` and once with `trsm`
 # (against the default's median) and `hplx lu` at N = EXPLORE_N once for
-# each setting of EXPLORE (FACT's settings to try next). The probes' operands are random, as the
+# each setting of EXPLORE (FACT's settings to try next), and at full
+# memory once for each of EXPLORE_FULL. The probes' operands are random, as the
 # LU's matrix; the DGEMM probe runs once more on constants, which a GPU
 # multiplies at a lower power. Where nvidia-smi is present, the GPU's SM
 # clock and power are sampled every 200 ms throughout (OUT/clocks.csv,
@@ -21,7 +22,7 @@
 # Settings (environment): OUT, REPEAT (3), LU_NB (1024), HPLMXP_NB (4096),
 # EXPLORE_N (60000), EXPLORE ('|'-separated settings: hplx lu options and
 # NAME=VALUE environment words, e.g. "HPLX_UPDATE_SMS=116 --fact-blocks 16"),
-# BUDGET (420).
+# EXPLORE_FULL (the same, at full memory; empty: none), BUDGET (420).
 # Prints one table; each run's record and output land in OUT. Exit status 1
 # when a probe or every run of the LU or of HPL-MxP failed.
 set -uo pipefail
@@ -29,7 +30,11 @@ cd "$(dirname "$0")/../.."
 DRY_RUN=${DRY_RUN:-0}
 REPEAT=${REPEAT:-3}
 BUDGET=${BUDGET:-420}
-EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--fact-blocks 64|HPLX_UPDATE_SMS=116|--fact-blocks 16|HPLX_UPDATE_SMS=100 --fact-blocks 32"}
+EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--update-sms 116 --fact-blocks 16|--fact-blocks 64|--fact-blocks 16|--update-sms 100 --fact-blocks 32"}
+# Settings tried once at full memory, against the LU's median there: SMs
+# kept for FACT in the iterations where the estimate from the 2026-11-28
+# record says FACT outlasts the update beside it (docs/GPU.md).
+EXPLORE_FULL=${EXPLORE_FULL:-"--update-sms 116 --update-sms-below 80000 --fact-blocks 16"}
 if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated SIZE=(--n 1200) MXP_SIZE=(--n 800)
   LU_NB=${LU_NB:-128} HPLMXP_NB=${HPLMXP_NB:-128} PROBE_M=1500 EXPLORE_N=${EXPLORE_N:-1000}
@@ -105,22 +110,31 @@ for solve in inverse trsm; do
   run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
     --panel-solve "$solve" --json "$OUT/hpl-mxp-$solve.json" >"$OUT/hpl-mxp-$solve.txt" 2>&1
 done
-IFS='|' read -r -a settings <<<"$EXPLORE"
-STEP=explore
-for i in "${!settings[@]}"; do
-  # A setting's NAME=VALUE words go to the environment (HPLX_UPDATE_SMS=100),
-  # the rest to hplx lu.
-  envs=() opts=()
-  for word in ${settings[$i]}; do
-    if [[ $word == [A-Z]*=* ]]; then envs+=("$word"); else opts+=("$word"); fi
+# explore NAME TIMEOUT SETTINGS SIZE...: hplx lu once for each of the
+# '|'-separated SETTINGS at SIZE, records in OUT/NAME-<i>.json. A setting's
+# NAME=VALUE words go to the environment (HPLX_UPDATE_SMS=100), the rest
+# to hplx lu.
+explore() {
+  local name=$1 timeout=$2 settings
+  IFS='|' read -r -a settings <<<"$3"
+  shift 3
+  STEP=$name
+  for i in "${!settings[@]}"; do
+    envs=() opts=()
+    for word in ${settings[$i]}; do
+      if [[ $word == [A-Z]*=* ]]; then envs+=("$word"); else opts+=("$word"); fi
+    done
+    run "$timeout" env "${envs[@]}" "$HPLX" lu --backend "$BACKEND" "$@" --nb "$LU_NB" \
+      "${opts[@]}" --json "$OUT/$name-$i.json" >"$OUT/$name-$i.txt" 2>&1
   done
-  run 45 env "${envs[@]}" "$HPLX" lu --backend "$BACKEND" --n "$EXPLORE_N" --nb "$LU_NB" \
-    "${opts[@]}" --json "$OUT/explore-$i.json" >"$OUT/explore-$i.txt" 2>&1
-done
+}
+explore explore 45 "$EXPLORE" --n "$EXPLORE_N"
+explore explore-full 90 "$EXPLORE_FULL" "${SIZE[@]}"
 
-python3 - "$OUT" "$REPEAT" "$EXPLORE" <<'PY' | tee "$OUT/table.txt"
+python3 - "$OUT" "$REPEAT" "$EXPLORE" "$EXPLORE_FULL" <<'PY' | tee "$OUT/table.txt"
 import json, statistics, sys
 out, repeat, explore = sys.argv[1], int(sys.argv[2]), sys.argv[3].split("|")
+explore_full = sys.argv[4].split("|") if sys.argv[4] else []
 def load(name):
     try:
         return json.load(open(f"{out}/{name}"))
@@ -198,6 +212,12 @@ for i, setting in enumerate(explore):
     r = load(f"explore-{i}.json")
     t = r["tests"][0] if r and r["tests"] else None
     print(f"explore {setting}: " + (f"N = {t['n']}: {t['gflops']:.1f} Gflop/s, {t['verdict']}" if t else "no record"))
+for i, setting in enumerate(explore_full):
+    r = load(f"explore-full-{i}.json")
+    t = r["tests"][0] if r and r["tests"] else None
+    ratio = f", {t['gflops'] / m_lu:.3f}x the median above" if t and m_lu else ""
+    print(f"explore at full memory {setting}: " +
+          (f"N = {t['n']}: {t['gflops']:.1f} Gflop/s, {t['verdict']}{ratio}" if t else "no record"))
 # A missing probe or median fails the script (CI's dry run catches it).
 sys.exit(0 if dgemm and gemmex and m_lu and m_mxp else 1)
 PY

@@ -39,13 +39,19 @@ struct DeviceCounters {
   // Bytes copied by queues, by direction (Host and Pinned memory are the
   // host's side).
   long long bytes_to_device = -1, bytes_to_host = -1, bytes_device_to_device = -1;
+  // BLAS calls queued while their queue's SM target was set
+  // (Queue::set_blas_sms).
+  long blas_on_fewer_sms = -1;
 
   // What was counted between `before` and these (-1 stays where not counted).
   DeviceCounters since(const DeviceCounters& before) const {
     auto d = [](auto now, auto then) { return now < 0 || then < 0 ? -1 : now - then; };
-    return {d(allocations, before.allocations), d(host_waits, before.host_waits),
-            d(bytes_to_device, before.bytes_to_device), d(bytes_to_host, before.bytes_to_host),
-            d(bytes_device_to_device, before.bytes_device_to_device)};
+    return {d(allocations, before.allocations),
+            d(host_waits, before.host_waits),
+            d(bytes_to_device, before.bytes_to_device),
+            d(bytes_to_host, before.bytes_to_host),
+            d(bytes_device_to_device, before.bytes_device_to_device),
+            d(blas_on_fewer_sms, before.blas_on_fewer_sms)};
   }
 };
 
@@ -63,6 +69,9 @@ class Backend {
   virtual void deallocate(void* p, std::size_t bytes, MemorySpace space) noexcept = 0;
   // Bytes of Device memory still free (for the memory preflight).
   virtual std::size_t free_device_bytes() const = 0;
+  // A GPU's streaming multiprocessors (what Queue::set_blas_sms counts); 0
+  // where the backend has none.
+  virtual int multiprocessors() const { return 0; }
   // A new queue; `priority`: see QueuePriority (types.hpp).
   virtual std::unique_ptr<Queue> make_queue(QueuePriority priority) = 0;
   std::unique_ptr<Queue> make_queue() { return make_queue(QueuePriority::Normal); }

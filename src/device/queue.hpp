@@ -85,6 +85,11 @@ class Queue {
   virtual bool simulated() const { return false; }
   // The priority it was made with (Backend::make_queue).
   virtual QueuePriority priority() const { return QueuePriority::Normal; }
+  // The SMs this queue's BLAS calls made from now on aim at, leaving the
+  // others to other queues' kernels (a GPU's cublasSetSmCountTarget); 0:
+  // back to the backend's choice. Elsewhere nothing changes but a count
+  // (the emulated device's blas_on_fewer_sms, DeviceCounters).
+  virtual void set_blas_sms(int sms) { (void)sms; }
   virtual void simulate_kernel(double elements, RowCopy kind) {
     (void)elements;
     (void)kind;

@@ -76,6 +76,12 @@ struct Schedule {
   // once; fewer leave the SMs to the update's DGEMM beside it).
   FactLeaf fact_leaf = FactLeaf::Fused;
   int fact_blocks = 32;
+  // --update-sms and --update-sms-below, with FACT on the device: the SMs
+  // the update beside FACT aims at (0 = every SM), leaving the others to
+  // FACT, in the iterations whose trailing matrix has fewer than
+  // `update_sms_below` rows (0 = every iteration).
+  int update_sms = 0;
+  long update_sms_below = 0;
   // --cuda-aware-mpi, resolved (device/device_mpi.hpp), with FACT on the
   // device: MPI reads and writes device memory. LBCAST of a panel goes from
   // and into W's device side (the plain broadcast only: the pipelined one

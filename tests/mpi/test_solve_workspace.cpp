@@ -261,5 +261,45 @@ TEST(SolveWorkspace, ADeviceSolvesCountsGrowOnlyWithItsData) {
   }
 }
 
+// --update-sms: the update queued beside device FACT makes its BLAS calls
+// with the compute queue's SM target set (Queue::set_blas_sms), only in the
+// iterations whose trailing matrix has fewer than --update-sms-below rows,
+// and nothing else changes: the same x to the bit. N = 400, NB = 50, depth
+// 1: seven iterations update beside FACT, at next = 100, 150, ..., 400;
+// four of them (next > 200) leave fewer than 200 rows. On one process each
+// makes one TRSM and one GEMM.
+TEST(SolveWorkspace, TheUpdateBesideFactKeepsSmsOnlyWhereTheTrailingMatrixIsSmall) {
+  const Context& ctx = test::test_context(device::BackendKind::Emulated);
+  const ProcessGrid grid(MPI_COMM_WORLD, 1, test::world_size(), GridOrder::RowMajor);
+  struct Run {
+    long calls;
+    std::vector<double> x;
+  };
+  auto run = [&](int sms, long below) {
+    DepthOneSolve solve(ctx, 400, 50, grid);
+    solve.t.schedule.fact_on = FactOn::Device;
+    solve.t.schedule.update_sms = sms;
+    solve.t.schedule.update_sms_below = below;
+    const SolveOutcome out = pdgesv(ctx, solve.a, solve.t, grid);
+    EXPECT_LT(check_solution(ctx.device(), solve.a, out.x, grid, 16.0).scaled_residual, 16.0);
+    long calls = out.loop.blas_on_fewer_sms;
+    MPI_Allreduce(MPI_IN_PLACE, &calls, 1, MPI_LONG, MPI_MAX, MPI_COMM_WORLD);
+    return Run{calls, out.x};
+  };
+  const Run plain = run(0, 0), every = run(100, 0), late = run(100, 200);
+  EXPECT_EQ(plain.calls, 0) << "no SM target without --update-sms";
+  EXPECT_GT(late.calls, 0) << "the late iterations' updates keep SMs";
+  EXPECT_LT(late.calls, every.calls) << "the early iterations' do not";
+  if (test::world_size() == 1) {
+    EXPECT_EQ(every.calls, 7 * 2);
+    EXPECT_EQ(late.calls, 4 * 2);
+  }
+  EXPECT_EQ(every.x, plain.x);
+  EXPECT_EQ(late.x, plain.x);
+  std::printf(
+      "[ update sms ] BLAS calls on fewer SMs: %ld in every iteration, %ld below 200 rows\n",
+      every.calls, late.calls);
+}
+
 }  // namespace
 }  // namespace hplx::lu

@@ -194,7 +194,10 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   // default stream, which nothing in hplx uses
   // (tests/check_default_stream.py).
   CudaQueue(Backend& b, QueuePriority priority, CudaCounts& counts, int update_sms)
-      : backend_(b), priority_(priority), counts_(counts) {
+      : backend_(b),
+        priority_(priority),
+        counts_(counts),
+        default_sms_(priority == QueuePriority::Normal ? update_sms : 0) {
     int least = 0, greatest = 0;
     check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
                "cudaDeviceGetStreamPriorityRange");
@@ -203,8 +206,8 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
                "cudaStreamCreateWithPriority");
     check_cublas(cublasCreate(&blas_), "cublasCreate");
     check_cublas(cublasSetStream(blas_, stream_), "cublasSetStream");
-    if (update_sms > 0 && priority == QueuePriority::Normal)
-      check_cublas(cublasSetSmCountTarget(blas_, update_sms), "cublasSetSmCountTarget");
+    if (default_sms_ > 0)
+      check_cublas(cublasSetSmCountTarget(blas_, default_sms_), "cublasSetSmCountTarget");
     // The reductions' scratch, made once with the queue (none per call).
     check_cuda(cudaMalloc(&reduce_.partials, kReduceBlocks * sizeof(double)), "cudaMalloc");
     check_cuda(cudaMallocHost(&reduce_.result, sizeof(double)), "cudaMallocHost");
@@ -220,6 +223,12 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
     log_cuda(cudaStreamDestroy(stream_), "cudaStreamDestroy");
   }
   QueuePriority priority() const override { return priority_; }
+  // A handle's setting, read by each cuBLAS call as it is queued: the
+  // calls queued before keep theirs.
+  void set_blas_sms(int sms) override {
+    check_cublas(cublasSetSmCountTarget(blas_, sms > 0 ? sms : default_sms_),
+                 "cublasSetSmCountTarget");
+  }
   Backend& backend() const override { return backend_; }
   bool runs_inline() const override { return false; }
   bool executes_on_host() const override { return false; }
@@ -459,6 +468,7 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   ReduceScratch reduce_{};
   cudaStream_t stream_ = nullptr;
   cublasHandle_t blas_ = nullptr;
+  const int default_sms_;               // HPLX_UPDATE_SMS on a Normal queue; 0: every SM
   std::unique_ptr<CudaGraph> capture_;  // while capturing
 };
 
@@ -512,6 +522,7 @@ class CudaBackend final : public Backend {
     c.host_waits = counts_.host_waits;
     return c;
   }
+  int multiprocessors() const override { return props_.multiProcessorCount; }
   std::size_t free_device_bytes() const override {
     std::size_t free = 0, total = 0;
     check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");

@@ -57,6 +57,7 @@ class DeviceMemoryMap {
 struct Counts {
   std::atomic<long> host_waits{0};
   std::atomic<long long> to_device{0}, to_host{0}, on_device{0};
+  std::atomic<long> blas_on_fewer_sms{0};
   void copied(const DeviceMemoryMap& memory, const void* dst, const void* src, std::size_t bytes) {
     const bool d = memory.contains(dst), s = memory.contains(src);
     if (d && s)
@@ -299,6 +300,8 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
     }
   }
   QueuePriority priority() const override { return priority_; }
+  // No SMs here: the calls made with a target are counted (DeviceCounters).
+  void set_blas_sms(int sms) override { blas_sms_ = sms; }
   Backend& backend() const override { return backend_; }
   const std::shared_ptr<Worker>& worker() const { return worker_; }
   bool runs_inline() const override { return false; }
@@ -435,6 +438,7 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
       require_device("gemm", "B", b);
     }
     require_device("gemm", "C", c);
+    count_fewer_sms();
     push([=] { host_blas::gemm(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
   }
   // The host's widen-and-SGEMM on the queue's thread (host_backend.hpp).
@@ -447,6 +451,7 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
       require_device("gemm_mixed", "B", b);
     }
     require_device("gemm_mixed", "C", c);
+    count_fewer_sms();
     push([=] { host_gemm_mixed(ta, tb, m, n, k, alpha, a, lda, b, ldb, beta, c, ldc); });
   }
   template <class T>
@@ -455,6 +460,7 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
     if (m <= 0 || n <= 0) return;
     require_device("trsm", "A", a);
     require_device("trsm", "B", b);
+    count_fewer_sms();
     push([=] { host_blas::trsm(side, uplo, ta, diag, m, n, alpha, a, lda, b, ldb); });
   }
   template <class T>
@@ -467,7 +473,11 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
       require_device("gemv", "x", x);
     }
     require_device("gemv", "y", y);
+    count_fewer_sms();
     push([=] { host_blas::gemv(ta, m, n, alpha, a, lda, x, incx, beta, y, incy); });
+  }
+  void count_fewer_sms() {
+    if (blas_sms_ > 0) ++counts_.blas_on_fewer_sms;
   }
 
   Backend& backend_;
@@ -475,6 +485,7 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
   std::shared_ptr<Worker> worker_;
   QueuePriority priority_;
   Counts& counts_;
+  int blas_sms_ = 0;                        // set_blas_sms
   std::unique_ptr<EmulatedGraph> capture_;  // while capturing
   std::shared_ptr<WaitRules> dropped_ = std::make_shared<WaitRules>();
 };
@@ -525,6 +536,7 @@ class EmulatedBackend final : public Backend {
     c.bytes_to_device = counts_.to_device;
     c.bytes_to_host = counts_.to_host;
     c.bytes_device_to_device = counts_.on_device;
+    c.blas_on_fewer_sms = counts_.blas_on_fewer_sms;
     return c;
   }
   // As cudaFree and cudaFreeHost: the device finishes the work queued so

@@ -95,6 +95,8 @@ nlohmann::json to_json(const TestCase& t) {
             {"fact_on", name_of(t.schedule.fact_on)},
             {"fact_leaf", name_of(t.schedule.fact_leaf)},
             {"fact_blocks", t.schedule.fact_blocks},
+            {"update_sms", t.schedule.update_sms},
+            {"update_sms_below", t.schedule.update_sms_below},
             {"cuda_aware_mpi", t.schedule.device_mpi},
             {"swap_pipeline", t.schedule.swap_pipeline},
             {"swap_first", t.schedule.swap_first},
@@ -259,10 +261,15 @@ struct TestOutcome {
 
 // The counters' maximum over `comm` (a rank that does not count gives -1).
 device::DeviceCounters max_over(device::DeviceCounters c, MPI_Comm comm) {
-  long long v[5] = {c.allocations, c.host_waits, c.bytes_to_device, c.bytes_to_host,
-                    c.bytes_device_to_device};
-  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 5, MPI_LONG_LONG, MPI_MAX, comm));
-  return {static_cast<long>(v[0]), static_cast<long>(v[1]), v[2], v[3], v[4]};
+  long long v[6] = {c.allocations,
+                    c.host_waits,
+                    c.bytes_to_device,
+                    c.bytes_to_host,
+                    c.bytes_device_to_device,
+                    c.blas_on_fewer_sms};
+  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, v, 6, MPI_LONG_LONG, MPI_MAX, comm));
+  return {static_cast<long>(v[0]), static_cast<long>(v[1]), v[2], v[3], v[4],
+          static_cast<long>(v[5])};
 }
 
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
@@ -346,6 +353,7 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
       loop.update({{"bytes_to_device", o.loop.bytes_to_device},
                    {"bytes_to_host", o.loop.bytes_to_host},
                    {"bytes_device_to_device", o.loop.bytes_device_to_device}});
+    if (o.loop.blas_on_fewer_sms >= 0) loop["blas_on_fewer_sms"] = o.loop.blas_on_fewer_sms;
   }
   rec["verdict"] = verdict_name(o.verdict);
   rec["energy"] = to_json(o.energy, o.seconds, o.gflops);

@@ -75,6 +75,13 @@ struct BspOptions {
   long split = 0;            // the split update's right section's first column; 0: none
   bool fact_overlap = true;  // steps 2 and 3 overlap (with depth > 0)
   bool depth_ahead = true;   // depth > 0
+  // With FACT beside the device's update: the SMs that update aims at
+  // (Queue::set_blas_sms; 0 = every SM), leaving the others to FACT, in the
+  // iterations whose trailing matrix (of the n rows) has fewer than
+  // `update_sms_below` rows (0 = every iteration).
+  long n = 0;
+  int update_sms = 0;
+  long update_sms_below = 0;
 };
 
 template <class Phases>
@@ -101,6 +108,9 @@ class BspSteps {
                              omp_get_max_threads() > 1 && compute.runs_inline()),
         // Where queue work runs elsewhere, the host is free while it does.
         fact_beside_device_(o.fact_overlap && o.depth_ahead && !compute.runs_inline()),
+        n_(o.n),
+        update_sms_(o.update_sms),
+        update_sms_below_(o.update_sms_below),
         trace_(trace),
         timeline_(timeline) {
     if (split_ > 0 && !Phases::kSplitUpdate)
@@ -123,11 +133,11 @@ class BspSteps {
     if constexpr (Phases::kSplitUpdate) {
       if (next < split_) {
         start_sections(oldest, next);
-        finish_section(Phases::kRight, panel, bcast);
+        finish_section(Phases::kRight, panel, bcast, next);
         return receive(panel, bcast);
       }
     }
-    finish_beside_fact(oldest, panel, bcast);
+    finish_beside_fact(oldest, panel, bcast, next);
     return receive(panel, bcast);
   }
 
@@ -177,8 +187,25 @@ class BspSteps {
     return ph_.received(panel);
   }
 
+  // The SMs the update beside FACT at global column `next` aims at: 0
+  // (every SM) unless --update-sms applies there.
+  int update_sms_at(long next) const {
+    if (update_sms_ <= 0) return 0;
+    return update_sms_below_ <= 0 || n_ - next < update_sms_below_ ? update_sms_ : 0;
+  }
+
+  // The update queued beside FACT (`update`), on update_sms_at(next) SMs.
+  template <class Update>
+  void update_beside_fact(long next, Update&& update) {
+    const int sms = update_sms_at(next);
+    if (sms > 0) compute_.set_blas_sms(sms);
+    update();
+    if (sms > 0) compute_.set_blas_sms(0);
+  }
+
   // Steps 2 and 3 without the split: the oldest panel over all the rest.
-  void finish_beside_fact(Factored& oldest, Panel& panel, std::unique_ptr<Broadcast>& bcast) {
+  void finish_beside_fact(Factored& oldest, Panel& panel, std::unique_ptr<Broadcast>& bcast,
+                          long next) {
     if constexpr (Phases::kSplitUpdate) {
       if (ph_.section_started(Phases::kRight))
         throw Error("split update: a right-section swap is pending in a plain iteration");
@@ -191,7 +218,7 @@ class BspSteps {
     }
     if (fact_beside_device_) {
       device::Queue& q = fact_after_step_1();
-      ph_.apply(oldest, oldest.done, end_, tm_, nullptr);
+      update_beside_fact(next, [&] { ph_.apply(oldest, oldest.done, end_, tm_, nullptr); });
       factor_and_send(panel, bcast, q);
     } else {
       factor_and_send(panel, bcast, compute_);
@@ -209,7 +236,7 @@ class BspSteps {
 
   // Steps 2 and 3 for one section whose swap is on its way.
   template <class Section>
-  void finish_section(Section s, Panel& panel, std::unique_ptr<Broadcast>& bcast) {
+  void finish_section(Section s, Panel& panel, std::unique_ptr<Broadcast>& bcast, long next) {
     if constexpr (Phases::kThreadsBesideFact) {
       if (threads_beside_fact_) {
         chunks_beside_fact(ph_.begin_section(s, tm_), panel, bcast);
@@ -218,7 +245,7 @@ class BspSteps {
     }
     if (fact_beside_device_) {
       device::Queue& q = fact_after_step_1();
-      ph_.update_section(s, tm_);
+      update_beside_fact(next, [&] { ph_.update_section(s, tm_); });
       factor_and_send(panel, bcast, q);
     } else {
       factor_and_send(panel, bcast, compute_);
@@ -283,6 +310,9 @@ class BspSteps {
   const long split_;
   const bool threads_beside_fact_;
   const bool fact_beside_device_;
+  const long n_;
+  const int update_sms_;
+  const long update_sms_below_;
   TraceRecorder* trace_;
   DeviceTimeline* timeline_;
   PhaseTimes tm_;

@@ -52,6 +52,9 @@ class LuDriver {
     o.split = split_column(a_.n(), a_.nb(), t_.schedule.split);
     o.fact_overlap = t_.schedule.fact_overlap;
     o.depth_ahead = t_.depth > 0;
+    o.n = a_.n();
+    o.update_sms = phases_.fact_on_device() ? t_.schedule.update_sms : 0;
+    o.update_sms_below = t_.schedule.update_sms_below;
     BspSteps<PivotingPhases> steps(phases_, compute, phases_.fact_queue(), o, trace,
                                    timeline_.get());
     log_.start();
