@@ -6,7 +6,9 @@
 # changed at a time (the update at the DGEMM's rate, FACT as fast beside
 # the update as alone, both), as predictions; and the trade HPLX_UPDATE_SMS
 # makes, assumed: FACT as fast beside the update as alone, the update's
-# rate cut in the ratio of the SMs it keeps (UPDATE_SMS of 132).
+# rate cut in the ratio of the SMs it keeps (UPDATE_SMS of 132); then
+# hplx lu's --update-sms with --update-sms-below, which keeps them only
+# where the trailing matrix is small, on both FACT tables.
 #   bench/sim-h200.sh                        # writes OUT/summary.txt
 #   HPLX=build-gpu/bin/hplx OUT=/tmp/x bench/sim-h200.sh
 set -euo pipefail
@@ -37,12 +39,13 @@ measured() {
   esac
 }
 
-# SPEC FACT OVERLAP N: the simulated Gflop/s (and the command and result in the summary).
+# SPEC FACT OVERLAP N [OPTION...]: the simulated Gflop/s (and the command and result in the summary).
 simulate() {
   local spec=$1 on=$2 overlap=$3 n=$4 out
-  local cmd=("$HPLX" sim "$spec" --n "$n" --nb 1024 --fact-on "$on" --fact-overlap "$overlap")
+  shift 4
+  local cmd=("$HPLX" sim "$spec" --n "$n" --nb 1024 --fact-on "$on" --fact-overlap "$overlap" "$@")
   out=$("${cmd[@]}" 2>&1) || { echo "$out" >&2; echo "FAIL: ${cmd[*]}" >&2; exit 1; }
-  echo "\$ hplx sim ${spec#"$work"/} --n $n --nb 1024 --fact-on $on --fact-overlap $overlap" >> "$sum"
+  echo "\$ hplx sim ${spec#"$work"/} --n $n --nb 1024 --fact-on $on --fact-overlap $overlap${*:+ $*}" >> "$sum"
   grep -E "^WR" <<< "$out" | head -1 | tee -a "$sum" | awk '{ print $7 }'
 }
 
@@ -118,5 +121,17 @@ for what in update-at-dgemm fact-unslowed both two-level-search two-level-search
   update-sms two-level-search-update-sms; do
   got=$(simulate "$work/$what.toml" device on 123904)
   awk -v g="$got" 'BEGIN { printf "  %.1f%% of the probe\n", 100 * g / 61431 }' >> "$sum"
+done
+# hplx lu --update-sms N --update-sms-below ROWS: SMs kept for FACT only in
+# the iterations with fewer than ROWS trailing rows (the spec's
+# device.multiprocessors; FACT beside such an update at its alone time).
+echo "# --update-sms N --update-sms-below ROWS at N = 123904, FACT on the device" >> "$sum"
+for table in "$SPEC" "$work/two-level-search.toml"; do
+  for sms in 116 124 128; do
+    for below in 60000 80000 100000; do
+      got=$(simulate "$table" device on 123904 --update-sms "$sms" --update-sms-below "$below")
+      awk -v g="$got" 'BEGIN { printf "  %.1f%% of the probe\n", 100 * g / 61431 }' >> "$sum"
+    done
+  done
 done
 cat "$sum"

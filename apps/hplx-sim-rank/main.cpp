@@ -41,6 +41,10 @@ int run(int argc, char** argv, int rank, int size) {
       ->check(CLI::IsMember({"host", "device"}));
   app.add_option("--fact-overlap", fact_overlap, "FACT beside the update: on or off")
       ->check(CLI::IsMember({"on", "off"}));
+  int update_sms = 0;
+  long update_sms_below = 0;
+  app.add_option("--update-sms", update_sms, "the SMs the update beside FACT aims at");
+  app.add_option("--update-sms-below", update_sms_below, "only below this many trailing rows");
   app.add_option("file", file, "an HPL.dat");
   hplx::app::add_test_flags(app, test);
   try {
@@ -64,6 +68,8 @@ int run(int argc, char** argv, int rank, int size) {
   dat.schedule.split_auto = app.count("--split") == 0;
   dat.schedule.fact_on = fact_on == "device" ? hplx::lu::FactOn::Device : hplx::lu::FactOn::Host;
   dat.schedule.fact_overlap = fact_overlap == "on";
+  dat.schedule.update_sms = update_sms;
+  dat.schedule.update_sms_below = update_sms_below;
   // A rank that stands for a GPU makes a device's choices even when its
   // queue is simulated in order (device.gpu without [host]).
   dat.schedule.update_on_device = !dev->compute().runs_inline() || model.device_ranks;

@@ -143,6 +143,15 @@ SimCommand::SimCommand(CLI::App& parent) {
                    "FACT beside the update, as hplx lu: on (default) or off (FACT, then the "
                    "update)")
       ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--update-sms", update_sms_,
+                   "with --fact-on device, as hplx lu: the SMs the update beside FACT aims at, "
+                   "of the spec's device.multiprocessors (its BLAS slower in proportion, FACT "
+                   "beside it at its alone time); 0 = every SM (default)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub_->add_option("--update-sms-below", update_sms_below_,
+                   "--update-sms only where the trailing matrix has fewer rows than this, as "
+                   "hplx lu; 0 = every iteration (default)")
+      ->check(CLI::NonNegativeNumber);
   sub_->add_option("--json", json_, "write the JSON record (with the model's prediction) here");
   sub_->add_option("--trace", trace_, "write the simulated ranks' phases as Chrome trace events");
   sub_->add_option("--keep", keep_,
@@ -209,6 +218,14 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "table), so FACT is already where the update is; allowed: --fact-on host, or a spec "
         "with a [host] table (GPU ranks)",
         spec_));
+  if (update_sms_ > 0 && (kernels.multiprocessors <= 0 || update_sms_ > kernels.multiprocessors))
+    throw UsageError(
+        kernels.multiprocessors <= 0
+            ? fmt::format("--update-sms {}: {} gives no device.multiprocessors; allowed: 0, or "
+                          "a spec that gives its GPU's SMs",
+                          update_sms_, spec_)
+            : fmt::format("--update-sms {}: allowed: 0 to {} ({}'s device.multiprocessors)",
+                          update_sms_, kernels.multiprocessors, spec_));
 
   // The simulator's own memory: every rank's real buffers live in this process.
   // And SMPI's shared block, which holds the largest shared buffer.
@@ -294,6 +311,9 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (quiet_) args.push_back("--quiet");
   if (sub_->count("--split") > 0) args.insert(args.end(), {"--split", fmt::format("{}", split_)});
   args.insert(args.end(), {"--fact-on", fact_on_, "--fact-overlap", fact_overlap_});
+  if (update_sms_ > 0)
+    args.insert(args.end(), {"--update-sms", std::to_string(update_sms_), "--update-sms-below",
+                             std::to_string(update_sms_below_)});
   if (!file_.empty()) {
     args.push_back(file_);
   } else {

@@ -101,6 +101,7 @@ device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
     m.fact_flops = spec.host.fact_gflops * 1e9;
     m.fact_column_s = spec.host.fact_column_us * 1e-6;
     if (spec.device.memory_gib) m.device_memory_bytes = *spec.device.memory_gib * (1 << 30);
+    m.multiprocessors = static_cast<int>(spec.device.multiprocessors.value_or(0));
   } else {
     if (spec.memory.present && spec.memory.bw_eq_Bps > 0) {
       m.memory_Bps = spec.memory.bw_eq_Bps;

@@ -21,7 +21,7 @@
 #      (--overheads: per launch, per grid-wide barrier, per small TRSM and
 #      GEMM, alone and beside the DGEMM), then the fused leaf at NBMIN 16
 #      and the widest JB, then the largest panel with the update's cuBLAS
-#      calls held to UPDATE_SMS SMs (HPLX_UPDATE_SMS, 116 of an H100's or
+#      calls held to UPDATE_SMS SMs (HPLX_UPDATE_SMS, 124 of an H100's or
 #      H200's 132) and the fused leaf on 16 blocks
 #   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
 #   7. the FP16 and BF16 GemmEx probe (M = GEMMEX_M, NB = HPLMXP_NB), then
@@ -52,7 +52,7 @@ ROOT=$(pwd)
 DRY_RUN=${DRY_RUN:-0}
 BUDGET=${BUDGET:-480}
 STEPS=${STEPS:-}  # all
-UPDATE_SMS=${UPDATE_SMS:-116}  # the fact-probe step's SMs left to the update (of 132)
+UPDATE_SMS=${UPDATE_SMS:-124}  # the fact-probe step's SMs left to the update (of 132)
 T0=$SECONDS
 if [[ $DRY_RUN == 1 ]]; then
   # The LU grid suite on the emulated device takes minutes on CI's two

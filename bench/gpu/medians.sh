@@ -30,11 +30,11 @@ cd "$(dirname "$0")/../.."
 DRY_RUN=${DRY_RUN:-0}
 REPEAT=${REPEAT:-3}
 BUDGET=${BUDGET:-420}
-EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--update-sms 116 --fact-blocks 16|--fact-blocks 64|--fact-blocks 16|--update-sms 100 --fact-blocks 32"}
+EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--update-sms 124 --fact-blocks 16|--fact-blocks 64|--fact-blocks 16|--update-sms 116 --fact-blocks 16"}
 # Settings tried once at full memory, against the LU's median there: SMs
-# kept for FACT in the iterations where the estimate from the 2026-11-28
-# record says FACT outlasts the update beside it (docs/GPU.md).
-EXPLORE_FULL=${EXPLORE_FULL:-"--update-sms 116 --update-sms-below 80000 --fact-blocks 16"}
+# kept for FACT in the late iterations, where FACT outlasts the update
+# beside it (bench/sim-h200.sh's best two; docs/GPU.md).
+EXPLORE_FULL=${EXPLORE_FULL:-"--update-sms 124 --update-sms-below 60000 --fact-blocks 16|--update-sms 128 --update-sms-below 80000 --fact-blocks 16"}
 if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated SIZE=(--n 1200) MXP_SIZE=(--n 800)
   LU_NB=${LU_NB:-128} HPLMXP_NB=${HPLMXP_NB:-128} PROBE_M=1500 EXPLORE_N=${EXPLORE_N:-1000}

@@ -142,6 +142,7 @@ void SimModel::check() const {
   need_non_negative(fact_column_s, "fact_column_s");
   need_non_negative(device_fact_column_s, "device_fact_column_s");
   need_non_negative(device_memory_bytes, "device_memory_bytes");
+  need_non_negative(multiprocessors, "multiprocessors");
   device_fact.check("simulation model: device_fact");
 }
 
@@ -176,6 +177,7 @@ nlohmann::json to_json(const SimModel& m) {
             {"alone_s", m.device_fact.alone_s},
             {"beside_s", m.device_fact.beside_s}}},
           {"device_memory_bytes", m.device_memory_bytes},
+          {"multiprocessors", m.multiprocessors},
           {"seed", m.seed}};
 }
 
@@ -215,6 +217,7 @@ SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what) {
       m.device_fact.beside_s = f.at("beside_s").get<std::vector<double>>();
     }
     m.device_memory_bytes = j.at("device_memory_bytes").get<double>();
+    m.multiprocessors = j.value("multiprocessors", 0);
     m.seed = j.at("seed").get<std::uint64_t>();
   } catch (const nlohmann::json::exception& e) {
     throw UsageError(fmt::format("{}: not a simulation model: {}", what, e.what()));

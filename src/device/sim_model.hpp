@@ -103,7 +103,12 @@ struct SimModel {
   // compute, at its `alone` time after.
   MeasuredFact device_fact;
   double device_memory_bytes = 0;  // per rank (0: unbounded)
-  std::uint64_t seed = 1;          // the pseudo-random pivots
+  // A GPU rank's streaming multiprocessors (0: not given). A queue's BLAS
+  // calls made while its SM target is set below them (Queue::set_blas_sms,
+  // hplx lu --update-sms) take multiprocessors / target times as long, and
+  // FACT beside them runs at its `alone` time: the SMs left are FACT's.
+  int multiprocessors = 0;
+  std::uint64_t seed = 1;  // the pseudo-random pivots
 
   // Throws UsageError naming the first field that is missing or not a
   // positive finite number where one is needed.

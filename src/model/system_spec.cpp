@@ -449,7 +449,8 @@ void read_device(Section& top, SystemSpec& spec, const std::string& name) {
                "dgemm_cv",
                "launch_us",
                "fact_probe",
-               "update_share_of_dgemm"});
+               "update_share_of_dgemm",
+               "multiprocessors"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -463,6 +464,11 @@ void read_device(Section& top, SystemSpec& spec, const std::string& name) {
   d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
   d.dgemm_half_dim = dev.non_negative("dgemm_half_dim", " (a matrix dimension)");
   d.memory_gib = dev.positive("memory_gib", " (GiB)");
+  d.multiprocessors = dev.positive("multiprocessors", " (the GPU's SMs)");
+  if (d.multiprocessors && *d.multiprocessors != std::floor(*d.multiprocessors))
+    dev.fail("multiprocessors", fmt::format("{} is not a whole number; allowed: the GPU's SMs, "
+                                            "a whole number > 0",
+                                            *d.multiprocessors));
   read_device_terms(dev, d, name);
   dev.finish();
   const bool cfs = d.cores || d.flops_per_cycle || d.clock_ghz;

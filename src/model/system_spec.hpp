@@ -105,6 +105,10 @@ struct Device {
   // DGEMM's rate at its shape (absent: 1).
   FactProbe fact_probe;
   std::optional<double> update_share_of_dgemm;
+  // A GPU's streaming multiprocessors, which hplx lu --update-sms counts
+  // (hplx sim: the update on fewer of them is slower in proportion, and
+  // FACT beside it runs at its `alone` time).
+  std::optional<double> multiprocessors;
 };
 
 // How the run overlaps FACT with the update (hplx lu's --depth and

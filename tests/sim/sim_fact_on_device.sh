@@ -7,7 +7,8 @@
 # the measured device FACT (device.fact_probe): FACT at its `beside` time
 # while the update runs (N = 40960: slower than with beside = alone) and at
 # its `alone` time where no update runs beside it (N = 4096, one panel's
-# update at a time: as fast). Usage: sim_fact_on_device.sh HPLX H200_SPEC
+# update at a time: as fast). Then --update-sms (below).
+# Usage: sim_fact_on_device.sh HPLX H200_SPEC
 set -euo pipefail
 HPLX=$1 SPEC=$2
 work=$(mktemp -d)
@@ -56,4 +57,29 @@ for n in 40960 4096; do
       fail "N = $n: FACT was charged its beside time with no update beside it"
   fi
 done
+# --update-sms (the spec's device.multiprocessors, 132): at N = 40960,
+# where FACT beside the update bounds the run, keeping 4 SMs for FACT makes
+# it faster (the update 132/128 as long, FACT at its alone time); keeping
+# them only below 1 trailing row (the last iteration, whose update is b's
+# column) leaves the time within 0.1%; a spec without
+# device.multiprocessors refuses the option in one line.
+sms_seconds() {  # OPTION...: the simulated run's time on the spec
+  "$HPLX" sim "$SPEC" --n 40960 --nb 1024 --grid 1x1 --fact-on device --quiet --json s.json "$@" \
+    > s.out 2>&1 || { cat s.out; fail "--update-sms $* exited $?"; }
+  python3 -c 'import json; print(json.load(open("s.json"))["tests"][0]["time_s"])'
+}
+plain=$(sms_seconds) kept=$(sms_seconds --update-sms 128) never=$(sms_seconds --update-sms 128 --update-sms-below 1)
+echo "N = 40960: $plain s, $kept s with 4 SMs kept for FACT, $never s with them kept below 1 row"
+awk -v a="$kept" -v b="$plain" 'BEGIN { exit !(a < 0.9 * b) }' ||
+  fail "--update-sms 128: FACT beside the update was not charged its alone time"
+awk -v a="$never" -v b="$plain" 'BEGIN { exit !(a > 0.999 * b && a < 1.001 * b) }' ||
+  fail "--update-sms-below 1 changed the time ($never s against $plain s)"
+python3 -c 'import json, sys; s = json.load(open("s.json"))["tests"][0]["schedule"]
+sys.exit(not (s["update_sms"] == 128 and s["update_sms_below"] == 1))' ||
+  fail "the record does not say --update-sms 128 --update-sms-below 1"
+grep -v '^multiprocessors' "$SPEC" > no-sms.toml
+out=$("$HPLX" sim no-sms.toml --n 4096 --nb 1024 --grid 1x1 --fact-on device --update-sms 128 2>&1) &&
+  fail "--update-sms on a spec without device.multiprocessors ran"
+grep -q "^hplx: error: --update-sms 128: .*no-sms.toml gives no device.multiprocessors" <<<"$out" ||
+  { echo "$out"; fail "no one-line error for --update-sms without device.multiprocessors"; }
 echo PASS

@@ -516,7 +516,9 @@ TEST(SimSetup, BadFactProbeOrUpdateShareIsAClearOneLineError) {
       {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 1.5",
        "device.update_share_of_dgemm"},
       {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 0",
-       "device.update_share_of_dgemm"}};
+       "device.update_share_of_dgemm"},
+      {"multiprocessors = 132", "multiprocessors = 132.5", "device.multiprocessors"},
+      {"multiprocessors = 132", "multiprocessors = 0", "device.multiprocessors"}};
   for (const auto& [from, to, key] : bad) {
     try {
       model::parse_system_spec(h200_probe(from, to), "h.toml");

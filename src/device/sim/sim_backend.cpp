@@ -84,10 +84,16 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   // work takes the device's cores (kernels, BLAS), not only its copy
   // engines or the link (copies).
   void charge(double seconds, bool computes = true);
-  // When the queue's next work can start, and when its computing work
-  // queued so far ends.
+  // When the queue's next work can start, and when its work on every SM
+  // queued so far ends (BLAS on fewer SMs leaves room: set_blas_sms).
   double ready_at() const { return std::max(busy_until_, now()); }
   double computes_until() const { return computes_until_; }
+  // The model's SMs (SimModel::multiprocessors) over the target, for the
+  // BLAS calls queued from now on; no change where the spec gives none.
+  void set_blas_sms(int sms) override {
+    const int all = model_.multiprocessors;
+    blas_slowdown_ = all > 0 && sms > 0 && sms < all ? static_cast<double>(all) / sms : 1.0;
+  }
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override;
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
@@ -118,11 +124,11 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   template <class T>
   void gemm_t(Trans, Trans, long m, long n, long k, T, const T*, long, const T*, long, T, T*,
               long) {
-    charge(gemm_seconds(std::is_same_v<T, double> ? model_.dgemm : model_.sgemm, m, n, k));
+    blas(gemm_seconds(std::is_same_v<T, double> ? model_.dgemm : model_.sgemm, m, n, k));
   }
   template <class T>
   void trsm_t(Side side, Uplo, Trans, Diag, long m, long n, T, const T*, long, T*, long) {
-    charge(trsm_seconds(side, m, n, (std::is_same_v<T, double> ? 1 : 2) * model_.trsm_flops));
+    blas(trsm_seconds(side, m, n, (std::is_same_v<T, double> ? 1 : 2) * model_.trsm_flops));
   }
   template <class T>
   void gemv_t(Trans, long m, long n, T, const T*, long, const T*, long, T, T*, long) {
@@ -131,10 +137,15 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   template <class L>
   void gemm_mixed_t(Trans, Trans, long m, long n, long k, float, const L*, long, const L*, long,
                     float, float*, long) {
-    charge(gemm_seconds(model_.sgemm, m, n, k));
+    blas(gemm_seconds(model_.sgemm, m, n, k));
   }
 
  private:
+  // A BLAS call of `seconds` on every SM, on this queue's SMs.
+  void blas(double seconds) {
+    if (blas_slowdown_ == 1.0) return charge(seconds);
+    charge(seconds * blas_slowdown_, false);  // the SMs it leaves are FACT's
+  }
   static double trsm_seconds(Side side, long m, long n, double rate) {
     if (m <= 0 || n <= 0) return 0;
     const double tri = side == Side::Left ? m : n, other = side == Side::Left ? n : m;
@@ -151,6 +162,7 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   const bool gpu_;
   double busy_until_ = 0;
   double computes_until_ = 0;
+  double blas_slowdown_ = 1.0;  // set_blas_sms
   std::uint64_t spread_state_;  // spread_factor's stream
 };
 
@@ -204,6 +216,7 @@ class SimBackend final : public Backend, public Simulation {
     pool_of(kind).emplace(lent->second.capacity, lent->second.base);
     lent_.erase(lent);
   }
+  int multiprocessors() const override { return model_.multiprocessors; }
   std::size_t free_device_bytes() const override {
     return model_.device_memory_bytes > 0 ? static_cast<std::size_t>(model_.device_memory_bytes)
                                           : std::size_t{1} << 50;
