@@ -152,6 +152,14 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "backends beside an fp32 update, where STRSM of a tall panel is slow) or "
                    "inverse-tf32 (the same GEMMs multiplied in TF32 on the tensor cores: "
                    "default on device backends beside an fp16 or bf16 update)");
+  sub_->add_option("--update-sms", config_.update_sms,
+                   "device backends: the SMs the update beside FACT aims at (cuBLAS's SM count "
+                   "target), the others left to FACT, as hplx lu's; 0 = every SM (default 0)")
+      ->check(CLI::Range(0, 1 << 20));
+  sub_->add_option("--update-sms-below", config_.update_sms_below,
+                   "--update-sms only where the trailing matrix has fewer than this many rows; "
+                   "0 = every iteration (default 0)")
+      ->check(CLI::NonNegativeNumber);
   sub_->add_option("--restart", config_.restart, "GMRES restart length (default 30)");
   sub_->add_option(
       "--max-iterations", config_.max_iterations,
@@ -530,6 +538,7 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   MPI_Allreduce(MPI_IN_PLACE, &mem.per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
   apply_threads(plan);
   const Context ctx(world, plan, device::make_device(backend));
+  check_update_sms(config_.update_sms, ctx.device().backend().multiprocessors());
   if (mem.on_device()) {
     mem.free_dev = static_cast<long long>(ctx.device().backend().free_device_bytes());
     MPI_Allreduce(MPI_IN_PLACE, &mem.free_dev, 1, MPI_LONG_LONG, MPI_MIN, world);

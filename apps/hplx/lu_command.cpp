@@ -426,9 +426,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   dat.schedule.device_mpi = device_mpi.on && fact_on == "device";
   dat.schedule.fact_leaf = fact_leaf_ == "kernels" ? lu::FactLeaf::Kernels : lu::FactLeaf::Fused;
   dat.schedule.fact_blocks = fact_blocks_;
-  if (const int sms = dev->backend().multiprocessors(); sms > 0 && update_sms_ > sms)
-    throw UsageError(
-        fmt::format("--update-sms {}: allowed: 0 to {} (this GPU's SMs)", update_sms_, sms));
+  check_update_sms(update_sms_, dev->backend().multiprocessors());
   dat.schedule.update_sms = update_sms_;
   dat.schedule.update_sms_below = update_sms_below_;
   if (!device_mpi.why.empty()) options.notes.push_back("hplx: " + device_mpi.why);

@@ -28,6 +28,11 @@ CLI::Validator finite_in(double lo, double hi, const std::string& allowed) {
       "FLOAT");
 }
 
+void check_update_sms(int n, int sms) {
+  if (sms > 0 && n > sms)
+    throw UsageError(fmt::format("--update-sms {}: allowed: 0 to {} (this GPU's SMs)", n, sms));
+}
+
 void add_test_flags(CLI::App& sub, LuTestFlags& f) {
   sub.add_option("--n", f.n, "matrix order N (>= 0)");
   sub.add_option("--nb", f.nb, "block size NB (>= 1)");

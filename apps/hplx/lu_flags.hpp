@@ -40,4 +40,8 @@ std::vector<std::string> test_flag_args(const LuTestFlags& flags);
 // lets NaN through: every comparison with it is false).
 CLI::Validator finite_in(double lo, double hi, const std::string& allowed);
 
+// --update-sms N against the device's SMs (`sms`, 0 where it has none, and
+// then any N is taken): a UsageError for N beyond them.
+void check_update_sms(int n, int sms);
+
 }  // namespace hplx::app

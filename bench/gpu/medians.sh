@@ -22,7 +22,8 @@
 # Settings (environment): OUT, REPEAT (3), LU_NB (1024), HPLMXP_NB (4096),
 # EXPLORE_N (60000), EXPLORE ('|'-separated settings: hplx lu options and
 # NAME=VALUE environment words, e.g. "HPLX_UPDATE_SMS=116 --fact-blocks 16"),
-# EXPLORE_FULL (the same, at full memory; empty: none), BUDGET (420).
+# EXPLORE_FULL (the same, at full memory; empty: none), MXP_UPDATE_SMS
+# (hpl-mxp options tried once at full memory; empty: none), BUDGET (420).
 # Prints one table; each run's record and output land in OUT. Exit status 1
 # when a probe or every run of the LU or of HPL-MxP failed.
 set -uo pipefail
@@ -34,6 +35,7 @@ EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--update-sms 124 --fact-blocks 16|--fac
 # Settings tried once at full memory, against the LU's median there: SMs
 # kept for FACT in the late iterations, where FACT outlasts the update
 # beside it (bench/sim-h200.sh's best two; docs/GPU.md).
+MXP_UPDATE_SMS=${MXP_UPDATE_SMS-"--update-sms 124 --update-sms-below 80000"}
 EXPLORE_FULL=${EXPLORE_FULL:-"--update-sms 124 --update-sms-below 60000 --fact-blocks 16|--update-sms 128 --update-sms-below 80000 --fact-blocks 16"}
 if [[ $DRY_RUN == 1 ]]; then
   BUILD_DIR=${BUILD_DIR:-build} BACKEND=emulated SIZE=(--n 1200) MXP_SIZE=(--n 800)
@@ -110,6 +112,14 @@ for solve in inverse trsm; do
   run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
     --panel-solve "$solve" --json "$OUT/hpl-mxp-$solve.json" >"$OUT/hpl-mxp-$solve.txt" 2>&1
 done
+# And once with SMs kept for FACT in the late iterations (MXP_UPDATE_SMS:
+# hpl-mxp's --update-sms and --update-sms-below; empty: not run).
+if [[ -n $MXP_UPDATE_SMS ]]; then
+  STEP=hpl-mxp-update-sms
+  # shellcheck disable=SC2086 # the setting's words are options
+  run 90 "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${MXP_SIZE[@]}" --nb "$HPLMXP_NB" \
+    $MXP_UPDATE_SMS --json "$OUT/hpl-mxp-update-sms.json" >"$OUT/hpl-mxp-update-sms.txt" 2>&1
+fi
 # explore NAME TIMEOUT SETTINGS SIZE...: hplx lu once for each of the
 # '|'-separated SETTINGS at SIZE, records in OUT/NAME-<i>.json. A setting's
 # NAME=VALUE words go to the environment (HPLX_UPDATE_SMS=100), the rest
@@ -131,10 +141,11 @@ explore() {
 explore explore 45 "$EXPLORE" --n "$EXPLORE_N"
 explore explore-full 90 "$EXPLORE_FULL" "${SIZE[@]}"
 
-python3 - "$OUT" "$REPEAT" "$EXPLORE" "$EXPLORE_FULL" <<'PY' | tee "$OUT/table.txt"
+python3 - "$OUT" "$REPEAT" "$EXPLORE" "$EXPLORE_FULL" "$MXP_UPDATE_SMS" <<'PY' | tee "$OUT/table.txt"
 import json, statistics, sys
 out, repeat, explore = sys.argv[1], int(sys.argv[2]), sys.argv[3].split("|")
 explore_full = sys.argv[4].split("|") if sys.argv[4] else []
+mxp_update_sms = sys.argv[5]
 def load(name):
     try:
         return json.load(open(f"{out}/{name}"))
@@ -208,6 +219,11 @@ for solve in ("inverse", "trsm"):
         print(f"hpl-mxp fp16 with --panel-solve {solve}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}, "
               f"{t['refinement']['gmres_iterations']} GMRES iterations; "
               f"the default ({mxp_solve}) over it: {m_mxp / t['gflops']:.3f}x")
+held = load("hpl-mxp-update-sms.json")
+if held and held["tests"] and m_mxp:
+    t = held["tests"][0]
+    print(f"hpl-mxp fp16 with {mxp_update_sms}: {t['gflops']:.1f} Gflop/s, passed {t['passed']}; "
+          f"{t['gflops'] / m_mxp:.3f}x the median")
 for i, setting in enumerate(explore):
     r = load(f"explore-{i}.json")
     t = r["tests"][0] if r and r["tests"] else None

@@ -221,6 +221,8 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
   how.depth = c.depth;
   how.precision = c.precision;
   how.panel_solve = c.panel_solve;
+  how.update_sms = c.update_sms;
+  how.update_sms_below = c.update_sms_below;
   how.trace = trace;
   how.fact_queue = &ctx.device().panel();
   how.progress = &meter;
@@ -326,6 +328,8 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"depth", c.depth},
       {"precision", device::name_of(c.precision)},
       {"panel_solve", name_of(c.panel_solve)},
+      {"update_sms", c.update_sms},
+      {"update_sms_below", c.update_sms_below},
       {"restart", c.restart},
       {"max_iterations", c.max_iterations},
       {"threshold", c.threshold},

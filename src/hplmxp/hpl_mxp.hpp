@@ -40,6 +40,9 @@ struct HplMxpConfig {
   // --panel-solve). The command sets it: on device backends inverse-tf32
   // beside a 16-bit update, inverse beside an FP32 one; trsm on the host.
   PanelSolve panel_solve = PanelSolve::Trsm;
+  // --update-sms and --update-sms-below, as hplx lu's (FactorOptions).
+  int update_sms = 0;
+  long update_sms_below = 0;
   int restart = 30;
   int max_iterations = 100;
   double threshold = 16.0;

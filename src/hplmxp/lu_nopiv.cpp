@@ -506,6 +506,9 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   lu::BspOptions o;
   o.end = l.n;
   o.depth_ahead = opt.depth > 0;
+  o.n = l.n;
+  o.update_sms = opt.update_sms;
+  o.update_sms_below = opt.update_sms_below;
   lu::BspSteps<NopivPhases> steps(phases, q, fq, o, opt.trace, timeline.get());
   lu::IterationLog log(l.n, l.nb, l.n, l.mycol, l.npcol, opt.progress,
                        opt.trace ? opt.trace->activity() : nullptr);

@@ -114,6 +114,11 @@ struct FactorOptions {
   // FACT's queue, of the same backend (Device::panel()); null: FACT runs on
   // the factorization's queue.
   device::Queue* fact_queue = nullptr;
+  // The update beside FACT on this many SMs where fewer than
+  // `update_sms_below` rows are left (0: every SM; every iteration), as
+  // hplx lu's (lu::BspOptions, --update-sms).
+  int update_sms = 0;
+  long update_sms_below = 0;
   // Buffers made before the clock (for this layout, depth and precision);
   // null: factor_nopiv makes them.
   NopivWorkspace* workspace = nullptr;

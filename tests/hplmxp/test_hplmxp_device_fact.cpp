@@ -216,8 +216,10 @@ struct OneProcess {
 // `workspace`: the buffers made before the counters start, as hpl-mxp
 // makes them before its clock. `omit_fact_wait` (the emulated device only):
 // the update's waits for FACT's queue dropped (DroppedWaits).
+// `update_sms`, `below`: FactorOptions::update_sms and update_sms_below.
 OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fact_wait = false,
-                              bool workspace = false, PanelSolve solve = PanelSolve::Trsm) {
+                              bool workspace = false, PanelSolve solve = PanelSolve::Trsm,
+                              int update_sms = 0, long below = 0) {
   OneProcess r;
   ProcessGrid grid(MPI_COMM_WORLD, 1, 1, GridOrder::RowMajor);
   if (!grid.in_grid()) return r;
@@ -233,6 +235,8 @@ OneProcess factor_one_process(device::Device& dev, long n, int nb, bool omit_fac
   FactorOptions opt;
   opt.fact_queue = &dev.panel();
   opt.panel_solve = solve;
+  opt.update_sms = update_sms;
+  opt.update_sms_below = below;
   std::optional<NopivWorkspace> ws;
   if (workspace) {
     ws.emplace(l, dev.backend(), opt.depth, opt.precision, opt.panel_solve);
@@ -316,6 +320,28 @@ TEST(HplMxpDevice, OneProcessMakesNoHostWaitOrCopyPerPanel) {
       "[ inverses ] largest distance from the STRSMs' factors: %.3g (inverse), %.3g "
       "(inverse-tf32)\n",
       worst[0], worst[1]);
+}
+
+// --update-sms in HPL-MxP's LU, as in hplx lu's: the update beside FACT
+// makes its BLAS calls with the compute queue's SM target set, in every
+// iteration or only below the rows given, and the factors are the same.
+// N = 400, NB 50: six updates beside FACT (the last panel leaves no
+// column), three of them with fewer than 200 rows left.
+TEST(HplMxpDevice, TheUpdateBesideFactKeepsSmsWhereAsked) {
+  std::shared_ptr<device::Device> dev = device_of(device::BackendKind::Emulated);
+  const OneProcess plain = factor_one_process(*dev, 400, 50, false, true);
+  const OneProcess every = factor_one_process(*dev, 400, 50, false, true, PanelSolve::Trsm, 100);
+  const OneProcess late =
+      factor_one_process(*dev, 400, 50, false, true, PanelSolve::Trsm, 100, 200);
+  if (!plain.in_grid) return;
+  EXPECT_EQ(plain.counted.blas_on_fewer_sms, 0);
+  EXPECT_GT(late.counted.blas_on_fewer_sms, 0);
+  EXPECT_EQ(every.counted.blas_on_fewer_sms, 2 * late.counted.blas_on_fewer_sms)
+      << "as many calls in each of the six iterations";
+  EXPECT_EQ(every.factors, plain.factors);
+  EXPECT_EQ(late.factors, plain.factors);
+  std::printf("[ update sms ] BLAS calls on fewer SMs: %ld in every iteration, %ld below 200\n",
+              every.counted.blas_on_fewer_sms, late.counted.blas_on_fewer_sms);
 }
 
 // The update must wait for FACT's queue before it reads the panel. With the
