@@ -87,8 +87,9 @@ class Queue {
   virtual QueuePriority priority() const { return QueuePriority::Normal; }
   // The SMs this queue's BLAS calls made from now on aim at, leaving the
   // others to other queues' kernels (a GPU's cublasSetSmCountTarget); 0:
-  // back to the backend's choice. Elsewhere nothing changes but a count
-  // (the emulated device's blas_on_fewer_sms, DeviceCounters).
+  // back to the backend's choice. The sim backend charges such calls as
+  // on fewer SMs (SimModel::multiprocessors); the emulated device counts
+  // them (DeviceCounters::blas_on_fewer_sms); the host ignores it.
   virtual void set_blas_sms(int sms) { (void)sms; }
   virtual void simulate_kernel(double elements, RowCopy kind) {
     (void)elements;
