@@ -196,8 +196,11 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--fact-leaf", fact_leaf_,
                    "FACT on the device, PFACT Right, one process row: fused = each leaf of the "
                    "recursion as one kernel with a barrier between its steps (a cooperative "
-                   "launch on a GPU); kernels = a launch per step of each column (default fused)")
-      ->check(CLI::IsMember({"fused", "kernels"}));
+                   "launch on a GPU), four per column; fused3 = the same with three barriers per "
+                   "column (each row's update also finds the next column's pivot candidates, "
+                   "rows taken four at a time); kernels = a launch per step of each column "
+                   "(default fused)")
+      ->check(CLI::IsMember({"fused", "fused3", "kernels"}));
   sub_->add_option("--fact-blocks", fact_blocks_,
                    "the most thread blocks of the fused leaf's cooperative launch on a GPU; the "
                    "rest of the SMs run the update beside it; 0 = as many as the GPU holds at "
@@ -424,7 +427,9 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (!host_like || !fact_on_.empty())
     options.notes.push_back(fmt::format("hplx: FACT on the {} (--fact-on {})", fact_on, fact_on));
   dat.schedule.device_mpi = device_mpi.on && fact_on == "device";
-  dat.schedule.fact_leaf = fact_leaf_ == "kernels" ? lu::FactLeaf::Kernels : lu::FactLeaf::Fused;
+  dat.schedule.fact_leaf = fact_leaf_ == "kernels"  ? lu::FactLeaf::Kernels
+                           : fact_leaf_ == "fused3" ? lu::FactLeaf::Fused3
+                                                    : lu::FactLeaf::Fused;
   dat.schedule.fact_blocks = fact_blocks_;
   check_update_sms(update_sms_, dev->backend().multiprocessors());
   dat.schedule.update_sms = update_sms_;

@@ -20,7 +20,8 @@
 #      and the kernel leaf at NBMIN 4, with FACT's fixed costs apart
 #      (--overheads: per launch, per grid-wide barrier, per small TRSM and
 #      GEMM, alone and beside the DGEMM), then the fused leaf at NBMIN 16
-#      and the widest JB, then the largest panel with the update's cuBLAS
+#      and the widest JB, the fused leaf in three phases per column
+#      (fused3) at the widest JB, then the largest panel with the update's cuBLAS
 #      calls held to UPDATE_SMS SMs (HPLX_UPDATE_SMS, 124 of an H100's or
 #      H200's 132) and the fused leaf on 16 blocks
 #   6. STREAM on the device; hplx mxp at MXP_N^3 with --expect-bandwidth
@@ -273,6 +274,15 @@ step_fact_probe() {
   sed 's/^/  /' "$OUT/fact-probe-nbmin16.txt" >>"$OUT/steps.txt"
   summary fact_nbmin16_beside_gemm_ms \
     "$(json_get "$OUT/fact-probe-nbmin16.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
+  # The fused leaf in three phases per column (--fact-leaf fused3) at the
+  # widest JB, against the four-phase leaf's shapes above.
+  timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" --m "$FACT_M" --jb "${FACT_JB##*,}" \
+    --leaf fused3 --json "$OUT/fact-probe-fused3.json" >"$OUT/fact-probe-fused3.txt" 2>&1 || return 0
+  sed 's/^/  /' "$OUT/fact-probe-fused3.txt" >>"$OUT/steps.txt"
+  summary fact_fused3_beside_gemm_ms \
+    "$(json_get "$OUT/fact-probe-fused3.json" 'r["shapes"][0]["fact_beside_ms_median"]')"
+  summary fact_fused3_alone_ms \
+    "$(json_get "$OUT/fact-probe-fused3.json" 'r["shapes"][0]["fact_alone_ms_median"]')"
   # The largest panel with SMs kept from the update's DGEMM for FACT: FACT
   # beside it and the DGEMM's own rate on the SMs it keeps.
   HPLX_UPDATE_SMS=$UPDATE_SMS timed "$BUILD_DIR/bin/hplx_fact_probe" --backend "$BACKEND" \

@@ -2,7 +2,7 @@
 // backend: an M x JB panel on one process (A1 its first JB rows, A2 the
 // rest), factored on the device (panel_factor_device.hpp, hplx's default
 // variant: RFACT Crout, PFACT Right, NDIV 2, NBMIN as asked) on the panel
-// queue, with each leaf form asked for (fused: one cooperative kernel per
+// queue, with each leaf form asked for (fused, fused3: one cooperative kernel per
 // leaf; kernels: a launch per step of each column),
 //   alone: the queue's own clock around each factorization;
 //   beside: while the compute queue runs DGEMMs of the update's shape
@@ -18,7 +18,7 @@
 // panel's FACT makes.
 //
 //   build/bin/hplx_fact_probe [--backend NAME] [--m M,M,...] [--jb JB,JB,...]
-//                             [--leaf fused,kernels] [--nbmin N] [--blocks B]
+//                             [--leaf fused,fused3,kernels] [--nbmin N] [--blocks B]
 //                             [--reps R] [--data random|constant] [--overheads]
 //                             [--json FILE]
 //
@@ -62,8 +62,9 @@ using hplx::lu::Panel;
 hplx::lu::FactLeaf parse_leaf(const std::string& name) {
   if (name == "fused") return hplx::lu::FactLeaf::Fused;
   if (name == "kernels") return hplx::lu::FactLeaf::Kernels;
+  if (name == "fused3") return hplx::lu::FactLeaf::Fused3;
   throw hplx::UsageError(
-      fmt::format("--leaf: '{}' is not a leaf form; allowed: fused, kernels", name));
+      fmt::format("--leaf: '{}' is not a leaf form; allowed: fused, fused3, kernels", name));
 }
 
 double median(std::vector<double> v) {
@@ -302,7 +303,7 @@ int main(int argc, char** argv) {
   app.add_option("--backend", backend_name, "host, emulated, cuda (default: the best present)");
   app.add_option("--m", ms_text, "the panel's rows M, comma-separated");
   app.add_option("--jb", jbs_text, "the panel's columns JB (NB), comma-separated");
-  app.add_option("--leaf", leaves_text, "the leaf forms: fused, kernels, comma-separated");
+  app.add_option("--leaf", leaves_text, "the leaf forms: fused, fused3, kernels, comma-separated");
   app.add_option("--nbmin", nbmin, "NBMIN: the recursion's leaf width")->check(CLI::Range(1, 4096));
   app.add_option("--blocks", blocks, "the fused leaf's most blocks (hplx lu's --fact-blocks)")
       ->check(CLI::Range(0, 1 << 20));

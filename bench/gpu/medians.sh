@@ -31,7 +31,7 @@ cd "$(dirname "$0")/../.."
 DRY_RUN=${DRY_RUN:-0}
 REPEAT=${REPEAT:-3}
 BUDGET=${BUDGET:-420}
-EXPLORE=${EXPLORE:-"--nbmin 16|--nbmin 8|--update-sms 124 --fact-blocks 16|--fact-blocks 64|--fact-blocks 16|--update-sms 116 --fact-blocks 16"}
+EXPLORE=${EXPLORE:-"--fact-leaf fused3|--nbmin 16|--nbmin 8|--update-sms 124 --fact-blocks 16|--fact-blocks 64|--fact-blocks 16|--update-sms 116 --fact-blocks 16"}
 # Settings tried once at full memory, against the LU's median there: SMs
 # kept for FACT in the late iterations, where FACT outlasts the update
 # beside it (bench/sim-h200.sh's best two; docs/GPU.md).

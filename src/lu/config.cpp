@@ -584,7 +584,7 @@ const char* name_of(FactOn f) {
 }
 
 const char* name_of(FactLeaf f) {
-  return f == FactLeaf::Kernels ? "kernels" : "fused";
+  return f == FactLeaf::Kernels ? "kernels" : f == FactLeaf::Fused3 ? "fused3" : "fused";
 }
 
 const char* name_of(ScheduleKind s) {

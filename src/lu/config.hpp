@@ -36,7 +36,7 @@ enum class FactOn { Host = 0, Device = 1 };
 // (--fact-leaf): fused = one kernel of phases per leaf (on a GPU a
 // cooperative launch with a grid-wide barrier between phases, as rocHPL
 // 7); kernels = a launch per step of each column (panel_factor_device.cpp).
-enum class FactLeaf { Fused = 0, Kernels = 1 };
+enum class FactLeaf { Fused = 0, Kernels = 1, Fused3 = 2 };
 
 struct Schedule {
   // --schedule: bsp = the look-ahead driver of pdgesv.cpp (DEPTH and the
@@ -203,6 +203,6 @@ const char* name_of(Broadcast b);
 const char* name_of(SwapAlgorithm s);
 const char* name_of(ScheduleKind s);  // "bsp", "dag"
 const char* name_of(FactOn f);        // "host", "device"
-const char* name_of(FactLeaf f);      // "fused", "kernels"
+const char* name_of(FactLeaf f);      // "fused", "kernels", "fused3"
 
 }  // namespace hplx::lu

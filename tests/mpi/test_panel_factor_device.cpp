@@ -184,17 +184,16 @@ TEST_P(DeviceFact, GivesHostFactsPivotsAndValuesForEveryVariant) {
 }
 
 TEST_P(DeviceFact, FusedLeafGivesTheKernelLeafsResultsBitForBit) {
-  // The fused leaf (one phased kernel per leaf) runs right-looking PFACT
-  // on one process row; it must give the kernel bodies' leaf exactly: the
-  // same pivots, info and bits, with ties, NaNs and a zero column too.
+  // The fused leaf (one phased kernel per leaf, four or three phases per
+  // column) runs right-looking PFACT on one process row; it must give the
+  // kernel bodies' leaf exactly: the same pivots, info and bits, with
+  // ties, NaNs and a zero column too. 5003 rows: chunks of 16 rows and
+  // more, taken four at a time with a remainder.
   int np = 1;
   MPI_Comm_size(MPI_COMM_WORLD, &np);
   if (np > 1) GTEST_SKIP() << "the fused leaf runs on one process row";
-  const Case cases[] = {{97, 16, 16, 4, 2},
-                        {700, 33, 40, 6, 3},
-                        {41, 3, 3, 2, 2},
-                        {30, 1, 1, 1, 2},
-                        {300, 12, 12, 12, 2}};
+  const Case cases[] = {{97, 16, 16, 4, 2}, {700, 33, 40, 6, 3},  {41, 3, 3, 2, 2},
+                        {30, 1, 1, 1, 2},   {300, 12, 12, 12, 2}, {5003, 24, 24, 6, 2}};
   unsigned seed = 11;
   for (Factorization rfact : kFacts)
     for (const Case& c : cases) {
@@ -206,14 +205,17 @@ TEST_P(DeviceFact, FusedLeafGivesTheKernelLeafsResultsBitForBit) {
         for (long r = 0; r < c.m; ++r) full[r + 5 * c.m] = 0.0;
         full[250 + 10 * c.m] = std::numeric_limits<double>::quiet_NaN();
       }
-      const Factored fused = factor(full, c, rfact, Factorization::Right, &dev(), FactLeaf::Fused);
       const Factored kernels =
           factor(full, c, rfact, Factorization::Right, &dev(), FactLeaf::Kernels);
-      const auto where = testing::Message() << device::name_of(GetParam()) << " " << name_of(rfact)
-                                            << " m=" << c.m << " jb=" << c.jb;
-      ASSERT_EQ(fused.ipiv, kernels.ipiv) << where;
-      EXPECT_EQ(fused.info, kernels.info) << where;
-      EXPECT_EQ(max_difference(fused.lu, kernels.lu), 0.0) << where;
+      for (const FactLeaf leaf : {FactLeaf::Fused, FactLeaf::Fused3}) {
+        const Factored fused = factor(full, c, rfact, Factorization::Right, &dev(), leaf);
+        const auto where = testing::Message()
+                           << device::name_of(GetParam()) << " " << name_of(leaf) << " "
+                           << name_of(rfact) << " m=" << c.m << " jb=" << c.jb;
+        ASSERT_EQ(fused.ipiv, kernels.ipiv) << where;
+        EXPECT_EQ(fused.info, kernels.info) << where;
+        EXPECT_EQ(max_difference(fused.lu, kernels.lu), 0.0) << where;
+      }
     }
 }
 

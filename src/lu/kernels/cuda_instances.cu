@@ -30,5 +30,6 @@ template void launch_on_device(Queue&, long, const TransposeBlock&);
 template void launch_on_device(Queue&, long, const FillDoubles&);
 template void launch_on_device(Queue&, long, const KeepFirstInfo&);
 template void launch_phased_on_device(Queue&, const FusedRightLeaf&, int);
+template void launch_phased_on_device(Queue&, const MergedRightLeaf&, int);
 
 }  // namespace hplx::device

@@ -272,7 +272,7 @@ struct FusedRightLeaf {
       swap_to_diagonal(c, grouped, search.groups, i);
   }
 
- private:
+  // The steps, for MergedRightLeaf too.
   // Column j of the winner's row and row c exchanged; index 0 records the
   // pivot (PickPivot's, with the zero test on the winner's magnitude: the
   // value that reaches W(c, c)).
@@ -315,6 +315,119 @@ struct FusedRightLeaf {
       for (long t = 0; t < kBatch; ++t)
         if (j0 + t < end) w[r + (j0 + t) * ld] = row[t] - l * top[t];
     }
+  }
+};
+
+// FusedRightLeaf in three phases per column (--fact-leaf fused3): each
+// row's scaling and rank-1 update also finds the next column's chunk
+// candidates, since the next column's search runs over the same rows
+// (those below c) in the same chunks (PivotSearch::of(ld - c - 1)). So
+// the phases are the first column's chunks, then for each column c its
+// groups, its pick and swap, and one index per chunk of the rows below c
+// (the chunk's rows c + 1 + g, c + 1 + g + chunks, ..., kRowBatch rows and
+// kCols columns at a time, their loads issued together before any store)
+// that updates them and, but at the leaf's last column, keeps their best
+// of column c + 1. One grid-wide barrier a column less than
+// FusedRightLeaf, and a thread's rows no longer wait one by one on their
+// loads; the same arithmetic element for element and the same
+// candidates, so the same bits (DeviceFact's tests). Not yet run on a GPU.
+struct MergedRightLeaf {
+  FusedRightLeaf leaf;
+
+  // Rows and columns a batch loads before it stores: two and two. On
+  // sm_90 the kernel then takes 60 registers a thread, as the four-phase
+  // leaf's 64, so as many of its blocks fit on an SM the update's DGEMM
+  // frees (four rows and four columns took 134, two and four 86).
+  static constexpr long kRowBatch = 2, kCols = 2;
+  HPLX_HD long phases() const { return 1 + 3 * (leaf.end - leaf.c0); }
+  HPLX_HD long extent(long phase) const {
+    if (phase == 0) return PivotSearch::of(leaf.ld - leaf.c0).chunks;
+    const long c = leaf.c0 + (phase - 1) / 3;
+    switch ((phase - 1) % 3) {
+      case 0:
+        return PivotSearch::of(leaf.ld - c).groups;
+      case 1:
+        return leaf.rows.jb;
+      default:
+        return c + 1 < leaf.end ? PivotSearch::of(leaf.ld - c - 1).chunks : leaf.ld - c - 1;
+    }
+  }
+  HPLX_HD void operator()(long phase, long i) const {
+    const long ld = leaf.ld;
+    if (phase == 0) {
+      const PivotSearch search = PivotSearch::of(ld - leaf.c0);
+      ColumnCandidates{leaf.w, ld, leaf.c0, leaf.c0, ld, leaf.candidates, search.chunks}(i);
+      return;
+    }
+    const long c = leaf.c0 + (phase - 1) / 3, step = (phase - 1) % 3;
+    const PivotSearch search = PivotSearch::of(ld - c);
+    double* const grouped = leaf.candidates + 2 * search.chunks;
+    if (step == 0)
+      GroupCandidates{leaf.candidates, search.chunks, grouped, search.groups}(i);
+    else if (step == 1)
+      leaf.swap_to_diagonal(c, grouped, search.groups, i);
+    else if (c + 1 < leaf.end)
+      update_chunk(c, i);
+    else
+      leaf.scale_and_update_row(c, c + 1 + i);  // the last column: no next one in the leaf
+  }
+
+ private:
+  // Chunk g of the rows below c (PivotSearch::of(ld - c - 1)): each row
+  // scaled and updated as FusedRightLeaf::scale_and_update_row does, and
+  // the chunk's candidate for column c + 1 (ColumnCandidates' rule: the
+  // first row of the largest magnitude, rows in increasing order).
+  HPLX_HD void update_chunk(long c, long g) const {
+    double* const w = leaf.w;
+    const long ld = leaf.ld, end = leaf.end, first = c + 1;
+    const long count = PivotSearch::of(ld - first).chunks;
+    const double pivot = w[c + c * ld];
+    const double inv = pivot != 0.0 ? 1.0 / pivot : 0.0;
+    double best = -1.0;
+    long best_row = -1;
+    for (long r0 = first + g; r0 < ld; r0 += kRowBatch * count) {
+      long r[kRowBatch];
+      double l[kRowBatch];
+      for (long t = 0; t < kRowBatch; ++t) {
+        r[t] = r0 + t * count;
+        l[t] = r[t] < ld ? w[r[t] + c * ld] : 0.0;
+      }
+      // The columns right of c, kCols at a time: the batch's loads of
+      // them go out before any store (the first ones with column c's).
+      for (long j0 = first; j0 < end; j0 += kCols) {
+        double v[kRowBatch][kCols] = {}, top[kCols] = {};
+        for (long k = 0; k < kCols; ++k) {
+          if (j0 + k >= end) continue;
+          top[k] = w[c + (j0 + k) * ld];
+          for (long t = 0; t < kRowBatch; ++t)
+            if (r[t] < ld) v[t][k] = w[r[t] + (j0 + k) * ld];
+        }
+        if (j0 == first) {
+          for (long t = 0; t < kRowBatch; ++t) {
+            if (r[t] >= ld || pivot == 0.0) continue;
+            l[t] *= inv;
+            w[r[t] + c * ld] = l[t];
+          }
+        }
+        for (long t = 0; t < kRowBatch; ++t) {
+          if (r[t] >= ld) continue;
+          for (long k = 0; k < kCols; ++k) {
+            if (j0 + k >= end) continue;
+            const double updated = v[t][k] - l[t] * top[k];
+            w[r[t] + (j0 + k) * ld] = updated;
+            if (j0 + k == first) {  // the next column's candidate, from the value stored
+              const double m = pivot_magnitude(updated);
+              if (m > best) {
+                best = m;
+                best_row = r[t];
+              }
+            }
+          }
+        }
+      }
+    }
+    leaf.candidates[2 * g] = best;
+    leaf.candidates[2 * g + 1] = static_cast<double>(best_row);
   }
 };
 

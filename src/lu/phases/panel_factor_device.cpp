@@ -113,10 +113,12 @@ class DeviceFact {
   }
   void leaf(long c0, long n) {
     const long end = c0 + n;
-    if (pfact_ == Factorization::Right && leaf_ == FactLeaf::Fused && !exchange_.several()) {
-      device::launch_phased(
-          q_, kern::FusedRightLeaf{w_, ld_, c0, end, ws_.d_candidates(), rows_, tail_},
-          leaf_blocks_);
+    if (pfact_ == Factorization::Right && leaf_ != FactLeaf::Kernels && !exchange_.several()) {
+      const kern::FusedRightLeaf fused{w_, ld_, c0, end, ws_.d_candidates(), rows_, tail_};
+      if (leaf_ == FactLeaf::Fused3)
+        device::launch_phased(q_, kern::MergedRightLeaf{fused}, leaf_blocks_);
+      else
+        device::launch_phased(q_, fused, leaf_blocks_);
       return;
     }
     for (long c = c0; c < end; ++c) {
