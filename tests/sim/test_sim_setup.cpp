@@ -515,8 +515,7 @@ TEST(SimSetup, BadFactProbeOrUpdateShareIsAClearOneLineError) {
       {"beside_ms = ", "besides_ms = ", "device.fact_probe.besides_ms"},
       {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 1.5",
        "device.update_share_of_dgemm"},
-      {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 0",
-       "device.update_share_of_dgemm"},
+      {"update_share_of_dgemm = 0.79", "update_share_of_dgemm = 0", "device.update_share_of_dgemm"},
       {"multiprocessors = 132", "multiprocessors = 132.5", "device.multiprocessors"},
       {"multiprocessors = 132", "multiprocessors = 0", "device.multiprocessors"}};
   for (const auto& [from, to, key] : bad) {
