@@ -360,16 +360,19 @@ struct MergedRightLeaf {
       return;
     }
     const long c = leaf.c0 + (phase - 1) / 3, step = (phase - 1) % 3;
+    if (step == 2) {  // the row phase, one index per chunk (or per row) below c
+      if (c + 1 < leaf.end)
+        update_chunk(c, i);
+      else
+        leaf.scale_and_update_row(c, c + 1 + i);  // the last column: no next one in the leaf
+      return;
+    }
     const PivotSearch search = PivotSearch::of(ld - c);
     double* const grouped = leaf.candidates + 2 * search.chunks;
     if (step == 0)
       GroupCandidates{leaf.candidates, search.chunks, grouped, search.groups}(i);
-    else if (step == 1)
-      leaf.swap_to_diagonal(c, grouped, search.groups, i);
-    else if (c + 1 < leaf.end)
-      update_chunk(c, i);
     else
-      leaf.scale_and_update_row(c, c + 1 + i);  // the last column: no next one in the leaf
+      leaf.swap_to_diagonal(c, grouped, search.groups, i);
   }
 
  private:
