@@ -32,9 +32,11 @@ namespace {
 // The share of a device's free memory a default problem fills (as hplx lu's).
 constexpr double kDeviceMemoryFraction = 0.85;
 // NB on cuda without --nb: the 16-bit GemmEx of the update runs near its
-// peak only with a deep K (NVIDIA's and AMD's HPL-MxP runs use 2048 and
-// more); bench/gpu/check.sh measures 1024, 2048 and 4096.
-constexpr int kCudaDefaultNb = 2048;
+// peak only with a deep K. On the H200 (2026-11-28) the FP16 GemmEx probe
+// ran 482, 674 and 753 TFLOP/s at NB 1024, 2048 and 4096, and every
+// full-memory hplx hpl-mxp run (7.94x hplx lu) used 4096
+// (bench/results/2026-11-28-gpu-check-h200); bench/gpu/check.sh tries 2048.
+constexpr int kCudaDefaultNb = 4096;
 
 device::Precision parse_precision(const std::string& text) {
   for (device::Precision p :
@@ -127,7 +129,7 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "matrix order N (>= 3; default: sized from memory and a DGEMM probe to take "
                    "about --seconds)");
   sub_->add_option("--nb", config_.nb,
-                   "block size NB (>= 1; default 256, 2048 on cuda: the 16-bit update's GEMM "
+                   "block size NB (>= 1; default 256, 4096 on cuda: the 16-bit update's GEMM "
                    "wants a deep K)");
   sub_->add_option("--grid", grid_, "process grid PxQ (default: squarest grid of the ranks)");
   sub_->add_option("--pmap", pmap_,

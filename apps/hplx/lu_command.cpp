@@ -31,6 +31,12 @@ namespace {
 
 // The share of a device's free memory its default problem fills.
 constexpr double kDeviceMemoryFraction = 0.85;
+// NB on cuda without --nb or an HPL.dat: the update's DGEMM needs a deep K
+// to run near its peak (on the H200, 2026-11-28: 61.4 TFLOP/s at NB 1024
+// against 57.4 at 512, and NB 1024 the fastest hplx lu at full memory;
+// bench/results/2026-11-28-gpu-check-h200). The CPU's 192 would leave a
+// GPU at a fraction of that.
+constexpr int kCudaDefaultNb = 1024;
 
 // --predict: the MCL model's prediction of each test, printed before it,
 // compared with the measurement after it and stored in the test's record
@@ -386,6 +392,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       require_outputs_on_root(world, {{file_ + ": line 3 (output file)", dat.output_file}});
   } else {
     dat = dat_from_test_flags(test_, size);
+    if (gpu && !test_.nb) dat.nbs = {kCudaDefaultNb};
     if (test_.n) {
       // --n given: dat.ns holds it.
     } else if (gpu) {
