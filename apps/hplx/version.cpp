@@ -44,10 +44,9 @@ std::string version_text() {
   s += fmt::format("backends: {}\n", device::compiled_backends());
   if (const std::string gpu = device::device_libraries(); !gpu.empty())
     s += fmt::format(
-        "GPU libraries: {} (the CUDA backend last ran on one NVIDIA H200 on 2026-11-28: the "
-        "device tests, the LU, HPG-MxP and HPL-MxP passed their checks; docs/GPU.md says what "
-        "ran)\n",
-        gpu);
+        "GPU libraries: {}\nnewest device check in this source: {} (bench/gpu/check.sh's "
+        "summary, of the commit it names; docs/GPU.md says what ran)\n",
+        gpu, HPLX_NEWEST_DEVICE_CHECK);
   s += fmt::format("MPI: {}\n", mpi_library());
   s += fmt::format("OpenBLAS: {}\n", openblas_get_config());
   if (const std::string note = blas_core_note(); !note.empty()) s += note + "\n";
