@@ -26,12 +26,17 @@ BUILD_DIR=${BUILD_DIR:-build}
   echo "bundle: $BUILD_DIR/bin/hplx has no CUDA backend; configure with -DHPLX_CUDA=on" >&2
   exit 2
 }
-# The binaries check.sh runs: the probes, hplx, and the test programs of
-# gpu-tests.txt.
+# The binaries check.sh runs: the probes, hplx, and the programs of
+# parts.txt (a part's line: name, rank counts, the program, its arguments).
 BINS=(bin/hplx bin/hplx_dgemm_probe bin/hplx_fact_probe bin/hplx_stream_probe)
-while read -r name _; do
-  [[ -z $name || $name == \#* ]] || BINS+=("tests/$name")
-done <bench/gpu/gpu-tests.txt
+while read -r -a words; do
+  [[ ${#words[@]} -eq 0 || ${words[0]} == \#* ]] && continue
+  for w in "${words[@]:1}"; do
+    [[ $w =~ ^[0-9]+$ ]] && continue
+    [[ " ${BINS[*]} " == *" $w "* ]] || BINS+=("$w")
+    break
+  done
+done <bench/gpu/parts.txt
 STAGE=$(mktemp -d)
 trap 'rm -rf "$STAGE"' EXIT
 mkdir -p "$STAGE/build/bin" "$STAGE/build/tests" "$STAGE/build/lib" "$STAGE/root"

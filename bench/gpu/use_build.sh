@@ -1,4 +1,4 @@
-# Sourced by check.sh and medians.sh: the build they run. BUNDLE=FILE
+# Sourced by check.sh: the build it runs. BUNDLE=FILE
 # unpacks an archive of bench/gpu/bundle.sh and copies its libraries under
 # / without replacing any (a lent GPU machine has no build prerequisites);
 # PREBUILT=DIR (or the unpacked bundle) takes its binaries and puts the
