@@ -46,7 +46,7 @@
 # MXP_TIME, STREAM_N, FACT_M, FACT_JB. Exit status: 0 when every step and
 # exploration that ran passed, 1 otherwise, 2 for bad settings.
 set -uo pipefail
-cd "$(dirname "$0")/../.."
+cd "$(dirname "$0")/../.." || exit 2
 ROOT=$(pwd)
 DRY_RUN=${DRY_RUN:-0}
 PLAN=${PLAN:-0}
@@ -272,7 +272,7 @@ expand() {
   echo "$c"
 }
 step_correctness() {
-  local part ranks cmd np file prog words i=0 parts="" p bad
+  local part ranks np file prog words i=0 parts="" p bad
   declare -A ok
   while read -r part ranks; do
     [[ -z $part || $part == \#* ]] && continue
