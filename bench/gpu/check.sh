@@ -78,7 +78,8 @@ STEP_TABLE=(
 # says which of FACT's fixed costs the DGEMM beside it inflates (no gain
 # of its own); NBMIN 16 was 5% below NBMIN 4 at N = 60000 before the
 # per-row update; hpl-mxp's SMs kept for FACT are HPL-MxP's share of the
-# same what-if.
+# same what-if; its NB halved (2048 on a GPU) gives up GemmEx rate (674
+# against 753 TFLOP/s on the H200) for panels half as wide.
 EXPLORE=(
   "update-sms-128|70|update_sms|lu --update-sms 128 --update-sms-below 80000 --fact-blocks 16"
   "update-sms-124|70|update_sms|lu --update-sms 124 --update-sms-below 60000 --fact-blocks 16"
@@ -86,7 +87,7 @@ EXPLORE=(
   "fact-probe|60|device_layer,fact_overheads,fused_leaf,fused3|fact-probe"
   "nbmin-16|70|-|lu --nbmin 16"
   "hpl-mxp-update-sms|40|update_sms|hpl-mxp --update-sms 124 --update-sms-below 80000"
-  "hpl-mxp-nb-2048|40|-|hpl-mxp --nb 2048"
+  "hpl-mxp-nb-half|40|-|hpl-mxp --nb {half_mnb}"
 )
 
 if [[ $DRY_RUN == 1 ]]; then
@@ -96,7 +97,7 @@ if [[ $DRY_RUN == 1 ]]; then
   PROBE_M=${PROBE_M:-1500} LU_N=${LU_N:-1200} HPLMXP_N=${HPLMXP_N:-1200}
   MXP_N=${MXP_N:-16} MXP_TIME=${MXP_TIME:-0.2} STREAM_N=${STREAM_N:-1000000}
   FACT_M=${FACT_M:-3000} FACT_JB=${FACT_JB:-128}
-  LU_NB=(--nb 128) HPLMXP_NB=(--nb 128) PROBE_NB=128 GEMMEX_NB=128
+  LU_NB=(--nb 128) HPLMXP_NB=(--nb 128) PROBE_NB=128 GEMMEX_NB=128 HALF_MNB=64
 else
   BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda SLOW=NONE
   SMALL_N=8192 SMALL_NB=512 SMALL_MN=16384 SMALL_MNB=1024
@@ -105,7 +106,7 @@ else
   FACT_M=${FACT_M:-124000} FACT_JB=${FACT_JB:-1024}
   # The GPU defaults of hplx lu (NB 1024) and hplx hpl-mxp (NB 4096): the
   # probes run at those NBs.
-  LU_NB=() HPLMXP_NB=() PROBE_NB=1024 GEMMEX_NB=4096
+  LU_NB=() HPLMXP_NB=() PROBE_NB=1024 GEMMEX_NB=4096 HALF_MNB=2048
   DEVICE_NAME=unknown
 fi
 
@@ -269,6 +270,7 @@ expand() {
   c=${c//\{pnb\}/$PROBE_NB}
   c=${c//\{fm\}/$FACT_M}
   c=${c//\{fjb\}/$FACT_JB}
+  c=${c//\{half_mnb\}/$HALF_MNB}
   echo "$c"
 }
 step_correctness() {
@@ -403,19 +405,23 @@ step_mxp() {
 # An exploration: hplx lu or hpl-mxp at full memory with its options, or
 # the FACT probe at the largest panel (every leaf, FACT's fixed costs).
 explore() {
-  local name=$1 what=$2 size=()
-  read -r -a words <<<"$what"
+  local name=$1 what=$2 size=() nb
+  read -r -a words <<<"$(expand "$what")"
   case ${words[0]} in
   lu)
     [[ -n $LU_N ]] && size=(--n "$LU_N")
-    timed 600 "explore_$name" "$HPLX" lu --backend "$BACKEND" "${size[@]}" "${LU_NB[@]}" "${words[@]:1}" \
+    nb=("${LU_NB[@]}")
+    [[ " ${words[*]} " == *" --nb "* ]] && nb=()  # the exploration's own NB
+    timed 600 "explore_$name" "$HPLX" lu --backend "$BACKEND" "${size[@]}" "${nb[@]}" "${words[@]:1}" \
       --json "$W/explore-$name.json" >"$W/explore-$name.txt" 2>&1
     figures explore "$name" "$W/explore-$name.json"
     ;;
   hpl-mxp)
     [[ -n $HPLMXP_N ]] && size=(--n "$HPLMXP_N")
+    nb=("${HPLMXP_NB[@]}")
+    [[ " ${words[*]} " == *" --nb "* ]] && nb=()
     timed 600 "explore_$name" "$HPLX" hpl-mxp --backend "$BACKEND" --precision fp16 "${size[@]}" \
-      "${HPLMXP_NB[@]}" "${words[@]:1}" --json "$W/explore-$name.json" >"$W/explore-$name.txt" 2>&1
+      "${nb[@]}" "${words[@]:1}" --json "$W/explore-$name.json" >"$W/explore-$name.txt" 2>&1
     figures explore "$name" "$W/explore-$name.json"
     ;;
   fact-probe)
