@@ -99,7 +99,7 @@ TEST(Rpeak, IsCoresTimesClockTimesFlopsPerCycle) {
   hplx::CpuPeak p;
   p.cores = 64;
   p.clock_ghz = 2.0;
-  p.units = {16, "AVX2"};
+  p.units = {16, "AVX2+FMA", "AVX2"};
   EXPECT_DOUBLE_EQ(p.gflops(), 2048);
   EXPECT_NE(p.describe().find("= 2048.0 Gflops"), std::string::npos) << p.describe();
 }
