@@ -9,6 +9,7 @@
 #include <omp.h>
 
 #include "core/blas_core.hpp"
+#include "core/blas_kernels.hpp"
 #include "core/context.hpp"
 #include "core/cpu_peak.hpp"
 #include "core/error.hpp"
@@ -163,6 +164,15 @@ void resolve_rpeak(const std::string& flag, MPI_Comm world, device::BackendKind 
     options.rpeak_why_not =
         probe.peak ? "not detected on every node; give --rpeak" : probe.why_not + "; give --rpeak";
   }
+}
+
+// The CPU's DGEMM does the work (host and emulated backends): its kernels
+// against the CPU's units go beside Rpeak in the figures; the warning, when
+// they cannot reach it, is returned for the log (empty otherwise).
+std::string check_blas_kernels(device::BackendKind backend, lu::RunOptions& options) {
+  if (backend != device::BackendKind::Host && backend != device::BackendKind::Emulated) return {};
+  options.blas_kernels = probe_blas_kernels();
+  return blas_kernels_warning(*options.blas_kernels);
 }
 
 }  // namespace
@@ -373,6 +383,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   options.quiet = quiet_;
   options.watchdog_s = watchdog_;
   resolve_rpeak(rpeak_, world, backend, options);
+  const std::string blas_warning = check_blas_kernels(backend, options);
   std::unique_ptr<PredictionObserver> predict;
   if (spec) {
     predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_,
@@ -468,6 +479,7 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         omp_get_max_task_priority(), lu::kDagMaxPriority));
   }
 
+  if (!blas_warning.empty()) dat.warnings.push_back(blas_warning);
   lu::preflight(dat, size, per_rank);
 
   if (rank == 0 && !quiet_) {

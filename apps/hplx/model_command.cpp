@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 
 #include "core/atomic_file.hpp"
+#include "core/blas_kernels.hpp"
 #include "core/error.hpp"
 #include "core/json_record.hpp"
 #include "core/threads.hpp"
@@ -60,6 +61,7 @@ void print_header(const SystemSpec& spec, int threads) {
   dev += fmt::format(", gamma from {:.2f} GFLOPS", 1e-9 / spec.gamma_s(threads));
   if (threads > 0) dev += fmt::format(" at {} thread(s)", threads);
   fmt::print("  device{}: {}\n", d.name.empty() ? "" : " " + d.name, dev);
+  if (d.blas_kernels) fmt::print("  DGEMM calibrated with: {}\n", *d.blas_kernels);
   if (d.fact_gflops || d.fact_column_us || !d.trsm_gflops_by_threads.empty() ||
       !d.swap_ns_per_word_by_threads.empty() || spec.schedule.look_ahead > 0) {
     std::string cpu;
@@ -192,6 +194,7 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
 
   nlohmann::json record = make_record_header("model", argv);
   record["spec"] = {{"file", spec.file}, {"name", spec.name}, {"source", spec.source}};
+  if (spec.device.blas_kernels) record["spec"]["blas_kernels"] = *spec.device.blas_kernels;
   nlohmann::json points = nlohmann::json::array();
 
   if (nodes_) {
@@ -379,6 +382,12 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
     fmt::print("  {:<{}}  {:>18}  ({} rounds, spread {:.1f}%{})\n", t.label, width, t.value,
                t.rounds, 100 * t.spread,
                t.sets > 1 ? fmt::format(", {} sets, the last kept", t.sets) : "");
+  // The rates above are those of the kernels the BLAS ran: say when they are
+  // narrower than the CPU's units, as hplx lu does.
+  if (const std::string w = blas_kernels_warning(c.blas_kernels); !w.empty())
+    fmt::print("  warning: {}\n", w);
+  else
+    fmt::print("  BLAS kernels: {}\n", describe(c.blas_kernels));
   fmt::print("  FACT fit: {:.2f} GFLOPS + {:.3f} us per column\n", c.fact_gflops,
              c.fact_column_s * 1e6);
   if (c.disturbed_reps > 0)

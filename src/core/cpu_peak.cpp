@@ -54,15 +54,16 @@ VectorUnits vector_units(const std::set<std::string>& flags, const std::string& 
   if (has("avx512f")) {
     // Zen 4 (AMD family 0x19) executes 512-bit FMAs on 256-bit units.
     if (vendor == "AuthenticAMD" && family == 0x19)
-      return {16, "AVX-512 on Zen 4's 256-bit units: 2 FMA units x 4 doubles x 2"};
-    return {32, "AVX-512: 2 FMA units x 8 doubles x 2"};
+      return {16, "AVX-512 on Zen 4's 256-bit units: 2 FMA units x 4 doubles x 2", "AVX-512"};
+    return {32, "AVX-512: 2 FMA units x 8 doubles x 2", "AVX-512"};
   }
-  if (has("avx2") && has("fma")) return {16, "AVX2+FMA: 2 FMA units x 4 doubles x 2"};
-  if (has("avx")) return {8, "AVX: 1 add + 1 multiply unit x 4 doubles"};
-  if (has("sse2")) return {4, "SSE2: 1 add + 1 multiply unit x 2 doubles"};
-  if (has("sve")) return {8, "SVE (vector length not read; 128 bits assumed): 2 FMA pipes x 2 x 2"};
-  if (has("asimd")) return {8, "NEON: 2 FMA pipes x 2 doubles x 2"};
-  return {0, "no known vector unit in the CPU flags"};
+  if (has("avx2") && has("fma")) return {16, "AVX2+FMA: 2 FMA units x 4 doubles x 2", "AVX2"};
+  if (has("avx")) return {8, "AVX: 1 add + 1 multiply unit x 4 doubles", "AVX"};
+  if (has("sse2")) return {4, "SSE2: 1 add + 1 multiply unit x 2 doubles", "SSE2"};
+  if (has("sve"))
+    return {8, "SVE (vector length not read; 128 bits assumed): 2 FMA pipes x 2 x 2", "SVE"};
+  if (has("asimd")) return {8, "NEON: 2 FMA pipes x 2 doubles x 2", "NEON"};
+  return {0, "no known vector unit in the CPU flags", ""};
 }
 
 int count_physical_cores(const std::vector<std::pair<int, int>>& package_core) {
@@ -76,6 +77,16 @@ std::optional<double> clock_from_model_name(const std::string& model) {
   if (!std::regex_search(model, m, ghz)) return std::nullopt;
   const double v = std::stod(m[1].str());
   return v > 0 ? std::optional<double>(v) : std::nullopt;
+}
+
+VectorUnits probe_vector_units() {
+  const std::string flags = cpuinfo_field("flags").value_or(cpuinfo_field("Features").value_or(""));
+  int family = 0;
+  try {
+    family = std::stoi(cpuinfo_field("cpu family").value_or("0"));
+  } catch (const std::exception&) {
+  }
+  return vector_units(words(flags), cpuinfo_field("vendor_id").value_or(""), family);
 }
 
 CpuPeakProbe probe_cpu_peak() {
@@ -128,14 +139,7 @@ CpuPeakProbe probe_cpu_peak() {
       return out;
     }
 
-    const std::string flags =
-        cpuinfo_field("flags").value_or(cpuinfo_field("Features").value_or(""));
-    int family = 0;
-    try {
-      family = std::stoi(cpuinfo_field("cpu family").value_or("0"));
-    } catch (const std::exception&) {
-    }
-    p.units = vector_units(words(flags), cpuinfo_field("vendor_id").value_or(""), family);
+    p.units = probe_vector_units();
     if (p.units.flops_per_cycle == 0) {
       out.why_not = "the FP64 flops per cycle are not known for this CPU (" + p.units.isa + ")";
       return out;

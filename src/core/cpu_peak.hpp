@@ -29,6 +29,7 @@ namespace hplx {
 struct VectorUnits {
   int flops_per_cycle = 0;  // FP64 flops per cycle per core; 0: unknown
   std::string isa;          // e.g. "AVX-512, 2 FMA units x 8 doubles x 2"
+  std::string name;         // the widest unit alone, e.g. "AVX-512"; "" when unknown
 };
 
 struct CpuPeak {
@@ -56,6 +57,9 @@ int count_physical_cores(const std::vector<std::pair<int, int>>& package_core);
 // The clock in GHz from a model name such as "Intel(R) Xeon(R) Gold 6148 CPU
 // @ 2.40GHz"; empty when it names none.
 std::optional<double> clock_from_model_name(const std::string& model);
+
+// This CPU's units, from /proc/cpuinfo (vector_units() of its flags).
+VectorUnits probe_vector_units();
 
 // This node's peak, or the reason it cannot be found.
 struct CpuPeakProbe {

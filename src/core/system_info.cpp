@@ -216,6 +216,7 @@ SystemInfo probe_system() {
     info.compiler = or_unknown(compiler_version());
     info.mpi_library = mpi_library_version();
     info.blas = blas_description();
+    info.blas_kernels = probe_blas_kernels();
   } catch (...) {
     // Only allocation can throw above; a partial record beats no record.
   }
@@ -238,6 +239,7 @@ nlohmann::json to_json(const SystemInfo& info) {
       {"compiler", info.compiler},
       {"mpi_library", info.mpi_library},
       {"blas", info.blas},
+      {"blas_kernels", to_json(info.blas_kernels)},
   };
 }
 

@@ -12,6 +12,8 @@
 #include <optional>
 #include <string>
 
+#include "core/blas_kernels.hpp"
+
 namespace hplx {
 
 struct SystemInfo {
@@ -25,6 +27,7 @@ struct SystemInfo {
   std::string compiler;               // compiler name and __VERSION__
   std::string mpi_library;            // first line of MPI_Get_library_version
   std::string blas;                   // openblas_get_config() and core name
+  BlasKernels blas_kernels;           // its kernels against the CPU's units
 };
 
 // Safe to call before MPI_Init (MPI_Get_library_version is allowed then).

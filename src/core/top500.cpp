@@ -17,7 +17,8 @@ std::string gf(double v) {
 
 std::optional<Top500Figures> top500_figures(const std::vector<SweepPoint>& passed,
                                             const std::optional<Rpeak>& rpeak,
-                                            const std::string& rpeak_why_not) {
+                                            const std::string& rpeak_why_not,
+                                            const std::optional<BlasKernels>& blas) {
   if (passed.empty()) return std::nullopt;
   Top500Figures f;
   f.tests = static_cast<int>(passed.size());
@@ -73,6 +74,10 @@ std::optional<Top500Figures> top500_figures(const std::vector<SweepPoint>& passe
     f.rpeak_gflops = rpeak->gflops;
     f.rpeak_source = rpeak->source;
     f.rmax_over_rpeak = f.rmax_gflops / rpeak->gflops;
+    if (blas) {
+      f.blas_kernels = describe(*blas);
+      f.rpeak_reachable_share = blas->reachable_share();
+    }
   } else {
     f.rpeak_source = rpeak_why_not.empty() ? "not known" : rpeak_why_not;
   }
@@ -93,6 +98,8 @@ nlohmann::json to_json(const Top500Figures& f) {
       {"rmax_over_rpeak",
        f.rmax_over_rpeak ? nlohmann::json(*f.rmax_over_rpeak) : nlohmann::json()},
   };
+  if (!f.blas_kernels.empty()) j["blas_kernels"] = f.blas_kernels;
+  if (f.rpeak_reachable_share) j["rpeak_reachable_by_blas"] = *f.rpeak_reachable_share;
   if (f.rmax_watts) j["rmax_watts"] = *f.rmax_watts;
   if (f.rmax_gflops_per_watt) j["rmax_gflops_per_watt"] = *f.rmax_gflops_per_watt;
   return j;
@@ -111,6 +118,10 @@ std::vector<std::string> describe(const Top500Figures& f) {
                                  : fmt::format("hplx:   Rpeak   not known: {}", f.rpeak_source));
   if (f.rmax_over_rpeak)
     lines.push_back(fmt::format("hplx:   Rmax/Rpeak {:.1f}%", 100 * *f.rmax_over_rpeak));
+  // Rmax/Rpeak read beside what the BLAS can reach at most.
+  if (f.rpeak_reachable_share && *f.rpeak_reachable_share < 1)
+    lines.push_back(fmt::format("hplx:   BLAS    at most {:.0f}% of Rpeak: {}",
+                                100 * *f.rpeak_reachable_share, f.blas_kernels));
   if (f.rmax_gflops_per_watt)
     lines.push_back(fmt::format("hplx:   Green500: {:.3f} Gflops/W at Rmax ({:.1f} W)",
                                 *f.rmax_gflops_per_watt, *f.rmax_watts));

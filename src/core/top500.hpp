@@ -16,6 +16,8 @@
 
 #include <nlohmann/json.hpp>
 
+#include "core/blas_kernels.hpp"
+
 namespace hplx {
 
 // One test that passed its residual check.
@@ -42,17 +44,24 @@ struct Top500Figures {
   std::optional<double> rpeak_gflops;
   std::string rpeak_source;  // where Rpeak came from, or why it is not known
   std::optional<double> rmax_over_rpeak;
+  // With Rpeak known and the CPU's BLAS doing the work: its kernels against
+  // the CPU's units (core/blas_kernels.hpp), and the most of Rpeak they reach.
+  std::string blas_kernels;
+  std::optional<double> rpeak_reachable_share;
   std::optional<double> rmax_watts, rmax_gflops_per_watt;  // Green500: the Rmax test's
 };
 
 // Empty when no test passed. `rpeak` empty: `rpeak_why_not` is recorded.
+// `blas`: the kernels of the BLAS that did the work, when the CPU's.
 std::optional<Top500Figures> top500_figures(const std::vector<SweepPoint>& passed,
                                             const std::optional<Rpeak>& rpeak,
-                                            const std::string& rpeak_why_not = "");
+                                            const std::string& rpeak_why_not = "",
+                                            const std::optional<BlasKernels>& blas = std::nullopt);
 
 // {"rmax_gflops", "nmax", "nmax_nb", "n_half" (a number or "not measured"),
 //  "n_half_how", "rpeak_gflops" (a number or null), "rpeak_source",
-//  "rmax_over_rpeak" (or null), "tests_counted", "distinct_n",
+//  "rmax_over_rpeak" (or null), "blas_kernels" and "rpeak_reachable_by_blas"
+//  (when known), "tests_counted", "distinct_n",
 //  "rmax_watts", "rmax_gflops_per_watt" (when measured)}.
 nlohmann::json to_json(const Top500Figures& f);
 

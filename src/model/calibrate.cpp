@@ -508,6 +508,16 @@ void run_phase(Phase& ph, const CalibrateOptions& opt, Calibration& c, bool keep
   c.remeasured.insert(c.remeasured.end(), out.remeasured.begin(), out.remeasured.end());
 }
 
+// A TOML basic string.
+std::string quoted(const std::string& text) {
+  std::string q = "\"";
+  for (char ch : text) {
+    if (ch == '"' || ch == '\\') q += '\\';
+    q += ch;
+  }
+  return q + "\"";
+}
+
 }  // namespace
 
 void check_rounds(int rounds) {
@@ -553,6 +563,7 @@ Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhase
   c.rounds = opt.rounds;
   SystemInfo info = probe_system();
   c.hostname = info.hostname;
+  c.blas_kernels = info.blas_kernels;
   c.memory_gib = static_cast<double>(info.mem_total_bytes) / (1024.0 * 1024.0 * 1024.0);
 
   // The ping-pong runs first, with one BLAS thread per rank, so no idle
@@ -704,6 +715,8 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   double best = 0;
   for (const auto& [t, g] : c.dgemm_gflops) best = std::max(best, g);
   s += fmt::format("dgemm_gflops = {:.3f}\n", best);
+  s += "# The BLAS's kernels these rates were measured with, against the CPU's units.\n";
+  s += "blas_kernels = " + quoted(describe(c.blas_kernels)) + "\n";
   s += "# Measured DGEMM rate by threads per rank (the run's threads pick one).\n";
   if (c.concurrent_threads > 0)
     s += fmt::format(
@@ -812,14 +825,6 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   }
   s += fmt::format("[run]\nnb = {}\nmemory_fraction = 0.5\n", opt.nb);
   if (c.rounds > 0) {
-    auto quoted = [](const std::string& text) {
-      std::string q = "\"";
-      for (char ch : text) {
-        if (ch == '"' || ch == '\\') q += '\\';
-        q += ch;
-      }
-      return q + "\"";
-    };
     // One string a line when `lines`, else all on one line.
     auto list = [&](const std::vector<std::string>& v, bool lines) {
       std::string l = "[";

@@ -40,6 +40,7 @@
 #include <string>
 #include <vector>
 
+#include "core/blas_kernels.hpp"
 #include "device/types.hpp"
 
 namespace hplx::model {
@@ -104,6 +105,9 @@ struct Calibration {
   int ranks_per_node = 1;
   std::string hostname;
   double memory_gib = 0;
+  // The kernels the DGEMM ran, against the CPU's units: a prediction from
+  // this spec assumes them.
+  BlasKernels blas_kernels;
   // The rounds (calibration_rounds.hpp): rounds per set, each term's line
   // and spread, the checks and spreads that warn, the terms measured again.
   int rounds = 0;

@@ -450,7 +450,8 @@ void read_device(Section& top, SystemSpec& spec, const std::string& name) {
                "launch_us",
                "fact_probe",
                "update_share_of_dgemm",
-               "multiprocessors"});
+               "multiprocessors",
+               "blas_kernels"});
   if (!dev.exists())
     top.fail("device",
              "missing; allowed: a [device] table (rpeak_gflops, or cores, flops_per_cycle and "
@@ -464,6 +465,7 @@ void read_device(Section& top, SystemSpec& spec, const std::string& name) {
   d.dgemm_gflops = dev.positive("dgemm_gflops", " (GFLOPS)");
   d.dgemm_half_dim = dev.non_negative("dgemm_half_dim", " (a matrix dimension)");
   d.memory_gib = dev.positive("memory_gib", " (GiB)");
+  d.blas_kernels = dev.string("blas_kernels");
   d.multiprocessors = dev.positive("multiprocessors", " (the GPU's SMs)");
   if (d.multiprocessors && *d.multiprocessors != std::floor(*d.multiprocessors))
     dev.fail("multiprocessors", fmt::format("{} is not a whole number; allowed: the GPU's SMs, "

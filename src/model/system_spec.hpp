@@ -72,6 +72,10 @@ struct Device {
   // hplx sim's kernel model only.
   std::optional<double> dgemm_half_dim;
   std::optional<double> memory_gib;
+  // What `hplx model calibrate` measured DGEMM with: the BLAS's kernels
+  // against the CPU's units (core/blas_kernels.hpp describe()), so that a
+  // prediction says which kernels it assumed.
+  std::optional<std::string> blas_kernels;
   // The CPU terms of a calibrated rank (docs/MODEL.md, "CPU terms"); each
   // absent key leaves the netlib/MCL model as it was.
   std::optional<double> fact_gflops;                  // R_f: panel factorization, one thread

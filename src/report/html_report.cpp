@@ -192,7 +192,11 @@ std::string test_section(const TestView& t, int id, bool several_files) {
 
   Table machine("Machine");
   if (auto m = rec.find("machine"); m != rec.end() && m->is_object())
-    for (const auto& [k, v] : m->items()) machine.text(k, text_of(v));
+    for (const auto& [k, v] : m->items())
+      // The BLAS's kernels against the CPU's units (core/blas_kernels.hpp):
+      // the sentence that says both and what they reach, not the fields.
+      machine.text(k == "blas_kernels" ? "BLAS kernels" : k,
+                   k == "blas_kernels" && v.is_object() ? field(v, "summary") : text_of(v));
   machine.text("started_at", field(rec, "started_at"));
   machine.text("hplx_version", field(rec, "hplx_version"));
   machine.text("command line", field(rec, "argv"));
@@ -259,6 +263,9 @@ std::string top500_section(const RunFile& file, const std::vector<TestView>& all
   t.text(marks.rpeak_gflops ? "Rpeak from" : "why", field(f, "rpeak_source"));
   if (auto e = f.find("rmax_over_rpeak"); e != f.end() && e->is_number())
     t.text("Rmax/Rpeak", fmt::format("{:.1f}%", 100 * e->get<double>()));
+  if (auto b = f.find("rpeak_reachable_by_blas"); b != f.end() && b->is_number())
+    t.text("Rpeak the BLAS can reach", fmt::format("at most {:.0f}%", 100 * b->get<double>()));
+  if (f.contains("blas_kernels")) t.text("BLAS kernels", field(f, "blas_kernels"));
   if (f.contains("rmax_gflops_per_watt")) {
     t.text("Green500: Gflops/W at Rmax", format_number(f.value("rmax_gflops_per_watt", 0.0)));
     t.text("power at Rmax", format_number(f.value("rmax_watts", 0.0)) + " W");

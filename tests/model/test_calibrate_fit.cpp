@@ -48,6 +48,24 @@ TEST(CalibrateFit, SpecTextLoadsBackWithOneRank) {
   EXPECT_EQ(spec.n_reading, hplx::model::NReading::AsGiven);
 }
 
+// A prediction from a calibrated spec says which kernels its DGEMM rates
+// came from: the spec records them, and they load back word for word.
+TEST(CalibrateFit, TheBlasKernelsMeasuredWithAreWrittenAndLoadBack) {
+  hplx::model::Calibration c;
+  c.dgemm_gflops = {{1, 45.0}, {2, 90.0}};
+  c.hostname = "zen5";
+  c.memory_gib = 4;
+  c.blas_kernels = hplx::assess_blas_kernels(
+      "OpenBLAS 0.3.21 DYNAMIC_ARCH Haswell", "Haswell",
+      hplx::vector_units({"avx2", "fma", "avx512f"}, "AuthenticAMD", 0x1a), "Haswell");
+  const std::string text = hplx::model::calibration_toml(c, {}, "hplx model calibrate -o m.toml");
+  const hplx::model::SystemSpec spec = hplx::model::parse_system_spec(text, "m.toml");
+  ASSERT_TRUE(spec.device.blas_kernels);
+  EXPECT_EQ(*spec.device.blas_kernels,
+            "OpenBLAS runs its Haswell kernels (AVX2, 16 flops/cycle) on a CPU with AVX-512 (32): "
+            "OPENBLAS_CORETYPE=Haswell is set; DGEMM can reach at most half of Rpeak");
+}
+
 TEST(CalibrateFit, CpuTermsAreWrittenAndLoadBack) {
   hplx::model::Calibration c;
   c.dgemm_gflops = {{1, 40.0}, {2, 78.0}};

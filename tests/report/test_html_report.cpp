@@ -128,6 +128,28 @@ TEST(HtmlReport, Top500SectionShowsTheSweepsFiguresOverGflopsAgainstN) {
   EXPECT_NE(html.find("<td>average power</td><td>50 W</td>"), std::string::npos);
 }
 
+// A Rmax/Rpeak of 51% with the BLAS held to half of Rpeak: the report says
+// so in the machine table and beside Rmax/Rpeak (core/blas_kernels.hpp).
+TEST(HtmlReport, TheBlasKernelsSitInTheMachineTableAndBesideRmaxOverRpeak) {
+  const std::string line =
+      "OpenBLAS runs its Haswell kernels (AVX2, 16 flops/cycle) on a CPU with AVX-512 (32): "
+      "OPENBLAS_CORETYPE=Haswell is set; DGEMM can reach at most half of Rpeak";
+  RunFile f = sweep_with_top500();
+  f.record["machine"] = {
+      {"hostname", "zen5"},
+      {"blas_kernels", {{"core", "Haswell"}, {"rpeak_reachable_share", 0.5}, {"summary", line}}}};
+  f.record["top500"]["rpeak_reachable_by_blas"] = 0.5;
+  f.record["top500"]["blas_kernels"] = line;
+  const std::string html = render(f);
+  EXPECT_EQ(check_html(html), "");
+  const std::string row = "<td>BLAS kernels</td><td>" + line + "</td>";
+  EXPECT_NE(element_by_id(html, "test-0").find(row), std::string::npos);
+  const std::string section = element_by_id(html, "top500-figures-0");
+  EXPECT_NE(section.find("<td>Rpeak the BLAS can reach</td><td>at most 50%</td>"),
+            std::string::npos);
+  EXPECT_NE(section.find(row), std::string::npos);
+}
+
 TEST(HtmlReport, EnergyNotAvailableIsSaidWithItsReason) {
   RunFile f = sweep_with_top500();
   for (auto& t : f.record["tests"])

@@ -39,7 +39,7 @@ TEST(SystemInfo, JsonHasEveryField) {
   const nlohmann::json j = hplx::to_json(info);
   for (const char* key :
        {"hostname", "cpu_model", "logical_cpus", "cpus_allowed", "mem_total_bytes",
-        "mem_available_bytes", "os", "compiler", "mpi_library", "blas"}) {
+        "mem_available_bytes", "os", "compiler", "mpi_library", "blas", "blas_kernels"}) {
     EXPECT_TRUE(j.contains(key)) << key;
   }
   EXPECT_EQ(j["hostname"], info.hostname);

@@ -75,6 +75,34 @@ TEST(Top500, RmaxOverRpeakAndItsSource) {
   EXPECT_TRUE(efficiency);
 }
 
+// Rmax/Rpeak of 45% reads as a slow machine unless the record says that the
+// BLAS's kernels could reach only half of Rpeak.
+TEST(Top500, WhatTheBlasCanReachSitsBesideRmaxOverRpeak) {
+  // A Zen 5 (AVX-512) running OpenBLAS's Haswell kernels (AVX2).
+  const hplx::VectorUnits zen5 =
+      hplx::vector_units({"avx2", "fma", "avx512f"}, "AuthenticAMD", 0x1a);
+  const auto haswell =
+      hplx::assess_blas_kernels("OpenBLAS 0.3.21 Haswell", "Haswell", zen5, "Haswell");
+  const auto f =
+      hplx::top500_figures({pt(1000, 20), pt(2000, 45)}, Rpeak{100, "detected"}, "", haswell);
+  ASSERT_TRUE(f);
+  const nlohmann::json j = hplx::to_json(*f);
+  EXPECT_DOUBLE_EQ(j["rpeak_reachable_by_blas"].get<double>(), 0.5);
+  EXPECT_EQ(j["blas_kernels"], hplx::blas_kernels_warning(haswell));
+  const auto lines = hplx::describe(*f);
+  bool said = false;
+  for (const auto& l : lines)
+    said |= l.rfind("hplx:   BLAS    at most 50% of Rpeak: OpenBLAS runs its Haswell", 0) == 0;
+  EXPECT_TRUE(said);
+  // Kernels that can reach Rpeak add no line, and the record still names them.
+  const auto cooperlake =
+      hplx::assess_blas_kernels("OpenBLAS 0.3.21 Cooperlake", "Cooperlake", zen5, std::nullopt);
+  const auto full =
+      hplx::top500_figures({pt(1000, 20), pt(2000, 45)}, Rpeak{100, "detected"}, "", cooperlake);
+  for (const auto& l : hplx::describe(*full)) EXPECT_EQ(l.find("BLAS"), std::string::npos) << l;
+  EXPECT_DOUBLE_EQ(hplx::to_json(*full)["rpeak_reachable_by_blas"].get<double>(), 1.0);
+}
+
 TEST(Top500, RpeakUnknownSaysWhy) {
   const auto f = hplx::top500_figures({pt(1000, 30)}, std::nullopt, "no clock");
   ASSERT_TRUE(f);
@@ -99,7 +127,7 @@ TEST(Rpeak, IsCoresTimesClockTimesFlopsPerCycle) {
   hplx::CpuPeak p;
   p.cores = 64;
   p.clock_ghz = 2.0;
-  p.units = {16, "AVX2"};
+  p.units = {16, "AVX2+FMA", "AVX2"};
   EXPECT_DOUBLE_EQ(p.gflops(), 2048);
   EXPECT_NE(p.describe().find("= 2048.0 Gflops"), std::string::npos) << p.describe();
 }

@@ -532,7 +532,8 @@ nlohmann::json HplRun::record_so_far() const {
                        {"failed", counts_.failed},
                        {"skipped", counts_.skipped},
                        {"simulated", counts_.simulated}};
-  if (const auto figures = top500_figures(passed_, options_.rpeak, options_.rpeak_why_not))
+  if (const auto figures =
+          top500_figures(passed_, options_.rpeak, options_.rpeak_why_not, options_.blas_kernels))
     record["top500"] = to_json(*figures);
   return record;
 }
@@ -653,7 +654,8 @@ void HplRun::print_summary() {
   lu::print_summary(out_.fp, counts_, dat_.threshold);
   std::fflush(out_.fp);
   if (!options_.quiet && passed_.size() >= 2)
-    if (const auto figures = top500_figures(passed_, options_.rpeak, options_.rpeak_why_not))
+    if (const auto figures =
+            top500_figures(passed_, options_.rpeak, options_.rpeak_why_not, options_.blas_kernels))
       for (const std::string& line : describe(*figures)) std::fprintf(stderr, "%s\n", line.c_str());
 }
 

@@ -55,6 +55,9 @@ struct RunOptions {
   // not known.
   std::optional<Rpeak> rpeak;
   std::string rpeak_why_not;
+  // The CPU BLAS's kernels against the CPU's units, beside Rpeak in the
+  // figures; empty where the CPU's BLAS does not do the work.
+  std::optional<BlasKernels> blas_kernels;
 };
 
 // Checks everything that can be checked before a large allocation: grids
