@@ -233,6 +233,7 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
   // preconditioner solve is progress.
   lu::PhaseScope solving(nullptr, trace, "SOLVE");
   res.factor_s = max_over_grid(wall_time() - t0);
+  res.lu_gflops = res.factor_s > 0 ? lu_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9 : 0;
   res.bad_pivot = factored.bad_pivot;
   // The per-iteration record, each field's maximum over the ranks, and its
   // balance point (rank 0's).
@@ -243,8 +244,7 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
         lu::balance_point_sentence(res.balance, static_cast<long>(res.iterations.size())).c_str());
   }
   say("hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
-      lu_label(c.precision).c_str(), res.factor_s,
-      hpl_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9,
+      lu_label(c.precision).c_str(), res.factor_s, res.lu_gflops,
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
 
   t0 = wall_time();
@@ -283,8 +283,11 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
 
 void print_result(const HplMxpResult& r, double threshold, std::FILE* out) {
   const GmresIrResult& g = r.refinement;
-  std::fprintf(out, "HPL-MxP N=%ld NB=%d P=%d Q=%d time %.4f s score %.4e Gflops\n", r.n, r.nb,
-               r.nprow, r.npcol, r.total_s, r.gflops);
+  // The LU-only rate after the score, as the HPL-MxP rules ask results to
+  // be reported; the fields before it are as they always were.
+  std::fprintf(out,
+               "HPL-MxP N=%ld NB=%d P=%d Q=%d time %.4f s score %.4e Gflops, LU only %.4e Gflops\n",
+               r.n, r.nb, r.nprow, r.npcol, r.total_s, r.gflops, r.lu_gflops);
   std::fprintf(out,
                "  convert %.4f s, %s %.4f s, solve %.4f s, refinement %.4f s (%d GMRES "
                "iterations, %d restart cycles)\n",
@@ -336,6 +339,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"diagonal_scale", c.diagonal_scale},
       {"time_s", r.total_s},
       {"gflops", r.gflops},
+      {"lu_gflops", r.lu_gflops},
       {"phases_s",
        {{"generate", r.generate_s},
         {"convert", r.convert_s},

@@ -90,7 +90,8 @@ struct HplMxpResult {
   int nb = 0, nprow = 0, npcol = 0;
   // convert_s: b to FP32 (A is made in FP32 by the untimed generator).
   double generate_s = 0, convert_s = 0, factor_s = 0, solve_s = 0, refine_s = 0, total_s = 0;
-  double gflops = 0;  // the score
+  double gflops = 0;     // the score
+  double lu_gflops = 0;  // the factorization alone: lu_flops(n) / factor_s
   bool bad_pivot = false;
   device::Precision precision = device::Precision::Fp32;
   // The factorization's per-iteration record (the LU's), each field's

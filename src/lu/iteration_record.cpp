@@ -5,7 +5,6 @@
 #include <string>
 
 #include "core/error.hpp"
-#include "core/flops.hpp"
 
 namespace hplx::lu {
 
@@ -85,10 +84,9 @@ std::vector<IterationTimes> max_on_root(const std::vector<IterationTimes>& mine,
 }
 
 std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>& record, long n) {
-  std::vector<BalanceSample> samples;
-  for (const IterationTimes& it : record)
-    samples.push_back({it.fact, it.rs_comm, it.rs_copy, it.update, panel_flops(n, it.j, it.jb)});
-  return compute_balance_point(samples);
+  // From the record's JSON, as hplx report reads it: the line, the record
+  // and the report cannot disagree on which times count.
+  return balance_point_of_iterations(iterations_to_json(record, n), n);
 }
 
 nlohmann::json iterations_to_json(const std::vector<IterationTimes>& record, long n) {

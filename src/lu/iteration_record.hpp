@@ -75,7 +75,8 @@ void set_phases(IterationTimes& it, const PhaseTimes& before, const PhaseTimes& 
 std::vector<IterationTimes> max_on_root(const std::vector<IterationTimes>& mine, MPI_Comm comm);
 
 // Seed 003's balance point of a (reduced) record, core/balance_point.hpp's
-// definition with each panel's LU flops (panel_flops).
+// definition over the times the record's JSON shows (the device's where it
+// has them), with each panel's LU flops (panel_flops).
 std::optional<BalancePoint> find_balance_point(const std::vector<IterationTimes>& record, long n);
 
 // [{"k", "j", "jb", "n_trailing", "local_cols", "fact_s", "bcast_s", "rs_comm_s", "rs_copy_s",

@@ -265,6 +265,8 @@ std::string test_section(const json& t, const RunFile& file, int index, int id) 
   params << "</table>\n";
   results << "<table><tr><th colspan=\"2\">Results</th></tr>\n";
   row(results, "score (Gflops)", format_number(score));
+  if (const auto lu = t.find("lu_gflops"); lu != t.end() && lu->is_number())
+    row(results, "LU only (Gflops)", format_number(lu->get<double>()));
   row(results, "time (s)", format_number(time_s));
   for (const Part& p : kPhases) row(results, std::string(p.label) + " (s)", field(phases, p.key));
   row(results, "generate (s, not timed)", field(phases, "generate"));

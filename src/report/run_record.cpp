@@ -5,7 +5,6 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
-#include "core/flops.hpp"
 #include "core/input_file.hpp"
 #include "core/json_record.hpp"
 #include "report/hpl_mxp_page.hpp"
@@ -176,13 +175,10 @@ TestView test_view(const json& t, const RunFile& file, int i) {
                                                         : std::string(kBalancePointDefinition);
     v.balance = b;
   } else if (bp == t.end() && !v.iterations.empty()) {
-    std::vector<BalanceSample> times;
-    for (const auto& row : v.iterations)
-      // The panel's flops, not the row's "flops": with look-ahead a row
-      // counts the flops of the update it completed, one panel late.
-      times.push_back({row.fact_s, row.rs_comm_s, row.rs_copy_s, row.update_s,
-                       row.jb > 0 ? panel_flops(v.n, row.j, row.jb) : row.flops});
-    v.balance = compute_balance_point(times);
+    // As hplx lu computed it from the same rows (device times included),
+    // each row's flops its panel's: with look-ahead a row's "flops" are
+    // those of the update it completed, one panel late.
+    v.balance = balance_point_of_iterations(*its, v.n);
     v.balance_recomputed = true;
   }
 

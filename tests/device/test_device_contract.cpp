@@ -6,6 +6,7 @@
 #include <chrono>
 #include <cmath>
 #include <condition_variable>
+#include <cstdlib>
 #include <cstring>
 #include <limits>
 #include <mutex>
@@ -772,6 +773,43 @@ TEST(EmulatedDevice, DroppedWaitsRefuseAnotherBackendsQueue) {
                  Error);
     EXPECT_THROW((void)DroppedWaits::waits_on_events_of(host->compute(), emulated->compute()),
                  Error);
+  } else {
+    GTEST_SKIP() << "the emulated backend is not compiled in";
+  }
+}
+
+// A device on which FACT outlasts the update beside it: the high-priority
+// (panel) queue waits its fixed delay before every operation, the others
+// only their random ones (none here).
+TEST(EmulatedDevice, TheHighPriorityQueueWaitsItsDelayBeforeEachOperation) {
+  if constexpr (kEmulatedCompiled) {
+    EmulatedOptions o;
+    o.max_delay_us = 0;
+    o.high_priority_delay_us = 20000;
+    Device dev(make_emulated_backend(o));
+    EXPECT_NE(dev.backend().describe().find("20000 us before each operation"), std::string::npos);
+    const auto timed = [](Queue& q) {
+      EventPtr start = q.record_timed();
+      for (int i = 0; i < 3; ++i) q.host_callback([] {});
+      EventPtr end = q.record_timed();
+      end->synchronize();
+      return start->seconds_until(*end);
+    };
+    EXPECT_GE(timed(dev.panel()), 4 * 0.020);  // three callbacks and the end event
+    EXPECT_LT(timed(dev.compute()), 0.020);
+  } else {
+    GTEST_SKIP() << "the emulated backend is not compiled in";
+  }
+}
+
+TEST(EmulatedDevice, HighPriorityDelayFromTheEnvironment) {
+  if constexpr (kEmulatedCompiled) {
+    ::setenv("HPLX_EMULATED_HIGH_PRIORITY_DELAY_US", "1500", 1);
+    EXPECT_EQ(emulated_options_from_env().high_priority_delay_us, 1500);
+    ::setenv("HPLX_EMULATED_HIGH_PRIORITY_DELAY_US", "slow", 1);
+    EXPECT_THROW(emulated_options_from_env(), UsageError);
+    ::unsetenv("HPLX_EMULATED_HIGH_PRIORITY_DELAY_US");
+    EXPECT_EQ(emulated_options_from_env().high_priority_delay_us, 0);
   } else {
     GTEST_SKIP() << "the emulated backend is not compiled in";
   }

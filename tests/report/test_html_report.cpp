@@ -424,6 +424,7 @@ json hpl_mxp_test(bool compare) {
             {"threshold", 16.0},
             {"time_s", 0.02},
             {"gflops", 12.5},
+            {"lu_gflops", 20.5},
             {"phases_s",
              {{"generate", 0.01},
               {"convert", 1e-4},
@@ -453,6 +454,8 @@ TEST(HtmlReport, HplMxpRecordShowsScorePhasesPanelsAndRefinement) {
   EXPECT_EQ(check_html(html), "");
   EXPECT_NE(html.find("m.json: 2 HPL-MxP test(s)"), std::string::npos);
   EXPECT_NE(element_by_id(html, "hplmxp-0").find("score 12.5 Gflops"), std::string::npos);
+  // The LU-only rate beside the score, as the HPL-MxP rules report it.
+  EXPECT_NE(html.find("LU only (Gflops)</td><td>20.5<"), std::string::npos);
   EXPECT_EQ(count_tags(element_by_id(html, "hplmxp-phases-0"), "rect"), 4 + 4);  // + legend
   EXPECT_EQ(count_tags(element_by_id(html, "hplmxp-panels-0"), "rect"), 4 * 3 + 3);
   const std::string refinement = element_by_id(html, "hplmxp-refinement-0");

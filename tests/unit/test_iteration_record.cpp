@@ -62,6 +62,21 @@ TEST(IterationRecord, NoBalancePointWhenTheUpdateAlwaysHides) {
   EXPECT_FALSE(find_balance_point({}, 0).has_value());
 }
 
+TEST(IterationRecord, BalancePointByTheDevicesClockWhereTheRecordHasIt) {
+  // The host only queued the work (its FACT + RS 0, its update a constant
+  // 5 ms of queueing); the device's update shrinks as the host's did above
+  // and its FACT takes 30 ms on the panel queue: the same point as there.
+  auto r = synthetic(100 * 64, 64, 0.0);
+  for (IterationTimes& it : r) {
+    it.device_update = it.update;
+    it.update = 0.005;
+    it.device_fact = 0.030;
+  }
+  const auto b = find_balance_point(r, 100 * 64);
+  ASSERT_TRUE(b.has_value());
+  EXPECT_EQ(b->iteration, 71);
+}
+
 TEST(IterationRecord, JsonCarriesRunningRateAndEveryPhase) {
   std::vector<IterationTimes> r = synthetic(4 * 10, 10, 0.01);
   for (std::size_t i = 0; i < r.size(); ++i) {

@@ -118,8 +118,12 @@ class WaitRules {
 // A queue's worker: runs operations in order on its own thread.
 class Worker {
  public:
-  Worker(std::uint64_t seed, const EmulatedOptions& o)
-      : rng_(seed), delay_(0, std::max(0, o.max_delay_us)), share_(o.delay_share) {
+  // `fixed_delay_us`: a wait before every operation, beside the random ones.
+  Worker(std::uint64_t seed, const EmulatedOptions& o, int fixed_delay_us)
+      : rng_(seed),
+        delay_(0, std::max(0, o.max_delay_us)),
+        share_(o.delay_share),
+        fixed_delay_us_(std::max(0, fixed_delay_us)) {
     thread_ = std::thread([this] { loop(); });
   }
   ~Worker() {
@@ -179,6 +183,8 @@ class Worker {
       std::uniform_real_distribution<double> coin(0, 1);
       if (delay_.b() > 0 && coin(rng_) < share_)
         std::this_thread::sleep_for(std::chrono::microseconds(delay_(rng_)));
+      if (fixed_delay_us_ > 0)
+        std::this_thread::sleep_for(std::chrono::microseconds(fixed_delay_us_));
       std::exception_ptr failure;
       try {
         op();
@@ -203,6 +209,7 @@ class Worker {
   std::mt19937_64 rng_;
   std::uniform_int_distribution<int> delay_;
   double share_;
+  int fixed_delay_us_;
   std::thread thread_;
 };
 
@@ -285,7 +292,8 @@ class EmulatedQueue final : public BlasForwarding<EmulatedQueue> {
                 const EmulatedOptions& o, QueuePriority priority, Counts& counts)
       : backend_(b),
         memory_(memory),
-        worker_(std::make_shared<Worker>(seed, o)),
+        worker_(std::make_shared<Worker>(
+            seed, o, priority == QueuePriority::High ? o.high_priority_delay_us : 0)),
         priority_(priority),
         counts_(counts) {}
   // An error nobody synchronized for goes with the queue, said on stderr
@@ -514,8 +522,12 @@ class EmulatedBackend final : public Backend {
   std::string describe() const override {
     return fmt::format(
         "emulated device (an emulation on the CPU, not a GPU: separate memory, queues on worker "
-        "threads, delays up to {} us, seed {})",
-        options_.max_delay_us, options_.seed);
+        "threads, delays up to {} us, seed {}{})",
+        options_.max_delay_us, options_.seed,
+        options_.high_priority_delay_us > 0
+            ? fmt::format(", {} us before each operation of a high-priority (panel) queue",
+                          options_.high_priority_delay_us)
+            : std::string());
   }
   bool host_accessible(MemorySpace space) const override { return space != MemorySpace::Device; }
   // Fresh memory holds garbage, as cudaMalloc's and cudaMallocHost's do: all
@@ -614,6 +626,8 @@ EmulatedOptions emulated_options_from_env() {
       env_number("HPLX_EMULATED_SEED", static_cast<long>(o.seed), 0, 1L << 62));
   o.max_delay_us =
       static_cast<int>(env_number("HPLX_EMULATED_DELAY_US", o.max_delay_us, 0, 100000));
+  o.high_priority_delay_us = static_cast<int>(
+      env_number("HPLX_EMULATED_HIGH_PRIORITY_DELAY_US", o.high_priority_delay_us, 0, 100000));
   return o;
 }
 

@@ -12,7 +12,9 @@
 //   between queues and the host's synchronize() behave as CUDA's.
 // - Before an operation the worker sleeps for a random time (seeded, per
 //   queue), so that work which is ordered only by luck runs out of order in
-//   some seeds.
+//   some seeds. A high-priority queue (the device's panel queue) can also
+//   be made slow by a fixed wait before each operation: a device on which
+//   FACT outlasts the update beside it.
 // - BLAS runs through OpenBLAS on the worker thread; kernels run the shared
 //   bodies (launch.hpp) there.
 // An error inside a queued operation is kept and rethrown by the next
@@ -32,13 +34,15 @@
 namespace hplx::device {
 
 struct EmulatedOptions {
-  std::uint64_t seed = 1;     // of the random delays; queue i uses seed + i
-  int max_delay_us = 50;      // the longest delay before an operation; 0 = none
-  double delay_share = 0.25;  // the share of operations that are delayed
+  std::uint64_t seed = 1;          // of the random delays; queue i uses seed + i
+  int max_delay_us = 50;           // the longest delay before an operation; 0 = none
+  double delay_share = 0.25;       // the share of operations that are delayed
+  int high_priority_delay_us = 0;  // a wait before every operation of a High queue
 };
 
-// The options from the environment: HPLX_EMULATED_SEED, HPLX_EMULATED_DELAY_US
-// (defaults as above). Throws UsageError naming a malformed value.
+// The options from the environment: HPLX_EMULATED_SEED, HPLX_EMULATED_DELAY_US,
+// HPLX_EMULATED_HIGH_PRIORITY_DELAY_US (defaults as above). Throws UsageError
+// naming a malformed value.
 EmulatedOptions emulated_options_from_env();
 
 std::unique_ptr<Backend> make_emulated_backend(const EmulatedOptions& options);
