@@ -63,8 +63,10 @@ while read -r step key; do
   python3 -c 'import json,sys; sys.exit(0 if sys.argv[2] in json.load(open(sys.argv[1])) else 1)' "$S" "$key" ||
     fail "dry run: summary.json lacks $key (step $step)"
 done < <(keys_of)
-tar -tJf "$WORKDIR/full/files.tar.xz" | grep -q 'files/lu-1.json' || fail "the archive lacks files/lu-1.json"
-ls "$WORKDIR/full" | sort | tr '\n' ' ' | grep -qx 'files.tar.xz steps.txt summary.json ' ||
+# (grep -q would close the pipe on tar: pipefail then reports its SIGPIPE)
+tar -tJf "$WORKDIR/full/files.tar.xz" >"$WORKDIR/full-archive.txt"
+grep -q 'files/lu-1.json' "$WORKDIR/full-archive.txt" || fail "the archive lacks files/lu-1.json"
+[[ $(find "$WORKDIR/full" -mindepth 1 -printf '%f\n' | sort | tr '\n' ' ') == 'files.tar.xz steps.txt summary.json ' ]] ||
   fail "OUT holds more than summary.json, steps.txt and files.tar.xz: $(ls "$WORKDIR/full")"
 grep -q '^check: explore .*: ok in' "$WORKDIR/full/steps.txt" || fail "dry run: no exploration ran"
 echo "dry run: every part ok, every key written, $(grep -c '^check: explore .*: ok' "$WORKDIR/full/steps.txt") explorations; $(tail -1 "$WORKDIR/full/steps.txt" | sed 's/^check: //')"
