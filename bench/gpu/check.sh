@@ -60,9 +60,9 @@ LU_NEEDS=device_layer,pivot_search,fused_leaf,lu
 HPLMXP_NEEDS=device_layer,hplmxp_inverse,hplmxp_lu_steps
 STEP_TABLE=(
   "environment 10 -"
-  "correctness 110 -"
+  "correctness 120 -"
   "probes 70 device_layer"
-  "lu 150 $LU_NEEDS"
+  "lu 140 $LU_NEEDS"
   "hpl-mxp 85 $HPLMXP_NEEDS"
   "mxp 75 device_layer,mxp"
 )
