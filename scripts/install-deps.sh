@@ -250,6 +250,7 @@ if [[ ! -e $policy ]]; then
 #!/bin/sh
 # Written by hplx's scripts/install-deps.sh for one apt-get install and
 # removed after it: the services that install brings are not started.
+[ "\$1" = --quiet ] && shift
 known="
 $before
 "
