@@ -35,10 +35,12 @@ install: build
 # Builds the hplx program and the libraries it links, nothing else (not the
 # test programs, benchmarks or the simulated cluster's rank program), so the
 # first result comes as early as the build allows; `make build` and
-# `make test` build everything.
+# `make test` build everything. RUN_ARGS go to hplx lu (`make run
+# RUN_ARGS="--n 4000"`: a shorter run).
+RUN_ARGS ?=
 run: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target hplx
-	$(BUILD_DIR)/bin/hplx lu
+	$(BUILD_DIR)/bin/hplx lu $(RUN_ARGS)
 
 # Configures again with the tests required: a build/ that `make run` made
 # before the test list was installed (no GoogleTest, no SimGrid) finds them.
