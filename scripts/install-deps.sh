@@ -273,13 +273,27 @@ say "installing ${missing[*]}"
 "${SUDO[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"
 remove_policy
 
-# Not at boot either: a new service stays off until its owner enables it.
+# Not at boot either: a new daemon stays off until its owner enables it. A
+# daemon: an init script started in runlevels 2-5 (not procps's, which sets
+# sysctls at boot: cmake depends on it), a service unit that is not a
+# oneshot, a socket.
+is_daemon() {
+  local s=$1 f
+  for f in /lib/systemd/system/$s /lib/systemd/system/$s.service; do
+    [[ -f $f ]] || continue
+    [[ $f == *.socket ]] && return 0
+    [[ $f == *.service ]] && ! grep -qx 'Type=oneshot' "$f" && return 0
+  done
+  [[ -f /etc/init.d/$s ]] && grep -qE '^# *Default-Start:.*[2-5]' "/etc/init.d/$s"
+}
 new=$(comm -13 <(echo "$before") <(services))
+daemons=()
+for s in $new; do is_daemon "$s" && daemons+=("$s"); done
 if [[ -n $new ]]; then
-  for s in $new; do
+  for s in "${daemons[@]}"; do
     unit=$s
-    [[ $s == *.socket || $s == *.timer ]] || unit=$s.service
-    if [[ -e /lib/systemd/system/$unit || -e /usr/lib/systemd/system/$unit ]]; then
+    [[ $s == *.socket ]] || unit=$s.service
+    if [[ -e /lib/systemd/system/$unit ]]; then
       if command -v systemctl >/dev/null; then
         "${SUDO[@]}" systemctl disable --quiet "$unit" 2>/dev/null || true
       elif command -v deb-systemd-helper >/dev/null; then
@@ -290,5 +304,5 @@ if [[ -n $new ]]; then
       "${SUDO[@]}" update-rc.d "$s" disable >/dev/null 2>&1 || true
     fi
   done
-  say "not started and disabled at boot, the services this install brought: $(echo $new) (hplx and its tests start none of them)"
+  say "not started: $(echo $new); disabled at boot: ${daemons[*]:-none} (hplx and its tests start none of them)"
 fi
