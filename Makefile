@@ -9,8 +9,13 @@ export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
 all: build
 
+# What building and running needs (the run list of scripts/install-deps.sh);
+# the targets that test add the test list (DEPS_FLAGS=--test below). Where it
+# cannot install (not Debian, no root or sudo) it installs nothing, says in
+# one line what it did not find, and the build goes on with what CMake finds.
+DEPS_FLAGS ?=
 deps:
-	@bash scripts/install-deps.sh
+	@bash scripts/install-deps.sh $(DEPS_FLAGS)
 
 $(BUILD_DIR)/CMakeCache.txt:
 	cmake -S . -B $(BUILD_DIR) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
@@ -30,12 +35,19 @@ install: build
 # Builds the hplx program and the libraries it links, nothing else (not the
 # test programs, benchmarks or the simulated cluster's rank program), so the
 # first result comes as early as the build allows; `make build` and
-# `make test` build everything.
+# `make test` build everything. RUN_ARGS go to hplx lu (`make run
+# RUN_ARGS="--n 4000"`: a shorter run).
+RUN_ARGS ?=
 run: configure
 	cmake --build $(BUILD_DIR) -j $(JOBS) --target hplx
-	$(BUILD_DIR)/bin/hplx lu
+	$(BUILD_DIR)/bin/hplx lu $(RUN_ARGS)
 
-test: build
+# Configures again with the tests required: a build/ that `make run` made
+# before the test list was installed (no GoogleTest, no SimGrid) finds them.
+test: DEPS_FLAGS = --test
+test: configure
+	cmake -S . -B $(BUILD_DIR) -DHPLX_BUILD_TESTS=on
+	cmake --build $(BUILD_DIR) -j $(JOBS)
 	cd $(BUILD_DIR) && ctest --output-on-failure -j $(JOBS)
 
 # The unit, device and MPI tests again under AddressSanitizer and
@@ -49,9 +61,10 @@ test: build
 # the file and line of each frame): the test programs compile in about
 # 60% of -O2 -g's time (test_device_contract.cpp 31.6 s against 54.1).
 SANITIZE_DIR ?= build-sanitize
+test-sanitize: DEPS_FLAGS = --test
 test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
-	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DHPLX_CUDA=off -DHPLX_SANITIZE=on
+	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DHPLX_CUDA=off -DHPLX_SANITIZE=on -DHPLX_BUILD_TESTS=on
 	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target hplx_test_programs
 	cd $(SANITIZE_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0:fast_unwind_on_malloc=0 \
@@ -67,6 +80,7 @@ test-sanitize: deps
 FUZZ_DIR ?= build-fuzz
 FUZZ_SECONDS ?= 600
 FUZZ_SMOKE_SECONDS ?= 30
+fuzz-build: DEPS_FLAGS = --test
 fuzz-build: deps
 	CC=clang CXX=clang++ cmake -S . -B $(FUZZ_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHPLX_FUZZ=on
 	cmake --build $(FUZZ_DIR) -j $(JOBS)

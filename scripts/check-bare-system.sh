@@ -7,10 +7,24 @@
 # would:
 #   short form (default):  make run      (install-deps.sh, configure, build
 #                                          of hplx, its default run, PASSED)
-#   FULL=1:                make run, then make test
+#   FULL=1:                those, then make test
 # A package the build or the tests use that scripts/install-deps.sh forgets
 # fails here, not on a user's machine: this project's own machines and CI
 # come with packages a bare system lacks (pkg-config was one).
+#
+# Then, in the same root (a second debootstrap would cost minutes):
+#   - what `make run` installed is the run list (and what it depends on),
+#     none of the test list, and no service: no munged, slurmctld or slurmd
+#     runs, no init script or systemd unit came; the download and installed
+#     sizes are printed;
+#   - an ordinary user, with apt-get and sudo unusable (stubs that fail and
+#     log), clones again and runs `make run`: it must build and PASS without
+#     root, apt-get never run and sudo asked nothing;
+#   - `install-deps.sh --test` installs the test list: still no munged,
+#     slurmctld or slurmd, and their services disabled at boot; sizes printed.
+# The root is made to start services as a booted Debian would (below), so a
+# package whose postinst starts a daemon (munge's) starts it here unless
+# install-deps.sh prevents it.
 #
 # Needs root (debootstrap, chroot, mounts) and Debian's debootstrap; the
 # Debian mirror is the one this machine's apt uses. Everything it mounts
@@ -113,6 +127,13 @@ debootstrap --variant=minbase "$suite" "$root" ${mirror:+"$mirror"} >"$root.debo
   }
 rm -f "$root.debootstrap.log"
 say "root made in $((SECONDS - t0)) s"
+# A bare root has no init, and invoke-rc.d starts no service without one
+# (nor without a runlevel), which would hide a package that starts its
+# daemon. Here it has both, as a booted sysvinit Debian: a maintainer
+# script's `invoke-rc.d munge start` runs the init script.
+printf '#!/bin/sh\n# check-bare-system.sh: a booted Debian in runlevel 2\necho "N 2"\n' >"$root/sbin/runlevel"
+chmod 755 "$root/sbin/runlevel"
+[[ -e $root/sbin/init ]] || ln -s /bin/true "$root/sbin/init"
 
 bind() {  # bind SRC DEST [ro]
   mkdir -p "$2"
@@ -155,14 +176,124 @@ step() {  # step NAME COMMAND: runs it inside, says how long it took
   say "$name: ok in $((SECONDS - t)) s"
 }
 
+# Fails if a daemon of the test list runs in the root; names anything else
+# still running there.
+no_daemons() {  # no_daemons WHEN
+  local p comm others=()
+  for p in /proc/[0-9]*; do
+    [[ $(readlink "$p/root" 2>/dev/null) == "$root" ]] || continue
+    comm=$(cat "$p/comm" 2>/dev/null) || continue
+    case $comm in
+      munged | slurmctld | slurmd) die "$comm (pid ${p#/proc/}) runs in the root after $1" ;;
+      *) others+=("$comm") ;;
+    esac
+  done
+  say "no munged, slurmctld or slurmd runs after $1${others[*]:+ (still running there: ${others[*]})}"
+}
+# The checks that run inside the root, in a file there (quoting them for
+# `inside` would hide what they do). checks.sh WHAT [ARGS]:
+cat >"$root/root/checks.sh" <<'CHECKS'
+#!/bin/bash
+# check-bare-system.sh's checks inside the bare root.
+set -euo pipefail
+cd /root/hplx
+packages() { dpkg-query -W -f='${Package}\n' | sort; }
+debs() { find /var/cache/apt/archives -maxdepth 1 -name '*.deb' | sort; }
+case $1 in
+  snapshot)  # what the root has now, for `delta` after the next install
+    packages >/root/pkgs.before
+    debs >/root/debs.before
+    ;;
+  delta)  # delta NAME [UNWANTED...]: what came since the snapshot, its sizes; none of UNWANTED
+    name=$2
+    shift 2
+    new=$(comm -13 /root/pkgs.before <(packages))
+    [[ -n $new ]] || { echo "$name: no package"; exit 0; }
+    kib=$(dpkg-query -W -f='${Installed-Size}\n' $new | awk '{s += $1} END {print s + 0}')
+    bytes=$(comm -13 /root/debs.before <(debs) | xargs -r stat -c %s | awk '{s += $1} END {print s + 0}')
+    echo "$name: $(wc -w <<<"$new") packages, download $((bytes / 1048576)) MiB, installed $((kib / 1024)) MiB"
+    # Asked for, not only depended on (cmake depends on procps): manual.
+    bad=$(comm -12 <(comm -12 <(echo "$new") <(apt-mark showmanual | sort)) <(printf '%s\n' "$@" | sort -u))
+    [[ -z $bad ]] || { echo "$name asked for packages of the test list: "$bad; exit 1; }
+    came=$(comm -12 <(echo "$new") <(printf '%s\n' "$@" | sort -u))
+    [[ -z $came ]] || echo "$name: of the test list, as dependencies: "$came
+    services=$(dpkg -L $new | grep -E '^(/usr)?(/etc/init\.d/|/lib/systemd/system/[^/]*\.(service|socket|timer)$)' || true)
+    # Daemons among them: what install-deps.sh's is_daemon calls one.
+    daemons=$(for f in $services; do
+      case $f in
+        *.socket) echo "$f" ;;
+        *.service) grep -qx 'Type=oneshot' "$f" || echo "$f" ;;
+        */init.d/*) grep -qE '^# *Default-Start:.*[2-5]' "$f" && echo "$f" ;;
+      esac
+    done; true)
+    echo "$name: services that came: "${services:-none}"; daemons: "${daemons:-none}
+    ;;
+  run-list)  # the run list is there, and nothing of the test list or a service came with it
+    run=$(bash scripts/install-deps.sh --list run | sort -u)
+    for p in $run; do
+      dpkg-query -W -f='${Status}' "$p" | grep -q 'install ok installed' || { echo "$p is missing"; exit 1; }
+    done
+    echo "run list: "$run
+    out=$(bash /root/checks.sh delta "make run" $(comm -23 <(bash scripts/install-deps.sh --list test | sort -u) <(echo "$run")))
+    echo "$out"
+    grep -q 'daemons: none' <<<"$out" || { echo "make run brought a daemon"; exit 1; }
+    ;;
+  as-user)  # as-user NAME JOBS: make run as an ordinary user; apt-get and sudo fail and log
+    # (N = 4000: the build is what differs from root's; the minute's run is not)
+    user=$2
+    useradd -m "$user"
+    for c in apt-get sudo; do
+      printf '#!/bin/sh\necho "%s $*" >>/tmp/asked-root\necho "%s: not usable here" >&2\nexit 1\n' "$c" "$c" >/usr/local/bin/$c
+      chmod 755 /usr/local/bin/$c
+    done
+    git clone -q /mnt/hplx-src "/home/$user/hplx"
+    chown -R "$user:" "/home/$user/hplx"
+    rc=0
+    runuser -u "$user" -- env -i HOME="/home/$user" TERM=dumb LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
+      bash -c "cd ~/hplx && make run JOBS=$3 RUN_ARGS='--n 4000'" </dev/null >/root/make-run-user.log 2>&1 || rc=$?
+    rm -f /usr/local/bin/apt-get /usr/local/bin/sudo
+    grep '^install-deps:' /root/make-run-user.log || true
+    tail -n 3 /root/make-run-user.log
+    [[ $rc == 0 ]] || { tail -n 25 /root/make-run-user.log; echo "make run as $user: exit $rc"; exit 1; }
+    grep -q 'PASSED' /root/make-run-user.log || { echo 'no PASSED line'; exit 1; }
+    # `sudo -n true` asks nothing: it is how install-deps.sh learns sudo is not usable.
+    asked=$(grep -vx 'sudo -n true' /tmp/asked-root 2>/dev/null || true)
+    [[ -z $asked ]] || { echo "asked for root: $asked"; exit 1; }
+    ;;
+  test-list)  # install-deps.sh --test; the services it brought do not start at boot
+    bash scripts/install-deps.sh --test
+    bash /root/checks.sh delta "the test list"
+    for s in munge slurmd slurmctld; do
+      if ls /etc/rc[2-5].d/S*"$s" /etc/systemd/system/*.wants/"$s".service 2>/dev/null | grep .; then
+        echo "$s starts at boot"
+        exit 1
+      fi
+    done
+    ;;
+esac
+CHECKS
+
 step "prerequisites: apt-get install ${prerequisites[*]}" \
   "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${prerequisites[*]} >/dev/null"
 step "git clone" "git clone -q /mnt/hplx-src /root/hplx"
+inside "bash /root/checks.sh snapshot"
+t_run=$SECONDS
 step "make run" "cd /root/hplx && make run JOBS=$jobs 2>&1 | tee /root/make-run.log | tail -n 25
   grep -q 'PASSED' /root/make-run.log || { echo 'make run: no PASSED line'; exit 1; }"
+t_run=$((SECONDS - t_run))
+no_daemons "make run"
+step "make run installed the run list only" "bash /root/checks.sh run-list"
+# An ordinary user where nothing can be installed: the build's packages are
+# there, apt-get and sudo fail.
+step "make run as an ordinary user, apt-get and sudo unusable" "bash /root/checks.sh as-user hplxuser $jobs"
+no_daemons "make run as an ordinary user"
+inside "bash /root/checks.sh snapshot"
+step "install-deps.sh --test (the test list)" "bash /root/checks.sh test-list"
+no_daemons "the test list's install"
+
 if [[ $full == 1 ]]; then
   step "make test" "cd /root/hplx && make test JOBS=$jobs 2>&1 | tee /root/make-test.log | tail -n 40"
 fi
-ran="make run"
-[[ $full == 1 ]] && ran="make run and make test"
-say "PASSED: bare Debian $suite with only ${prerequisites[*]} installed: $ran in $((SECONDS - t0)) s"
+ran="make run in $t_run s, make run as an ordinary user without root, the test list's install"
+[[ $full == 1 ]] && ran="$ran, make test"
+say "PASSED: bare Debian $suite with only ${prerequisites[*]} installed: $ran; no munged, slurmctld or slurmd; $((SECONDS - t0)) s in all"

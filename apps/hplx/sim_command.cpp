@@ -253,12 +253,13 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       throw UsageError(
           fmt::format("the simulated ranks' program or library {} is missing; allowed: build it "
                       "(`make build`, or `cmake --build BUILD --target hplx_sim_rank`; `make run` "
-                      "builds hplx alone), with SimGrid installed (scripts/install-deps.sh, "
+                      "builds hplx alone), with SimGrid installed (scripts/install-deps.sh --test, "
                       "libsimgrid-dev) and -DHPLX_SIM=auto or on",
                       f.empty() ? "(libexec/hplx)" : f));
   const std::string smpirun = find_in_path("smpirun");
   if (smpirun.empty())
-    throw UsageError("smpirun is not on the PATH; run scripts/install-deps.sh (libsimgrid-dev)");
+    throw UsageError(
+        "smpirun is not on the PATH; run scripts/install-deps.sh --test (libsimgrid-dev)");
   require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
 
   // The run's folder: the platform, the hostfile, the kernel models.

@@ -10,13 +10,13 @@
 # system's man pages still found; the Tcl modulefile loads too (through
 # Lmod, which reads both).
 # Exit 0 passed, 1 failed, 77 skipped (Lmod not installed: it prints why;
-# scripts/install-deps.sh installs it).
+# scripts/install-deps.sh --test installs it).
 set -u
 build=$(cd "${1:?usage: install_and_module.sh BUILD_DIR VERSION}" && pwd)
 version=${2:?usage: install_and_module.sh BUILD_DIR VERSION}
 lmod_init=/usr/share/lmod/lmod/init/bash
 if [ ! -r "$lmod_init" ]; then
-  echo "SKIP: Lmod is not installed ($lmod_init is missing; scripts/install-deps.sh installs lmod)"
+  echo "SKIP: Lmod is not installed ($lmod_init is missing; scripts/install-deps.sh --test installs lmod)"
   exit 77
 fi
 work=$(mktemp -d)

@@ -30,7 +30,7 @@ netns_require() {
   [[ $(id -u) -eq 0 ]] || skip "network namespaces need root (this is uid $(id -u))"
   local tool
   for tool in "$@"; do
-    command -v "$tool" >/dev/null || skip "$tool is missing (scripts/install-deps.sh installs it)"
+    command -v "$tool" >/dev/null || skip "$tool is missing (scripts/install-deps.sh --test installs it)"
   done
 }
 

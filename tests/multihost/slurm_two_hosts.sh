@@ -39,7 +39,7 @@ started=$(date +%s.%N)
 netns_require ip unshare nsenter ss pgrep python3 timeout taskset getconf
 for tool in munged mungekey slurmctld slurmd sbatch srun scontrol scancel sinfo; do
   command -v "$tool" >/dev/null ||
-    skip "$tool is missing (scripts/install-deps.sh installs slurmctld, slurmd, slurm-client and munge)"
+    skip "$tool is missing (scripts/install-deps.sh --test installs slurmctld, slurmd, slurm-client and munge)"
 done
 command -v "$mpirun" >/dev/null || fail "no mpirun: $mpirun"
 # The batch script's mpirun is this one.
