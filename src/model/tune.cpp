@@ -423,6 +423,10 @@ TuneResult tune(const SystemSpec& spec, const TuneOptions& opt, const Simulate& 
     r.best_by_fact = best_of(r.simulated);
     r.best_by_fact_simulated = r.best_by_fact.size() == 2;
     if (!r.best_by_fact_simulated) r.best_by_fact = best_of(r.ranked);
+    // The chosen place at the choice's own rate: a variant less than
+    // kMinGain faster was not taken and is not what the job runs.
+    if (r.chosen.fact_on && r.best_by_fact_simulated == r.chosen.simulated)
+      r.best_by_fact[*r.chosen.fact_on] = r.chosen.best_gflops();
   }
   return r;
 }
