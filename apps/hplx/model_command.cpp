@@ -18,6 +18,7 @@
 #include "lu/run/phase_timing.hpp"
 #include "model/calibrate.hpp"
 #include "model/model.hpp"
+#include "model/provenance.hpp"
 #include "model_flags.hpp"
 #include "root_check.hpp"
 
@@ -51,8 +52,10 @@ std::string eff(const Prediction& p) {
   return p.rpeak_gflops > 0 ? fmt::format("{:.1f}", 100.0 * p.efficiency) : "n/a";
 }
 
-void print_header(const SystemSpec& spec, int threads) {
+void print_header(const SystemSpec& spec, int threads, model::FactOn fact_on) {
   fmt::print("hplx model: {} ({})\n", spec.name, spec.file);
+  fmt::print("  {}\n", model::assumed_figures_line(spec, {false, fact_on == model::FactOn::Host,
+                                                          fact_on == model::FactOn::Device}));
   const auto& d = spec.device;
   std::string dev =
       d.rpeak_gflops ? fmt::format("Rpeak {:.2f} GFLOPS", *d.rpeak_gflops) : "Rpeak unknown";
@@ -146,6 +149,11 @@ ModelCommand::ModelCommand(CLI::App& parent) {
       ->check(CLI::Range(1e-6, 1.0));
   sub_->add_option("--threads", threads_, "threads per rank (picks a calibrated DGEMM rate)")
       ->check(CLI::NonNegativeNumber);
+  sub_->add_option("--fact-on", fact_on_,
+                   "a GPU spec with a [host] table: where FACT runs, as hplx lu: 'host' (the "
+                   "panel to the host and back; default) or 'device' (device.fact_probe as "
+                   "measured, docs/MODEL.md)")
+      ->check(CLI::IsMember({"host", "device"}));
   sub_->add_option("--json", json_, "write the predictions as a JSON record");
   sub_->add_flag("--iterations", iterations_, "with --json: include the per-panel times");
   calibrate_ = sub_->add_subcommand(
@@ -180,6 +188,12 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
   const SystemSpec spec = model::load_system_spec(spec_file_);
   require_outputs_on_root(world, {{"--json", json_}});
   const bool quiet_rank = rank != 0;
+  const model::FactOn fact_on = fact_on_ == "device" ? model::FactOn::Device : model::FactOn::Host;
+  if (fact_on == model::FactOn::Device && !spec.host.present)
+    throw UsageError(fmt::format(
+        "--fact-on device: {} has no [host] table, so its FACT is already on the device; "
+        "allowed: --fact-on host, or a GPU spec with a [host] table",
+        spec.file));
 
   std::vector<int> nbs;
   if (nb_)
@@ -195,6 +209,9 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
   nlohmann::json record = make_record_header("model", argv);
   record["spec"] = {{"file", spec.file}, {"name", spec.name}, {"source", spec.source}};
   if (spec.device.blas_kernels) record["spec"]["blas_kernels"] = *spec.device.blas_kernels;
+  record["spec"]["assumed"] = model::assumed_figures(
+      spec, {false, fact_on == model::FactOn::Host, fact_on == model::FactOn::Device});
+  if (spec.host.present) record["fact_on"] = fact_on_;
   nlohmann::json points = nlohmann::json::array();
 
   if (nodes_) {
@@ -206,7 +223,7 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
     const double frac =
         memory_fraction_ ? *memory_fraction_ : spec.run.memory_fraction.value_or(0.8);
     if (!quiet_rank) {
-      print_header(spec, threads_);
+      print_header(spec, threads_, fact_on);
       fmt::print(
           "\nWeak scaling: N fills {:.0f}% of memory, NB = {}; weak-scaling efficiency = "
           "(Gflops / nodes) / (1-node Gflops)\n",
@@ -218,7 +235,7 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
     for (int nn : nodes) {
       auto [p, q] = model::grid_for_nodes(spec, nn);
       const long n = model::n_from_memory(spec, nn, frac, nbs.front());
-      RunPoint rp{n, nbs.front(), p, q, threads_};
+      RunPoint rp{n, nbs.front(), p, q, threads_, 0, fact_on};
       Prediction m = model::predict_mcl(spec, rp);
       Prediction o = model::predict_original_closed(spec, rp);
       if (base == 0) base = m.gflops / nn;
@@ -261,9 +278,9 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
     const size_t count = ns.size() * nbs.size() * grids.size();
     // Every grid must fit the nodes before anything is printed.
     for (const auto& [p, q] : grids) model::plan_layout(spec, p, q);
-    if (!quiet_rank) print_header(spec, threads_);
+    if (!quiet_rank) print_header(spec, threads_, fact_on);
     if (count == 1) {
-      RunPoint rp{ns[0], nbs[0], grids[0].first, grids[0].second, threads_};
+      RunPoint rp{ns[0], nbs[0], grids[0].first, grids[0].second, threads_, 0, fact_on};
       Prediction o = model::predict_original_closed(spec, rp);
       Prediction op = model::predict_original_panels(spec, rp);
       Prediction m = model::predict_mcl(spec, rp);
@@ -280,7 +297,7 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
       for (const auto& [p, q] : grids)
         for (int nb : nbs)
           for (long n : ns) {
-            RunPoint rp{n, nb, p, q, threads_};
+            RunPoint rp{n, nb, p, q, threads_, 0, fact_on};
             Prediction o = model::predict_original_closed(spec, rp);
             Prediction m = model::predict_mcl(spec, rp);
             if (!quiet_rank)
@@ -313,7 +330,7 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
               "column)\n");
       }
       for (const auto& pub : spec.published) {
-        RunPoint rp{pub.n, pub.nb, pub.p, pub.q, threads_, pub.nodes};
+        RunPoint rp{pub.n, pub.nb, pub.p, pub.q, threads_, pub.nodes, fact_on};
         Prediction m = model::predict_mcl(spec, rp);
         Prediction o = model::predict_original_closed(spec, rp);
         double published = pub.rmax_gflops ? *pub.rmax_gflops : 0.0;

@@ -28,6 +28,7 @@ class ModelCommand {
   std::optional<std::string> n_, nb_, grid_, nodes_;
   std::optional<double> memory_fraction_;
   int threads_ = 0;
+  std::string fact_on_ = "host";  // a [host] spec: where FACT runs
   std::string json_;
   bool iterations_ = false;
   // calibrate

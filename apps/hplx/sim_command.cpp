@@ -23,6 +23,7 @@
 #include "lu/config.hpp"
 #include "lu/run/problem_size.hpp"
 #include "model/prediction.hpp"
+#include "model/provenance.hpp"
 #include "model/sim_platform.hpp"
 #include "model/system_spec.hpp"
 #include "root_check.hpp"
@@ -93,7 +94,7 @@ void write_file(const fs::path& p, const std::string& text) {
 // hplx lu --predict writes).
 void annotate_record(const std::string& path, const model::SystemSpec& spec,
                      const std::string& spec_path, int threads, int ranks_per_node,
-                     const nlohmann::json& simulation) {
+                     model::FactOn fact_on, const nlohmann::json& simulation) {
   std::ifstream in(path);
   if (!in) return;  // the run failed before writing it; its error says why
   nlohmann::json record = nlohmann::json::parse(in, nullptr, false);
@@ -105,7 +106,7 @@ void annotate_record(const std::string& path, const model::SystemSpec& spec,
     if (n <= 0 || nb <= 0 || p <= 0 || q <= 0) continue;
     // The nodes the test's grid fills, as the simulation placed its ranks.
     const int nodes = (p * q + ranks_per_node - 1) / ranks_per_node;
-    const model::Prediction pr = model::predict_run(spec, n, nb, p, q, threads, nodes);
+    const model::Prediction pr = model::predict_run(spec, n, nb, p, q, threads, nodes, fact_on);
     t["prediction"] = model::record_overlay(pr, spec_path);
   }
   write_text_atomically(path, record.dump(1) + "\n");
@@ -212,6 +213,10 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   for (const lu::GridShape& g : dat.grids) ranks = std::max(ranks, g.p * g.q);
   const model::SimPlatform platform = model::sim_platform(spec, ranks, nodes_);
   const device::SimModel kernels = sim_model_from_spec(spec, threads, &notes);
+  // FACT's own figures count where FACT runs: the host's for a CPU spec
+  // (its FACT is the rank's) and for --fact-on host.
+  const model::FigureUse use{true, fact_on_ == "host", fact_on_ == "device"};
+  notes.push_back("hplx sim: " + model::assumed_figures_line(spec, use));
   if (fact_on_ == "device" && !kernels.gpu)
     throw UsageError(fmt::format(
         "--fact-on device: {}'s ranks run their work in order on one timeline (no [host] "
@@ -338,9 +343,12 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                                        {"ranks_per_node", platform.ranks_per_node},
                                        {"threads", threads},
                                        {"kernels", to_json(kernels)},
+                                       {"fact_on", fact_on_},
+                                       {"assumed", model::assumed_figures(spec, use)},
                                        {"wall_s", wall},
                                        {"argv", argv}};
-    annotate_record(json_, spec, spec_, threads, platform.ranks_per_node, simulation);
+    annotate_record(json_, spec, spec_, threads, platform.ranks_per_node,
+                    fact_on_ == "device" ? model::FactOn::Device : model::FactOn::Host, simulation);
   }
   if (keep_.empty()) {
     std::error_code ec;

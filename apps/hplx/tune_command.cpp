@@ -20,6 +20,7 @@
 #include "lu/config.hpp"
 #include "lu/run/hpl_dat_writer.hpp"
 #include "model/batch_script.hpp"
+#include "model/provenance.hpp"
 #include "model/tune.hpp"
 
 extern char** environ;
@@ -84,6 +85,7 @@ model::SimOutcome simulate(const std::string& self, const std::string& spec_path
                                    "--quiet"};
   if (c.threads > 0) args.insert(args.end(), {"--threads", std::to_string(c.threads)});
   if (c.split >= 0) args.insert(args.end(), {"--split", fmt::format("{}", c.split)});
+  if (c.fact_on) args.insert(args.end(), {"--fact-on", model::fact_on_name(*c.fact_on)});
   const std::string log = (dir / "sim.log").string();
   const double t0 = wall_time();
   const int rc = run_logged(args, log);
@@ -225,6 +227,11 @@ TuneCommand::TuneCommand(CLI::App& parent) {
                    "on (default): where sinfo answers, refuse nodes the cluster does not have; "
                    "off: write the job without asking")
       ->check(CLI::IsMember({"on", "off"}));
+  sub_->add_option("--fact-on", fact_on_,
+                   "a GPU spec with a [host] table: auto (default: FACT on the host and on the "
+                   "device both ranked and simulated, the faster written into the job), host or "
+                   "device (that place only)")
+      ->check(CLI::IsMember({"auto", "host", "device"}));
   sub_->add_flag("--force", force_, "replace those files where they exist");
   sub_->add_flag("--quiet,-q", quiet_, "no progress on stderr");
 }
@@ -261,6 +268,8 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   opt.nbs = nbs_;
   opt.budget_s = budget_;
   opt.top = top_;
+  if (fact_on_ != "auto")
+    opt.fact_on = fact_on_ == "device" ? model::FactOn::Device : model::FactOn::Host;
 
   // Nodes the cluster here does not have are refused before the search
   // (their cpus are checked after it, when the ranks per node are chosen).
@@ -298,6 +307,12 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   print_table(r);
   for (const auto& note : r.notes) std::printf("note: %s\n", note.c_str());
   const model::TuneCandidate& c = r.chosen;
+  // The assumed figures the choice rests on: the simulator's too where it
+  // ran, FACT's own where the choice puts it.
+  const bool simulated = !r.simulated.empty();
+  const model::FigureUse use{simulated, !c.fact_on || *c.fact_on == model::FactOn::Host,
+                             c.fact_on == model::FactOn::Device};
+  std::printf("%s\n", model::assumed_figures_line(spec, use).c_str());
   std::printf("chosen: N=%ld %s: %.5g Gflops (%s)\n", c.n, c.label().c_str(), c.best_gflops(),
               c.simulated ? (c.extrapolated() ? "its last panels simulated, the first the model's"
                                               : "simulated")
@@ -309,10 +324,14 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   bo.launcher = launcher_ == "mpirun" ? model::Launcher::Mpirun : model::Launcher::Srun;
   bo.hplx = self.empty() ? "hplx" : self;
   bo.lu_flags = model::lu_flags_for(spec, c);
+  bo.comments = model::fact_choice_comments(spec, r, simulated);
+  for (const std::string& line : bo.comments) std::printf("%s\n", line.c_str());
   nlohmann::json record = make_record_header("tune", argv);
   record.update(model::to_json(r, opt, spec_path));
   record["launcher"] = launcher_;
   record["lu_flags"] = bo.lu_flags;
+  record["assumed"] = model::assumed_figures(spec, use);
+  record["fact_choice"] = bo.comments;
   write_job(out, spec, c, nodes_, bo, record);
   std::printf("wrote %s: HPL.dat, %s, %s, tune.json; submit with: cd %s && sbatch %s\n",
               out_.c_str(), model::kSbatchFile, model::kBindFile, out_.c_str(), model::kSbatchFile);

@@ -23,6 +23,7 @@ class TuneCommand {
  private:
   CLI::App* sub_;
   std::string spec_, calibrated_, out_ = ".", launcher_ = "srun", slurm_check_ = "on";
+  std::string fact_on_ = "auto";
   int nodes_ = 0;
   double memory_fraction_ = 0;
   long n_ = 0;

@@ -7,6 +7,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/fact_table.hpp"
 #include "core/input_file.hpp"
 
 namespace hplx::device {
@@ -37,34 +38,8 @@ double spread_factor(double cv, std::uint64_t& state) {
   return std::exp(std::sqrt(sigma2) * normal - 0.5 * sigma2);
 }
 
-namespace {
-
-// The value at x of the piecewise-linear function through (xs[i], value(i)),
-// its end segments extended; with one point, in proportion to x. `floor`:
-// beyond the first point, never below value(0) x / xs[0].
-template <class Value>
-double piecewise(const std::vector<double>& xs, double x, Value value, bool floor) {
-  const std::size_t n = xs.size();
-  if (n == 1) return value(0) * x / xs[0];
-  std::size_t i = 0;
-  while (i + 2 < n && x > xs[i + 1]) ++i;
-  const double v = value(i) + (value(i + 1) - value(i)) * (x - xs[i]) / (xs[i + 1] - xs[i]);
-  return floor && x < xs[0] ? std::max(v, value(0) * x / xs[0]) : v;
-}
-
-}  // namespace
-
 double MeasuredFact::at(const std::vector<double>& t, long r, long w) const {
-  const std::size_t nr = rows.size();
-  auto by_rows = [&](std::size_t i) {
-    return piecewise(
-        rows, static_cast<double>(r), [&](std::size_t j) { return t[i * nr + j]; }, true);
-  };
-  const double x = static_cast<double>(w);
-  // Beyond the measured widths, in proportion to the width.
-  if (x <= jb.front()) return by_rows(0) * x / jb.front();
-  if (x >= jb.back()) return by_rows(jb.size() - 1) * x / jb.back();
-  return piecewise(jb, x, by_rows, false);
+  return fact_table_at(jb, rows, t, static_cast<double>(r), static_cast<double>(w));
 }
 
 void MeasuredFact::check(const std::string& what) const {

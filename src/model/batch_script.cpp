@@ -1,8 +1,12 @@
 #include "model/batch_script.hpp"
 
+#include <algorithm>
 #include <cmath>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
+
+#include "model/provenance.hpp"
 
 namespace hplx::model {
 namespace {
@@ -87,10 +91,52 @@ int cpus_per_rank(const SystemSpec& spec, int ranks_per_node) {
 std::vector<std::string> lu_flags_for(const SystemSpec& spec, const TuneCandidate& run) {
   std::vector<std::string> f;
   if (run.split >= 0) f.insert(f.end(), {"--split", fmt::format("{}", run.split)});
-  // A spec with a [host] table describes FACT on the host (and the
-  // simulator ran it so): the job runs what was predicted.
-  if (spec.host.present) f.insert(f.end(), {"--fact-on", "host"});
+  // A spec with a [host] table describes FACT on the host and on the
+  // device; the job runs where the search found it faster (what was
+  // predicted), never hplx lu's own default.
+  if (spec.host.present)
+    f.insert(f.end(), {"--fact-on", fact_on_name(run.fact_on.value_or(FactOn::Host))});
   return f;
+}
+
+std::vector<std::string> fact_choice_comments(const SystemSpec& spec, const TuneResult& r,
+                                              bool simulated) {
+  const TuneCandidate& c = r.chosen;
+  if (!c.fact_on) return {};
+  const FactOn here = *c.fact_on;
+  const FactOn there = here == FactOn::Host ? FactOn::Device : FactOn::Host;
+  std::vector<std::string> out;
+  if (r.best_by_fact.size() < 2) {
+    out.push_back(
+        fmt::format("FACT on the {} (--fact-on {}), as asked: the other place was not "
+                    "compared",
+                    fact_on_name(here), fact_on_name(here)));
+  } else {
+    out.push_back(fmt::format(
+        "FACT on the {} (--fact-on {}): {:.4g} Gflops against {:.4g} with FACT on the {}, the "
+        "best of each that the {} found",
+        fact_on_name(here), fact_on_name(here), r.best_by_fact.at(here), r.best_by_fact.at(there),
+        fact_on_name(there), r.best_by_fact_simulated ? "simulator" : "model"));
+  }
+  // The assumed figures each place alone reads, so the comparison's weak
+  // side shows.
+  const std::vector<std::string> shared =
+      assumed_figures(spec, {simulated, /*host_fact=*/false, /*device_fact=*/false});
+  for (const FactOn where : {here, there}) {
+    if (where == there && r.best_by_fact.size() < 2) break;
+    std::vector<std::string> own;
+    for (const std::string& k :
+         assumed_figures(spec, {simulated, where == FactOn::Host, where == FactOn::Device}))
+      if (std::find(shared.begin(), shared.end(), k) == shared.end()) own.push_back(k);
+    out.push_back(fmt::format("FACT on the {} rests on {}", fact_on_name(where),
+                              own.empty()
+                                  ? std::string("no assumed figure of its own")
+                                  : fmt::format("assumed figures: {}", fmt::join(own, ", "))));
+  }
+  if (!spec.provenance.present)
+    out.push_back(
+        fmt::format("({} does not say which figures are assumed: no [provenance])", spec.file));
+  return out;
 }
 
 BatchFiles batch_files(const SystemSpec& spec, const TuneCandidate& run, int nodes,
@@ -108,6 +154,7 @@ BatchFiles batch_files(const SystemSpec& spec, const TuneCandidate& run, int nod
       "# N={} {},\n# predicted {:.4g} Gflops in {:.3g} s. Submit with: sbatch {}\n",
       nodes, opt.spec_name.empty() ? spec.name : opt.spec_name, run.n, run.label(),
       run.best_gflops(), predicted_s, kSbatchFile);
+  for (const std::string& line : opt.comments) s += "# " + line + "\n";
   s += "#SBATCH --job-name=hplx-lu\n";
   s += fmt::format("#SBATCH --nodes={}\n#SBATCH --ntasks-per-node={}\n", nodes, rpn);
   if (cpus > 0) s += fmt::format("#SBATCH --cpus-per-task={}\n", cpus);

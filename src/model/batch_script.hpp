@@ -25,6 +25,9 @@ struct BatchOptions {
   std::string hplx = "hplx";          // the hplx the job runs (the one that wrote it)
   std::vector<std::string> lu_flags;  // further `hplx lu` flags (--split, --fact-on)
   std::string spec_name;              // for the comments
+  // Further comment lines at the top (why FACT runs where it does, the
+  // assumed figures behind it), without the "# ".
+  std::vector<std::string> comments;
 };
 
 struct BatchFiles {
@@ -47,6 +50,13 @@ BatchFiles batch_files(const SystemSpec& spec, const TuneCandidate& run, int nod
 // The cpus each of `ranks_per_node` ranks is bound to: the node's cores
 // shared out, 0 when the spec does not give them.
 int cpus_per_rank(const SystemSpec& spec, int ranks_per_node);
+
+// The job's comment on where FACT runs (r.chosen.fact_on): the best rate
+// the search found with FACT there and in the other place, and the assumed
+// figures each place alone rests on (`simulated`: hplx sim's figures
+// count); empty for a spec without a [host] table.
+std::vector<std::string> fact_choice_comments(const SystemSpec& spec, const TuneResult& r,
+                                              bool simulated);
 
 // The `hplx lu` flags a candidate needs beyond its HPL.dat.
 std::vector<std::string> lu_flags_for(const SystemSpec& spec, const TuneCandidate& run);

@@ -49,10 +49,14 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
       out.trsm_s += pb.gamma_s * trsm_flops;
       out.dgemm_s += pb.gamma_s * gemm_flops;
     } else {
+      const auto [dev_alone, dev_beside] =
+          cpu.device_fact ? cpu.device_fact(n / P, b) : std::pair<double, double>{0, 0};
       const double t_fact =
-          b * cpu.fact_column_s +
-          fact_flops * (cpu.fact_s_per_flop > 0 ? cpu.fact_s_per_flop : pb.gamma_s) +
-          2.0 * (cpu.panel_copy_alpha_s + cpu.panel_copy_s_per_word * b * n / P);
+          cpu.device_fact
+              ? dev_beside
+              : b * cpu.fact_column_s +
+                    fact_flops * (cpu.fact_s_per_flop > 0 ? cpu.fact_s_per_flop : pb.gamma_s) +
+                    2.0 * (cpu.panel_copy_alpha_s + cpu.panel_copy_s_per_word * b * n / P);
       const double t_trsm =
           trsm_flops * (cpu.trsm_s_per_flop > 0 ? cpu.trsm_s_per_flop : pb.gamma_s);
       const double t_gemm =
@@ -64,7 +68,12 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
       const double beside = shifted ? prev_work : t_upd;
       const double beside_cols = shifted ? prev_cols : u / Q;
       Overlap o{t_fact, 0};
-      if (cpu.overlap_ratio >= 0 && !(shifted && k == 0))
+      const bool overlaps = cpu.overlap_ratio >= 0 && !(shifted && k == 0);
+      if (cpu.device_fact)
+        o.exposed = !overlaps              ? dev_alone
+                    : dev_beside <= beside ? 0.0
+                                           : (1.0 - beside / dev_beside) * dev_alone;
+      else if (overlaps)
         o = fact_beside_update(t_fact, beside, beside_cols, cpu.overlap_ratio, cpu.chunk_columns,
                                cpu.threads);
       if (cpu.look_ahead && pb.q > 1 && k > 0) o.exposed /= Q;

@@ -21,7 +21,9 @@
 // none of them set, the sum is exactly the one above.
 #pragma once
 
+#include <functional>
 #include <string>
+#include <utility>
 #include <vector>
 
 #include "core/flops.hpp"
@@ -68,6 +70,13 @@ struct CpuTerms {
   double swap_s_per_word = 0;  // t_sw
   // FACT on the host of a device: the panel's copy each way (alpha_h, beta_h).
   double panel_copy_alpha_s = 0, panel_copy_s_per_word = 0;
+  // FACT on a GPU's own queue, replacing the terms above (empty: FACT from
+  // them): one panel's seconds at (local rows, width) with the device to
+  // itself (first) and beside the update (second). As hplx sim charges it,
+  // FACT runs at the beside pace while the update it hides behind lasts
+  // and at the alone pace after: exposed = (1 - t_upd' / beside) alone
+  // where beside > t_upd', else 0; alone without overlap or an update.
+  std::function<std::pair<double, double>(double rows, double b)> device_fact;
   double overlap_ratio = -1;  // r >= 0: FACT beside the update; < 0: no overlap
   bool look_ahead = false;
   long chunk_columns = 0;  // the update's chunk beside FACT; 0: no tail term
@@ -75,7 +84,7 @@ struct CpuTerms {
   bool any() const {
     return fact_s_per_flop > 0 || fact_column_s > 0 || trsm_s_per_flop > 0 || gemm_s_per_flop > 0 ||
            swap_s_per_word > 0 || panel_copy_alpha_s > 0 || panel_copy_s_per_word > 0 ||
-           overlap_ratio >= 0 || look_ahead;
+           overlap_ratio >= 0 || look_ahead || bool(device_fact);
   }
 };
 

@@ -1,6 +1,7 @@
 #include "model/prediction.hpp"
 
 #include <cmath>
+#include <functional>
 
 #include <fmt/format.h>
 
@@ -51,6 +52,32 @@ long model_n(const SystemSpec& spec, const RunPoint& run) {
   return (run.n + run.nb - 1) / run.nb * run.nb;
 }
 
+// Kernel launches per column of the device FACT's leaf on one process row
+// (hplx sim's count: docs/SIM.md), for a spec without a measured table.
+constexpr double kDeviceFactLaunchesPerColumn = 4;
+constexpr double kDefaultLaunchUs = 5;  // hplx sim's default device.launch_us
+
+// One panel's device FACT seconds at (local rows, width), alone and beside
+// the update: the measured table, else (both alike) per column its
+// launches and device.fact_column_us, and a read and a write of the
+// columns right of it (8 rows b^2 bytes in all) at the memory's bandwidth.
+std::function<std::pair<double, double>(double, double)> device_fact_time(const SystemSpec& spec) {
+  const FactProbe& probe = spec.device.fact_probe;
+  if (probe.present())
+    return [&probe](double rows, double b) {
+      return std::pair{probe.alone_s(rows, b), probe.beside_s(rows, b)};
+    };
+  const double column_s =
+      (kDeviceFactLaunchesPerColumn * spec.device.launch_us.value_or(kDefaultLaunchUs) +
+       spec.device.fact_column_us.value_or(0)) *
+      1e-6;
+  const double bw = spec.memory.present ? spec.memory.bandwidth_Bps : 0;
+  return [column_s, bw](double rows, double b) {
+    const double t = b * column_s + (bw > 0 ? 8.0 * rows * b * b / bw : 0.0);
+    return std::pair{t, t};
+  };
+}
+
 // The spec's CPU terms at the run's threads (none when the spec has none).
 CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
   CpuTerms c;
@@ -74,7 +101,16 @@ CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
   // FACT on the host of a GPU (hplx lu's device schedule): at the host's
   // rate, plus the panel's copies; beside the device's update it takes
   // nothing from it (r = 1) and leaves no chunk tail.
-  if (const HostFact& h = spec.host; h.present) {
+  if (const HostFact& h = spec.host; h.present && run.fact_on == FactOn::Device) {
+    // FACT on the device's panel queue beside the update (hplx lu
+    // --fact-on device): no copies; its time as measured alone and beside
+    // the update (the update's own loss to it is in update_share_of_dgemm,
+    // which hplx sim reads), else the leaf's launches per column and the
+    // panel's traffic; the update keeps its rate, no chunk tail.
+    c.device_fact = device_fact_time(spec);
+    c.overlap_ratio = ahead && spec.schedule.fact_overlap ? 1.0 : -1.0;
+    c.chunk_columns = 0;
+  } else if (h.present) {
     c.fact_s_per_flop = 1.0 / (h.fact_gflops * 1e9);
     c.fact_column_s = h.fact_column_us * 1e-6;
     c.panel_copy_alpha_s = h.link.alpha_s;
@@ -262,9 +298,9 @@ Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run) {
   return from_panels("mcl", spec, run, lay, mcl_layers(spec, lay, model_n(spec, run)), true);
 }
 
-Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads,
-                       int nodes) {
-  return predict_mcl(spec, RunPoint{n, nb, p, q, threads, nodes});
+Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads, int nodes,
+                       FactOn fact_on) {
+  return predict_mcl(spec, RunPoint{n, nb, p, q, threads, nodes, fact_on});
 }
 
 long n_from_memory(const SystemSpec& spec, int nodes, double fraction, int nb) {

@@ -59,6 +59,9 @@ struct RunPoint {
   int p = 1, q = 1;
   int threads = 0;  // per device (rank); 0: the spec's default rate
   int nodes = 0;    // 0: as few nodes as hold P x Q devices
+  // A spec with a [host] table: where FACT runs (without one, FACT is on
+  // the rank's own device or cores, as the papers' models have it).
+  FactOn fact_on = FactOn::Host;
 };
 
 // netlib's model with the last layer's alpha and beta (the original model
@@ -77,7 +80,7 @@ Prediction predict_mcl(const SystemSpec& spec, const RunPoint& run);
 // `nodes` > 0: the nodes the run's P x Q ranks actually sit on (hplx lu
 // knows them); 0: as few as hold them.
 Prediction predict_run(const SystemSpec& spec, long n, int nb, int p, int q, int threads,
-                       int nodes = 0);
+                       int nodes = 0, FactOn fact_on = FactOn::Host);
 
 // The largest N, a multiple of NB, whose N^2 doubles fill `fraction` of the
 // memory of `nodes` nodes (device memory times devices, else node memory).

@@ -10,6 +10,7 @@
 #include <toml++/toml.h>
 
 #include "core/error.hpp"
+#include "core/fact_table.hpp"
 #include "core/input_file.hpp"
 #include "core/install_paths.hpp"
 #include "model/sim_platform.hpp"
@@ -726,7 +727,40 @@ void read_calibration(Section& top, SystemSpec& spec, const std::string& name) {
   cal.finish();
 }
 
+// [provenance]: the figures assumed rather than measured or published,
+// each a key the spec gives ("table.key", "device.fact_probe"), so that a
+// misspelt or stale entry is an error instead of a figure silently
+// presented as measured.
+void read_provenance(Section& top, const toml::table& root, SystemSpec& spec,
+                     const std::string& name) {
+  Section prov(top.table("provenance"), "provenance", name, {"assumed"});
+  Provenance& p = spec.provenance;
+  p.present = prov.exists();
+  p.assumed = prov.strings("assumed");
+  std::set<std::string> seen;
+  for (const std::string& key : p.assumed) {
+    const toml::node* n = root.at_path(key).node();
+    const bool figure = n && key.find('.') != std::string::npos && !key.starts_with("system.") &&
+                        !key.starts_with("provenance.") && !key.starts_with("calibration.");
+    if (!figure)
+      prov.fail("assumed", fmt::format("'{}' is not a figure this spec gives; allowed: keys of its "
+                                       "tables as table.key (e.g. device.launch_us, host.link."
+                                       "alpha_us)",
+                                       key));
+    if (!seen.insert(key).second)
+      prov.fail("assumed", fmt::format("'{}' is listed twice; allowed: each key once", key));
+  }
+  prov.finish();
+}
+
 }  // namespace
+
+double FactProbe::alone_s(double r, double w) const {
+  return fact_table_at(jb, rows, alone_ms, r, w) * 1e-3;
+}
+double FactProbe::beside_s(double r, double w) const {
+  return fact_table_at(jb, rows, beside_ms, r, w) * 1e-3;
+}
 
 SystemSpec parse_system_spec(const std::string& toml_text, const std::string& name) {
   toml::table root;
@@ -742,7 +776,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   spec.file = name;
   Section top(&root, "", name,
               {"system", "device", "memory", "node", "host", "network", "schedule", "run",
-               "published", "calibration"});
+               "published", "calibration", "provenance"});
 
   read_system(top, spec, name);
   read_device(top, spec, name);
@@ -754,6 +788,7 @@ SystemSpec parse_system_spec(const std::string& toml_text, const std::string& na
   read_run(top, spec, name);
   read_published(top, spec, name);
   read_calibration(top, spec, name);
+  read_provenance(top, root, spec, name);
   top.finish();
   return spec;
 }

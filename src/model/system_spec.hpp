@@ -52,6 +52,10 @@ struct FactProbe {
   std::vector<double> jb, rows;             // ascending
   std::vector<double> alone_ms, beside_ms;  // by jb, then rows
   bool present() const { return !jb.empty(); }
+  // One panel's seconds at `rows` local rows and width `jb`, read as hplx
+  // sim reads the table (core/fact_table.hpp); present() only.
+  double alone_s(double rows, double jb) const;
+  double beside_s(double rows, double jb) const;
 };
 
 struct Device {
@@ -151,6 +155,15 @@ struct HostFact {
   Link link;  // device <-> host
 };
 
+// Where a GPU rank with a [host] table factors its panels: on the host
+// (the panel's rows to it and back over host.link; hplx lu --fact-on host)
+// or on the device's panel queue beside the update (--fact-on device:
+// device.fact_probe as measured, else launches and memory traffic).
+enum class FactOn { Host, Device };
+inline const char* fact_on_name(FactOn f) {
+  return f == FactOn::Device ? "device" : "host";
+}
+
 // How the nodes' network links are joined: read only by `hplx sim`'s SimGrid
 // platform (model/sim_platform.hpp); the models charge the network as one
 // alpha-beta layer whatever the topology.
@@ -180,6 +193,15 @@ struct CalibrationNotes {
   std::map<std::string, double> spread_pct;
   std::vector<std::string> remeasured;
   std::vector<std::string> warnings;
+};
+
+// Which of the spec's figures were assumed rather than measured or
+// published for its hardware ([provenance] assumed = ["device.launch_us",
+// ...], docs/MODEL.md "Provenance"). Every key not listed is measured or
+// published; the file's comments say where each comes from.
+struct Provenance {
+  bool present = false;              // the spec has a [provenance] table
+  std::vector<std::string> assumed;  // "table.key", as the spec spells them
 };
 
 // A published result the model is compared with.
@@ -216,6 +238,7 @@ struct SystemSpec {
   Run run;
   std::vector<Published> published;
   CalibrationNotes calibration;
+  Provenance provenance;
 
   // Rpeak of one device in flop/s, 0 when unknown.
   double rpeak_flops() const;

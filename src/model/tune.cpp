@@ -65,7 +65,17 @@ long panels(long n, int nb) {
 constexpr double kMinGain = 0.01;
 
 std::vector<double> model_iter_s(const SystemSpec& spec, const TuneCandidate& c, int nodes) {
-  return predict_run(spec, c.n, c.nb, c.p, c.q, c.threads, nodes).iter_s;
+  return predict_run(spec, c.n, c.nb, c.p, c.q, c.threads, nodes, c.fact_on.value_or(FactOn::Host))
+      .iter_s;
+}
+
+// Where FACT may run: both places for a spec with a [host] table (its
+// figures describe each), unless the options name one; else nowhere to
+// choose.
+std::vector<std::optional<FactOn>> fact_places(const SystemSpec& spec, const TuneOptions& opt) {
+  if (!spec.host.present) return {std::nullopt};
+  if (opt.fact_on) return {opt.fact_on};
+  return {FactOn::Host, FactOn::Device};
 }
 
 // What simulating one grid and NB costs: seconds = startup + scale *
@@ -141,27 +151,30 @@ void Search::rank_by_model() {
     const int ranks = opt_.nodes * rpn;
     for (int p = 1; p <= ranks; ++p) {
       if (ranks % p) continue;
-      for (int nb : nbs) {
-        TuneCandidate c;
-        c.nb = nb;
-        c.p = p;
-        c.q = ranks / p;
-        c.ranks_per_node = rpn;
-        c.threads = threads;
-        c.depth = spec_.schedule.look_ahead > 0 ? 1 : 0;
-        c.n = opt_.n > 0 ? opt_.n : n_from_memory(spec_, opt_.nodes, fraction, nb);
-        try {
-          const Prediction pr = predict_run(spec_, c.n, nb, c.p, c.q, threads, opt_.nodes);
-          c.model_gflops = pr.gflops;
-          c.model_time_s = pr.time_s;
-          r_.ranked.push_back(c);
-        } catch (const UsageError& e) {
-          const std::string why = fmt::format("{}x{}: {}", c.p, c.q, e.what());
-          if (refused.insert(fmt::format("{}x{}", c.p, c.q)).second)
-            r_.notes.push_back("not placed: " + why);
-          if (first_refusal.empty()) first_refusal = e.what();
+      for (int nb : nbs)
+        for (const std::optional<FactOn>& fact_on : fact_places(spec_, opt_)) {
+          TuneCandidate c;
+          c.fact_on = fact_on;
+          c.nb = nb;
+          c.p = p;
+          c.q = ranks / p;
+          c.ranks_per_node = rpn;
+          c.threads = threads;
+          c.depth = spec_.schedule.look_ahead > 0 ? 1 : 0;
+          c.n = opt_.n > 0 ? opt_.n : n_from_memory(spec_, opt_.nodes, fraction, nb);
+          try {
+            const Prediction pr = predict_run(spec_, c.n, nb, c.p, c.q, threads, opt_.nodes,
+                                              fact_on.value_or(FactOn::Host));
+            c.model_gflops = pr.gflops;
+            c.model_time_s = pr.time_s;
+            r_.ranked.push_back(c);
+          } catch (const UsageError& e) {
+            const std::string why = fmt::format("{}x{}: {}", c.p, c.q, e.what());
+            if (refused.insert(fmt::format("{}x{}", c.p, c.q)).second)
+              r_.notes.push_back("not placed: " + why);
+            if (first_refusal.empty()) first_refusal = e.what();
+          }
         }
-      }
     }
   }
   if (r_.ranked.empty())
@@ -282,6 +295,13 @@ void Search::simulate_best() {
   // The variants, one change at a time from the best so far, at its N
   // (the same grid and NB: its cost estimate holds).
   std::vector<std::function<void(TuneCandidate&)>> variants;
+  // FACT's other place first: on a GPU it moves the rate most (3.4 times
+  // on the H200, docs/SIM.md "One H200"), and every later variant is tried
+  // from the faster.
+  if (fact_places(spec_, opt_).size() > 1)
+    variants.push_back([](TuneCandidate& c) {
+      c.fact_on = c.fact_on == FactOn::Device ? FactOn::Host : FactOn::Device;
+    });
   variants.push_back([](TuneCandidate& c) { c.depth = c.depth > 0 ? 0 : 1; });
   for (int b = 0; b < 6; ++b) variants.push_back([b](TuneCandidate& c) { c.bcast = b; });
   if (spec_is_gpu(spec_))
@@ -289,7 +309,9 @@ void Search::simulate_best() {
   for (const auto& change : variants) {
     TuneCandidate v = best;
     change(v);
-    if (v.bcast == best.bcast && v.depth == best.depth && v.split == best.split) continue;
+    if (v.bcast == best.bcast && v.depth == best.depth && v.split == best.split &&
+        v.fact_on == best.fact_on)
+      continue;
     if (v.split >= 0 && v.p == 1) continue;  // no row swap to hide: hplx lu leaves it off
     // One process column broadcasts nothing, two send the one message
     // whatever the topology.
@@ -347,6 +369,7 @@ std::string TuneCandidate::label() const {
   if (threads > 0) s += fmt::format(" x {} thread{}", threads, threads == 1 ? "" : "s");
   s += fmt::format(") BCAST={} DEPTH={}", bcast_name(bcast), depth);
   if (split >= 0) s += fmt::format(" split={}", split);
+  if (fact_on) s += fmt::format(" FACT={}", fact_on_name(*fact_on));
   return s;
 }
 
@@ -381,9 +404,30 @@ TuneResult tune(const SystemSpec& spec, const TuneOptions& opt, const Simulate& 
     throw UsageError("a simulation budget was given but no simulator is available");
   TuneResult r;
   r.is_gpu = spec_is_gpu(spec);
+  if (opt.fact_on && !spec.host.present)
+    throw UsageError(fmt::format(
+        "--fact-on {}: {} has no [host] table, so its ranks factor where they update; allowed: "
+        "--fact-on auto, or a GPU spec with a [host] table",
+        fact_on_name(*opt.fact_on), spec.file));
   Search search(spec, opt, simulate, progress, r);
   search.rank_by_model();
   search.simulate_best();
+  // The best of each place, from the simulator where it ran both.
+  if (fact_places(spec, opt).size() > 1) {
+    auto best_of = [&](const std::vector<TuneCandidate>& cs) {
+      std::map<FactOn, double> best;
+      for (const auto& c : cs)
+        if (c.fact_on) best[*c.fact_on] = std::max(best[*c.fact_on], c.best_gflops());
+      return best;
+    };
+    r.best_by_fact = best_of(r.simulated);
+    r.best_by_fact_simulated = r.best_by_fact.size() == 2;
+    if (!r.best_by_fact_simulated) r.best_by_fact = best_of(r.ranked);
+    // The chosen place at the choice's own rate: a variant less than
+    // kMinGain faster was not taken and is not what the job runs.
+    if (r.chosen.fact_on && r.best_by_fact_simulated == r.chosen.simulated)
+      r.best_by_fact[*r.chosen.fact_on] = r.chosen.best_gflops();
+  }
   return r;
 }
 
@@ -402,6 +446,7 @@ nlohmann::json candidate_json(const TuneCandidate& c) {
                       {"model_gflops", c.model_gflops},
                       {"model_time_s", c.model_time_s}};
   if (c.split >= 0) j["split"] = c.split;
+  if (c.fact_on) j["fact_on"] = fact_on_name(*c.fact_on);
   if (c.simulated) {
     j["sim_n"] = c.sim_n;
     j["sim_gflops"] = c.sim_gflops;
@@ -410,6 +455,13 @@ nlohmann::json candidate_json(const TuneCandidate& c) {
     j["extrapolated"] = c.extrapolated();
     if (c.extrapolated()) j["head_scale"] = c.head_scale;
   }
+  return j;
+}
+
+nlohmann::json best_by_fact_json(const TuneResult& r) {
+  nlohmann::json j = nlohmann::json::object();
+  for (const auto& [where, g] : r.best_by_fact) j[fact_on_name(where)] = g;
+  if (!r.best_by_fact.empty()) j["by"] = r.best_by_fact_simulated ? "simulator" : "model";
   return j;
 }
 
@@ -428,11 +480,13 @@ nlohmann::json to_json(const TuneResult& r, const TuneOptions& opt, const std::s
             {"n", opt.n},
             {"nbs", opt.nbs},
             {"budget_s", opt.budget_s},
-            {"top", opt.top}}},
+            {"top", opt.top},
+            {"fact_on", opt.fact_on ? fact_on_name(*opt.fact_on) : "auto"}}},
           {"candidates", ranked},
           {"simulated", simulated},
           {"chosen", candidate_json(r.chosen)},
           {"sim_wall_s", r.sim_wall_s},
+          {"best_by_fact", best_by_fact_json(r)},
           {"notes", r.notes}};
 }
 

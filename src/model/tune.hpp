@@ -15,6 +15,8 @@
 #pragma once
 
 #include <functional>
+#include <map>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -31,6 +33,9 @@ struct TuneOptions {
   std::vector<int> nbs;        // empty: default_nbs(spec)
   double budget_s = 300;       // the simulator's wall time in all; 0: the model only
   int top = 3;                 // model candidates simulated before the variants
+  // A spec with a [host] table (GPU ranks): FACT only here; empty: on the
+  // host and on the device both, the faster chosen.
+  std::optional<FactOn> fact_on;
 };
 
 // One HPL run the search considered.
@@ -43,6 +48,10 @@ struct TuneCandidate {
   int bcast = 1;      // netlib's BCAST code (1 = 1ringM)
   int depth = 1;      // look-ahead DEPTH
   double split = -1;  // hplx lu --split; < 0: hplx lu's own choice
+  // Where FACT runs (hplx lu --fact-on): set for a spec with a [host]
+  // table, which describes both places; empty otherwise (FACT where the
+  // rank's update is).
+  std::optional<FactOn> fact_on;
   double model_gflops = 0, model_time_s = 0;
   // The simulator's view, when it ran: the N it ran, its rate there, its
   // wall time, and the rate at n (when sim_n < n: the simulated last
@@ -54,7 +63,7 @@ struct TuneCandidate {
   bool extrapolated() const { return simulated && sim_n < n; }
   // The rate the choice is made on: the simulator's estimate, else the model's.
   double best_gflops() const { return simulated ? estimate_gflops : model_gflops; }
-  std::string label() const;  // "N=.. NB=.. 2x4 (4 ranks/node) BCAST=1 DEPTH=1"
+  std::string label() const;  // "NB=.. 2x4 (4 ranks/node) BCAST=1ringM DEPTH=1 FACT=device"
 };
 
 // What the simulator callback reports for a candidate run at `n`.
@@ -85,6 +94,11 @@ struct TuneResult {
   std::vector<std::string> notes;  // skipped grids, extrapolations, budget
   double sim_wall_s = 0;
   bool is_gpu = false;
+  // A [host] spec with both places compared: the best rate found with FACT
+  // on each (the simulator's where it ran one, else the model's), for the
+  // job's comment; empty when FACT's place was given or there is no choice.
+  std::map<FactOn, double> best_by_fact;
+  bool best_by_fact_simulated = false;
 };
 
 // The NB values tried when the options give none: GPU ranks 256 .. 1024,

@@ -2,6 +2,7 @@
 // batch files it writes (model/batch_script.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <map>
 #include <set>
@@ -64,6 +65,25 @@ SystemSpec spec_of(const char* text, const char* name) {
   return parse_system_spec(text, name);
 }
 
+const std::string kSrc = HPLX_SOURCE_DIR;
+
+SystemSpec dgx_h100() {
+  return load_system_spec(kSrc + "/examples/systems/dgx-h100.toml");
+}
+
+// A stand-in simulator that runs the model with FACT where the candidate
+// puts it, times `host_factor` for FACT on the host: the search's choice
+// follows the figures it is given.
+Simulate model_simulator(const SystemSpec& spec, int nodes, double host_factor = 1) {
+  return [&spec, nodes, host_factor](const TuneCandidate& c, long n, double) {
+    const FactOn at = c.fact_on.value_or(FactOn::Host);
+    Prediction p = predict_run(spec, n, c.nb, c.p, c.q, c.threads, nodes, at);
+    const double f = at == FactOn::Host ? host_factor : 1;
+    for (double& t : p.iter_s) t /= f;
+    return SimOutcome{p.gflops * f, 0.001, p.iter_s};
+  };
+}
+
 std::string usage_error(const SystemSpec& spec, const TuneOptions& opt) {
   try {
     tune(spec, opt, {});
@@ -108,8 +128,9 @@ TEST(Tune, TheSimulatorDecidesAmongTheModelsBestAndItsVariants) {
   TuneOptions opt;
   opt.nodes = 2;  // 8 GPUs
   opt.nbs = {256, 512};
-  opt.top = 8;         // all of them: 1x8, 2x4, 4x2, 8x1 at each NB
-  opt.budget_s = 1e9;  // everything fits: the full N every time
+  opt.top = 8;                 // all of them: 1x8, 2x4, 4x2, 8x1 at each NB
+  opt.budget_s = 1e9;          // everything fits: the full N every time
+  opt.fact_on = FactOn::Host;  // one place: FACT's choice has tests of its own
   std::vector<std::string> calls;
   const Simulate sim = [&](const TuneCandidate& c, long n, double) {
     calls.push_back(c.label());
@@ -173,6 +194,7 @@ TEST(Tune, EachGridIsProbedAndARunawaySimulationIsStopped) {
   opt.nbs = {512};
   opt.top = 4;
   opt.budget_s = 400;
+  opt.fact_on = FactOn::Host;
   std::map<std::string, int> calls;
   std::vector<double> limits;
   const Simulate sim = [&](const TuneCandidate& c, long n, double limit_s) {
@@ -252,6 +274,149 @@ TEST(Tune, ASpecWithoutMemoryNeedsAnN) {
   EXPECT_NE(usage_error(spec, opt).find("memory_gib"), std::string::npos) << usage_error(spec, opt);
   opt.n = 3000;
   EXPECT_EQ(usage_error(spec, opt), "(no error)");
+}
+
+// The one Hopper GPU measured: FACT on the device ran 3.4 times as fast as
+// on the host (docs/SIM.md "One H200"); tune finds it so from the spec's
+// figures, by the model alone and with a simulator.
+TEST(TuneFactOn, TheMeasuredH200FactorsOnTheDevice) {
+  const SystemSpec spec = load_system_spec(kSrc + "/examples/systems/h200.toml");
+  TuneOptions opt;
+  opt.budget_s = 0;
+  const TuneResult m = tune(spec, opt, {});
+  EXPECT_EQ(m.chosen.fact_on, FactOn::Device) << m.chosen.label();
+  EXPECT_GT(m.best_by_fact.at(FactOn::Device), m.best_by_fact.at(FactOn::Host));
+  opt.budget_s = 1e9;
+  const TuneResult r = tune(spec, opt, model_simulator(spec, 1));
+  EXPECT_EQ(r.chosen.fact_on, FactOn::Device) << r.chosen.label();
+  EXPECT_EQ(lu_flags_for(spec, r.chosen).back(), "device");
+}
+
+// The DGX H100 spec carries the H200's measured device FACT. With wide
+// panels (NB 1024) FACT on the device is faster on 1 node and on 8, by the
+// model and with a simulator, and the job says --fact-on device. With NB
+// 256 on 8 nodes (64 GPUs, 32 process rows) each GPU's panel is some 24000
+// rows, where the host's measured FACT (10 us a column and its flops)
+// beats the device's (some 38 us a column alone): the choice follows the
+// figures there too.
+TEST(TuneFactOn, TheDgxH100FactorsOnTheDeviceAtOneAndEightNodes) {
+  const SystemSpec spec = dgx_h100();
+  for (int nodes : {1, 8}) {
+    SCOPED_TRACE(nodes);
+    TuneOptions opt;
+    opt.nodes = nodes;
+    opt.nbs = {1024};
+    opt.budget_s = 0;
+    const TuneResult m = tune(spec, opt, {});
+    ASSERT_TRUE(m.chosen.fact_on);
+    EXPECT_EQ(*m.chosen.fact_on, FactOn::Device) << m.chosen.label();
+    ASSERT_EQ(m.best_by_fact.size(), 2u);
+    EXPECT_GT(m.best_by_fact.at(FactOn::Device), m.best_by_fact.at(FactOn::Host));
+    EXPECT_FALSE(m.best_by_fact_simulated);
+    // Both places are ranked.
+    std::set<FactOn> ranked;
+    for (const auto& c : m.ranked) ranked.insert(c.fact_on.value());
+    EXPECT_EQ(ranked.size(), 2u);
+
+    opt.budget_s = 1e9;
+    const TuneResult r = tune(spec, opt, model_simulator(spec, nodes));
+    ASSERT_TRUE(r.chosen.fact_on);
+    EXPECT_EQ(*r.chosen.fact_on, FactOn::Device) << r.chosen.label();
+    EXPECT_TRUE(r.chosen.simulated);
+    EXPECT_TRUE(r.best_by_fact_simulated);
+    const std::vector<std::string> flags = lu_flags_for(spec, r.chosen);
+    ASSERT_GE(flags.size(), 2u);
+    EXPECT_EQ(flags[flags.size() - 2], "--fact-on");
+    EXPECT_EQ(flags.back(), "device");
+  }
+  TuneOptions narrow;
+  narrow.nodes = 8;
+  narrow.nbs = {256};
+  narrow.budget_s = 0;
+  EXPECT_EQ(tune(spec, narrow, {}).chosen.fact_on, FactOn::Host);
+}
+
+// Make the host's FACT fast (and its link free) and the device's slow: the
+// choice moves to the host, by the model and by the simulator.
+TEST(TuneFactOn, AHostFasterThanTheDeviceFactorsOnTheHost) {
+  SystemSpec spec = dgx_h100();
+  spec.host.fact_gflops = 1e6;
+  spec.host.fact_column_us = 0;
+  spec.host.link.alpha_s = 0;
+  spec.host.link.bandwidth_Bps = 1e15;
+  for (double& t : spec.device.fact_probe.alone_ms) t *= 100;
+  for (double& t : spec.device.fact_probe.beside_ms) t *= 100;
+  for (int nodes : {1, 8}) {
+    SCOPED_TRACE(nodes);
+    TuneOptions opt;
+    opt.nodes = nodes;
+    opt.budget_s = 0;
+    const TuneResult m = tune(spec, opt, {});
+    EXPECT_EQ(m.chosen.fact_on, FactOn::Host) << m.chosen.label();
+    opt.budget_s = 1e9;
+    const TuneResult r = tune(spec, opt, model_simulator(spec, nodes));
+    EXPECT_EQ(r.chosen.fact_on, FactOn::Host) << r.chosen.label();
+    EXPECT_EQ(lu_flags_for(spec, r.chosen).back(), "host");
+  }
+}
+
+// Where the simulator disagrees with the model, the simulator decides: the
+// model ranks the DGX H100's device FACT first, the stand-in finds the
+// host twice as fast, and the job factors on the host.
+TEST(TuneFactOn, TheSimulatorNotTheModelDecidesWhereFactRuns) {
+  const SystemSpec spec = dgx_h100();
+  TuneOptions opt;
+  opt.nodes = 1;
+  opt.nbs = {1024};
+  opt.budget_s = 1e9;
+  const TuneResult r = tune(spec, opt, model_simulator(spec, 1, 2.0));
+  EXPECT_EQ(r.ranked.front().fact_on, FactOn::Device);
+  EXPECT_EQ(r.chosen.fact_on, FactOn::Host) << r.chosen.label();
+  EXPECT_GT(r.best_by_fact.at(FactOn::Host), r.best_by_fact.at(FactOn::Device));
+}
+
+// The job's comment: where FACT runs, the rates it was chosen on and the
+// assumed figures each place alone rests on; --fact-on host asks for one
+// place only, and a spec without [host] has no choice to make.
+TEST(TuneFactOn, TheJobSaysWhyFactRunsWhereItDoesAndWhatIsAssumed) {
+  const SystemSpec spec = dgx_h100();
+  TuneOptions opt;
+  opt.nodes = 1;
+  opt.nbs = {1024};
+  opt.budget_s = 1e9;
+  const TuneResult r = tune(spec, opt, model_simulator(spec, 1));
+  const std::vector<std::string> lines = fact_choice_comments(spec, r, true);
+  ASSERT_EQ(lines.size(), 3u);
+  EXPECT_NE(lines[0].find("FACT on the device (--fact-on device): "), std::string::npos);
+  EXPECT_NE(lines[0].find(" with FACT on the host, the best of each that the simulator found"),
+            std::string::npos)
+      << lines[0];
+  EXPECT_EQ(lines[1], "FACT on the device rests on no assumed figure of its own") << lines[1];
+  EXPECT_EQ(lines[2],
+            "FACT on the host rests on assumed figures: host.fact_gflops, host.fact_column_us")
+      << lines[2];
+  BatchOptions bo;
+  bo.comments = lines;
+  EXPECT_NE(batch_files(spec, r.chosen, 1, bo).sbatch.find("# " + lines[2] + "\n"),
+            std::string::npos);
+
+  opt.fact_on = FactOn::Host;
+  const TuneResult h = tune(spec, opt, model_simulator(spec, 1));
+  for (const auto& c : h.ranked) EXPECT_EQ(c.fact_on, FactOn::Host);
+  EXPECT_TRUE(h.best_by_fact.empty());
+  EXPECT_EQ(fact_choice_comments(spec, h, true).front(),
+            "FACT on the host (--fact-on host), as asked: the other place was not compared");
+
+  const SystemSpec cpu = spec_of(kCpuNode, "cpu.toml");
+  TuneOptions c;
+  c.budget_s = 0;
+  const TuneResult rc = tune(cpu, c, {});
+  EXPECT_FALSE(rc.chosen.fact_on);
+  EXPECT_TRUE(fact_choice_comments(cpu, rc, false).empty());
+  c.fact_on = FactOn::Device;
+  EXPECT_NE(usage_error(cpu, c).find("--fact-on device: cpu.toml has no [host] table"),
+            std::string::npos)
+      << usage_error(cpu, c);
 }
 
 TEST(BatchScript, SlurmScriptAsksForTheNodesRanksCpusAndGpus) {
