@@ -38,14 +38,16 @@ TEST(SimSetup, GpuSpecGivesGpuRanksWithHostFactAndTheirLinks) {
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
   const device::SimModel m = app::sim_model_from_spec(spec, 1);
   EXPECT_TRUE(m.gpu);
-  EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 60000e9);
-  EXPECT_DOUBLE_EQ(m.sgemm.peak_flops, 120000e9);
-  EXPECT_DOUBLE_EQ(m.dgemm.half_dim, 32);  // device.dgemm_half_dim
-  EXPECT_DOUBLE_EQ(m.sgemm.half_dim, 32);
-  EXPECT_DOUBLE_EQ(m.fact_flops, 300e9);     // host.fact_gflops
-  EXPECT_DOUBLE_EQ(m.fact_column_s, 20e-6);  // host.fact_column_us
-  EXPECT_DOUBLE_EQ(m.link_Bps, 50e9);        // host.link: PCIe
-  EXPECT_DOUBLE_EQ(m.link_latency_s, 5e-6);
+  // The H200's measured figures (the spec's comments say which and why):
+  // the DGEMM fit at the LU's update share, the host's FACT and its PCIe.
+  EXPECT_NEAR(m.dgemm.peak_flops, 67292e9 * 0.79, 1e6);  // device.update_share_of_dgemm
+  EXPECT_DOUBLE_EQ(m.sgemm.peak_flops, 2 * 67292e9);
+  EXPECT_DOUBLE_EQ(m.dgemm.half_dim, 91);  // device.dgemm_half_dim
+  EXPECT_DOUBLE_EQ(m.sgemm.half_dim, 91);
+  EXPECT_DOUBLE_EQ(m.fact_flops, 116.3e9);   // host.fact_gflops
+  EXPECT_DOUBLE_EQ(m.fact_column_s, 10e-6);  // host.fact_column_us
+  EXPECT_DOUBLE_EQ(m.link_Bps, 55e9);        // host.link: PCIe
+  EXPECT_DOUBLE_EQ(m.link_latency_s, 96e-6);
   EXPECT_NEAR(m.memory_Bps, 3350e9, 1e6);  // [memory]: HBM
   EXPECT_DOUBLE_EQ(m.device_memory_bytes, 80.0 * (1 << 30));
 }
@@ -389,8 +391,10 @@ TEST(SimSetup, DeviceFactKeysReachTheKernelModelOrAreAssumedAndSaid) {
   const device::SimModel back = device::sim_model_from_json(to_json(m), "k.json");
   EXPECT_DOUBLE_EQ(back.device_fact_column_s, 3e-6);
   std::vector<std::string> notes;
-  m = app::sim_model_from_spec(
-      model::parse_system_spec(without(h200_with(""), "launch_us = 5"), "h.toml"), 1, &notes);
+  // Without the key, the spec's [provenance] no longer lists it as assumed.
+  const std::string no_launch =
+      without(without(h200_with(""), "launch_us = 5"), "  \"device.launch_us\",");
+  m = app::sim_model_from_spec(model::parse_system_spec(no_launch, "h.toml"), 1, &notes);
   EXPECT_DOUBLE_EQ(m.kernel_overhead_s, 5e-6);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
     return n.find("assumed 5 us per GPU kernel launch (no device.launch_us)") != std::string::npos;
