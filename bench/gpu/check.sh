@@ -197,10 +197,10 @@ timed() {
   shift 2
   ((rest < limit)) && limit=$rest
   ((limit > 0)) || return 124
-  begin=$(date -u '+%Y/%m/%d %H:%M:%S.%3N')
+  begin=$(date '+%Y/%m/%d %H:%M:%S.%3N')  # local time, as nvidia-smi's timestamps
   timeout -k 5 "$limit" "$@"
   rc=$?
-  echo "$span,$begin,$(date -u '+%Y/%m/%d %H:%M:%S.%3N')" >>"$W/spans.csv"
+  echo "$span,$begin,$(date '+%Y/%m/%d %H:%M:%S.%3N')" >>"$W/spans.csv"
   return $rc
 }
 # run_step NAME LIMIT NEEDS FUNCTION [ARGS]: runs it when the budget allows
