@@ -360,16 +360,22 @@ TEST(TuneFactOn, AHostFasterThanTheDeviceFactorsOnTheHost) {
   }
 }
 
+// One node at NB 1024 with every candidate simulated: where both FACT
+// places are tried on the same grid.
+TuneOptions one_node_nb1024() {
+  TuneOptions opt;
+  opt.nodes = 1;
+  opt.nbs = {1024};
+  opt.budget_s = 1e9;
+  return opt;
+}
+
 // Where the simulator disagrees with the model, the simulator decides: the
 // model ranks the DGX H100's device FACT first, the stand-in finds the
 // host twice as fast, and the job factors on the host.
 TEST(TuneFactOn, TheSimulatorNotTheModelDecidesWhereFactRuns) {
   const SystemSpec spec = dgx_h100();
-  TuneOptions opt;
-  opt.nodes = 1;
-  opt.nbs = {1024};
-  opt.budget_s = 1e9;
-  const TuneResult r = tune(spec, opt, model_simulator(spec, 1, 2.0));
+  const TuneResult r = tune(spec, one_node_nb1024(), model_simulator(spec, 1, 2.0));
   EXPECT_EQ(r.ranked.front().fact_on, FactOn::Device);
   EXPECT_EQ(r.chosen.fact_on, FactOn::Host) << r.chosen.label();
   EXPECT_GT(r.best_by_fact.at(FactOn::Host), r.best_by_fact.at(FactOn::Device));
@@ -380,11 +386,7 @@ TEST(TuneFactOn, TheSimulatorNotTheModelDecidesWhereFactRuns) {
 // place only, and a spec without [host] has no choice to make.
 TEST(TuneFactOn, TheJobSaysWhyFactRunsWhereItDoesAndWhatIsAssumed) {
   const SystemSpec spec = dgx_h100();
-  TuneOptions opt;
-  opt.nodes = 1;
-  opt.nbs = {1024};
-  opt.budget_s = 1e9;
-  const TuneResult r = tune(spec, opt, model_simulator(spec, 1));
+  const TuneResult r = tune(spec, one_node_nb1024(), model_simulator(spec, 1));
   const std::vector<std::string> lines = fact_choice_comments(spec, r, true);
   ASSERT_EQ(lines.size(), 3u);
   EXPECT_NE(lines[0].find("FACT on the device (--fact-on device): "), std::string::npos);
@@ -400,6 +402,7 @@ TEST(TuneFactOn, TheJobSaysWhyFactRunsWhereItDoesAndWhatIsAssumed) {
   EXPECT_NE(batch_files(spec, r.chosen, 1, bo).sbatch.find("# " + lines[2] + "\n"),
             std::string::npos);
 
+  TuneOptions opt = one_node_nb1024();
   opt.fact_on = FactOn::Host;
   const TuneResult h = tune(spec, opt, model_simulator(spec, 1));
   for (const auto& c : h.ranked) EXPECT_EQ(c.fact_on, FactOn::Host);
