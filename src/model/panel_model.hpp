@@ -77,6 +77,9 @@ struct CpuTerms {
   // and at the alone pace after: exposed = (1 - t_upd' / beside) alone
   // where beside > t_upd', else 0; alone without overlap or an update.
   std::function<std::pair<double, double>(double rows, double b)> device_fact;
+  // The update's DGEMM on a GPU at its local shape (rows x columns x b):
+  // seconds for its flops, as hplx sim charges it (empty: gemm_s_per_flop).
+  std::function<double(double rows, double cols, double b, double flops)> device_gemm;
   double overlap_ratio = -1;  // r >= 0: FACT beside the update; < 0: no overlap
   bool look_ahead = false;
   long chunk_columns = 0;  // the update's chunk beside FACT; 0: no tail term
@@ -84,7 +87,7 @@ struct CpuTerms {
   bool any() const {
     return fact_s_per_flop > 0 || fact_column_s > 0 || trsm_s_per_flop > 0 || gemm_s_per_flop > 0 ||
            swap_s_per_word > 0 || panel_copy_alpha_s > 0 || panel_copy_s_per_word > 0 ||
-           overlap_ratio >= 0 || look_ahead || bool(device_fact);
+           overlap_ratio >= 0 || look_ahead || bool(device_fact) || bool(device_gemm);
   }
 };
 

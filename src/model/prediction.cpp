@@ -78,6 +78,19 @@ std::function<std::pair<double, double>(double, double)> device_fact_time(const 
   };
 }
 
+// The update's DGEMM on a GPU as hplx sim charges it: the spec's DGEMM
+// rate times update_share_of_dgemm, at the shape's saturation s(d) =
+// d / (d + dgemm_half_dim) in each of the three dimensions (docs/SIM.md).
+std::function<double(double, double, double, double)> device_gemm_time(const SystemSpec& spec) {
+  const double peak = spec.device.update_share_of_dgemm.value_or(1) / spec.gamma_s(0);
+  const double half = spec.device.dgemm_half_dim.value_or(0);
+  return [peak, half](double m, double n, double k, double flops) {
+    if (flops <= 0 || m <= 0 || n <= 0 || k <= 0) return 0.0;
+    const double s = (m / (m + half)) * (n / (n + half)) * (k / (k + half));
+    return flops / (peak * s);
+  };
+}
+
 // The spec's CPU terms at the run's threads (none when the spec has none).
 CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
   CpuTerms c;
@@ -101,11 +114,12 @@ CpuTerms cpu_terms(const SystemSpec& spec, const RunPoint& run) {
   // FACT on the host of a GPU (hplx lu's device schedule): at the host's
   // rate, plus the panel's copies; beside the device's update it takes
   // nothing from it (r = 1) and leaves no chunk tail.
+  if (spec.host.present) c.device_gemm = device_gemm_time(spec);
   if (const HostFact& h = spec.host; h.present && run.fact_on == FactOn::Device) {
     // FACT on the device's panel queue beside the update (hplx lu
     // --fact-on device): no copies; its time as measured alone and beside
-    // the update (the update's own loss to it is in update_share_of_dgemm,
-    // which hplx sim reads), else the leaf's launches per column and the
+    // the update (the update's own loss to it is in update_share_of_dgemm),
+    // else the leaf's launches per column and the
     // panel's traffic; the update keeps its rate, no chunk tail.
     c.device_fact = device_fact_time(spec);
     c.overlap_ratio = ahead && spec.schedule.fact_overlap ? 1.0 : -1.0;

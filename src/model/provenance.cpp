@@ -8,7 +8,8 @@
 namespace hplx::model {
 namespace {
 
-// Figures hplx sim's kernel models read and the analytic model does not.
+// Figures hplx sim's kernel models read and the analytic model does not
+// (but for a GPU's update: its shape and share of DGEMM, read by both).
 constexpr const char* kSimOnly[] = {"device.dgemm_half_dim",
                                     "device.launch_us",
                                     "device.update_share_of_dgemm",
@@ -49,6 +50,8 @@ std::vector<std::string> assumed_figures(const SystemSpec& spec, const FigureUse
     } else if (gpu_host && key == "device.launch_us") {
       // The analytic model charges launches only to device FACT without a table.
       reads = use.sim || (use.device_fact && !probe);
+    } else if (gpu_host && (key == "device.dgemm_half_dim" || key == "device.update_share_of_dgemm")) {
+      reads = true;  // the model charges a GPU's update at its shape, as hplx sim does
     } else if (among(key, kSimOnly)) {
       reads = use.sim;
     } else if (under(key, "run")) {

@@ -80,15 +80,17 @@ TEST(Provenance, APredictionNamesTheAssumedFiguresItReads) {
           "\"device.fact_probe\", \"memory.alpha_us\"]\n",
       "g.toml");
   const auto model_host = assumed_figures(spec, {false, true, false});
-  EXPECT_EQ(model_host, (std::vector<std::string>{"host.fact_gflops", "host.link.alpha_us",
-                                                  "memory.alpha_us"}));
+  // A GPU's update at its shape and share of DGEMM: the model's and the sim's.
+  EXPECT_EQ(model_host,
+            (std::vector<std::string>{"device.update_share_of_dgemm", "host.fact_gflops",
+                                      "host.link.alpha_us", "memory.alpha_us"}));
   const auto sim_device = assumed_figures(spec, {true, false, true});
   EXPECT_EQ(sim_device,
             (std::vector<std::string>{"device.launch_us", "device.update_share_of_dgemm",
                                       "host.copy_gbs", "device.fact_probe", "memory.alpha_us"}));
   EXPECT_EQ(assumed_figures_line(spec, {false, false, true}),
-            "assumed figures this prediction rests on (g.toml [provenance]): device.fact_probe, "
-            "memory.alpha_us");
+            "assumed figures this prediction rests on (g.toml [provenance]): "
+            "device.update_share_of_dgemm, device.fact_probe, memory.alpha_us");
   // Without the table the line says the provenance is not stated.
   EXPECT_EQ(assumed_figures_line(parse_system_spec(kGpu, "g.toml"), {}),
             "assumed figures this prediction rests on: not stated (g.toml has no [provenance] "
