@@ -398,7 +398,9 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   for (const auto& t : c.terms)
     fmt::print("  {:<{}}  {:>18}  ({} rounds, spread {:.1f}%{})\n", t.label, width, t.value,
                t.rounds, 100 * t.spread,
-               t.sets > 1 ? fmt::format(", {} sets, the last kept", t.sets) : "");
+               t.sets > 1 ? fmt::format(", {} sets, the {} kept", t.sets,
+                                        t.quietest ? "quietest" : "last")
+                          : "");
   // The rates above are those of the kernels the BLAS ran: say when they are
   // narrower than the CPU's units, as hplx lu does.
   if (const std::string w = blas_kernels_warning(c.blas_kernels); !w.empty())
@@ -419,6 +421,12 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
     std::string keys;
     for (const auto& k : c.remeasured) keys += (keys.empty() ? "" : ", ") + k;
     fmt::print("  measured again in extra rounds (a check among them failed at first): {}\n", keys);
+  }
+  if (!c.noisy.empty()) {
+    std::string keys;
+    for (const auto& k : c.noisy) keys += (keys.empty() ? "" : ", ") + k;
+    fmt::print("  measured again, their rounds too spread to trust (above {:.0f}%): {}\n",
+               100 * model::kSpreadWarning, keys);
   }
   for (const auto& w : c.warnings) fmt::print("  warning: {}\n", w);
   if (c.has_network) {

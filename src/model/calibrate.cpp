@@ -494,18 +494,20 @@ void run_phase(Phase& ph, const CalibrateOptions& opt, Calibration& c, bool keep
   // one call's time), so its rounds wander far more than a rate's; checks
   // (a) and (b) judge it instead. The call spread is a spread itself.
   const RoundsOutcome out = measure_and_check(ph.rounds, phase_checks(ph, opt), kExtraSets,
-                                              kSpreadWarning, {"dgemm_pack", "dgemm_cv"});
+                                              kSpreadWarning, {"dgemm_pack", "dgemm_cv"}, kNoisySets);
   if (!keep) return;
   for (const auto& key : ph.rounds.keys()) {
     const double v = ph.rounds.median_of(key);
     ph.store.at(key)(c, v);
     c.spread[key] = ph.rounds.spread_of(key);
+    const bool noisy = std::find(out.noisy.begin(), out.noisy.end(), key) != out.noisy.end();
     c.terms.push_back({key, ph.rounds.label(key), ph.text.at(key)(v),
                        static_cast<int>(ph.rounds.values(key).size()), ph.rounds.sets_of(key),
-                       c.spread[key]});
+                       noisy, c.spread[key]});
   }
   c.warnings.insert(c.warnings.end(), out.warnings.begin(), out.warnings.end());
   c.remeasured.insert(c.remeasured.end(), out.remeasured.begin(), out.remeasured.end());
+  c.noisy.insert(c.noisy.end(), out.noisy.begin(), out.noisy.end());
 }
 
 // A TOML basic string.
@@ -843,6 +845,10 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     if (!c.remeasured.empty())
       s += "# Measured again in extra rounds: a check among them failed at first.\nremeasured = " +
            list(c.remeasured, false) + "\n";
+    if (!c.noisy.empty())
+      s += "# Measured again in extra rounds, the quietest set kept: their rounds spread above " +
+           fmt::format("{:.0f}%", 100 * kSpreadWarning) + " at first.\nnoisy = " +
+           list(c.noisy, false) + "\n";
     if (!c.warnings.empty())
       s += "# Checks still failing after re-measuring, and spreads above " +
            fmt::format("{:.0f}%", 100 * kSpreadWarning) +

@@ -55,6 +55,7 @@ struct CalibrateOptions {
 
 inline constexpr int kMinRounds = 3, kMaxRounds = 50;
 inline constexpr int kExtraSets = 2;            // extra sets of rounds for a failing check
+inline constexpr int kNoisySets = 2;            // extra sets for a term whose rounds spread
 inline constexpr double kSpreadWarning = 0.10;  // a term's spread above it warns
 
 // Throws UsageError naming `rounds` and the range unless kMinRounds..kMaxRounds.
@@ -66,8 +67,9 @@ struct TermLine {
   std::string label;  // as on the terminal
   std::string value;  // the median with its unit
   int rounds = 0;
-  int sets = 1;       // > 1: measured again after a failing check
-  double spread = 0;  // robust_spread of the last set's rounds (a fraction)
+  int sets = 1;       // > 1: measured again after a failing check or a wide spread
+  bool quietest = false;  // measured again for its spread: the quietest set kept
+  double spread = 0;      // robust_spread of the kept set's rounds (a fraction)
 };
 
 struct PingPongPoint {
@@ -115,6 +117,7 @@ struct Calibration {
   std::map<std::string, double> spread;
   std::vector<std::string> warnings;
   std::vector<std::string> remeasured;
+  std::vector<std::string> noisy;  // measured again: their rounds spread above kSpreadWarning
 };
 
 // A phase to time: prepare() runs untimed before each repetition, run()

@@ -70,6 +70,10 @@ void CalibrationRounds::run_again(const std::vector<std::string>& keys) {
   run_set(which);
 }
 
+void CalibrationRounds::keep_set(const std::string& key, std::vector<double> values) {
+  terms_[index_.at(key)].values = std::move(values);
+}
+
 const CalibrationRounds::Term& CalibrationRounds::term(const std::string& key) const {
   auto it = index_.find(key);
   if (it == index_.end()) throw Error(fmt::format("CalibrationRounds: no term '{}'", key));
@@ -112,7 +116,8 @@ std::vector<size_t> failing_checks(const std::vector<TermCheck>& checks,
 
 RoundsOutcome measure_and_check(CalibrationRounds& rounds, const std::vector<TermCheck>& checks,
                                 int max_extra_sets, double spread_limit,
-                                const std::set<std::string>& no_spread_warning) {
+                                const std::set<std::string>& no_spread_warning,
+                                int max_noisy_sets) {
   rounds.run();
   RoundsOutcome out;
   std::set<std::string> again;
@@ -126,18 +131,45 @@ RoundsOutcome measure_and_check(CalibrationRounds& rounds, const std::vector<Ter
     rounds.run_again(keys);
     again.insert(keys.begin(), keys.end());
   }
+  // Terms whose rounds wander too far to trust their median: measured
+  // again (with what they need), the quietest set kept.
+  auto noisy_now = [&] {
+    std::vector<std::string> keys;
+    for (const auto& k : rounds.keys())
+      if (!no_spread_warning.count(k) && rounds.spread_of(k) > spread_limit) keys.push_back(k);
+    return keys;
+  };
+  std::map<std::string, std::vector<double>> quietest;
+  std::set<std::string> noisy;
+  for (int extra = 0; extra < max_noisy_sets; ++extra) {
+    const std::vector<std::string> keys = noisy_now();
+    if (keys.empty()) break;
+    for (const auto& k : keys) {
+      noisy.insert(k);
+      auto q = quietest.find(k);
+      if (q == quietest.end() || robust_spread(q->second) > rounds.spread_of(k))
+        quietest[k] = rounds.values(k);
+    }
+    rounds.run_again(keys);
+  }
+  for (const auto& [k, values] : quietest)
+    if (robust_spread(values) < rounds.spread_of(k)) rounds.keep_set(k, values);
   const auto medians = rounds.medians();
   for (size_t i : failing_checks(checks, medians))
     out.warnings.push_back(checks[i].verdict(medians));
+  for (const auto& k : noisy_now())
+    out.warnings.push_back(fmt::format(
+        "{}: its {} rounds spread {:.1f}% (interquartile range over median), above {:.0f}%{}",
+        rounds.label(k), rounds.values(k).size(), 100 * rounds.spread_of(k), 100 * spread_limit,
+        rounds.sets_of(k) > 1
+            ? fmt::format(" in each of its {} sets: not to be trusted on this machine now "
+                          "(the quietest set kept)",
+                          rounds.sets_of(k))
+            : ""));
   for (const auto& k : rounds.keys()) {
-    const double s = rounds.spread_of(k);
-    if (s > spread_limit && !no_spread_warning.count(k))
-      out.warnings.push_back(fmt::format(
-          "{}: its {} rounds spread {:.1f}% (interquartile range over median), above {:.0f}%",
-          rounds.label(k), rounds.values(k).size(), 100 * s, 100 * spread_limit));
-  }
-  for (const auto& k : rounds.keys())
     if (again.count(k)) out.remeasured.push_back(k);
+    if (noisy.count(k)) out.noisy.push_back(k);
+  }
   return out;
 }
 

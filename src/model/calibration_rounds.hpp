@@ -47,6 +47,9 @@ class CalibrationRounds {
   // would keep it.
   void run_again(const std::vector<std::string>& keys);
 
+  // Puts back an earlier set's rounds of `key` (the quietest of its sets).
+  void keep_set(const std::string& key, std::vector<double> values);
+
   bool has(const std::string& key) const { return index_.count(key) > 0; }
   double median_of(const std::string& key) const;
   double spread_of(const std::string& key) const;
@@ -86,16 +89,21 @@ std::vector<size_t> failing_checks(const std::vector<TermCheck>& checks,
 
 struct RoundsOutcome {
   std::vector<std::string> warnings;    // checks still failing, then spreads too wide
-  std::vector<std::string> remeasured;  // keys measured in extra sets
+  std::vector<std::string> remeasured;  // keys measured in extra sets for a failing check
+  std::vector<std::string> noisy;       // keys measured again because their rounds spread
 };
 
 // Runs one set of rounds of every term; while checks fail and fewer than
-// `max_extra_sets` extra sets ran, measures the failing checks' terms again;
-// then warns for each check still failing and each term whose spread is
-// above `spread_limit` (a fraction), except the terms in `no_spread_warning`.
+// `max_extra_sets` extra sets ran, measures the failing checks' terms again.
+// Then a term whose rounds spread above `spread_limit` (a fraction) is not
+// to be trusted: it is measured again, up to `max_noisy_sets` more sets,
+// until a set's spread is within the limit; the quietest set is kept. A
+// term still above it warns (the check's warnings first), except the terms
+// in `no_spread_warning`, which are neither measured again nor warned of.
 RoundsOutcome measure_and_check(CalibrationRounds& rounds, const std::vector<TermCheck>& checks,
                                 int max_extra_sets = 2, double spread_limit = 0.10,
-                                const std::set<std::string>& no_spread_warning = {});
+                                const std::set<std::string>& no_spread_warning = {},
+                                int max_noisy_sets = 2);
 
 // The checks `hplx model calibrate` applies (docs/MODEL.md), each a pure
 // function of the values: "" when they agree, else the warning.

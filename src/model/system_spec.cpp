@@ -700,15 +700,18 @@ void read_published(Section& top, SystemSpec& spec, const std::string& name) {
 // [calibration]: what calibrate wrote about its own measurement.
 void read_calibration(Section& top, SystemSpec& spec, const std::string& name) {
   Section cal(top.table("calibration"), "calibration", name,
-              {"rounds", "remeasured", "warnings", "spread"});
+              {"rounds", "remeasured", "noisy", "warnings", "spread"});
   CalibrationNotes& notes = spec.calibration;
   notes.present = cal.exists();
   notes.rounds = static_cast<int>(cal.integer("rounds", 1, kIntMax).value_or(0));
   notes.remeasured = cal.strings("remeasured");
+  notes.noisy = cal.strings("noisy");
   notes.warnings = cal.strings("warnings");
-  for (const auto& k : notes.remeasured)
-    if (!calibration_term_key(k))
-      cal.fail("remeasured", fmt::format("'{}' is not a term; allowed: {}", k, kTermKeys));
+  for (const auto& [field, keys] : {std::pair{"remeasured", &notes.remeasured},
+                                    std::pair{"noisy", &notes.noisy}})
+    for (const auto& k : *keys)
+      if (!calibration_term_key(k))
+        cal.fail(field, fmt::format("'{}' is not a term; allowed: {}", k, kTermKeys));
   if (const toml::table* st = cal.table("spread")) {
     for (const auto& [k, v] : *st) {
       const std::string key(k.str());

@@ -192,6 +192,7 @@ struct CalibrationNotes {
   int rounds = 0;
   std::map<std::string, double> spread_pct;
   std::vector<std::string> remeasured;
+  std::vector<std::string> noisy;  // measured again: their rounds spread too far at first
   std::vector<std::string> warnings;
 };
 

@@ -116,20 +116,58 @@ TEST(CalibrationRounds, APairThatStillDisagreesWarnsNamingBothTerms) {
   EXPECT_NE(out.warnings[0].find("tolerance 10%"), std::string::npos) << out.warnings[0];
 }
 
-TEST(CalibrationRounds, AWideSpreadWarns) {
+// A term whose rounds spread above the limit is not trusted: it is
+// measured again (alone: the steady term is not), and a quiet set replaces
+// the noisy one without a warning.
+TEST(CalibrationRounds, ANoisyTermIsMeasuredAgainAndAQuietSetKept) {
   CalibrationRounds rounds(5);
-  Fake swap{{6.0, 7.0, 8.0, 9.0, 10.0}}, steady{{5.0, 5.1, 5.0, 4.9, 5.0}};
+  Fake swap{{6.0, 7.0, 8.0, 9.0, 10.0, 8.0, 8.1, 8.0, 7.9, 8.0}}, steady{{5.0, 5.1, 5.0, 4.9, 5.0}};
   rounds.add("swap_1", "row swap 1 thread", std::ref(swap));
   rounds.add("gather_1", "row gather 1 thread", std::ref(steady));
   const RoundsOutcome out = measure_and_check(rounds, {});
+  EXPECT_TRUE(out.warnings.empty()) << out.warnings.front();
+  EXPECT_EQ(out.noisy, std::vector<std::string>{"swap_1"});
+  EXPECT_TRUE(out.remeasured.empty());
+  EXPECT_EQ(swap.calls, 10);
+  EXPECT_EQ(steady.calls, 5);
+  EXPECT_EQ(rounds.sets_of("swap_1"), 2);
+  EXPECT_DOUBLE_EQ(rounds.median_of("swap_1"), 8.0);
+  EXPECT_DOUBLE_EQ(rounds.spread_of("swap_1"), 0.0);  // quartiles 8 and 8
+}
+
+// Noisy in every set: the quietest set is kept and one line says the term
+// is not to be trusted, with its spread and the limit.
+TEST(CalibrationRounds, ATermNoisyInEverySetWarnsAndKeepsTheQuietest) {
+  CalibrationRounds rounds(5);
+  Fake swap{{6.0, 7.0, 8.0, 9.0, 10.0,      // spread (9 - 7) / 8 = 25%
+             5.0, 7.0, 9.0, 11.0, 13.0,     // (11 - 7) / 9 = 44%
+             7.0, 8.0, 9.0, 10.0, 11.0}};   // (10 - 8) / 9 = 22.2%, the quietest
+  rounds.add("swap_1", "row swap 1 thread", std::ref(swap));
+  const RoundsOutcome out = measure_and_check(rounds, {});
+  EXPECT_EQ(swap.calls, 15);
+  EXPECT_EQ(out.noisy, std::vector<std::string>{"swap_1"});
+  EXPECT_DOUBLE_EQ(rounds.median_of("swap_1"), 9.0);
   ASSERT_EQ(out.warnings.size(), 1u);
-  EXPECT_NE(out.warnings[0].find("row swap 1 thread"), std::string::npos) << out.warnings[0];
-  EXPECT_NE(out.warnings[0].find("25.0%"), std::string::npos) << out.warnings[0];  // (9-7)/8
-  // A term exempted (a difference of two timings, judged by the checks) does not.
+  const std::string& w = out.warnings[0];
+  EXPECT_NE(w.find("row swap 1 thread: its 5 rounds spread 22.2%"), std::string::npos) << w;
+  EXPECT_NE(w.find("above 10% in each of its 3 sets: not to be trusted"), std::string::npos) << w;
+  // Without extra sets it warns at once, the first set kept.
+  CalibrationRounds once(5);
+  Fake swap2{{6.0, 7.0, 8.0, 9.0, 10.0}};
+  once.add("swap_1", "row swap 1 thread", std::ref(swap2));
+  const RoundsOutcome first = measure_and_check(once, {}, 2, 0.10, {}, 0);
+  ASSERT_EQ(first.warnings.size(), 1u);
+  EXPECT_NE(first.warnings[0].find("25.0%"), std::string::npos) << first.warnings[0];
+  EXPECT_EQ(swap2.calls, 5);
+  // A term exempted (a difference of two timings, judged by the checks) is
+  // neither measured again nor warned of.
   CalibrationRounds again(5);
   Fake pack{{0.6, 0.7, 0.8, 0.9, 1.0}};
   again.add("dgemm_pack", "DGEMM packing", std::ref(pack));
-  EXPECT_TRUE(measure_and_check(again, {}, 2, 0.10, {"dgemm_pack"}).warnings.empty());
+  const RoundsOutcome exempt = measure_and_check(again, {}, 2, 0.10, {"dgemm_pack"});
+  EXPECT_TRUE(exempt.warnings.empty());
+  EXPECT_TRUE(exempt.noisy.empty());
+  EXPECT_EQ(pack.calls, 5);
 }
 
 TEST(CalibrateChecks, TheUpdatesOneCallAgreesWithTheChunkedDgemmLessItsPacking) {
@@ -179,10 +217,11 @@ TEST(CalibrateRounds, TheWrittenSpecRecordsTheRoundsAndLoadsBack) {
   c.hostname = "h";
   c.memory_gib = 4;
   c.rounds = 5;
-  c.terms = {{"dgemm_1", "DGEMM 1 thread", "50.30 GFLOPS", 5, 2, 0.031},
-             {"fact_4000", "FACT M = 4000", "12.0 ms", 5, 1, 0.002},
-             {"dgemm_pack", "DGEMM's packing", "0.9 ns", 5, 1, 0.125}};
+  c.terms = {{"dgemm_1", "DGEMM 1 thread", "50.30 GFLOPS", 5, 2, false, 0.031},
+             {"fact_4000", "FACT M = 4000", "12.0 ms", 5, 3, true, 0.002},
+             {"dgemm_pack", "DGEMM's packing", "0.9 ns", 5, 1, false, 0.125}};
   c.remeasured = {"dgemm_1", "update_1"};
+  c.noisy = {"fact_4000"};
   c.warnings = {"update 1 thread (one call) 33.70 GFLOPS and \"DGEMM\" 1 thread 50.30 disagree",
                 "row swap 1 thread: its 5 rounds spread 12.5%"};
   const std::string text = calibration_toml(c, {}, "hplx model calibrate -o m.toml");
@@ -195,6 +234,7 @@ TEST(CalibrateRounds, TheWrittenSpecRecordsTheRoundsAndLoadsBack) {
   EXPECT_NEAR(n.spread_pct.at("fact_4000"), 0.2, 1e-9);
   EXPECT_NEAR(n.spread_pct.at("dgemm_pack"), 12.5, 1e-9);
   EXPECT_EQ(n.remeasured, c.remeasured);
+  EXPECT_EQ(n.noisy, c.noisy);
   EXPECT_EQ(n.warnings, c.warnings);
 }
 
@@ -214,6 +254,7 @@ TEST(CalibrateRounds, TheSpecReaderChecksTheCalibrationTable) {
   refused("[calibration]\nround = 5\n", "'calibration.round': unknown key");
   refused("[calibration]\nrounds = 0\n", "'calibration.rounds'");
   refused("[calibration]\nwarnings = [1]\n", "'calibration.warnings'");
+  refused("[calibration]\nnoisy = [\"dgemm_9x\"]\n", "'dgemm_9x' is not a term");
   EXPECT_NO_THROW(parse_system_spec(base + "[calibration]\nrounds = 7\n[calibration.spread]\n"
                                            "update_2 = 0\nblock_gather_1 = 4.5\ndgemm_cv = 1\n",
                                     "m.toml"));
