@@ -8,6 +8,13 @@
 # median; the goal is at least 4 of 5 attempts.
 #   bench/calibration-trust.sh               # N = 10000 20000, 1x2 and 2x1, ATTEMPTS = 5, REPS = 3
 #   NS=4000 GRIDS=1x2 ATTEMPTS=2 REPS=1 OUT=/tmp/x bench/calibration-trust.sh   # smoke
+# Two calibrations in a row should also agree: each attempt's simulated
+# Gflops against the previous attempt's, within TOL (goal: 4 of 5 pairs,
+# so ATTEMPTS = 6 gives 5 pairs).
+# LOAD='COMMAND' runs COMMAND in a loop in the background for the whole
+# bench, outside the lock: other work on the machine, as on a CI machine
+# (e.g. LOAD='sleep 20; timeout 10 sh -c "while :; do :; done"', one core
+# busy 10 s of every 30).
 # Every timed step holds `flock -x $LOCK`. Steps whose output is already in
 # OUT are not repeated.
 set -euo pipefail
@@ -23,6 +30,12 @@ LOCK=${LOCK:-/tmp/hplx-cpu.lock}
 OUT=${OUT:-$PWD/bench/results/$(date -u +%Y-%m-%d)-calibration-trust}
 mkdir -p "$OUT"
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+if [ -n "${LOAD:-}" ]; then
+  echo "other work beside the bench: $LOAD" | tee "$OUT/load.txt"
+  setsid sh -c "while :; do $LOAD; done" > /dev/null 2>&1 &
+  load_pid=$!
+  trap 'kill -- -$load_pid 2>/dev/null || true' EXIT
+fi
 
 for a in $(seq 1 "$ATTEMPTS"); do
   echo "== attempt $a ($(date -u +%H:%M:%S))"
@@ -63,4 +76,14 @@ for a in range(1, attempts + 1):
     print(f"attempt {a}: " + "  ".join(f"{n} {g} {100 * e:+.1f}%" for (n, g), e in zip(points, errs))
           + f"  -> {'within' if ok else 'OUTSIDE'} {100 * tol:.0f}%")
 print(f"{landed} of {attempts} attempts within {100 * tol:.0f}% on every point (goal: at least 4 of 5)")
+pairs = 0
+for a in range(2, attempts + 1):
+    diffs = [gflops(f"{out}/sim-{a}-{n}-{g}.json") / gflops(f"{out}/sim-{a - 1}-{n}-{g}.json") - 1
+             for n, g in points]
+    ok = all(abs(d) <= tol for d in diffs)
+    pairs += ok
+    print(f"attempts {a - 1} and {a}: " + "  ".join(f"{n} {g} {100 * d:+.1f}%" for (n, g), d in zip(points, diffs))
+          + f"  -> {'within' if ok else 'OUTSIDE'} {100 * tol:.0f}%")
+if attempts > 1:
+    print(f"{pairs} of {attempts - 1} calibrations in a row simulated within {100 * tol:.0f}% of the one before (goal: at least 4 of 5)")
 PY
