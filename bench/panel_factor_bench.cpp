@@ -20,6 +20,7 @@
 
 #include "core/blas_core.hpp"
 #include "core/timer.hpp"
+#include "lu/phases/fact/panel_factor.hpp"
 #include "lu/phases/panel.hpp"
 
 namespace {

@@ -61,6 +61,29 @@ for room in "${!rooms[@]}"; do
   done < <(grep -rnE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu/[^/"]+/' "$src/lu/$room" \
              --include='*.hpp' --include='*.cpp' --include='*.cu')
 done
+# Inside the phases the sub-rooms point one way: the panel and the solve
+# (phases/ itself) and timing/ <- fact/ <- comm/ <- update/ (LBCAST
+# pipelines on FACT's sub-panels; the update overlaps the communication).
+declare -A subrooms=([top]="top" [timing]="timing" [fact]="top timing fact"
+  [comm]="top timing fact comm" [update]="top timing fact comm update")
+for sub in "${!subrooms[@]}"; do
+  if [ "$sub" = top ]; then
+    files=("$src"/lu/phases/*.hpp "$src"/lu/phases/*.cpp)
+  else
+    [ -d "$src/lu/phases/$sub" ] || continue
+    files=("$src/lu/phases/$sub"/*)
+  fi
+  ok=" ${subrooms[$sub]} "
+  while IFS= read -r hit; do
+    file=${hit%%:*} rest=${hit#*:} line=${rest%%:*} text=${rest#*:}
+    dep=$(sed -E 's/^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu\/phases\/([^"]+)".*/\1/' <<<"$text")
+    [[ $dep == */* ]] && dep=${dep%%/*} || dep=top
+    if [[ $ok != *" $dep "* ]]; then
+      echo "src/${file#"$src"/}:$line: lu/phases/$sub may not include lu/phases/$dep (allowed: ${subrooms[$sub]}; top = the panel and the solve)"
+      bad=1
+    fi
+  done < <(grep -nHE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu/phases/' "${files[@]}" 2>/dev/null)
+done
 # And the LU's types include no room but the kernels.
 while IFS= read -r hit; do
   file=${hit%%:*} rest=${hit#*:} line=${rest%%:*}
@@ -69,7 +92,7 @@ while IFS= read -r hit; do
 done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu/(phases|schedules|run)/' \
            "$src"/lu/*.hpp "$src"/lu/*.cpp 2>/dev/null)
 if [ $bad -ne 0 ]; then
-  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps; in lu: types, kernels <- phases <- schedules <- run"
+  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps; in lu: types, kernels <- phases <- schedules <- run; in phases: panel, solve, timing <- fact <- comm <- update"
   exit 1
 fi
 echo "check_layers: every include and link of src/ points down the layers and the LU's rooms"

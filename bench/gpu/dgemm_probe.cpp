@@ -78,7 +78,7 @@ std::vector<double> time_gemm(hplx::device::Device& dev, long m, long k, int rep
   return rates;
 }
 
-// The LU's update on one process row (update_in_place in src/lu/phases/update.cpp):
+// The LU's update on one process row (update_in_place in src/lu/phases/update/update.cpp):
 // rates of `reps` (DTRSM + DGEMM) and of `reps` DGEMMs alone, Gflop/s of
 // the DGEMM's 2 M^2 K flops (the DTRSM's K^2 M are left out, so the two
 // rates compare as times).

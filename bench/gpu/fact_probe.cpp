@@ -49,9 +49,10 @@
 #include "device/launch.hpp"
 #include "empty_phases.hpp"
 #include "lu/kernels/fact_kernels.hpp"
+#include "lu/phases/fact/panel_factor.hpp"
+#include "lu/phases/fact/panel_factor_device.hpp"
+#include "lu/phases/fact/recursive_steps.hpp"
 #include "lu/phases/panel.hpp"
-#include "lu/phases/panel_factor_device.hpp"
-#include "lu/phases/recursive_steps.hpp"
 #include "probe_common.hpp"
 
 namespace {
@@ -179,7 +180,7 @@ struct CallCount {
     columns += n;
   }
   void solve(long, long k, hplx::lu::Columns c) { solves += k > 0 && c.count > 0; }
-  void update_below(long from, hplx::lu::Columns c, hplx::lu::Columns inner) {
+  void update_below(long from, hplx::lu::Columns c, hplx::lu::Columns inner, long /*level*/) {
     if (c.count > 0 && inner.count > 0) gemms += (from < jb) + (m2 > 0);
   }
   void update_rows(hplx::lu::Columns rows, hplx::lu::Columns c, hplx::lu::Columns inner) {

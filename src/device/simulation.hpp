@@ -1,4 +1,4 @@
-// What FACT's model (lu/phases/fact_model.cpp) asks of a simulated
+// What FACT's model (lu/phases/fact/fact_model.cpp) asks of a simulated
 // backend (the sim implementation, device/sim/, in the SMPI build that
 // `hplx sim` runs): its data are never read or written, so FACT's
 // arithmetic is charged here instead of done, and the figures it needs in
@@ -19,7 +19,7 @@ class Simulation {
   virtual void host_work(double seconds) = 0;
   // `q`, one of this backend's queues, does `seconds` of modelled work
   // after what it has (work whose cost the driver models as a whole, as
-  // FACT on the device: lu/phases/fact_model.hpp model_stacked_panel_device).
+  // FACT on the device: lu/phases/fact/fact_model.hpp model_stacked_panel_device).
   virtual void queue_work(Queue& q, double seconds) = 0;
   // `q` does a part of FACT that takes `alone_s` with the device to itself
   // and `beside_s` while its other queues compute (SimModel::device_fact):

@@ -2,7 +2,7 @@
 
 #include "device/launch.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"
-#include "lu/phases/recursion_split.hpp"
+#include "lu/phases/fact/recursive_steps.hpp"
 
 namespace hplx::hplmxp {
 

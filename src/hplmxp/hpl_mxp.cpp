@@ -22,7 +22,7 @@
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/phases/phase_scope.hpp"
+#include "lu/phases/timing/phase_scope.hpp"
 #include "lu/run/problem_size.hpp"
 
 namespace hplx::hplmxp {

@@ -115,7 +115,7 @@ struct Schedule {
   bool core_sharing = false;
   // Broadcast pipelining (seed 003 5.1.3.2; --bcast-pipeline): finished
   // top-level sub-panels of FACT are broadcast while the rest is factored
-  // (src/lu/phases/panel_broadcast.hpp).
+  // (src/lu/phases/comm/panel_broadcast.hpp).
   bool bcast_pipeline = false;
 };
 

@@ -11,8 +11,8 @@
 #include "device/device.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
+#include "lu/phases/comm/row_swap.hpp"
 #include "lu/phases/panel.hpp"
-#include "lu/phases/row_swap.hpp"
 
 namespace hplx::test {
 

@@ -13,7 +13,7 @@
 #include "device/compiled_backends.hpp"
 #include "device/device_mpi.hpp"
 #include "device/emulated/emulated_backend.hpp"
-#include "lu/phases/row_swap.hpp"
+#include "lu/phases/comm/row_swap.hpp"
 #include "tests/mpi/first_panel_swap.hpp"
 
 namespace hplx::device {

@@ -15,7 +15,7 @@
 #include "device/backend_kind.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
-#include "lu/phases/device_timeline.hpp"
+#include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/pdgesv.hpp"
 #include "tests/mpi/lu_context.hpp"
 

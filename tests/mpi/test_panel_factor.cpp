@@ -14,6 +14,7 @@
 
 #include "device/device.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/phases/fact/panel_factor.hpp"
 #include "lu/phases/panel.hpp"
 #include "tests/device/backends.hpp"
 

@@ -26,8 +26,10 @@
 #include "lu/block_cyclic.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
+#include "lu/phases/fact/panel_factor_device.hpp"
+#include "lu/phases/fact/panel_factor.hpp"
 #include "lu/phases/panel.hpp"
-#include "lu/phases/panel_factor_device.hpp"
+#include "lu/schedules/panel_store.hpp"
 #include "tests/device/backends.hpp"
 
 namespace hplx::lu {
@@ -408,7 +410,9 @@ bool reads_finish_before_reuse(device::Device& dev, bool wait) {
   for (int read = 0; read < 8; ++read)
     device::copy(compute, seen.device(), static_cast<const double*>(old.device()), old.size());
   store.give(std::move(old), {compute.record()});
-  Panel p = make_panel(a, 0, grid, &store, true);
+  Panel p = make_panel(
+      a, 0, grid, [&store](std::vector<device::EventPtr>* pending) { return store.take(pending); },
+      true);
   if (!wait) p.reuse_after.clear();  // the planted bug
   DeviceFactWorkspace ws;
   factor_panel_device(transfer, a, p, FactParams{}, grid, ws, false);

@@ -6,7 +6,7 @@
 
 #include <vector>
 
-#include "lu/phases/row_broadcast.hpp"
+#include "lu/phases/comm/row_broadcast.hpp"
 
 namespace hplx::lu {
 namespace {

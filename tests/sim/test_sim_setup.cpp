@@ -17,7 +17,7 @@
 
 #include "core/error.hpp"
 #include "device/sim_model.hpp"
-#include "lu/phases/fact_model.hpp"
+#include "lu/phases/fact/fact_model.hpp"
 #include "model/system_spec.hpp"
 #include "sim_setup.hpp"
 

@@ -7,7 +7,7 @@
 #include <random>
 #include <vector>
 
-#include "lu/phases/row_swap.hpp"
+#include "lu/phases/comm/row_swap.hpp"
 
 namespace hplx::lu {
 namespace {

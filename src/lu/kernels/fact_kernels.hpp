@@ -1,4 +1,4 @@
-// The leaf of the panel factorization on a device (src/lu/phases/panel_factor_device.cpp)
+// The leaf of the panel factorization on a device (src/lu/phases/fact/panel_factor_device.cpp)
 // as kernel bodies (device/kernel_body.hpp): pivot search, the pivot row
 // brought to the diagonal, scaling by the pivot, the rank-1 update, and
 // L1's transposition. Written once: host loops on the host and emulated

@@ -146,7 +146,7 @@ struct StoreTransposedU {
   }
 };
 
-// The row-swap plan (lu/phases/row_swap.hpp, plan_row_swaps) built on the device
+// The row-swap plan (lu/phases/comm/row_swap.hpp, plan_row_swaps) built on the device
 // from the panel's pivots in device memory, so that a device FACT's pivots
 // need no trip to the host before its swap. Two launches over one plan
 // array `p` of plan_longs(jb) longs:

@@ -21,7 +21,6 @@
 
 #include <mpi.h>
 
-#include <deque>
 #include <functional>
 #include <vector>
 
@@ -52,7 +51,7 @@ struct Panel {
   bool pivots_on_host = true;
   device::EventPtr factored;
   // A reused W whose earlier panel's updates may still be reading it
-  // (PanelStore::take): the queue that writes W first waits for these,
+  // (PanelBuffers): the queue that writes W first waits for these,
   // the host does not. Empty where the host waited, or nothing was pending.
   std::vector<device::EventPtr> reuse_after;
 
@@ -80,132 +79,22 @@ void unpack_panel_tail(Panel& p);
 // waits for FACT's queue).
 void panel_to_device(device::Queue& q, Panel& p);
 
-// Panels' W buffers kept from one panel to the next: a solve takes one for
-// each panel and gives it back once the panel's update is queued, instead of
-// allocating and faulting in a new (local rows + NB) x NB buffer per panel.
-// On 1x1 and 1x2 at N = 10000 (about 15 MiB each) the first two FACTs took
-// 65-105 ms against 15-26 ms later, mostly for that. On a GPU a new panel
-// also cost a cudaMallocHost (page-locking about 1 GB at N = 123904, NB =
-// 1024) and a cudaFree and cudaFreeHost, which wait for all the device's
-// work: FACT then ran after the update instead of beside it (docs/GPU.md).
-// Where queues run behind the host, a buffer comes back with events on the
-// queues that read it and is reused once they are done.
-class PanelStore {
- public:
-  // `count` buffers for any panel of a, their host pages touched (nothing
-  // on the sim backend, whose buffers hold no data).
-  void reserve(const LocalMatrix& a, int count);
-  // A kept buffer (the last one given back whose queue work is done, or
-  // else the oldest), or an empty one. The oldest's work not yet done is
-  // waited for by the host, or, where `pending` is given, left in it for
-  // the queue that writes the buffer first to wait for.
-  device::Mirror<double> take(std::vector<device::EventPtr>* pending = nullptr);
-  // `ready`: events recorded after the queue work that reads `w` (none where
-  // that work is done when it returns).
-  void give(device::Mirror<double> w, std::vector<device::EventPtr> ready = {}) {
-    free_.push_back({std::move(w), std::move(ready)});
-  }
+// After FACT, before LBCAST: store L1 transposed in the panel's buffer
+// (netlib's line 28 = 0), so every process solves with L11^T's storage.
+void transpose_l1(Panel& p);
 
- private:
-  struct Kept {
-    device::Mirror<double> w;
-    std::vector<device::EventPtr> ready;
-    bool done() const;
-  };
-  std::deque<Kept> free_;  // oldest first
-};
+// Where a panel's W comes from: a kept buffer (its earlier readers not yet
+// done left in `pending` where that is given, else waited for by the
+// host), or an empty one (the schedules' PanelStore::take).
+using PanelBuffers = std::function<device::Mirror<double>(std::vector<device::EventPtr>* pending)>;
 
 // Sets the geometry of the panel at global index k for this process; W
-// lives on a's backend, in a buffer of `store` when one is given.
+// lives on a's backend, in a buffer of `buffers` when they are given.
 // `fact_on_device`: on the panel's process column FACT's queue writes W
 // first (factor_panel_device), so a reused buffer's pending reads are left
 // to it (Panel::reuse_after) and the host goes on; elsewhere the host
 // writes W (host FACT, LBCAST's receive) and waits for them.
-Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid, PanelStore* store = nullptr,
-                 bool fact_on_device = false);
-
-// FACT, on the processes of the panel's process column: copies the panel out
-// of `a`, factors it (recursive PFACT/RFACT/NBMIN/NDIV as netlib), and writes
-// the factored columns back. Collective over grid.col(). `threads` > 1 runs
-// the factorization on an OpenMP team of up to that many threads (see
-// factor_stacked_panel); call it from the thread that may call MPI.
-// Called on the thread that may call MPI when the top-level sub-panel of
-// columns [first, end) (one of netlib's NDIV parts, not the last) is factored:
-// its values are final except for the row interchanges of later pivots.
-using SubpanelDone = std::function<void(long first, long end)>;
-
-// What FACT needs of a test: HPL.dat's RFACT, PFACT, NBMIN, NDIV and
-// whether L1 is stored transposed afterwards (line 28).
-struct FactParams {
-  Factorization rfact = Factorization::Crout;
-  Factorization pfact = Factorization::Right;
-  int nbmin = 4;
-  int ndiv = 2;
-  bool l1_transposed = true;
-  // GPU DGEMM inside FACT (--fact-device-gemm, FactDeviceGemm below): the
-  // recursion's updates at levels at least this many columns wide run on
-  // the device; 0 = all on the host.
-  long device_gemm_cols = 0;
-  // --fact-on device: FACT runs on the queue (panel_factor_device.hpp).
-  bool on_device = false;
-  // --fact-leaf, --fact-blocks (Schedule): device FACT's leaf.
-  FactLeaf leaf = FactLeaf::Fused;
-  int leaf_blocks = 32;
-};
-FactParams fact_params(const TestCase& t);
-
-class DeviceTimeline;
-
-// The panel's columns come out of the matrix and go back through `q`'s
-// copies (FACT runs on the host whatever the backend: rocHPL's design),
-// timed on the device by `timeline` when it is not null.
-void factor_panel(device::Queue& q, LocalMatrix& a, Panel& panel, const FactParams& f,
-                  const ProcessGrid& grid, int threads = 1, const SubpanelDone& done = {},
-                  DeviceTimeline* timeline = nullptr);
-
-// The factorization kernels, exposed for tests: factor columns [0, jb) of a
-// stacked panel whose A2 rows have the given global indices. `col` is the
-// process-column communicator (MPI_COMM_SELF for a serial panel).
-struct PanelRows {
-  int nb;         // block size of the row distribution
-  int nprow;      // process rows (the size of `col`)
-  int myrow;      // this process's row (its rank in `col`)
-  long a2_first;  // local row index of A2's first row
-};
-
-// GPU DGEMM inside the recursive FACT (seed 003 5.1.2): a recursion level
-// at least `min_cols` columns wide updates its right part on `queue`'s
-// device instead of on the host. The operands are copied into the panel
-// W's device side (the same offsets), the GEMM runs there and the updated
-// columns come back; the host waits. It pays where the device's DGEMM is
-// much faster than the host's and the level wide enough to hide the
-// copies. Ignored when W's device side is host memory (the host backend).
-// `calls`, when set, counts the device GEMMs.
-struct FactDeviceGemm {
-  device::Queue* queue = nullptr;
-  long min_cols = 0;
-  long* calls = nullptr;
-  bool applies(long level_cols) const {
-    return queue != nullptr && min_cols > 0 && level_cols >= min_cols;
-  }
-};
-
-// `threads` > 1 factors with one OpenMP team of min(threads, 1 + A2's row
-// tiles of jb rows) threads, at least two: each thread updates, searches and
-// scales its own tiles (A1 is thread 0's), and only thread 0 calls MPI, so
-// MPI_THREAD_FUNNELED is enough. The arithmetic is the same as with one
-// thread, BLAS calls over fewer rows aside, so pivots and values agree up to
-// rounding. 1 (or less) is the unthreaded factorization, whose BLAS calls may
-// use BLAS's own threads. Pass the same `threads` on every process of the
-// column: A1's BLAS calls must round alike everywhere. Called inside a
-// parallel region without nested parallelism, the team is the calling thread
-// alone.
-void factor_stacked_panel(Panel& panel, const PanelRows& rows, Factorization rfact,
-                          Factorization pfact, int nbmin, int ndiv, MPI_Comm col, int threads = 1,
-                          const SubpanelDone& done = {}, const FactDeviceGemm& device_gemm = {});
-
-// The first columns of the top-level sub-panels the recursion factors in
-// turn, for a panel of jb columns ({0} when it is not split).
-std::vector<long> subpanel_starts(int jb, int nbmin, int ndiv);
+Panel make_panel(const LocalMatrix& a, long k, const ProcessGrid& grid,
+                 const PanelBuffers& buffers = {}, bool fact_on_device = false);
 
 }  // namespace hplx::lu

@@ -15,13 +15,14 @@
 #include "lu/config.hpp"
 #include "lu/kernels/row_kernels.hpp"
 #include "lu/local_matrix.hpp"
-#include "lu/phases/apply_panel.hpp"
+#include "lu/phases/comm/row_swap.hpp"
+#include "lu/phases/fact/panel_factor.hpp"
 #include "lu/phases/panel.hpp"
-#include "lu/phases/row_swap.hpp"
+#include "lu/phases/update/apply_panel.hpp"
 
 namespace hplx::lu {
 namespace {
-constexpr long kChunk = kChunkColumns;  // the update's chunk (phases/apply_panel.hpp)
+constexpr long kChunk = kChunkColumns;  // the update's chunk (phases/update/apply_panel.hpp)
 
 // Writes the cache line holding *p back to memory and drops it from every
 // cache level (where the processor has an instruction for it; elsewhere

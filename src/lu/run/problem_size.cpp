@@ -6,8 +6,8 @@
 #include "core/timer.hpp"
 #include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/phases/panel_factor_device.hpp"
-#include "lu/phases/row_swap.hpp"
+#include "lu/phases/comm/row_swap.hpp"
+#include "lu/phases/fact/panel_factor_device.hpp"
 
 #include <omp.h>
 

@@ -63,8 +63,8 @@
 #include "core/trace.hpp"
 #include "device/queue.hpp"
 #include "lu/iteration_record.hpp"
-#include "lu/phases/device_timeline.hpp"
-#include "lu/phases/phase_scope.hpp"
+#include "lu/phases/timing/device_timeline.hpp"
+#include "lu/phases/timing/phase_scope.hpp"
 #include "lu/schedules/factor_and_send.hpp"
 
 namespace hplx::lu {

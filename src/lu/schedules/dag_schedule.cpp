@@ -19,12 +19,11 @@
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/phases/comm/panel_broadcast.hpp"
+#include "lu/phases/comm/row_swap.hpp"
 #include "lu/phases/panel.hpp"
-#include "lu/phases/panel_broadcast.hpp"
-#include "lu/phases/phase_scope.hpp"
-#include "lu/phases/row_swap.hpp"
-#include "lu/phases/solve.hpp"
-#include "lu/phases/swap_update.hpp"
+#include "lu/phases/timing/phase_scope.hpp"
+#include "lu/phases/update/swap_update.hpp"
 #include "lu/schedules/factor_and_send.hpp"
 #include "lu/schedules/iteration_log.hpp"
 #include "lu/schedules/pivoting_phases.hpp"
@@ -158,10 +157,6 @@ class DagLu {
       }
     }
     out_.iterations = log_.take();
-    if (ctx_.progress()) ctx_.progress()->finish();
-    ScopedTimer timer(out_.phases.solve);
-    ActivityScope solving(ctx_.activity(), Activity::kSolve);
-    out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
   }
 
@@ -610,7 +605,7 @@ class DagLu {
 
 }  // namespace
 
-SolveOutcome pdgesv_dag(const Context& ctx, LocalMatrix& a, const TestCase& t,
+SolveOutcome factor_dag(const Context& ctx, LocalMatrix& a, const TestCase& t,
                         const ProcessGrid& grid) {
   return DagLu(ctx, a, t, grid).run();
 }

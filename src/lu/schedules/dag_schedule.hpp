@@ -77,10 +77,11 @@ constexpr int kDagMaxPriority = 4;
 // of blocks, at least one).
 constexpr long kDagGroupColumns = 512;
 
-// The LU of pdgesv() with the dag schedule. Collective over the grid. Needs
+// The factorization of pdgesv() with the dag schedule (pdgesv() then runs
+// the back substitution). Collective over the grid. Needs
 // MPI_THREAD_SERIALIZED or more when the team has more than one thread
 // (throws hplx::Error otherwise).
-SolveOutcome pdgesv_dag(const Context& ctx, LocalMatrix& a, const TestCase& t,
+SolveOutcome factor_dag(const Context& ctx, LocalMatrix& a, const TestCase& t,
                         const ProcessGrid& grid);
 
 }  // namespace hplx::lu

@@ -11,7 +11,7 @@
 #include "core/trace.hpp"
 #include "device/queue.hpp"
 #include "lu/iteration_record.hpp"
-#include "lu/phases/phase_scope.hpp"
+#include "lu/phases/timing/phase_scope.hpp"
 
 namespace hplx::lu {
 

@@ -6,8 +6,8 @@
 #include "core/activity.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
-#include "lu/phases/device_timeline.hpp"
 #include "lu/phases/solve.hpp"
+#include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/bsp_steps.hpp"
 #include "lu/schedules/dag_schedule.hpp"
 #include "lu/schedules/iteration_log.hpp"
@@ -18,9 +18,8 @@
 namespace hplx::lu {
 namespace {
 
-// hplx lu's solve: the bsp look-ahead steps (bsp_steps.hpp) over the FP64
-// LU's phases with partial pivoting (pivoting_phases.hpp), then the back
-// substitution.
+// hplx lu's factorization: the bsp look-ahead steps (bsp_steps.hpp) over
+// the FP64 LU's phases with partial pivoting (pivoting_phases.hpp).
 class LuDriver {
  public:
   LuDriver(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
@@ -33,7 +32,7 @@ class LuDriver {
         fact_ws_(&workspace.fact),
         log_(a, ctx.progress(), ctx.activity()) {}
 
-  SolveOutcome run() {
+  SolveOutcome factor() {
     device::Queue& compute = ctx_.device().compute();
     TraceRecorder* trace = ctx_.trace();
     // A device's own clock times its side of each iteration.
@@ -76,10 +75,6 @@ class LuDriver {
       phases_.fact_queue().synchronize();
       timeline_->resolve(out_.iterations, trace);
     }
-    if (ctx_.progress()) ctx_.progress()->finish();
-    ScopedTimer timer(out_.phases.solve);
-    ActivityScope solving(ctx_.activity(), Activity::kSolve);
-    out_.x = solve_upper(ctx_.device(), a_, grid_);
     return std::move(out_);
   }
 
@@ -99,14 +94,21 @@ class LuDriver {
 
 SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
                     SolveWorkspace* workspace) {
-  if (t.schedule.kind == ScheduleKind::Dag) {
-    if (!ctx.device().compute().runs_inline())
-      throw UsageError(
-          "the dag schedule runs on the host backend only (its tasks share the host's cores)");
-    return pdgesv_dag(ctx, a, t, grid);
-  }
+  const bool dag = t.schedule.kind == ScheduleKind::Dag;
+  if (dag && !ctx.device().compute().runs_inline())
+    throw UsageError(
+        "the dag schedule runs on the host backend only (its tasks share the host's cores)");
   SolveWorkspace own;
-  return LuDriver(ctx, a, t, grid, workspace ? *workspace : own).run();
+  SolveOutcome out = dag ? factor_dag(ctx, a, t, grid)
+                         : LuDriver(ctx, a, t, grid, workspace ? *workspace : own).factor();
+  // The back substitution, after either factorization.
+  if (ctx.progress()) ctx.progress()->finish();
+  {
+    ScopedTimer timer(out.phases.solve);
+    ActivityScope solving(ctx.activity(), Activity::kSolve);
+    out.x = solve_upper(ctx.device(), a, grid);
+  }
+  return out;
 }
 
 }  // namespace hplx::lu

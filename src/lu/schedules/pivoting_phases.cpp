@@ -3,7 +3,7 @@
 #include <omp.h>
 
 #include "core/flops.hpp"
-#include "lu/phases/device_timeline.hpp"
+#include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/workspace.hpp"
 
 namespace hplx::lu {
@@ -78,7 +78,10 @@ device::Queue& PivotingPhases::fact_queue() const {
 }
 
 Panel PivotingPhases::make_panel(long k) {
-  return lu::make_panel(a_, k, grid_, panels_, fact_.on_device());
+  return lu::make_panel(
+      a_, k, grid_,
+      [this](std::vector<device::EventPtr>* pending) { return panels_->take(pending); },
+      fact_.on_device());
 }
 
 // Receivers unpack the pivots (PanelBroadcast::finish did); the panel goes

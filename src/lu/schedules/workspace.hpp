@@ -8,9 +8,10 @@
 #include "core/grid.hpp"
 #include "lu/config.hpp"
 #include "lu/local_matrix.hpp"
-#include "lu/phases/apply_panel.hpp"
+#include "lu/phases/fact/panel_factor_device.hpp"
 #include "lu/phases/panel.hpp"
-#include "lu/phases/panel_factor_device.hpp"
+#include "lu/phases/update/apply_panel.hpp"
+#include "lu/schedules/panel_store.hpp"
 
 namespace hplx::lu {
 
