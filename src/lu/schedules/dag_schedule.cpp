@@ -440,25 +440,35 @@ class DagLu {
         swap = std::make_unique<RowSwapInFlight>(queue_, a_, w.panel, w.plan, s.lc0, s.nn, grid_,
                                                  s.rs, form);
       }
-      const double t0 = wall_time();
-      const double copied0 = swap->copy_seconds();
-      if (q_ == 1) {  // no broadcast to move on: block in MPI
-        std::lock_guard<std::mutex> mpi(mpi_);
-        swap->finish();
-      }
-      for (bool done = false; !done;) {
-        {
-          std::lock_guard<std::mutex> mpi(mpi_);
-          done = swap->progress();
-          if (!done && in_flight_ && !failed_.load()) in_flight_->progress();
-        }
-        if (!done) pause();
-      }
-      tm.swap_copy += swap->copy_seconds();
-      tm.wait += std::max(0.0, wall_time() - t0 - (swap->copy_seconds() - copied0));
+      drive_swap(*swap, tm, q_ == 1);  // no broadcast to move on: block in MPI
     });
     part_done(p, tm);
     poll();
+  }
+
+  // Moves `swap` on until it is done (after blocking in MPI for it where
+  // `block`), and the broadcast in flight with it, letting go of MPI
+  // between looks; its copies and the wait beside them go to `tm`.
+  // Returns the seconds it took.
+  double drive_swap(RowSwapInFlight& swap, PhaseTimes& tm, bool block) {
+    const double t0 = wall_time();
+    const double copied0 = swap.copy_seconds();
+    if (block) {
+      std::lock_guard<std::mutex> mpi(mpi_);
+      swap.finish();
+    }
+    for (bool done = false; !done;) {
+      {
+        std::lock_guard<std::mutex> mpi(mpi_);
+        done = swap.progress();
+        if (!done && in_flight_ && !failed_.load()) in_flight_->progress();
+      }
+      if (!done) pause();
+    }
+    const double took = wall_time() - t0;
+    tm.swap_copy += swap.copy_seconds();
+    tm.wait += std::max(0.0, took - (swap.copy_seconds() - copied0));
+    return took;
   }
 
   // Early rest swap, RSR-post(p): packs and posts the swap of the rest of
@@ -491,19 +501,8 @@ class DagLu {
       PanelWork& w = *work_[p];
       RowSwapInFlight& swap = *w.rest_swap;
       PhaseScope phase(&tm.swap, trace_, "RS");
-      const double t0 = wall_time();
-      const double copied0 = swap.copy_seconds();
-      for (bool done = false; !done;) {
-        {
-          std::lock_guard<std::mutex> mpi(mpi_);
-          done = swap.progress();
-          if (!done && in_flight_ && !failed_.load()) in_flight_->progress();
-        }
-        if (!done) pause();
-      }
-      tm.swap_copy += swap.copy_seconds();
-      tm.wait += std::max(0.0, wall_time() - t0 - (swap.copy_seconds() - copied0));
-      tm.swap_hidden += std::max(0.0, swap.timing().hidden() - (wall_time() - t0));
+      const double took = drive_swap(swap, tm, false);
+      tm.swap_hidden += std::max(0.0, swap.timing().hidden() - took);
       std::lock_guard<std::mutex> mpi(mpi_);
       rest_in_flight_ = nullptr;
       w.rest_swap.reset();

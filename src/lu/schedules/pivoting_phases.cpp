@@ -3,6 +3,7 @@
 #include <omp.h>
 
 #include "core/flops.hpp"
+#include "lu/phases/fact/fact_model.hpp"
 #include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/workspace.hpp"
 
@@ -17,6 +18,7 @@ PivotingFact::PivotingFact(LocalMatrix& a, const TestCase& t, const ProcessGrid&
         f.on_device = f.on_device && device_fact != nullptr;
         return f;
       }()),
+      engine_(fact_engine(fact_.on_device, a.backend())),
       bcast_(bcast_params(t)),
       device_fact_(device_fact),
       team_(team > 0                      ? team
@@ -39,14 +41,15 @@ void PivotingFact::fact(Panel& panel, PanelBroadcast& bcast, device::Queue& q,
       if (also) also();
     };
   if (!fact_.on_device) {
-    factor_panel(q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : team_, done, timeline_);
+    factor_panel(q, a_, panel, fact_, grid_, omp_in_parallel() ? 1 : team_, done, timeline_,
+                 engine_);
     return;
   }
   // LBCAST sends W's host side, or its device side where MPI reads device
   // memory (BcastParams::device_memory): then only the queue is waited for.
   const bool sends = grid_.npcol() > 1;
   factor_panel_device(q, a_, panel, fact_, grid_, *device_fact_, sends && !bcast_.device_memory,
-                      done, timeline_);
+                      done, timeline_, engine_);
   if (sends && bcast_.device_memory) q.synchronize();  // MPI reads W's device side
 }
 

@@ -23,8 +23,8 @@
 #include "lu/local_matrix.hpp"
 #include "lu/phases/comm/panel_broadcast.hpp"
 #include "lu/phases/comm/row_swap.hpp"
-#include "lu/phases/fact/panel_factor_device.hpp"
 #include "lu/phases/fact/panel_factor.hpp"
+#include "lu/phases/fact/panel_factor_device.hpp"
 #include "lu/phases/panel.hpp"
 #include "lu/phases/update/apply_panel.hpp"
 #include "lu/schedules/panel_store.hpp"
@@ -70,7 +70,8 @@ class PivotingFact {
  private:
   LocalMatrix& a_;
   const ProcessGrid& grid_;
-  const FactParams fact_;  // the phases' parameters, decoded once
+  const FactParams fact_;    // the phases' parameters, decoded once
+  const FactEngine engine_;  // what factors W's columns, chosen once
   const BcastParams bcast_;
   DeviceFactWorkspace* device_fact_;
   // A panel factored on its own may use a team (--fact-threads); beside

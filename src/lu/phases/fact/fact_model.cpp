@@ -59,6 +59,11 @@ class SimulatedPivotExchange {
 
 }  // namespace
 
+FactEngine fact_engine(bool on_device, const device::Backend& backend) {
+  if (backend.holds_data()) return on_device ? FactEngine::Device : FactEngine::Host;
+  return on_device ? FactEngine::ModelledDevice : FactEngine::ModelledHost;
+}
+
 void model_stacked_panel(device::Backend& backend, Panel& panel, int nbmin, int ndiv, MPI_Comm col,
                          long n, const SubpanelDone& done) {
   const long jb = panel.jb;

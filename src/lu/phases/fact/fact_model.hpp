@@ -13,6 +13,11 @@
 
 namespace hplx::lu {
 
+// FACT's engine for a solve on `backend` (panel_factor.hpp), FACT on the
+// device or on the host: the model's where the backend's buffers hold no
+// data. The one place FACT asks the backend what it is.
+FactEngine fact_engine(bool on_device, const device::Backend& backend);
+
 // FACT on the host where `backend` holds no data: the same sub-panel
 // notifications as factor_stacked_panel, each column's arithmetic charged
 // at the model's FACT rate, the pivots from device::simulated_pivot over

@@ -448,7 +448,7 @@ FactParams fact_params(const TestCase& t) {
 
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& algo,
                   const ProcessGrid& grid, int threads, const SubpanelDone& done,
-                  DeviceTimeline* timeline) {
+                  DeviceTimeline* timeline, FactEngine engine) {
   const long jb = p.jb, ld = p.ld();
   const long lc0 = a.col_start(p.k);
   const long lr0 = a.row_start(p.k);
@@ -480,7 +480,7 @@ void factor_panel(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& 
   }
 
   const PanelRows rows{a.nb(), grid.nprow(), grid.myrow(), p.a2_first};
-  if (!q.backend().holds_data())  // FACT's arithmetic charged, its pivots modelled
+  if (engine == FactEngine::ModelledHost)  // FACT's arithmetic charged, its pivots modelled
     model_stacked_panel(q.backend(), p, algo.nbmin, algo.ndiv, grid.col(), a.n(), done);
   else
     factor_stacked_panel(p, rows, algo.rfact, algo.pfact, algo.nbmin, algo.ndiv, grid.col(),

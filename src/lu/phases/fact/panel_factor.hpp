@@ -26,6 +26,15 @@ namespace hplx::lu {
 // its values are final except for the row interchanges of later pivots.
 using SubpanelDone = std::function<void(long first, long end)>;
 
+// FACT's engines: what factors a panel once its columns are in W. netlib's
+// recursion on the host (factor_stacked_panel) or on FACT's queue
+// (factor_stacked_panel_device), or, where the backend's buffers hold no
+// data (the simulator), FACT's model of either (fact_model.hpp), which
+// charges its time and draws its pivots. Chosen once, where FACT chooses
+// host or device (fact_engine(), fact_model.cpp), and passed down:
+// factor_panel and factor_panel_device do not ask the backend.
+enum class FactEngine { Host, Device, ModelledHost, ModelledDevice };
+
 // What FACT needs of a test: HPL.dat's RFACT, PFACT, NBMIN, NDIV and
 // whether L1 is stored transposed afterwards (line 28).
 struct FactParams {
@@ -50,10 +59,11 @@ class DeviceTimeline;
 
 // The panel's columns come out of the matrix and go back through `q`'s
 // copies (FACT runs on the host whatever the backend: rocHPL's design),
-// timed on the device by `timeline` when it is not null.
+// timed on the device by `timeline` when it is not null; `engine` (Host or
+// ModelledHost) factors them.
 void factor_panel(device::Queue& q, LocalMatrix& a, Panel& panel, const FactParams& f,
                   const ProcessGrid& grid, int threads = 1, const SubpanelDone& done = {},
-                  DeviceTimeline* timeline = nullptr);
+                  DeviceTimeline* timeline = nullptr, FactEngine engine = FactEngine::Host);
 
 // The factorization kernels, exposed for tests: factor columns [0, jb) of a
 // stacked panel whose A2 rows have the given global indices. `col` is the

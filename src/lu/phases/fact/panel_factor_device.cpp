@@ -211,8 +211,6 @@ void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows
                                  const FactParams& f, MPI_Comm col, DeviceFactWorkspace& ws,
                                  const SubpanelDone& done) {
   if (panel.jb == 0) return;
-  if (!q.backend().holds_data())  // factor_panel_device charges FACT's model there instead
-    throw Error("FACT on the device: the queue's buffers hold no data to factor");
   int colsize = 1;
   MPI_Comm_size(col, &colsize);
   if (colsize > 1) {
@@ -225,7 +223,7 @@ void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows
 
 void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactParams& f,
                          const ProcessGrid& grid, DeviceFactWorkspace& ws, bool to_host,
-                         const SubpanelDone& done, DeviceTimeline* timeline) {
+                         const SubpanelDone& done, DeviceTimeline* timeline, FactEngine engine) {
   const long jb = p.jb, ld = p.ld();
   const long lc0 = a.col_start(p.k);
   const long lr0 = a.row_start(p.k);
@@ -258,8 +256,8 @@ void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& p, const FactP
     // The record's device_fact_s and the trace's FACT span on the panel
     // track: the queue's time from the first of FACT's calls to the last.
     DeviceTimeline::Span on_device(timeline, q, DeviceTimeline::kFact);
-    // Where the buffers hold no data, FACT's work is charged to q.
-    if (!q.backend().holds_data())
+    // FACT's model charges its work to q where the buffers hold no data.
+    if (engine == FactEngine::ModelledDevice)
       model_stacked_panel_device(q, p, f.rfact, f.pfact, f.nbmin, f.ndiv, grid.col(), a.n(), done);
     else
       factor_stacked_panel_device(q, p, rows, f, grid.col(), ws, done);

@@ -100,9 +100,11 @@ void factor_stacked_panel_device(device::Queue& q, Panel& panel, const PanelRows
 // sends them: Q > 1), and the host waits for them. Otherwise, on one
 // process row, the panel's info is folded into the workspace's solve info
 // on the device.
+// `engine` (Device or ModelledDevice) factors W's columns.
 void factor_panel_device(device::Queue& q, LocalMatrix& a, Panel& panel, const FactParams& f,
                          const ProcessGrid& grid, DeviceFactWorkspace& ws, bool to_host,
-                         const SubpanelDone& done = {}, DeviceTimeline* timeline = nullptr);
+                         const SubpanelDone& done = {}, DeviceTimeline* timeline = nullptr,
+                         FactEngine engine = FactEngine::Device);
 
 // The pivots and info in W's device tail, to panel.ipiv and panel.info
 // (the host waits for q): for tests and callers that need them.
