@@ -265,12 +265,13 @@ class PanelThread {
                       ld_, at(d, cols.first), ld_);
     });
   }
+  // Crout's row update is always followed by the solve of the same rows
+  // (walk_recursion), whose barrier the team waits at: no barrier of its own.
   void update_rows(Columns rows, Columns cols, Columns inner) {
-    on_main([&] {
-      host_blas::gemm(Trans::No, Trans::No, rows.count, cols.count, inner.count, -1.0,
-                      at(rows.first, inner.first), ld_, at(inner.first, cols.first), ld_, 1.0,
-                      at(rows.first, cols.first), ld_);
-    });
+    if (!owns_a1()) return;
+    host_blas::gemm(Trans::No, Trans::No, rows.count, cols.count, inner.count, -1.0,
+                    at(rows.first, inner.first), ld_, at(inner.first, cols.first), ld_, 1.0,
+                    at(rows.first, cols.first), ld_);
   }
   void update_below(long from, Columns cols, Columns inner, long level) {
     update_below(from, cols, inner, s_.device_gemm().applies(level));
