@@ -398,9 +398,9 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   for (const auto& t : c.terms)
     fmt::print("  {:<{}}  {:>18}  ({} rounds, spread {:.1f}%{})\n", t.label, width, t.value,
                t.rounds, 100 * t.spread,
-               t.sets > 1 ? fmt::format(", {} sets, the {} kept", t.sets,
-                                        t.quietest ? "quietest" : "last")
-                          : "");
+               t.sets > 1
+                   ? fmt::format(", {} sets, the {} kept", t.sets, t.quietest ? "quietest" : "last")
+                   : "");
   // The rates above are those of the kernels the BLAS ran: say when they are
   // narrower than the CPU's units, as hplx lu does.
   if (const std::string w = blas_kernels_warning(c.blas_kernels); !w.empty())

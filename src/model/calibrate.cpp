@@ -493,8 +493,9 @@ void run_phase(Phase& ph, const CalibrateOptions& opt, Calibration& c, bool keep
   // The packing is a small difference of two timings (about a tenth of the
   // one call's time), so its rounds wander far more than a rate's; checks
   // (a) and (b) judge it instead. The call spread is a spread itself.
-  const RoundsOutcome out = measure_and_check(ph.rounds, phase_checks(ph, opt), kExtraSets,
-                                              kSpreadWarning, {"dgemm_pack", "dgemm_cv"}, kNoisySets);
+  const RoundsOutcome out =
+      measure_and_check(ph.rounds, phase_checks(ph, opt), kExtraSets, kSpreadWarning,
+                        {"dgemm_pack", "dgemm_cv"}, kNoisySets);
   if (!keep) return;
   for (const auto& key : ph.rounds.keys()) {
     const double v = ph.rounds.median_of(key);
@@ -847,8 +848,8 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
            list(c.remeasured, false) + "\n";
     if (!c.noisy.empty())
       s += "# Measured again in extra rounds, the quietest set kept: their rounds spread above " +
-           fmt::format("{:.0f}%", 100 * kSpreadWarning) + " at first.\nnoisy = " +
-           list(c.noisy, false) + "\n";
+           fmt::format("{:.0f}%", 100 * kSpreadWarning) +
+           " at first.\nnoisy = " + list(c.noisy, false) + "\n";
     if (!c.warnings.empty())
       s += "# Checks still failing after re-measuring, and spreads above " +
            fmt::format("{:.0f}%", 100 * kSpreadWarning) +

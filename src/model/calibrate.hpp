@@ -67,7 +67,7 @@ struct TermLine {
   std::string label;  // as on the terminal
   std::string value;  // the median with its unit
   int rounds = 0;
-  int sets = 1;       // > 1: measured again after a failing check or a wide spread
+  int sets = 1;           // > 1: measured again after a failing check or a wide spread
   bool quietest = false;  // measured again for its spread: the quietest set kept
   double spread = 0;      // robust_spread of the kept set's rounds (a fraction)
 };

@@ -60,8 +60,9 @@ PanelSum per_panel_sum(const Problem& pb, const std::vector<LayerParams>& layers
       const double t_trsm =
           trsm_flops * (cpu.trsm_s_per_flop > 0 ? cpu.trsm_s_per_flop : pb.gamma_s);
       const double t_gemm =
-          cpu.device_gemm ? cpu.device_gemm(u / P, u / Q, b, gemm_flops)
-                          : gemm_flops * (cpu.gemm_s_per_flop > 0 ? cpu.gemm_s_per_flop : pb.gamma_s);
+          cpu.device_gemm
+              ? cpu.device_gemm(u / P, u / Q, b, gemm_flops)
+              : gemm_flops * (cpu.gemm_s_per_flop > 0 ? cpu.gemm_s_per_flop : pb.gamma_s);
       copy = cpu.swap_s_per_word * b * u / Q;
       const double t_upd = t_trsm + t_gemm + copy;
       // What FACT hides behind: this panel's update, or with look-ahead the

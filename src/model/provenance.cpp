@@ -50,7 +50,8 @@ std::vector<std::string> assumed_figures(const SystemSpec& spec, const FigureUse
     } else if (gpu_host && key == "device.launch_us") {
       // The analytic model charges launches only to device FACT without a table.
       reads = use.sim || (use.device_fact && !probe);
-    } else if (gpu_host && (key == "device.dgemm_half_dim" || key == "device.update_share_of_dgemm")) {
+    } else if (gpu_host &&
+               (key == "device.dgemm_half_dim" || key == "device.update_share_of_dgemm")) {
       reads = true;  // the model charges a GPU's update at its shape, as hplx sim does
     } else if (among(key, kSimOnly)) {
       reads = use.sim;

@@ -707,8 +707,8 @@ void read_calibration(Section& top, SystemSpec& spec, const std::string& name) {
   notes.remeasured = cal.strings("remeasured");
   notes.noisy = cal.strings("noisy");
   notes.warnings = cal.strings("warnings");
-  for (const auto& [field, keys] : {std::pair{"remeasured", &notes.remeasured},
-                                    std::pair{"noisy", &notes.noisy}})
+  for (const auto& [field, keys] :
+       {std::pair{"remeasured", &notes.remeasured}, std::pair{"noisy", &notes.noisy}})
     for (const auto& k : *keys)
       if (!calibration_term_key(k))
         cal.fail(field, fmt::format("'{}' is not a term; allowed: {}", k, kTermKeys));

@@ -139,9 +139,9 @@ TEST(CalibrationRounds, ANoisyTermIsMeasuredAgainAndAQuietSetKept) {
 // is not to be trusted, with its spread and the limit.
 TEST(CalibrationRounds, ATermNoisyInEverySetWarnsAndKeepsTheQuietest) {
   CalibrationRounds rounds(5);
-  Fake swap{{6.0, 7.0, 8.0, 9.0, 10.0,      // spread (9 - 7) / 8 = 25%
-             5.0, 7.0, 9.0, 11.0, 13.0,     // (11 - 7) / 9 = 44%
-             7.0, 8.0, 9.0, 10.0, 11.0}};   // (10 - 8) / 9 = 22.2%, the quietest
+  Fake swap{{6.0, 7.0, 8.0, 9.0, 10.0,     // spread (9 - 7) / 8 = 25%
+             5.0, 7.0, 9.0, 11.0, 13.0,    // (11 - 7) / 9 = 44%
+             7.0, 8.0, 9.0, 10.0, 11.0}};  // (10 - 8) / 9 = 22.2%, the quietest
   rounds.add("swap_1", "row swap 1 thread", std::ref(swap));
   const RoundsOutcome out = measure_and_check(rounds, {});
   EXPECT_EQ(swap.calls, 15);
