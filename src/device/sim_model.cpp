@@ -8,16 +8,15 @@
 
 #include "core/error.hpp"
 #include "core/fact_table.hpp"
+#include "core/gemm_shape.hpp"
 #include "core/input_file.hpp"
 
 namespace hplx::device {
 
 double GemmModel::seconds(long m, long n, long k) const {
   if (m <= 0 || n <= 0 || k <= 0) return 0;
-  auto saturation = [&](long d) {
-    return static_cast<double>(d) / (static_cast<double>(d) + half_dim);
-  };
-  const double rate = peak_flops * saturation(m) * saturation(n) * saturation(k);
+  const double rate = gemm_rate_at_shape(peak_flops, half_dim, static_cast<double>(m),
+                                         static_cast<double>(n), static_cast<double>(k));
   return overhead_s + static_cast<double>(m) * k * pack_s +
          2.0 * static_cast<double>(m) * n * k / rate;
 }

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 
 #include "core/error.hpp"
+#include "core/gemm_shape.hpp"
 
 namespace hplx::model {
 namespace {
@@ -79,15 +80,13 @@ std::function<std::pair<double, double>(double, double)> device_fact_time(const 
 }
 
 // The update's DGEMM on a GPU as hplx sim charges it: the spec's DGEMM
-// rate times update_share_of_dgemm, at the shape's saturation s(d) =
-// d / (d + dgemm_half_dim) in each of the three dimensions (docs/SIM.md).
+// rate times update_share_of_dgemm, at its shape (core/gemm_shape.hpp).
 std::function<double(double, double, double, double)> device_gemm_time(const SystemSpec& spec) {
   const double peak = spec.device.update_share_of_dgemm.value_or(1) / spec.gamma_s(0);
   const double half = spec.device.dgemm_half_dim.value_or(0);
   return [peak, half](double m, double n, double k, double flops) {
     if (flops <= 0 || m <= 0 || n <= 0 || k <= 0) return 0.0;
-    const double s = (m / (m + half)) * (n / (n + half)) * (k / (k + half));
-    return flops / (peak * s);
+    return flops / gemm_rate_at_shape(peak, half, m, n, k);
   };
 }
 

@@ -2,8 +2,9 @@
 // (a simulated backend: Backend::holds_data, device/simulation.hpp), so
 // that FACT's arithmetic is charged instead of done and the pivots, which
 // need the data, come from the simulation's model. The real FACT is
-// panel_factor.cpp (host) and panel_factor_device.cpp (device); the LU's
-// phases choose between them and this by whether the backend holds data.
+// panel_factor.cpp (host) and panel_factor_device.cpp (device); fact_engine()
+// below chooses among them and this once per solve, by whether the backend
+// holds data.
 #include "lu/phases/fact/fact_model.hpp"
 
 #include <mpi.h>
