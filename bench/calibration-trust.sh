@@ -8,6 +8,9 @@
 # median; the goal is at least 4 of 5 attempts.
 #   bench/calibration-trust.sh               # N = 10000 20000, 1x2 and 2x1, ATTEMPTS = 5, REPS = 3
 #   NS=4000 GRIDS=1x2 ATTEMPTS=2 REPS=1 OUT=/tmp/x bench/calibration-trust.sh   # smoke
+# The summary also says how far the measured runs stray among themselves
+# (each against the median of the others): the machine's own floor, below
+# which no calibration can be judged.
 # Two calibrations in a row should also agree: each attempt's simulated
 # Gflops against the previous attempt's, within TOL (goal: 4 of 5 pairs,
 # so ATTEMPTS = 6 gives 5 pairs).
@@ -68,6 +71,15 @@ for n, g in points:
     runs = [gflops(f"{out}/lu-{a}-{n}-{g}.json") for a in range(1, reps + 1)]
     measured[(n, g)] = statistics.median(runs)
     print(f"measured N={n} {g}: median {measured[(n, g)]:.2f} Gflops of {' '.join(f'{x:.2f}' for x in runs)}")
+    # The machine's own floor: how far its runs of one point stray from
+    # the median of the others. No calibration taken at one moment can land
+    # within TOL of runs that miss it among themselves.
+    if len(runs) >= 3:
+        own = [r / statistics.median(runs[:i] + runs[i + 1:]) - 1 for i, r in enumerate(runs)]
+        within = sum(abs(e) <= tol for e in own)
+        print(f"  the runs themselves: each against the median of the others "
+              + " ".join(f"{100 * e:+.1f}%" for e in own)
+              + f": {within} of {len(runs)} within {100 * tol:.0f}%")
 landed = 0
 for a in range(1, attempts + 1):
     errs = [gflops(f"{out}/sim-{a}-{n}-{g}.json") / measured[(n, g)] - 1 for n, g in points]
