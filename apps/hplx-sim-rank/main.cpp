@@ -24,65 +24,77 @@
 
 namespace {
 
-int run(int argc, char** argv, int rank, int size) {
-  CLI::App app{"one rank of hplx sim (started by hplx sim under smpirun)"};
+// The flags hplx sim passes each simulated rank (sim_command.cpp's
+// smpirun_args): hplx lu's own, for a rank of the simulated machine.
+struct RankFlags {
   std::string model_path, json, trace, file;
   bool quiet = false;
   double split = 0;
+  bool split_given = false;
   hplx::app::LuTestFlags test;
-  app.add_option("--model", model_path, "the kernel models (JSON, written by hplx sim)")
-      ->required();
-  app.add_option("--json", json, "the JSON record");
-  app.add_option("--trace", trace, "Chrome trace events");
-  app.add_flag("--quiet", quiet, "only the netlib-format output");
-  app.add_option("--split", split, "split update: the right section's share of the columns");
   std::string fact_on = "host", fact_overlap = "on";
-  app.add_option("--fact-on", fact_on, "where FACT runs: host or device")
-      ->check(CLI::IsMember({"host", "device"}));
-  app.add_option("--fact-overlap", fact_overlap, "FACT beside the update: on or off")
-      ->check(CLI::IsMember({"on", "off"}));
   int update_sms = 0;
   long update_sms_below = 0;
-  app.add_option("--update-sms", update_sms, "the SMs the update beside FACT aims at");
-  app.add_option("--update-sms-below", update_sms_below, "only below this many trailing rows");
-  app.add_option("file", file, "an HPL.dat");
-  hplx::app::add_test_flags(app, test);
+};
+
+RankFlags parse_flags(int argc, char** argv) {
+  CLI::App app{"one rank of hplx sim (started by hplx sim under smpirun)"};
+  RankFlags f;
+  app.add_option("--model", f.model_path, "the kernel models (JSON, written by hplx sim)")
+      ->required();
+  app.add_option("--json", f.json, "the JSON record");
+  app.add_option("--trace", f.trace, "Chrome trace events");
+  app.add_flag("--quiet", f.quiet, "only the netlib-format output");
+  app.add_option("--split", f.split, "split update: the right section's share of the columns");
+  app.add_option("--fact-on", f.fact_on, "where FACT runs: host or device")
+      ->check(CLI::IsMember({"host", "device"}));
+  app.add_option("--fact-overlap", f.fact_overlap, "FACT beside the update: on or off")
+      ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--update-sms", f.update_sms, "the SMs the update beside FACT aims at");
+  app.add_option("--update-sms-below", f.update_sms_below, "only below this many trailing rows");
+  app.add_option("file", f.file, "an HPL.dat");
+  hplx::app::add_test_flags(app, f.test);
   try {
     app.parse(argc, argv);
   } catch (const CLI::ParseError& e) {
     throw hplx::UsageError(e.what());
   }
+  f.split_given = app.count("--split") > 0;
+  return f;
+}
 
-  const hplx::device::SimModel model = hplx::device::read_sim_model(model_path);
+int run(int argc, char** argv, int rank, int size) {
+  const RankFlags f = parse_flags(argc, argv);
+  const hplx::device::SimModel model = hplx::device::read_sim_model(f.model_path);
   auto dev = std::make_shared<hplx::device::Device>(hplx::device::make_sim_backend(model));
   // Simulated ranks are actors of one process: no threads of their own.
   hplx::set_thread_counts(1, 1);
   hplx::ThreadPlan plan;
   plan.binding = "simulated";
 
-  hplx::lu::HplDat dat = file.empty() ? hplx::app::dat_from_test_flags(test, size)
-                                      : hplx::lu::parse_hpl_dat_file(file);
+  hplx::lu::HplDat dat = f.file.empty() ? hplx::app::dat_from_test_flags(f.test, size)
+                                        : hplx::lu::parse_hpl_dat_file(f.file);
   if (dat.ns.empty()) throw hplx::UsageError("hplx sim: give --n (no default problem size)");
   // As hplx lu: its per-grid choice unless --split is given.
-  dat.schedule.split = split;
-  dat.schedule.split_auto = app.count("--split") == 0;
-  dat.schedule.fact_on = fact_on == "device" ? hplx::lu::FactOn::Device : hplx::lu::FactOn::Host;
-  dat.schedule.fact_overlap = fact_overlap == "on";
-  dat.schedule.update_sms = update_sms;
-  dat.schedule.update_sms_below = update_sms_below;
+  dat.schedule.split = f.split;
+  dat.schedule.split_auto = !f.split_given;
+  dat.schedule.fact_on = f.fact_on == "device" ? hplx::lu::FactOn::Device : hplx::lu::FactOn::Host;
+  dat.schedule.fact_overlap = f.fact_overlap == "on";
+  dat.schedule.update_sms = f.update_sms;
+  dat.schedule.update_sms_below = f.update_sms_below;
   // A rank that stands for a GPU makes a device's choices even when its
   // queue is simulated in order (device.gpu without [host]).
   dat.schedule.update_on_device = !dev->compute().runs_inline() || model.device_ranks;
   hplx::lu::preflight(dat, size, static_cast<long long>(dev->backend().free_device_bytes()));
 
   hplx::lu::RunOptions options;
-  options.json_path = json;
-  options.trace_path = trace;
+  options.json_path = f.json;
+  options.trace_path = f.trace;
   options.argv.assign(argv, argv + argc);
-  options.quiet = quiet;
+  options.quiet = f.quiet;
   options.watchdog_s = 0;  // simulated time: nothing to watch
   const hplx::Context ctx(MPI_COMM_WORLD, plan, std::move(dev));
-  if (rank == 0 && !quiet)
+  if (rank == 0 && !f.quiet)
     std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
   return hplx::lu::run_hpl(ctx, dat, options);
 }

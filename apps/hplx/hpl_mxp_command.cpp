@@ -19,6 +19,7 @@
 #include "core/trace.hpp"
 #include "core/watchdog.hpp"
 #include "device/device.hpp"
+#include "device/dgemm_probe.hpp"
 #include "lu/config.hpp"
 #include "lu/run/flag_values.hpp"
 #include "lu/run/hpl_run.hpp"
@@ -261,7 +262,7 @@ std::string size_by_device_memory(hplmxp::HplMxpConfig& c, const MxpMemory& mem)
 // FP64's (twice the SIMD lanes), so twice the probe stands for it.
 std::string size_by_time(hplmxp::HplMxpConfig& c, const MxpMemory& mem, MPI_Comm world, int size,
                          double seconds) {
-  const double mine = lu::probe_dgemm_gflops(0);
+  const double mine = device::probe_dgemm_gflops(0);
   double fp64 = 0;
   MPI_Allreduce(&mine, &fp64, 1, MPI_DOUBLE, MPI_SUM, world);
   const double fp64_grid = fp64 * c.nprow * c.npcol / size;
@@ -326,6 +327,7 @@ class MxpRun {
     trace_.set_activity(&activity_);
     run_ctx_.set_trace(&trace_);
     run_ctx_.set_activity(&activity_);
+    if (rank_ == 0 && !set_.quiet) run_ctx_.set_log(stderr);
     open_report();
     if (rank_ == 0 && !set_.json.empty()) {
       record_ = make_record_header("hpl-mxp", *set_.argv);
@@ -384,8 +386,7 @@ void MxpRun::test(const hplmxp::HplMxpConfig& c) {
                            fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol),
                            peers_of(grid, world));
   }
-  const hplmxp::HplMxpResult result =
-      hplmxp::run_hpl_mxp(run_ctx_, c, rank_ == 0 && !set_.quiet ? stderr : nullptr);
+  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(run_ctx_, c);
   (result.passed() ? passed_ : failed_) += 1;
   if (rank_ == 0) {
     hplmxp::print_result(result, c.threshold, out_);
@@ -473,15 +474,15 @@ device::BackendKind HplMxpCommand::settle_flags() {
       backend_ ? device::parse_backend(*backend_) : device::BackendKind::Host;
   if (backend == device::BackendKind::Sim)
     throw UsageError("--backend sim: allowed for hpl-mxp: host, emulated, cuda");
-  config_.precision = precision_                             ? parse_precision(*precision_)
-                      : backend == device::BackendKind::Cuda ? device::Precision::Fp16
-                                                             : device::Precision::Fp32;
+  config_.precision = precision_                       ? parse_precision(*precision_)
+                      : device::traits_of(backend).gpu ? device::Precision::Fp16
+                                                       : device::Precision::Fp32;
   const bool low = config_.precision != device::Precision::Fp32;
   config_.panel_solve = panel_solve_ ? hplmxp::parse_panel_solve(*panel_solve_)
                         : backend == device::BackendKind::Host ? hplmxp::PanelSolve::Trsm
                         : low                                  ? hplmxp::PanelSolve::InverseTf32
                                                                : hplmxp::PanelSolve::Inverse;
-  if (backend == device::BackendKind::Cuda && sub_->count("--nb") == 0) config_.nb = kCudaDefaultNb;
+  if (device::traits_of(backend).gpu && sub_->count("--nb") == 0) config_.nb = kCudaDefaultNb;
   return backend;
 }
 

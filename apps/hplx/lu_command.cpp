@@ -17,6 +17,7 @@
 #include "core/threads.hpp"
 #include "device/device.hpp"
 #include "device/device_mpi.hpp"
+#include "device/dgemm_probe.hpp"
 #include "lu/config.hpp"
 #include "lu/run/hpl_run.hpp"
 #include "lu/run/problem_size.hpp"
@@ -25,6 +26,7 @@
 #include "model/machine_spec_path.hpp"
 #include "model/prediction.hpp"
 #include "model/system_spec.hpp"
+#include "rank_memory.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
@@ -138,10 +140,11 @@ void resolve_rpeak(const std::string& flag, MPI_Comm world, device::BackendKind 
                           model::resolve_system_spec(flag), size, per_device, spec.device.name)};
     return;
   }
-  if (backend == device::BackendKind::Cuda) {
-    options.rpeak_why_not =
-        "the cuda backend computes on GPUs, whose peak hplx does not detect; give --rpeak GFLOPS "
-        "or --rpeak SPEC.toml";
+  if (device::traits_of(backend).gpu) {
+    options.rpeak_why_not = fmt::format(
+        "the {} backend computes on GPUs, whose peak hplx does not detect; give --rpeak GFLOPS "
+        "or --rpeak SPEC.toml",
+        device::name_of(backend));
     return;
   }
   MPI_Comm node = MPI_COMM_NULL;
@@ -170,7 +173,7 @@ void resolve_rpeak(const std::string& flag, MPI_Comm world, device::BackendKind 
 // against the CPU's units go beside Rpeak in the figures; the warning, when
 // they cannot reach it, is returned for the log (empty otherwise).
 std::string check_blas_kernels(device::BackendKind backend, lu::RunOptions& options) {
-  if (backend != device::BackendKind::Host && backend != device::BackendKind::Emulated) return {};
+  if (!device::traits_of(backend).host_blas) return {};
   options.blas_kernels = probe_blas_kernels();
   return blas_kernels_warning(*options.blas_kernels);
 }
@@ -190,6 +193,13 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_, "BLAS/OpenMP threads per rank (default: cores / ranks)");
   sub_->add_option("--seconds", seconds_, "target run time of the default problem")
       ->check(finite_in(1e-3, 1e9, "a finite number of seconds in [0.001, 1e9]"));
+  add_fact_options();
+  add_schedule_options();
+  add_output_options();
+}
+
+// Where and how FACT runs, and the update's share of a GPU beside it.
+void LuCommand::add_fact_options() {
   sub_->add_option("--fact-overlap", fact_overlap_,
                    "with DEPTH > 0: factor the next panel on one thread while the others "
                    "update (host backend, > 1 thread), or on the host while the device updates "
@@ -231,6 +241,10 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "this many rows, where FACT beside the update outlasts it; 0 = every "
                    "iteration (default 0)")
       ->check(CLI::NonNegativeNumber);
+}
+
+// The row swap, the split update, the broadcast and the schedule.
+void LuCommand::add_schedule_options() {
   sub_->add_option(
           "--cuda-aware-mpi", cuda_aware_mpi_,
           "with FACT on the device: LBCAST (Q > 1) and the row swaps (P > 1) hand MPI "
@@ -283,6 +297,10 @@ LuCommand::LuCommand(CLI::App& parent) {
                    "panel's factorization (on, default) or swap blocking (off; "
                    "$HPLX_DAG_EARLY_SWAP=0|1 when the flag is not given)")
       ->check(CLI::IsMember({"on", "off"}));
+}
+
+// The backend, and what the run writes and checks against.
+void LuCommand::add_output_options() {
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
                    "emulated (a GPU's semantics on the CPU, to test GPU code paths: slow); "
@@ -310,29 +328,8 @@ LuCommand::LuCommand(CLI::App& parent) {
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
 
-int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
-  int rank = 0, size = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &size);
-  if (!file_.empty() && test_.any()) {
-    throw UsageError(
-        fmt::format("{}: give either an HPL.dat file or test flags (--n, --nb, "
-                    "--grid, ...), not both",
-                    file_));
-  }
-
-  refuse_ignored_options();
-  // Where the record and trace go is checked now, not after an hour's run.
-  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
-
-  // A spec to predict with is read and checked before anything runs.
-  std::shared_ptr<const model::SystemSpec> spec;
-  std::string spec_path;
-  if (predict_) {
-    spec_path = predict_->empty() ? model::default_machine_spec_path() : *predict_;
-    spec = std::make_shared<model::SystemSpec>(model::load_system_spec(spec_path));
-  }
-
+// The backend, checked against the schedule and FACT's flags.
+device::BackendKind LuCommand::backend() const {
   const device::BackendKind backend =
       backend_.empty() ? device::default_backend() : device::parse_backend(backend_);
   if (schedule_ == "dag" && backend != device::BackendKind::Host)
@@ -345,12 +342,15 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--fact-device-gemm {} --backend host: FACT's DGEMMs are on the host already; allowed: "
         "0 on the host backend, any width on a device backend (emulated, cuda)",
         fact_device_gemm_));
-  // FACT on the device where there is one; the host backend's device is
-  // the host (--fact-on device runs the device code there, for tests), and
-  // the simulation factors on the host unless told (hplx sim --fact-on).
-  const bool host_like =
-      backend == device::BackendKind::Host || backend == device::BackendKind::Sim;
-  const std::string fact_on = !fact_on_.empty() ? fact_on_ : host_like ? "host" : "device";
+  return backend;
+}
+
+// Where FACT runs: --fact-on, else the backend's default
+// (BackendTraits::fact_on_host).
+std::string LuCommand::fact_place(device::BackendKind backend) const {
+  const std::string fact_on = !fact_on_.empty()                         ? fact_on_
+                              : device::traits_of(backend).fact_on_host ? "host"
+                                                                        : "device";
   if (fact_on == "device" && schedule_ == "dag")
     throw UsageError(
         "--fact-on device --schedule dag: the dag schedule factors on the host; allowed: "
@@ -360,30 +360,152 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
         "--fact-device-gemm {} --fact-on device: all of FACT runs on the device already; "
         "allowed: --fact-on host with --fact-device-gemm, or drop --fact-device-gemm",
         fact_device_gemm_));
-  const device::DeviceMpi device_mpi = device::choose_device_mpi(backend, cuda_aware_mpi_);
-  ThreadCounts team;
-  if (fact_threads_ > 1)
-    team.emplace_back(fmt::format("--fact-threads {}", fact_threads_), fact_threads_);
-  const ThreadPlan plan = plan_threads(world, threads_, team);
-  apply_threads(plan);
-  // The device first: a backend that cannot run here (no GPU) says so now,
-  // and a GPU's own memory (one per rank) sizes and checks the problem. The
-  // host and emulated backends keep the matrix in host memory, which the
-  // node's ranks share.
-  std::shared_ptr<device::Device> dev = device::make_device(backend);
-  const bool gpu = backend == device::BackendKind::Cuda;
-  // Every rank sees the smallest per-rank memory, so all agree on the verdict.
-  long long per_rank = gpu ? static_cast<long long>(dev->backend().free_device_bytes())
-                           : available_memory_bytes() / std::max(1, plan.local_ranks);
-  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
+  return fact_on;
+}
+
+// The tests: the HPL.dat given, or one from the flags whose N, when not
+// given, fills a GPU's memory or takes about --seconds of this machine's
+// DGEMM (`notes` says which).
+lu::HplDat LuCommand::tests(MPI_Comm world, device::BackendKind backend, long long per_rank,
+                            std::vector<std::string>& notes) const {
+  int size = 1;
+  MPI_Comm_size(world, &size);
+  if (!file_.empty()) {
+    lu::HplDat dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file_, world), file_);
+    if (dat.device_out != 6 && dat.device_out != 7)
+      require_outputs_on_root(world, {{file_ + ": line 3 (output file)", dat.output_file}});
+    return dat;
+  }
+  const bool gpu = device::traits_of(backend).gpu;
+  lu::HplDat dat = dat_from_test_flags(test_, size);
+  if (gpu && !test_.nb) dat.nbs = {kCudaDefaultNb};
+  if (test_.n) return dat;  // --n given: dat.ns holds it
+  if (gpu) {
+    // A GPU fills its memory, as GPU HPL runs do (the emulated device,
+    // slow by design, keeps the time-based default below).
+    const lu::GridShape g = dat.grids.front();
+    const int nb = dat.nbs.at(0);
+    const long n = lu::largest_fitting_n(per_rank, kDeviceMemoryFraction, nb, g.p, g.q);
+    if (n < nb)
+      throw UsageError(fmt::format(
+          "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
+          "allowed: --n N small enough, or free device memory",
+          device::name_of(backend), static_cast<double>(per_rank) / (1 << 30), nb));
+    dat.ns = {n};
+    notes.push_back(fmt::format(
+        "hplx: default problem: N = {} fills about {:.0f}% of the {:.2f} GiB of device memory "
+        "free per rank (a device backend sizes N by memory; --n sets it)",
+        n, 100 * kDeviceMemoryFraction, static_cast<double>(per_rank) / (1 << 30)));
+    return dat;
+  }
+  // The embedded default: about `seconds_` of work that fits in memory.
+  const double mine = device::probe_dgemm_gflops(0);
+  double total = 0;
+  MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, world);
+  const auto choice =
+      lu::choose_default_problem(total, per_rank * size, size, seconds_, dat.nbs.at(0));
+  dat.ns = {choice.n};
+  notes.push_back("hplx: default problem: " + choice.reason);
+  return dat;
+}
+
+// The schedule's flags into `dat` (and the notes they earn).
+void LuCommand::set_schedule(lu::HplDat& dat, device::BackendKind kind, const std::string& fact_on,
+                             const device::DeviceMpi& device_mpi, device::Device& dev,
+                             std::vector<std::string>& notes) const {
+  lu::Schedule& s = dat.schedule;
+  s.fact_overlap = fact_overlap_ == "on";
+  s.swap_pipeline = swap_pipeline_ == "on";
+  s.fact_threads = fact_threads_;
+  if (const std::string note = fact_team_blas_note(fact_threads_, openblas_parallel());
+      !note.empty())
+    notes.push_back("hplx: " + note);
+  s.fact_device_gemm = fact_device_gemm_;
+  s.fact_on = fact_on == "device" ? lu::FactOn::Device : lu::FactOn::Host;
+  if (!device::traits_of(kind).fact_on_host || !fact_on_.empty())
+    notes.push_back(fmt::format("hplx: FACT on the {} (--fact-on {})", fact_on, fact_on));
+  s.device_mpi = device_mpi.on && fact_on == "device";
+  s.fact_leaf = fact_leaf_ == "kernels"  ? lu::FactLeaf::Kernels
+                : fact_leaf_ == "fused3" ? lu::FactLeaf::Fused3
+                                         : lu::FactLeaf::Fused;
+  s.fact_blocks = fact_blocks_;
+  check_update_sms(update_sms_, dev.backend().multiprocessors());
+  s.update_sms = update_sms_;
+  s.update_sms_below = update_sms_below_;
+  if (!device_mpi.why.empty()) notes.push_back("hplx: " + device_mpi.why);
+  s.swap_first = swap_first_;
+  s.swap_growth = swap_growth_;
+  s.split = split_;
+  s.split_auto = sub_->count("--split") == 0;
+  s.update_on_device = !dev.compute().runs_inline();
+  s.modified_long_swap = long_swap_ == "modified";
+  s.core_sharing = core_sharing_ == "on";
+  s.bcast_pipeline = bcast_pipeline_ == "on";
+  s.kind = schedule_ == "dag" ? lu::ScheduleKind::Dag : lu::ScheduleKind::Bsp;
+  s.dag_priorities = dag_priorities_ == "on";
+  s.dag_group_columns = dag_group_columns_;
+  s.dag_early_swap = dag_early_swap_ == "on";
+  if (s.kind != lu::ScheduleKind::Dag) return;
+  if (sub_->count("--dag-group-columns") == 0)
+    if (const auto env = group_columns_from_environment()) s.dag_group_columns = *env;
+  if (sub_->count("--dag-early-swap") == 0)
+    if (const auto env = early_swap_from_environment()) s.dag_early_swap = *env;
+  if (s.dag_priorities && omp_get_max_task_priority() < lu::kDagMaxPriority)
+    dat.warnings.push_back(fmt::format(
+        "--schedule dag: OMP_MAX_TASK_PRIORITY is {}, so the OpenMP runtime ignores the task "
+        "priorities; set OMP_MAX_TASK_PRIORITY={} in the environment of hplx",
+        omp_get_max_task_priority(), lu::kDagMaxPriority));
+}
+
+// What the run writes (the record, the trace), its watchdog and the Rpeak
+// its figures are held against.
+lu::RunOptions LuCommand::run_options(MPI_Comm world, const std::vector<std::string>& argv,
+                                      device::BackendKind kind) const {
   lu::RunOptions options;
   options.json_path = json_;
   options.trace_path = trace_;
   options.argv = argv;
   options.quiet = quiet_;
   options.watchdog_s = watchdog_;
-  resolve_rpeak(rpeak_, world, backend, options);
-  const std::string blas_warning = check_blas_kernels(backend, options);
+  resolve_rpeak(rpeak_, world, kind, options);
+  return options;
+}
+
+// HPL as the benchmark runs it: the options checked before anything large
+// is made, the threads and the device set up, the tests sized, then the
+// tests run.
+int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
+  int rank = 0, size = 1;
+  MPI_Comm_rank(world, &rank);
+  MPI_Comm_size(world, &size);
+  if (!file_.empty() && test_.any())
+    throw UsageError(
+        fmt::format("{}: give either an HPL.dat file or test flags (--n, --nb, "
+                    "--grid, ...), not both",
+                    file_));
+  refuse_ignored_options();
+  // Where the record and trace go is checked now, not after an hour's run.
+  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
+  // A spec to predict with is read and checked before anything runs.
+  std::shared_ptr<const model::SystemSpec> spec;
+  const std::string spec_path = !predict_           ? ""
+                                : predict_->empty() ? model::default_machine_spec_path()
+                                                    : *predict_;
+  if (predict_) spec = std::make_shared<model::SystemSpec>(model::load_system_spec(spec_path));
+  const device::BackendKind kind = backend();
+  const std::string fact_on = fact_place(kind);
+  const device::DeviceMpi device_mpi = device::choose_device_mpi(kind, cuda_aware_mpi_);
+  ThreadCounts team;
+  if (fact_threads_ > 1)
+    team.emplace_back(fmt::format("--fact-threads {}", fact_threads_), fact_threads_);
+  const ThreadPlan plan = plan_threads(world, threads_, team);
+  apply_threads(plan);
+  // The device first: a backend that cannot run here (no GPU) says so now,
+  // and the memory per rank sizes and checks the problem.
+  std::shared_ptr<device::Device> dev = device::make_device(kind);
+  const long long per_rank = memory_per_rank(world, *dev, kind, plan.local_ranks);
+  lu::RunOptions options = run_options(world, argv, kind);
+  const std::string blas_warning = check_blas_kernels(kind, options);
   std::unique_ptr<PredictionObserver> predict;
   if (spec) {
     predict = std::make_unique<PredictionObserver>(spec, spec_path, rank == 0 && !quiet_,
@@ -396,92 +518,10 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   if (const std::string note = blas_core_note(); !note.empty())
     options.notes.push_back("hplx: " + note);
 
-  lu::HplDat dat;
-  if (!file_.empty()) {
-    dat = lu::parse_hpl_dat_text(read_hpl_dat_on_root(file_, world), file_);
-    if (dat.device_out != 6 && dat.device_out != 7)
-      require_outputs_on_root(world, {{file_ + ": line 3 (output file)", dat.output_file}});
-  } else {
-    dat = dat_from_test_flags(test_, size);
-    if (gpu && !test_.nb) dat.nbs = {kCudaDefaultNb};
-    if (test_.n) {
-      // --n given: dat.ns holds it.
-    } else if (gpu) {
-      // A GPU fills its memory, as GPU HPL runs do (the emulated device,
-      // slow by design, keeps the time-based default below).
-      const lu::GridShape g = dat.grids.front();
-      const int nb = dat.nbs.at(0);
-      const long n = lu::largest_fitting_n(per_rank, kDeviceMemoryFraction, nb, g.p, g.q);
-      if (n < nb)
-        throw UsageError(fmt::format(
-            "--backend {}: {:.2f} GiB of device memory free per rank holds no NB = {} problem; "
-            "allowed: --n N small enough, or free device memory",
-            device::name_of(backend), static_cast<double>(per_rank) / (1 << 30), nb));
-      dat.ns = {n};
-      options.notes.push_back(fmt::format(
-          "hplx: default problem: N = {} fills about {:.0f}% of the {:.2f} GiB of device memory "
-          "free per rank (a device backend sizes N by memory; --n sets it)",
-          n, 100 * kDeviceMemoryFraction, static_cast<double>(per_rank) / (1 << 30)));
-    } else {
-      // The embedded default: about `seconds_` of work that fits in memory.
-      const double mine = lu::probe_dgemm_gflops(0);
-      double total = 0;
-      MPI_Allreduce(&mine, &total, 1, MPI_DOUBLE, MPI_SUM, world);
-      const long long avail = per_rank * size;
-      const auto choice = lu::choose_default_problem(total, avail, size, seconds_, dat.nbs.at(0));
-      dat.ns = {choice.n};
-      options.notes.push_back("hplx: default problem: " + choice.reason);
-    }
-  }
-
-  dat.schedule.fact_overlap = fact_overlap_ == "on";
-  dat.schedule.swap_pipeline = swap_pipeline_ == "on";
-  dat.schedule.fact_threads = fact_threads_;
-  if (const std::string note = fact_team_blas_note(fact_threads_, openblas_parallel());
-      !note.empty())
-    options.notes.push_back("hplx: " + note);
-  dat.schedule.fact_device_gemm = fact_device_gemm_;
-  dat.schedule.fact_on = fact_on == "device" ? lu::FactOn::Device : lu::FactOn::Host;
-  if (!host_like || !fact_on_.empty())
-    options.notes.push_back(fmt::format("hplx: FACT on the {} (--fact-on {})", fact_on, fact_on));
-  dat.schedule.device_mpi = device_mpi.on && fact_on == "device";
-  dat.schedule.fact_leaf = fact_leaf_ == "kernels"  ? lu::FactLeaf::Kernels
-                           : fact_leaf_ == "fused3" ? lu::FactLeaf::Fused3
-                                                    : lu::FactLeaf::Fused;
-  dat.schedule.fact_blocks = fact_blocks_;
-  check_update_sms(update_sms_, dev->backend().multiprocessors());
-  dat.schedule.update_sms = update_sms_;
-  dat.schedule.update_sms_below = update_sms_below_;
-  if (!device_mpi.why.empty()) options.notes.push_back("hplx: " + device_mpi.why);
-  dat.schedule.swap_first = swap_first_;
-  dat.schedule.swap_growth = swap_growth_;
-  dat.schedule.split = split_;
-  dat.schedule.split_auto = sub_->count("--split") == 0;
-  dat.schedule.update_on_device = !dev->compute().runs_inline();
-  dat.schedule.modified_long_swap = long_swap_ == "modified";
-  dat.schedule.core_sharing = core_sharing_ == "on";
-  dat.schedule.bcast_pipeline = bcast_pipeline_ == "on";
-  dat.schedule.kind = schedule_ == "dag" ? lu::ScheduleKind::Dag : lu::ScheduleKind::Bsp;
-  dat.schedule.dag_priorities = dag_priorities_ == "on";
-  dat.schedule.dag_group_columns = dag_group_columns_;
-  dat.schedule.dag_early_swap = dag_early_swap_ == "on";
-  if (dat.schedule.kind == lu::ScheduleKind::Dag) {
-    if (sub_->count("--dag-group-columns") == 0)
-      if (const auto env = group_columns_from_environment()) dat.schedule.dag_group_columns = *env;
-    if (sub_->count("--dag-early-swap") == 0)
-      if (const auto env = early_swap_from_environment()) dat.schedule.dag_early_swap = *env;
-  }
-  if (dat.schedule.kind == lu::ScheduleKind::Dag && dat.schedule.dag_priorities &&
-      omp_get_max_task_priority() < lu::kDagMaxPriority) {
-    dat.warnings.push_back(fmt::format(
-        "--schedule dag: OMP_MAX_TASK_PRIORITY is {}, so the OpenMP runtime ignores the task "
-        "priorities; set OMP_MAX_TASK_PRIORITY={} in the environment of hplx",
-        omp_get_max_task_priority(), lu::kDagMaxPriority));
-  }
-
+  lu::HplDat dat = tests(world, kind, per_rank, options.notes);
+  set_schedule(dat, kind, fact_on, device_mpi, *dev, options.notes);
   if (!blas_warning.empty()) dat.warnings.push_back(blas_warning);
   lu::preflight(dat, size, per_rank);
-
   if (rank == 0 && !quiet_) {
     for (const auto& w : dat.warnings) std::fprintf(stderr, "hplx: warning: %s\n", w.c_str());
     for (const auto& note : options.notes) std::fprintf(stderr, "%s\n", note.c_str());

@@ -8,7 +8,17 @@
 #include <string>
 #include <vector>
 
+#include "device/backend_kind.hpp"
 #include "lu_flags.hpp"
+
+namespace hplx::device {
+class Device;
+struct DeviceMpi;
+}  // namespace hplx::device
+namespace hplx::lu {
+struct HplDat;
+struct RunOptions;
+}  // namespace hplx::lu
 
 namespace hplx::app {
 
@@ -19,6 +29,18 @@ class LuCommand {
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
+  void add_fact_options();
+  void add_schedule_options();
+  void add_output_options();
+  device::BackendKind backend() const;
+  lu::RunOptions run_options(MPI_Comm world, const std::vector<std::string>& argv,
+                             device::BackendKind kind) const;
+  std::string fact_place(device::BackendKind backend) const;
+  lu::HplDat tests(MPI_Comm world, device::BackendKind backend, long long per_rank,
+                   std::vector<std::string>& notes) const;
+  void set_schedule(lu::HplDat& dat, device::BackendKind kind, const std::string& fact_on,
+                    const device::DeviceMpi& device_mpi, device::Device& dev,
+                    std::vector<std::string>& notes) const;
   // Refuses options the chosen schedule ignores (only those given).
   void refuse_ignored_options() const;
   // The value given to option `name`, as typed.

@@ -132,6 +132,59 @@ void print_point(const Prediction& o, const Prediction& op, const Prediction& m)
                si_time(x.update_s));
 }
 
+// What a calibration measured, term by term, and what it had to measure
+// again or warn about; `output` names the file in the hint for 1 rank.
+void print_calibration(const model::Calibration& c, const std::string& output) {
+  // Each term: its median, and how its rounds spread (see calibration_rounds.hpp).
+  size_t width = 0;
+  for (const auto& t : c.terms) width = std::max(width, t.label.size());
+  for (const auto& t : c.terms)
+    fmt::print("  {:<{}}  {:>18}  ({} rounds, spread {:.1f}%{})\n", t.label, width, t.value,
+               t.rounds, 100 * t.spread,
+               t.sets > 1
+                   ? fmt::format(", {} sets, the {} kept", t.sets, t.quietest ? "quietest" : "last")
+                   : "");
+  // The rates above are those of the kernels the BLAS ran: say when they are
+  // narrower than the CPU's units, as hplx lu does.
+  if (const std::string w = blas_kernels_warning(c.blas_kernels); !w.empty())
+    fmt::print("  warning: {}\n", w);
+  else
+    fmt::print("  BLAS kernels: {}\n", describe(c.blas_kernels));
+  fmt::print("  FACT fit: {:.2f} GFLOPS + {:.3f} us per column\n", c.fact_gflops,
+             c.fact_column_s * 1e6);
+  if (c.disturbed_reps > 0)
+    fmt::print(
+        "  {} timed repetition(s) left out and retried: other processes took the cpus "
+        "meanwhile\n",
+        c.disturbed_reps);
+  if (c.concurrent_threads > 0)
+    fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
+               c.concurrent_threads, c.ranks_per_node);
+  if (!c.remeasured.empty()) {
+    std::string keys;
+    for (const auto& k : c.remeasured) keys += (keys.empty() ? "" : ", ") + k;
+    fmt::print("  measured again in extra rounds (a check among them failed at first): {}\n", keys);
+  }
+  if (!c.noisy.empty()) {
+    std::string keys;
+    for (const auto& k : c.noisy) keys += (keys.empty() ? "" : ", ") + k;
+    fmt::print("  measured again, their rounds too spread to trust (above {:.0f}%): {}\n",
+               100 * model::kSpreadWarning, keys);
+  }
+  for (const auto& w : c.warnings) fmt::print("  warning: {}\n", w);
+  if (c.has_network) {
+    for (const auto& pt : c.pingpong)
+      fmt::print("  ping-pong {:>9.0f} bytes: {:10.3f} us one way\n", pt.bytes, pt.one_way_s * 1e6);
+    fmt::print("  fit: alpha = {:.3f} us, bandwidth = {:.3f} GB/s (worst relative error {:.1f}%)\n",
+               c.alpha_s * 1e6, c.bandwidth_Bps / 1e9, c.fit_max_rel_error * 100);
+  } else {
+    fmt::print(
+        "  network terms need 2 ranks (mpirun -n 2 hplx model calibrate -o {}): no alpha/beta "
+        "measured; the spec has DGEMM rates only (node.devices = 1, 1-rank runs)\n",
+        output);
+  }
+}
+
 }  // namespace
 
 ModelCommand::ModelCommand(CLI::App& parent) {
@@ -182,29 +235,190 @@ int ModelCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   return run_predict(world, argv);
 }
 
+// The NBs to predict: --nb, else the spec's run.nb.
+std::vector<int> ModelCommand::block_sizes(const SystemSpec& spec) const {
+  if (nb_) return parse_int_list(*nb_, "--nb");
+  if (spec.run.nb > 0) return {spec.run.nb};
+  throw UsageError(
+      fmt::format("{}: key 'run.nb': missing and no --nb given; allowed: --nb NB or "
+                  "nb = ... in [run]",
+                  spec.file));
+}
+
+// Weak scaling over --nodes: N fills a fraction of the nodes' memory.
+nlohmann::json ModelCommand::weak_scaling(const SystemSpec& spec, int nb, model::FactOn fact_on,
+                                          bool print) const {
+  if (n_ || grid_)
+    throw UsageError(
+        "--nodes sizes N and the grid itself; allowed: --nodes without --n and --grid");
+  const std::vector<int> nodes = parse_int_list(*nodes_, "--nodes");
+  const double frac = memory_fraction_ ? *memory_fraction_ : spec.run.memory_fraction.value_or(0.8);
+  if (print) {
+    print_header(spec, threads_, fact_on);
+    fmt::print(
+        "\nWeak scaling: N fills {:.0f}% of memory, NB = {}; weak-scaling efficiency = "
+        "(Gflops / nodes) / (1-node Gflops)\n",
+        frac * 100, nb);
+    fmt::print("{:>7} {:>10} {:>11} {:>8} {:>12} {:>14} {:>7} {:>8} {:>14}\n", "nodes", "N", "PxQ",
+               "panels", "MCL time s", "MCL Gflops", "eff %", "weak %", "orig Gflops");
+  }
+  nlohmann::json points = nlohmann::json::array();
+  double base = 0;
+  for (int nn : nodes) {
+    auto [p, q] = model::grid_for_nodes(spec, nn);
+    const long n = model::n_from_memory(spec, nn, frac, nb);
+    RunPoint rp{n, nb, p, q, threads_, 0, fact_on};
+    Prediction m = model::predict_mcl(spec, rp);
+    Prediction o = model::predict_original_closed(spec, rp);
+    if (base == 0) base = m.gflops / nn;
+    if (print)
+      fmt::print("{:>7} {:>10} {:>11} {:>8} {:>12} {:>14.1f} {:>7} {:>8.1f} {:>14.1f}\n", nn, n,
+                 fmt::format("{}x{}", p, q), m.iter_s.size(), si_time(m.time_s), m.gflops, eff(m),
+                 100.0 * (m.gflops / nn) / base, o.gflops);
+    points.push_back(
+        {{"nodes", nn}, {"mcl", model::to_json(m, false)}, {"original", model::to_json(o, false)}});
+  }
+  return points;
+}
+
+// The grids to predict: --grid, else the spec's run.grid, else its nodes'.
+std::vector<std::pair<int, int>> ModelCommand::grids(const SystemSpec& spec) const {
+  std::vector<std::pair<int, int>> grids;
+  if (grid_) {
+    for (const auto& g : split(*grid_, ',')) grids.push_back(model::parse_grid(g, "--grid"));
+    if (grids.empty()) throw UsageError("--grid '': allowed: PxQ or a list PxQ,PxQ");
+  } else if (spec.run.p) {
+    grids.push_back({*spec.run.p, *spec.run.q});
+  } else {
+    grids.push_back(model::grid_for_nodes(spec, spec.run.nodes.value_or(1)));
+  }
+  return grids;
+}
+
+// The Ns to predict: --n, else the spec's run.n, else what fills a memory
+// fraction of the first grid's nodes.
+std::vector<long> ModelCommand::orders(const SystemSpec& spec, std::pair<int, int> grid,
+                                       int nb) const {
+  if (n_) return parse_n_list(*n_);
+  if (spec.run.n && !memory_fraction_) return {*spec.run.n};
+  if (!memory_fraction_ && !spec.run.memory_fraction)
+    throw UsageError(
+        fmt::format("{}: key 'run.n': missing and no --n given; allowed: --n N, or n "
+                    "or memory_fraction in [run]",
+                    spec.file));
+  const double frac = memory_fraction_ ? *memory_fraction_ : *spec.run.memory_fraction;
+  // Nodes of the grid, rounded up.
+  const long dev = static_cast<long>(grid.first) * grid.second;
+  const int nodes = static_cast<int>((dev + spec.node.devices - 1) / spec.node.devices);
+  return {model::n_from_memory(spec, nodes, frac, nb)};
+}
+
+// Every N x NB x grid: one point in full (the original model's closed form
+// and per-panel sum beside the MCL), or a table of the MCL's phases.
+nlohmann::json ModelCommand::sweep(const SystemSpec& spec, const std::vector<int>& nbs,
+                                   model::FactOn fact_on, bool print) const {
+  const std::vector<std::pair<int, int>> gs = grids(spec);
+  const std::vector<long> ns = orders(spec, gs.front(), nbs.front());
+  // Every grid must fit the nodes before anything is printed.
+  for (const auto& [p, q] : gs) model::plan_layout(spec, p, q);
+  if (print) print_header(spec, threads_, fact_on);
+  nlohmann::json points = nlohmann::json::array();
+  if (ns.size() * nbs.size() * gs.size() == 1) {
+    RunPoint rp{ns[0], nbs[0], gs[0].first, gs[0].second, threads_, 0, fact_on};
+    Prediction o = model::predict_original_closed(spec, rp);
+    Prediction op = model::predict_original_panels(spec, rp);
+    Prediction m = model::predict_mcl(spec, rp);
+    if (print) print_point(o, op, m);
+    points.push_back({{"original_closed", model::to_json(o, false)},
+                      {"original_panels", model::to_json(op, false)},
+                      {"mcl", model::to_json(m, iterations_)}});
+    return points;
+  }
+  if (print)
+    fmt::print(
+        "\n{:>10} {:>6} {:>9} {:>6} {:>13} {:>12} {:>12} {:>7} {:>10} {:>10} {:>10} {:>10}\n", "N",
+        "NB", "PxQ", "nodes", "orig Gflops", "MCL time s", "MCL Gflops", "eff %", "compute s",
+        "pivot s", "bcast s", "update s");
+  for (const auto& [p, q] : gs)
+    for (int nb : nbs)
+      for (long n : ns) {
+        RunPoint rp{n, nb, p, q, threads_, 0, fact_on};
+        Prediction o = model::predict_original_closed(spec, rp);
+        Prediction m = model::predict_mcl(spec, rp);
+        if (print)
+          fmt::print(
+              "{:>10} {:>6} {:>9} {:>6} {:>13.1f} {:>12} {:>12.1f} {:>7} {:>10} {:>10} {:>10} "
+              "{:>10}\n",
+              n, nb, fmt::format("{}x{}", p, q), m.layout.nodes, o.gflops, si_time(m.time_s),
+              m.gflops, eff(m), si_time(m.compute_s), si_time(m.pivot_s), si_time(m.bcast_s),
+              si_time(m.update_comm_s));
+        points.push_back({{"original_closed", model::to_json(o, false)},
+                          {"mcl", model::to_json(m, iterations_)}});
+      }
+  return points;
+}
+
+// The spec's published results beside the model.
+nlohmann::json ModelCommand::published(const SystemSpec& spec, model::FactOn fact_on,
+                                       bool print) const {
+  nlohmann::json pubs = nlohmann::json::array();
+  if (print) {
+    fmt::print("\nPublished results beside the model (diff = model / published - 1):\n");
+    fmt::print(
+        "{:<14} {:>6} {:>10} {:>5} {:>8} {:>14} {:>7} {:>12} {:>14} {:>7} {:>8} {:>14} {:>8} "
+        "{:>11}\n",
+        "label", "nodes", "N", "NB", "PxQ", "published GF", "eff %", "paper model", "MCL GF",
+        "eff %", "diff %", "original GF", "diff %", "vs paper %");
+    if (spec.published.front().paper_model_gflops)
+      fmt::print(
+          "(paper model: the source's own model estimate; MCL vs paper model in the last "
+          "column)\n");
+  }
+  for (const auto& pub : spec.published) {
+    RunPoint rp{pub.n, pub.nb, pub.p, pub.q, threads_, pub.nodes, fact_on};
+    Prediction m = model::predict_mcl(spec, rp);
+    Prediction o = model::predict_original_closed(spec, rp);
+    double value = pub.rmax_gflops ? *pub.rmax_gflops : 0.0;
+    const double rpeak = pub.rpeak_gflops ? *pub.rpeak_gflops : m.rpeak_gflops;
+    if (!pub.rmax_gflops && pub.efficiency_pct) value = *pub.efficiency_pct / 100.0 * rpeak;
+    const double pub_eff = rpeak > 0 ? 100.0 * value / rpeak : 0.0;
+    if (print)
+      fmt::print(
+          "{:<14} {:>6} {:>10} {:>5} {:>8} {:>14.1f} {:>7.2f} {:>12} {:>14.1f} {:>7} {:>8.2f} "
+          "{:>14.1f} {:>8.2f} {:>11}\n",
+          pub.label, pub.nodes, pub.n, pub.nb, fmt::format("{}x{}", pub.p, pub.q), value, pub_eff,
+          pub.paper_model_gflops ? fmt::format("{:.1f}", *pub.paper_model_gflops) : "-", m.gflops,
+          eff(m), 100.0 * (m.gflops / value - 1.0), o.gflops, 100.0 * (o.gflops / value - 1.0),
+          pub.paper_model_gflops
+              ? fmt::format("{:.2f}", 100.0 * (m.gflops / *pub.paper_model_gflops - 1.0))
+              : "-");
+    pubs.push_back({{"label", pub.label},
+                    {"source", pub.source},
+                    {"published_gflops", value},
+                    {"published_efficiency_pct", pub_eff},
+                    {"paper_model_gflops", pub.paper_model_gflops ? *pub.paper_model_gflops : 0.0},
+                    {"mcl", model::to_json(m, false)},
+                    {"original", model::to_json(o, false)}});
+  }
+  return pubs;
+}
+
+// `hplx model SPEC`: the model's prediction of the spec's run, a sweep, or
+// weak scaling over nodes; the published results beside it when the spec
+// has them and no sweep was asked for.
 int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0;
   MPI_Comm_rank(world, &rank);
   const SystemSpec spec = model::load_system_spec(spec_file_);
   require_outputs_on_root(world, {{"--json", json_}});
-  const bool quiet_rank = rank != 0;
+  const bool print = rank == 0;
   const model::FactOn fact_on = fact_on_ == "device" ? model::FactOn::Device : model::FactOn::Host;
   if (fact_on == model::FactOn::Device && !spec.host.present)
     throw UsageError(fmt::format(
         "--fact-on device: {} has no [host] table, so its FACT is already on the device; "
         "allowed: --fact-on host, or a GPU spec with a [host] table",
         spec.file));
-
-  std::vector<int> nbs;
-  if (nb_)
-    nbs = parse_int_list(*nb_, "--nb");
-  else if (spec.run.nb > 0)
-    nbs = {spec.run.nb};
-  else
-    throw UsageError(
-        fmt::format("{}: key 'run.nb': missing and no --nb given; allowed: --nb NB or "
-                    "nb = ... in [run]",
-                    spec.file));
+  const std::vector<int> nbs = block_sizes(spec);
 
   nlohmann::json record = make_record_header("model", argv);
   record["spec"] = {{"file", spec.file}, {"name", spec.name}, {"source", spec.source}};
@@ -212,154 +426,12 @@ int ModelCommand::run_predict(MPI_Comm world, const std::vector<std::string>& ar
   record["spec"]["assumed"] = model::assumed_figures(
       spec, {false, fact_on == model::FactOn::Host, fact_on == model::FactOn::Device});
   if (spec.host.present) record["fact_on"] = fact_on_;
-  nlohmann::json points = nlohmann::json::array();
-
   if (nodes_) {
-    // Weak scaling: N fills a fraction of the memory of the nodes.
-    if (n_ || grid_)
-      throw UsageError(
-          "--nodes sizes N and the grid itself; allowed: --nodes without --n and --grid");
-    const std::vector<int> nodes = parse_int_list(*nodes_, "--nodes");
-    const double frac =
-        memory_fraction_ ? *memory_fraction_ : spec.run.memory_fraction.value_or(0.8);
-    if (!quiet_rank) {
-      print_header(spec, threads_, fact_on);
-      fmt::print(
-          "\nWeak scaling: N fills {:.0f}% of memory, NB = {}; weak-scaling efficiency = "
-          "(Gflops / nodes) / (1-node Gflops)\n",
-          frac * 100, nbs.front());
-      fmt::print("{:>7} {:>10} {:>11} {:>8} {:>12} {:>14} {:>7} {:>8} {:>14}\n", "nodes", "N",
-                 "PxQ", "panels", "MCL time s", "MCL Gflops", "eff %", "weak %", "orig Gflops");
-    }
-    double base = 0;
-    for (int nn : nodes) {
-      auto [p, q] = model::grid_for_nodes(spec, nn);
-      const long n = model::n_from_memory(spec, nn, frac, nbs.front());
-      RunPoint rp{n, nbs.front(), p, q, threads_, 0, fact_on};
-      Prediction m = model::predict_mcl(spec, rp);
-      Prediction o = model::predict_original_closed(spec, rp);
-      if (base == 0) base = m.gflops / nn;
-      if (!quiet_rank)
-        fmt::print("{:>7} {:>10} {:>11} {:>8} {:>12} {:>14.1f} {:>7} {:>8.1f} {:>14.1f}\n", nn, n,
-                   fmt::format("{}x{}", p, q), m.iter_s.size(), si_time(m.time_s), m.gflops, eff(m),
-                   100.0 * (m.gflops / nn) / base, o.gflops);
-      points.push_back({{"nodes", nn},
-                        {"mcl", model::to_json(m, false)},
-                        {"original", model::to_json(o, false)}});
-    }
-    record["weak_scaling"] = points;
+    record["weak_scaling"] = weak_scaling(spec, nbs.front(), fact_on, print);
   } else {
-    std::vector<long> ns;
-    std::vector<std::pair<int, int>> grids;
-    if (grid_) {
-      for (const auto& g : split(*grid_, ',')) grids.push_back(model::parse_grid(g, "--grid"));
-      if (grids.empty()) throw UsageError("--grid '': allowed: PxQ or a list PxQ,PxQ");
-    } else if (spec.run.p) {
-      grids.push_back({*spec.run.p, *spec.run.q});
-    } else {
-      grids.push_back(model::grid_for_nodes(spec, spec.run.nodes.value_or(1)));
-    }
-    if (n_)
-      ns = parse_n_list(*n_);
-    else if (spec.run.n && !memory_fraction_)
-      ns = {*spec.run.n};
-    else if (memory_fraction_ || spec.run.memory_fraction) {
-      const double frac = memory_fraction_ ? *memory_fraction_ : *spec.run.memory_fraction;
-      // Nodes of the first grid, rounded up.
-      const long dev = static_cast<long>(grids.front().first) * grids.front().second;
-      const int nodes = static_cast<int>((dev + spec.node.devices - 1) / spec.node.devices);
-      ns = {model::n_from_memory(spec, nodes, frac, nbs.front())};
-    } else {
-      throw UsageError(
-          fmt::format("{}: key 'run.n': missing and no --n given; allowed: --n N, or n "
-                      "or memory_fraction in [run]",
-                      spec.file));
-    }
-    const size_t count = ns.size() * nbs.size() * grids.size();
-    // Every grid must fit the nodes before anything is printed.
-    for (const auto& [p, q] : grids) model::plan_layout(spec, p, q);
-    if (!quiet_rank) print_header(spec, threads_, fact_on);
-    if (count == 1) {
-      RunPoint rp{ns[0], nbs[0], grids[0].first, grids[0].second, threads_, 0, fact_on};
-      Prediction o = model::predict_original_closed(spec, rp);
-      Prediction op = model::predict_original_panels(spec, rp);
-      Prediction m = model::predict_mcl(spec, rp);
-      if (!quiet_rank) print_point(o, op, m);
-      points.push_back({{"original_closed", model::to_json(o, false)},
-                        {"original_panels", model::to_json(op, false)},
-                        {"mcl", model::to_json(m, iterations_)}});
-    } else {
-      if (!quiet_rank)
-        fmt::print(
-            "\n{:>10} {:>6} {:>9} {:>6} {:>13} {:>12} {:>12} {:>7} {:>10} {:>10} {:>10} {:>10}\n",
-            "N", "NB", "PxQ", "nodes", "orig Gflops", "MCL time s", "MCL Gflops", "eff %",
-            "compute s", "pivot s", "bcast s", "update s");
-      for (const auto& [p, q] : grids)
-        for (int nb : nbs)
-          for (long n : ns) {
-            RunPoint rp{n, nb, p, q, threads_, 0, fact_on};
-            Prediction o = model::predict_original_closed(spec, rp);
-            Prediction m = model::predict_mcl(spec, rp);
-            if (!quiet_rank)
-              fmt::print(
-                  "{:>10} {:>6} {:>9} {:>6} {:>13.1f} {:>12} {:>12.1f} {:>7} {:>10} {:>10} {:>10} "
-                  "{:>10}\n",
-                  n, nb, fmt::format("{}x{}", p, q), m.layout.nodes, o.gflops, si_time(m.time_s),
-                  m.gflops, eff(m), si_time(m.compute_s), si_time(m.pivot_s), si_time(m.bcast_s),
-                  si_time(m.update_comm_s));
-            points.push_back({{"original_closed", model::to_json(o, false)},
-                              {"mcl", model::to_json(m, iterations_)}});
-          }
-    }
-    record["points"] = points;
-
-    // Published results beside the model, when the spec carries them and
-    // no sweep was asked for.
-    if (!spec.published.empty() && !n_ && !nb_ && !grid_) {
-      nlohmann::json pubs = nlohmann::json::array();
-      if (!quiet_rank) {
-        fmt::print("\nPublished results beside the model (diff = model / published - 1):\n");
-        fmt::print(
-            "{:<14} {:>6} {:>10} {:>5} {:>8} {:>14} {:>7} {:>12} {:>14} {:>7} {:>8} {:>14} {:>8} "
-            "{:>11}\n",
-            "label", "nodes", "N", "NB", "PxQ", "published GF", "eff %", "paper model", "MCL GF",
-            "eff %", "diff %", "original GF", "diff %", "vs paper %");
-        if (spec.published.front().paper_model_gflops)
-          fmt::print(
-              "(paper model: the source's own model estimate; MCL vs paper model in the last "
-              "column)\n");
-      }
-      for (const auto& pub : spec.published) {
-        RunPoint rp{pub.n, pub.nb, pub.p, pub.q, threads_, pub.nodes, fact_on};
-        Prediction m = model::predict_mcl(spec, rp);
-        Prediction o = model::predict_original_closed(spec, rp);
-        double published = pub.rmax_gflops ? *pub.rmax_gflops : 0.0;
-        const double rpeak = pub.rpeak_gflops ? *pub.rpeak_gflops : m.rpeak_gflops;
-        if (!pub.rmax_gflops && pub.efficiency_pct) published = *pub.efficiency_pct / 100.0 * rpeak;
-        const double pub_eff = rpeak > 0 ? 100.0 * published / rpeak : 0.0;
-        if (!quiet_rank)
-          fmt::print(
-              "{:<14} {:>6} {:>10} {:>5} {:>8} {:>14.1f} {:>7.2f} {:>12} {:>14.1f} {:>7} {:>8.2f} "
-              "{:>14.1f} {:>8.2f} {:>11}\n",
-              pub.label, pub.nodes, pub.n, pub.nb, fmt::format("{}x{}", pub.p, pub.q), published,
-              pub_eff,
-              pub.paper_model_gflops ? fmt::format("{:.1f}", *pub.paper_model_gflops) : "-",
-              m.gflops, eff(m), 100.0 * (m.gflops / published - 1.0), o.gflops,
-              100.0 * (o.gflops / published - 1.0),
-              pub.paper_model_gflops
-                  ? fmt::format("{:.2f}", 100.0 * (m.gflops / *pub.paper_model_gflops - 1.0))
-                  : "-");
-        pubs.push_back(
-            {{"label", pub.label},
-             {"source", pub.source},
-             {"published_gflops", published},
-             {"published_efficiency_pct", pub_eff},
-             {"paper_model_gflops", pub.paper_model_gflops ? *pub.paper_model_gflops : 0.0},
-             {"mcl", model::to_json(m, false)},
-             {"original", model::to_json(o, false)}});
-      }
-      record["published"] = pubs;
-    }
+    record["points"] = sweep(spec, nbs, fact_on, print);
+    if (!spec.published.empty() && !n_ && !nb_ && !grid_)
+      record["published"] = published(spec, fact_on, print);
   }
   if (!json_.empty() && rank == 0) write_json_atomically(json_, record);
   return 0;
@@ -392,54 +464,7 @@ int ModelCommand::run_calibrate(MPI_Comm world, const std::vector<std::string>& 
   }
   model::Calibration c = model::calibrate(world, opt, lu_phase_timings());
   if (rank != 0) return 0;
-  // Each term: its median, and how its rounds spread (see calibration_rounds.hpp).
-  size_t width = 0;
-  for (const auto& t : c.terms) width = std::max(width, t.label.size());
-  for (const auto& t : c.terms)
-    fmt::print("  {:<{}}  {:>18}  ({} rounds, spread {:.1f}%{})\n", t.label, width, t.value,
-               t.rounds, 100 * t.spread,
-               t.sets > 1
-                   ? fmt::format(", {} sets, the {} kept", t.sets, t.quietest ? "quietest" : "last")
-                   : "");
-  // The rates above are those of the kernels the BLAS ran: say when they are
-  // narrower than the CPU's units, as hplx lu does.
-  if (const std::string w = blas_kernels_warning(c.blas_kernels); !w.empty())
-    fmt::print("  warning: {}\n", w);
-  else
-    fmt::print("  BLAS kernels: {}\n", describe(c.blas_kernels));
-  fmt::print("  FACT fit: {:.2f} GFLOPS + {:.3f} us per column\n", c.fact_gflops,
-             c.fact_column_s * 1e6);
-  if (c.disturbed_reps > 0)
-    fmt::print(
-        "  {} timed repetition(s) left out and retried: other processes took the cpus "
-        "meanwhile\n",
-        c.disturbed_reps);
-  if (c.concurrent_threads > 0)
-    fmt::print("  ({} thread(s): measured on all {} ranks at once, slowest rank)\n",
-               c.concurrent_threads, c.ranks_per_node);
-  if (!c.remeasured.empty()) {
-    std::string keys;
-    for (const auto& k : c.remeasured) keys += (keys.empty() ? "" : ", ") + k;
-    fmt::print("  measured again in extra rounds (a check among them failed at first): {}\n", keys);
-  }
-  if (!c.noisy.empty()) {
-    std::string keys;
-    for (const auto& k : c.noisy) keys += (keys.empty() ? "" : ", ") + k;
-    fmt::print("  measured again, their rounds too spread to trust (above {:.0f}%): {}\n",
-               100 * model::kSpreadWarning, keys);
-  }
-  for (const auto& w : c.warnings) fmt::print("  warning: {}\n", w);
-  if (c.has_network) {
-    for (const auto& pt : c.pingpong)
-      fmt::print("  ping-pong {:>9.0f} bytes: {:10.3f} us one way\n", pt.bytes, pt.one_way_s * 1e6);
-    fmt::print("  fit: alpha = {:.3f} us, bandwidth = {:.3f} GB/s (worst relative error {:.1f}%)\n",
-               c.alpha_s * 1e6, c.bandwidth_Bps / 1e9, c.fit_max_rel_error * 100);
-  } else {
-    fmt::print(
-        "  network terms need 2 ranks (mpirun -n 2 hplx model calibrate -o {}): no alpha/beta "
-        "measured; the spec has DGEMM rates only (node.devices = 1, 1-rank runs)\n",
-        output_);
-  }
+  print_calibration(c, output_);
   std::string cmd;
   for (const auto& a : argv) cmd += (cmd.empty() ? "" : " ") + a;
   if (size >= 2) cmd = fmt::format("mpirun -n {} {}", size, cmd);

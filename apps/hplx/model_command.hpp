@@ -8,7 +8,12 @@
 
 #include <optional>
 #include <string>
+#include <utility>
 #include <vector>
+
+#include <nlohmann/json.hpp>
+
+#include "model/prediction.hpp"
 
 namespace hplx::app {
 
@@ -21,6 +26,15 @@ class ModelCommand {
  private:
   int run_predict(MPI_Comm world, const std::vector<std::string>& argv);
   int run_calibrate(MPI_Comm world, const std::vector<std::string>& argv);
+  // run_predict's steps; `print`: this rank prints the tables.
+  std::vector<int> block_sizes(const model::SystemSpec& spec) const;
+  std::vector<std::pair<int, int>> grids(const model::SystemSpec& spec) const;
+  std::vector<long> orders(const model::SystemSpec& spec, std::pair<int, int> grid, int nb) const;
+  nlohmann::json weak_scaling(const model::SystemSpec& spec, int nb, model::FactOn fact_on,
+                              bool print) const;
+  nlohmann::json sweep(const model::SystemSpec& spec, const std::vector<int>& nbs,
+                       model::FactOn fact_on, bool print) const;
+  nlohmann::json published(const model::SystemSpec& spec, model::FactOn fact_on, bool print) const;
 
   CLI::App* sub_;
   CLI::App* calibrate_;

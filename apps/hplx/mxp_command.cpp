@@ -18,6 +18,7 @@
 #include "mxp/benchmark.hpp"
 #include "mxp/expected_rating.hpp"
 #include "mxp_flags.hpp"
+#include "rank_memory.hpp"
 #include "root_check.hpp"
 
 namespace hplx::app {
@@ -65,6 +66,30 @@ void size_by_device_memory(mxp::MxpConfig& config, long long free_bytes, bool sa
 
 }  // namespace
 
+// Rank 0's results: the report (and its flat copy, --report), the rating
+// expected of the bandwidth given (--expect-gbs), and the JSON record.
+void MxpCommand::write_results(const mxp::MxpResult& result, const std::string& thread_plan,
+                               const std::vector<std::string>& argv) const {
+  std::FILE* flat = nullptr;
+  if (!report_.empty() && !(flat = std::fopen(report_.c_str(), "w")))
+    throw SystemError(report_ + ": cannot write the report file");
+  mxp::print_report(result, stdout, flat);
+  std::optional<mxp::ExpectedRating> expected;
+  if (flags_.expect_gbs) {
+    expected = mxp::expect_rating(result, *flags_.expect_gbs);
+    mxp::print_expected(*expected, result, stdout);
+  }
+  if (flat && std::fclose(flat) != 0) throw SystemError(report_ + ": cannot write the report file");
+  if (!json_.empty()) {
+    nlohmann::json record = make_record_header("mxp", argv);
+    record["thread_plan"] = thread_plan;
+    record["backend"] = result.backend;
+    record["result"] = mxp::to_json(result);
+    if (expected) record["result"]["expected"] = mxp::to_json(*expected);
+    write_json_atomically(json_, record);
+  }
+}
+
 int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int rank = 0, size = 1;
   MPI_Comm_rank(world, &rank);
@@ -75,16 +100,11 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   const ThreadPlan plan = plan_threads(world, threads_);
   // The device first, as in hplx lu: a backend that cannot run here says so
-  // now, and a GPU's own memory (one per rank) checks the problem; the host
-  // and emulated backends keep it in host memory, which the node's ranks
-  // share. Every rank sees the smallest share, so all agree.
+  // now, and the memory per rank checks the problem.
   std::shared_ptr<device::Device> dev = device::make_device(backend);
-  long long per_rank = backend == device::BackendKind::Cuda
-                           ? static_cast<long long>(dev->backend().free_device_bytes())
-                           : available_memory_bytes() / std::max(1, plan.local_ranks);
-  MPI_Allreduce(MPI_IN_PLACE, &per_rank, 1, MPI_LONG_LONG, MPI_MIN, world);
+  const long long per_rank = memory_per_rank(world, *dev, backend, plan.local_ranks);
   const bool sizes_given = sub_->count("--nx") + sub_->count("--ny") + sub_->count("--nz") > 0;
-  if (backend == device::BackendKind::Cuda && !sizes_given)
+  if (device::traits_of(backend).gpu && !sizes_given)
     size_by_device_memory(config, per_rank, rank == 0);
   mxp::check_memory(config, per_rank);
   apply_threads(plan);
@@ -98,33 +118,14 @@ int MxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
 
   TraceRecorder trace(!trace_.empty());
   if (trace.enabled()) ctx.set_trace(&trace);
-  const mxp::MxpResult result = mxp::run_mxp(ctx, config, rank == 0 ? stderr : nullptr);
+  if (rank == 0) ctx.set_log(stderr);
+  const mxp::MxpResult result = mxp::run_mxp(ctx, config);
   // Collective: every rank sends its spans to rank 0, which writes the file.
   trace.write(trace_, world, {{"command", "hplx mxp"}, {"argv", argv}});
   if (rank == 0 && trace.enabled())
     std::fprintf(stderr, "hplx mxp: trace written to %s (%zu spans on rank 0)\n", trace_.c_str(),
                  trace.size());
-  if (rank == 0) {
-    std::FILE* flat = nullptr;
-    if (!report_.empty() && !(flat = std::fopen(report_.c_str(), "w")))
-      throw SystemError(report_ + ": cannot write the report file");
-    mxp::print_report(result, stdout, flat);
-    std::optional<mxp::ExpectedRating> expected;
-    if (flags_.expect_gbs) {
-      expected = mxp::expect_rating(result, *flags_.expect_gbs);
-      mxp::print_expected(*expected, result, stdout);
-    }
-    if (flat && std::fclose(flat) != 0)
-      throw SystemError(report_ + ": cannot write the report file");
-    if (!json_.empty()) {
-      nlohmann::json record = make_record_header("mxp", argv);
-      record["thread_plan"] = describe(plan, size);
-      record["backend"] = result.backend;
-      record["result"] = mxp::to_json(result);
-      if (expected) record["result"]["expected"] = mxp::to_json(*expected);
-      write_json_atomically(json_, record);
-    }
-  }
+  if (rank == 0) write_results(result, describe(plan, size), argv);
   return result.valid ? 0 : 1;
 }
 

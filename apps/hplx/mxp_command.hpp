@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "mxp/benchmark.hpp"
 #include "mxp_flags.hpp"
 
 namespace hplx::app {
@@ -19,6 +20,8 @@ class MxpCommand {
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
+  void write_results(const mxp::MxpResult& result, const std::string& thread_plan,
+                     const std::vector<std::string>& argv) const;
   CLI::App* sub_;
   MxpFlags flags_;
   int threads_ = 0;

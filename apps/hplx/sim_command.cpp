@@ -24,6 +24,7 @@
 #include "lu/run/problem_size.hpp"
 #include "model/prediction.hpp"
 #include "model/provenance.hpp"
+#include "model/sim_kernels.hpp"
 #include "model/sim_platform.hpp"
 #include "model/system_spec.hpp"
 #include "root_check.hpp"
@@ -112,6 +113,96 @@ void annotate_record(const std::string& path, const model::SystemSpec& spec,
   write_text_atomically(path, record.dump(1) + "\n");
 }
 
+// hplx sim starts the simulated ranks itself: one process.
+void require_one_process(MPI_Comm world) {
+  int size = 1;
+  MPI_Comm_size(world, &size);
+  if (size > 1)
+    throw UsageError(fmt::format(
+        "hplx sim runs as one process ({} were started): it starts the simulated ranks itself; "
+        "run it without mpirun",
+        size));
+}
+
+// The ranks of the largest grid of `dat`.
+int most_ranks(const lu::HplDat& dat) {
+  int ranks = 0;
+  for (const lu::GridShape& g : dat.grids) ranks = std::max(ranks, g.p * g.q);
+  return ranks;
+}
+
+// The simulator's own memory (every rank's real buffers live in this
+// process) against the memory free; returns SMPI's shared block, which
+// holds the largest shared buffer.
+std::size_t check_simulator_memory(const lu::HplDat& dat, int ranks) {
+  double need = 0;
+  std::size_t block = 0;
+  for (long n : dat.ns)
+    for (int nb : dat.nbs)
+      for (const lu::GridShape& g : dat.grids) {
+        need = std::max(need, simulator_bytes(n, nb, g.p, g.q));
+        block = std::max(block, shared_block_bytes(n, nb, g.p, g.q));
+      }
+  const double free_bytes = static_cast<double>(available_memory_bytes());
+  if (free_bytes > 0 && need > kSimulatorMemoryFraction * free_bytes)
+    throw UsageError(fmt::format(
+        "simulating {} ranks at this size needs about {:.1f} GiB of this machine's "
+        "memory, more than {:.0f}% of the {:.1f} GiB free; allowed: a smaller N or fewer ranks",
+        ranks, need / (1 << 30), 100 * kSimulatorMemoryFraction, free_bytes / (1 << 30)));
+  return block;
+}
+
+// What hplx sim starts: smpirun, the rank program and its preloaded
+// library (cmake/SimRank.cmake).
+struct SimPrograms {
+  std::string smpirun, rank, preload;
+};
+
+// The programs, or a UsageError saying how to get the missing one.
+SimPrograms find_sim_programs() {
+  SimPrograms p{find_in_path("smpirun"), libexec_file("hplx-sim-rank"),
+                libexec_file("libhplx-sim-preload.so")};
+  for (const std::string& f : {p.rank, p.preload})
+    if (f.empty() || access(f.c_str(), R_OK) != 0)
+      throw UsageError(
+          fmt::format("the simulated ranks' program or library {} is missing; allowed: build it "
+                      "(`make build`, or `cmake --build BUILD --target hplx_sim_rank`; `make run` "
+                      "builds hplx alone), with SimGrid installed (scripts/install-deps.sh --test, "
+                      "libsimgrid-dev) and -DHPLX_SIM=auto or on",
+                      f.empty() ? "(libexec/hplx)" : f));
+  if (p.smpirun.empty())
+    throw UsageError(
+        "smpirun is not on the PATH; run scripts/install-deps.sh --test (libsimgrid-dev)");
+  return p;
+}
+
+// The run's folder (--keep's, or a temporary one) with the platform, the
+// hostfile and the kernel models written in it.
+fs::path run_folder(const std::string& keep, const model::SimPlatform& platform,
+                    const device::SimModel& kernels) {
+  fs::path dir = keep;
+  if (!keep.empty()) {
+    std::error_code ec;
+    fs::create_directories(dir, ec);
+    if (ec) throw UsageError(fmt::format("--keep {}: cannot create it: {}", keep, ec.message()));
+  } else {
+    std::string tmpl = (fs::temp_directory_path() / "hplx-sim-XXXXXX").string();
+    if (mkdtemp(tmpl.data()) == nullptr) throw SystemError("cannot create a temporary folder");
+    dir = tmpl;
+  }
+  write_file(dir / "platform.xml", platform.xml);
+  write_file(dir / "hostfile", platform.hostfile);
+  write_file(dir / "kernels.json", to_json(kernels).dump(1) + "\n");
+  return dir;
+}
+
+// LD_PRELOAD with SMPI's per-call CPU timers off
+// (apps/hplx-sim-rank/cpu_timer_off.c) ahead of what is preloaded already.
+std::string preload_env(const std::string& preload) {
+  const char* preloaded = std::getenv("LD_PRELOAD");
+  return "LD_PRELOAD=" + preload + (preloaded && *preloaded ? std::string(":") + preloaded : "");
+}
+
 }  // namespace
 
 SimCommand::SimCommand(CLI::App& parent) {
@@ -161,62 +252,39 @@ SimCommand::SimCommand(CLI::App& parent) {
   sub_->add_flag("--quiet,-q", quiet_, "only the netlib-format output");
 }
 
-int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
-  int size = 1;
-  MPI_Comm_size(world, &size);
-  if (size > 1)
-    throw UsageError(fmt::format(
-        "hplx sim runs as one process ({} were started): it starts the simulated ranks itself; "
-        "run it without mpirun",
-        size));
-  if (!file_.empty() && test_.any())
-    throw UsageError("give an HPL.dat or test flags (--n, --grid, ...), not both");
-  const model::SystemSpec spec = model::load_system_spec(spec_);
-  const int threads = threads_ > 0 ? threads_ : 1;
-  std::vector<std::string> notes;
-
-  // The tests: an HPL.dat as given, or the flags with the spec's [run]
-  // filling what they leave out.
-  lu::HplDat dat;
-  if (!file_.empty()) {
-    dat = lu::parse_hpl_dat_file(file_);
-  } else {
-    if (!test_.grid && spec.run.p && spec.run.q)
-      test_.grid = fmt::format("{}x{}", *spec.run.p, *spec.run.q);
-    if (!test_.grid)
-      throw UsageError(fmt::format("no grid; allowed: --grid PxQ, or run.grid in {}", spec.file));
-    if (!test_.nb && spec.run.nb > 0) test_.nb = spec.run.nb;
-    const lu::HplDat shape = dat_from_test_flags(test_, 1 << 30);
-    const lu::GridShape g = shape.grids.front();
-    if (!test_.n) {
-      if (spec.run.n) {
-        test_.n = *spec.run.n;
-      } else {
-        const double fraction = spec.run.memory_fraction.value_or(0.8);
-        const double gib = spec.device.memory_gib.value_or(
-            spec.node.memory_gib ? *spec.node.memory_gib / spec.node.devices : 0.0);
-        if (gib <= 0)
-          throw UsageError(
-              fmt::format("no problem size; allowed: --n N, or run.n, or device.memory_gib "
-                          "(with run.memory_fraction) in {}",
-                          spec.file));
-        test_.n = lu::largest_fitting_n(static_cast<long long>(gib * (1 << 30)), fraction,
-                                        shape.nbs.front(), g.p, g.q);
-        notes.push_back(fmt::format(
-            "hplx sim: N = {} fills {:.0f}% of the {:.0f} GiB of memory per rank the spec gives",
-            *test_.n, 100 * fraction, gib));
-      }
-    }
-    dat = dat_from_test_flags(test_, g.p * g.q);
+// The tests: an HPL.dat as given, or the flags with the spec's [run]
+// filling what they leave out (N from the memory per rank when neither
+// gives it; `notes` says so).
+lu::HplDat SimCommand::tests(const model::SystemSpec& spec, std::vector<std::string>& notes) {
+  if (!file_.empty()) return lu::parse_hpl_dat_file(file_);
+  if (!test_.grid && spec.run.p && spec.run.q)
+    test_.grid = fmt::format("{}x{}", *spec.run.p, *spec.run.q);
+  if (!test_.grid)
+    throw UsageError(fmt::format("no grid; allowed: --grid PxQ, or run.grid in {}", spec.file));
+  if (!test_.nb && spec.run.nb > 0) test_.nb = spec.run.nb;
+  const lu::HplDat shape = dat_from_test_flags(test_, 1 << 30);
+  const lu::GridShape g = shape.grids.front();
+  if (!test_.n && spec.run.n) test_.n = *spec.run.n;
+  if (!test_.n) {
+    const double fraction = spec.run.memory_fraction.value_or(0.8);
+    const double gib = spec.device.memory_gib.value_or(
+        spec.node.memory_gib ? *spec.node.memory_gib / spec.node.devices : 0.0);
+    if (gib <= 0)
+      throw UsageError(
+          fmt::format("no problem size; allowed: --n N, or run.n, or device.memory_gib "
+                      "(with run.memory_fraction) in {}",
+                      spec.file));
+    test_.n = lu::largest_fitting_n(static_cast<long long>(gib * (1 << 30)), fraction,
+                                    shape.nbs.front(), g.p, g.q);
+    notes.push_back(fmt::format(
+        "hplx sim: N = {} fills {:.0f}% of the {:.0f} GiB of memory per rank the spec gives",
+        *test_.n, 100 * fraction, gib));
   }
-  int ranks = 0;
-  for (const lu::GridShape& g : dat.grids) ranks = std::max(ranks, g.p * g.q);
-  const model::SimPlatform platform = model::sim_platform(spec, ranks, nodes_);
-  const device::SimModel kernels = sim_model_from_spec(spec, threads, &notes);
-  // FACT's own figures count where FACT runs: the host's for a CPU spec
-  // (its FACT is the rank's) and for --fact-on host.
-  const model::FigureUse use{true, fact_on_ == "host", fact_on_ == "device"};
-  notes.push_back("hplx sim: " + model::assumed_figures_line(spec, use));
+  return dat_from_test_flags(test_, g.p * g.q);
+}
+
+// --fact-on device and --update-sms against what the spec's ranks are.
+void SimCommand::check_gpu_options(const device::SimModel& kernels) const {
   if (fact_on_ == "device" && !kernels.gpu)
     throw UsageError(fmt::format(
         "--fact-on device: {}'s ranks run their work in order on one timeline (no [host] "
@@ -231,71 +299,17 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
                           update_sms_, spec_)
             : fmt::format("--update-sms {}: allowed: 0 to {} ({}'s device.multiprocessors)",
                           update_sms_, kernels.multiprocessors, spec_));
+}
 
-  // The simulator's own memory: every rank's real buffers live in this process.
-  // And SMPI's shared block, which holds the largest shared buffer.
-  double need = 0;
-  std::size_t block = 0;
-  for (long n : dat.ns)
-    for (int nb : dat.nbs)
-      for (const lu::GridShape& g : dat.grids) {
-        need = std::max(need, simulator_bytes(n, nb, g.p, g.q));
-        block = std::max(block, shared_block_bytes(n, nb, g.p, g.q));
-      }
-  const double free_bytes = static_cast<double>(available_memory_bytes());
-  if (free_bytes > 0 && need > kSimulatorMemoryFraction * free_bytes)
-    throw UsageError(fmt::format(
-        "simulating {} ranks at this size needs about {:.1f} GiB of this machine's "
-        "memory, more than {:.0f}% of the {:.1f} GiB free; allowed: a smaller N or fewer ranks",
-        ranks, need / (1 << 30), 100 * kSimulatorMemoryFraction, free_bytes / (1 << 30)));
-
-  require_mappings(ranks, max_map_count());
-
-  const std::string program = libexec_file("hplx-sim-rank");
-  const std::string preload = libexec_file("libhplx-sim-preload.so");
-  for (const std::string& f : {program, preload})
-    if (f.empty() || access(f.c_str(), R_OK) != 0)
-      throw UsageError(
-          fmt::format("the simulated ranks' program or library {} is missing; allowed: build it "
-                      "(`make build`, or `cmake --build BUILD --target hplx_sim_rank`; `make run` "
-                      "builds hplx alone), with SimGrid installed (scripts/install-deps.sh --test, "
-                      "libsimgrid-dev) and -DHPLX_SIM=auto or on",
-                      f.empty() ? "(libexec/hplx)" : f));
-  const std::string smpirun = find_in_path("smpirun");
-  if (smpirun.empty())
-    throw UsageError(
-        "smpirun is not on the PATH; run scripts/install-deps.sh --test (libsimgrid-dev)");
-  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
-
-  // The run's folder: the platform, the hostfile, the kernel models.
-  fs::path dir;
-  if (!keep_.empty()) {
-    dir = keep_;
-    std::error_code ec;
-    fs::create_directories(dir, ec);
-    if (ec) throw UsageError(fmt::format("--keep {}: cannot create it: {}", keep_, ec.message()));
-  } else {
-    std::string tmpl = (fs::temp_directory_path() / "hplx-sim-XXXXXX").string();
-    if (mkdtemp(tmpl.data()) == nullptr) throw SystemError("cannot create a temporary folder");
-    dir = tmpl;
-  }
-  write_file(dir / "platform.xml", platform.xml);
-  write_file(dir / "hostfile", platform.hostfile);
-  write_file(dir / "kernels.json", to_json(kernels).dump(1) + "\n");
-
-  if (!quiet_) {
-    for (const std::string& s : notes) std::fprintf(stderr, "%s\n", s.c_str());
-    std::fprintf(stderr,
-                 "hplx sim: %d ranks on %d node%s of %s (%d per node, %s ranks), simulated by "
-                 "SimGrid SMPI; kernel models, platform and hostfile in %s\n",
-                 ranks, platform.nodes, platform.nodes == 1 ? "" : "s", spec.name.c_str(),
-                 platform.ranks_per_node, device::rank_kind(kernels).c_str(), dir.c_str());
-    std::fflush(stderr);
-  }
-
+// smpirun's command line: the simulator's settings, the rank program
+// (`rank`) and hplx lu's own flags for it; `dir` holds the platform, the
+// hostfile and the kernel models.
+std::vector<std::string> SimCommand::smpirun_args(const std::string& smpirun,
+                                                  const std::string& rank, const std::string& dir,
+                                                  int ranks, std::size_t block) const {
   std::vector<std::string> args = {
-      smpirun, "-platform", (dir / "platform.xml").string(), "-hostfile",
-      (dir / "hostfile").string(), "-np", std::to_string(ranks),
+      smpirun, "-platform", dir + "/platform.xml", "-hostfile", dir + "/hostfile", "-np",
+      std::to_string(ranks),
       // Only the models' charges advance the clock, not the host's
       // own time between MPI calls, nor timer reads. No reverse flow per
       // message (SimGrid's model of TCP acknowledgements; HPC fabrics
@@ -310,8 +324,8 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       // SMPI's default gives each rank a copy of the program, and the
       // processor's caches miss in 1024 copies of the same code (a 1024-rank
       // simulation took 1.4 times as long).
-      "--cfg=smpi/privatization:no", "--log=root.thres:warning", program, "--model",
-      (dir / "kernels.json").string()};
+      "--cfg=smpi/privatization:no", "--log=root.thres:warning", rank, "--model",
+      dir + "/kernels.json"};
   if (!json_.empty()) args.insert(args.end(), {"--json", json_});
   if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
   if (quiet_) args.push_back("--quiet");
@@ -325,16 +339,46 @@ int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   } else {
     for (const std::string& a : test_flag_args(test_)) args.push_back(a);
   }
+  return args;
+}
+
+int SimCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
+  require_one_process(world);
+  if (!file_.empty() && test_.any())
+    throw UsageError("give an HPL.dat or test flags (--n, --grid, ...), not both");
+  const model::SystemSpec spec = model::load_system_spec(spec_);
+  const int threads = threads_ > 0 ? threads_ : 1;
+  std::vector<std::string> notes;
+  const lu::HplDat dat = tests(spec, notes);
+  const int ranks = most_ranks(dat);
+  const model::SimPlatform platform = model::sim_platform(spec, ranks, nodes_);
+  const device::SimModel kernels = model::sim_model_from_spec(spec, threads, &notes);
+  // FACT's own figures count where FACT runs: the host's for a CPU spec
+  // (its FACT is the rank's) and for --fact-on host.
+  const model::FigureUse use{true, fact_on_ == "host", fact_on_ == "device"};
+  notes.push_back("hplx sim: " + model::assumed_figures_line(spec, use));
+  check_gpu_options(kernels);
+  const std::size_t block = check_simulator_memory(dat, ranks);
+  require_mappings(ranks, max_map_count());
+  const SimPrograms programs = find_sim_programs();
+  require_outputs_on_root(world, {{"--json", json_}, {"--trace", trace_}});
+
+  const fs::path dir = run_folder(keep_, platform, kernels);
+  if (!quiet_) {
+    for (const std::string& s : notes) std::fprintf(stderr, "%s\n", s.c_str());
+    std::fprintf(stderr,
+                 "hplx sim: %d ranks on %d node%s of %s (%d per node, %s ranks), simulated by "
+                 "SimGrid SMPI; kernel models, platform and hostfile in %s\n",
+                 ranks, platform.nodes, platform.nodes == 1 ? "" : "s", spec.name.c_str(),
+                 platform.ranks_per_node, device::rank_kind(kernels).c_str(), dir.c_str());
+    std::fflush(stderr);
+  }
   const double t0 = wall_time();
-  // SMPI's per-call CPU timers off (apps/hplx-sim-rank/cpu_timer_off.c).
-  const char* preloaded = std::getenv("LD_PRELOAD");
-  const std::string ld_preload =
-      "LD_PRELOAD=" + preload + (preloaded && *preloaded ? std::string(":") + preloaded : "");
-  const int status = run_program(args, {"OMP_NUM_THREADS=1", ld_preload});
+  const int status = run_program(smpirun_args(programs.smpirun, programs.rank, dir, ranks, block),
+                                 {"OMP_NUM_THREADS=1", preload_env(programs.preload)});
   const double wall = wall_time() - t0;
   if (!quiet_)
     std::fprintf(stderr, "hplx sim: the simulation took %.1f s of this machine's time\n", wall);
-
   if (!json_.empty()) {
     const nlohmann::json simulation = {{"spec", spec_},
                                        {"spec_name", spec.name},

@@ -11,10 +11,21 @@
 #include <mpi.h>
 #include <CLI/CLI.hpp>
 
+#include <cstddef>
 #include <string>
 #include <vector>
 
 #include "lu_flags.hpp"
+
+namespace hplx::device {
+struct SimModel;
+}
+namespace hplx::lu {
+struct HplDat;
+}
+namespace hplx::model {
+struct SystemSpec;
+}
 
 namespace hplx::app {
 
@@ -25,6 +36,11 @@ class SimCommand {
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
+  lu::HplDat tests(const model::SystemSpec& spec, std::vector<std::string>& notes);
+  void check_gpu_options(const device::SimModel& kernels) const;
+  std::vector<std::string> smpirun_args(const std::string& smpirun, const std::string& rank,
+                                        const std::string& dir, int ranks, std::size_t block) const;
+
   CLI::App* sub_;
   std::string spec_, file_, json_, trace_, keep_;
   LuTestFlags test_;

@@ -1,27 +1,13 @@
-// What `hplx sim` derives from a system spec before it starts the simulated
-// ranks: their kernel models (device/sim_model.hpp) and the memory the
-// simulator itself will need. Pure functions, for the tests.
+// What `hplx sim` checks before it starts the simulated ranks: the memory
+// and the mappings the simulator itself will need (the ranks' kernel models
+// are model/sim_kernels.hpp's). Pure functions, for the tests.
 #pragma once
 
 #include <cstddef>
 #include <string>
 #include <vector>
 
-#include "device/sim_model.hpp"
-#include "model/system_spec.hpp"
-
 namespace hplx::app {
-
-// The kernel models of one rank of `spec` running `threads` threads (a
-// calibrated CPU spec's rates are by thread count). A spec with a [host]
-// table describes GPU ranks whose FACT runs on the host (hplx lu's device
-// backends): queue work on the GPU, FACT at the host's rate, copies over
-// host.link. Otherwise the ranks are CPU ranks, their queue work on their
-// own cores. Figures a spec does not give fall back as `hplx model` does
-// (FACT and DTRSM at the DGEMM rate); `notes` gets one line for each
-// fallback that is a guess rather than the model's rule.
-device::SimModel sim_model_from_spec(const model::SystemSpec& spec, int threads,
-                                     std::vector<std::string>* notes = nullptr);
 
 // The host memory the simulation of one test needs (SMPI's shared block
 // behind every large buffer, and each rank's own: its copy of the

@@ -236,6 +236,79 @@ TuneCommand::TuneCommand(CLI::App& parent) {
   sub_->add_flag("--quiet,-q", quiet_, "no progress on stderr");
 }
 
+// Where the files go, checked before any search: an existing folder
+// without them (unless --force).
+void TuneCommand::check_out_folder() const {
+  const fs::path out(out_);
+  if (!fs::is_directory(out))
+    throw UsageError(fmt::format("--out {}: no such folder; allowed: an existing folder", out_));
+  const char* files[] = {"HPL.dat", model::kSbatchFile, model::kBindFile, "tune.json"};
+  if (!force_)
+    for (const char* f : files)
+      if (fs::exists(out / f))
+        throw UsageError(fmt::format("{} exists; allowed: --force to replace it, or another --out",
+                                     (out / f).string()));
+}
+
+model::TuneOptions TuneCommand::options() const {
+  if (n_ < 0) throw UsageError(fmt::format("--n {}: allowed: N >= 1", n_));
+  model::TuneOptions opt;
+  opt.nodes = nodes_;
+  opt.memory_fraction = memory_fraction_;
+  opt.n = n_;
+  opt.nbs = nbs_;
+  opt.budget_s = budget_;
+  opt.top = top_;
+  if (fact_on_ != "auto")
+    opt.fact_on = fact_on_ == "device" ? model::FactOn::Device : model::FactOn::Host;
+  return opt;
+}
+
+// The ranking, the choice and the assumed figures it rests on (the
+// simulator's too where it ran, FACT's own where the choice puts it).
+model::FigureUse TuneCommand::print_choice(const model::SystemSpec& spec,
+                                           const std::string& spec_path,
+                                           const model::TuneResult& r) const {
+  std::printf("hplx tune: %s on %d node(s) (%s)\n", spec.name.c_str(), nodes_, spec_path.c_str());
+  print_table(r);
+  for (const auto& note : r.notes) std::printf("note: %s\n", note.c_str());
+  const model::TuneCandidate& c = r.chosen;
+  const model::FigureUse use{!r.simulated.empty(), !c.fact_on || *c.fact_on == model::FactOn::Host,
+                             c.fact_on == model::FactOn::Device};
+  std::printf("%s\n", model::assumed_figures_line(spec, use).c_str());
+  std::printf("chosen: N=%ld %s: %.5g Gflops (%s)\n", c.n, c.label().c_str(), c.best_gflops(),
+              c.simulated ? (c.extrapolated() ? "its last panels simulated, the first the model's"
+                                              : "simulated")
+                          : "the model's");
+  return use;
+}
+
+// The chosen candidate as a Slurm job in --out: HPL.dat, the batch script,
+// the binding script and tune.json.
+void TuneCommand::write_tuned_job(const model::SystemSpec& spec, const std::string& spec_path,
+                                  const model::TuneResult& r, const model::TuneOptions& opt,
+                                  const model::FigureUse& use, const std::string& self,
+                                  const std::vector<std::string>& argv) const {
+  const model::TuneCandidate& c = r.chosen;
+  model::BatchOptions bo;
+  bo.launcher = launcher_ == "mpirun" ? model::Launcher::Mpirun : model::Launcher::Srun;
+  bo.hplx = self.empty() ? "hplx" : self;
+  bo.lu_flags = model::lu_flags_for(spec, c);
+  bo.comments = model::fact_choice_comments(spec, r, use.sim);
+  for (const std::string& line : bo.comments) std::printf("%s\n", line.c_str());
+  nlohmann::json record = make_record_header("tune", argv);
+  record.update(model::to_json(r, opt, spec_path));
+  record["launcher"] = launcher_;
+  record["lu_flags"] = bo.lu_flags;
+  record["assumed"] = model::assumed_figures(spec, use);
+  record["fact_choice"] = bo.comments;
+  write_job(fs::path(out_), spec, c, nodes_, bo, record);
+  std::printf("wrote %s: HPL.dat, %s, %s, tune.json; submit with: cd %s && sbatch %s\n",
+              out_.c_str(), model::kSbatchFile, model::kBindFile, out_.c_str(), model::kSbatchFile);
+}
+
+// `hplx tune`: the model ranks the candidates, the simulator runs the best
+// within --budget, and the fastest becomes a Slurm job in --out.
 int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   int size = 1;
   MPI_Comm_size(world, &size);
@@ -248,29 +321,8 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   const std::string spec_path =
       model::resolve_system_spec(calibrated_.empty() ? spec_ : calibrated_);
   const model::SystemSpec spec = model::load_system_spec(spec_path);
-
-  // Where the files go, checked before any search.
-  const fs::path out(out_);
-  if (!fs::is_directory(out))
-    throw UsageError(fmt::format("--out {}: no such folder; allowed: an existing folder", out_));
-  const char* files[] = {"HPL.dat", model::kSbatchFile, model::kBindFile, "tune.json"};
-  if (!force_)
-    for (const char* f : files)
-      if (fs::exists(out / f))
-        throw UsageError(fmt::format("{} exists; allowed: --force to replace it, or another --out",
-                                     (out / f).string()));
-
-  model::TuneOptions opt;
-  opt.nodes = nodes_;
-  opt.memory_fraction = memory_fraction_;
-  opt.n = n_;
-  if (n_ < 0) throw UsageError(fmt::format("--n {}: allowed: N >= 1", n_));
-  opt.nbs = nbs_;
-  opt.budget_s = budget_;
-  opt.top = top_;
-  if (fact_on_ != "auto")
-    opt.fact_on = fact_on_ == "device" ? model::FactOn::Device : model::FactOn::Host;
-
+  check_out_folder();
+  const model::TuneOptions opt = options();
   // Nodes the cluster here does not have are refused before the search
   // (their cpus are checked after it, when the ranks per node are chosen).
   const fs::path work = fs::temp_directory_path() / fmt::format("hplx-tune-{}", getpid());
@@ -302,39 +354,11 @@ int TuneCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
     std::fprintf(stderr, "hplx tune: ranking by the model, then up to %.0f s of simulation\n",
                  budget_);
   const model::TuneResult r = model::tune(spec, opt, sim, progress);
+  const model::FigureUse use = print_choice(spec, spec_path, r);
 
-  std::printf("hplx tune: %s on %d node(s) (%s)\n", spec.name.c_str(), nodes_, spec_path.c_str());
-  print_table(r);
-  for (const auto& note : r.notes) std::printf("note: %s\n", note.c_str());
-  const model::TuneCandidate& c = r.chosen;
-  // The assumed figures the choice rests on: the simulator's too where it
-  // ran, FACT's own where the choice puts it.
-  const bool simulated = !r.simulated.empty();
-  const model::FigureUse use{simulated, !c.fact_on || *c.fact_on == model::FactOn::Host,
-                             c.fact_on == model::FactOn::Device};
-  std::printf("%s\n", model::assumed_figures_line(spec, use).c_str());
-  std::printf("chosen: N=%ld %s: %.5g Gflops (%s)\n", c.n, c.label().c_str(), c.best_gflops(),
-              c.simulated ? (c.extrapolated() ? "its last panels simulated, the first the model's"
-                                              : "simulated")
-                          : "the model's");
-
-  check_slurm_placement(cluster, nodes_, c.ranks_per_node,
-                        model::cpus_per_rank(spec, c.ranks_per_node), r.is_gpu);
-  model::BatchOptions bo;
-  bo.launcher = launcher_ == "mpirun" ? model::Launcher::Mpirun : model::Launcher::Srun;
-  bo.hplx = self.empty() ? "hplx" : self;
-  bo.lu_flags = model::lu_flags_for(spec, c);
-  bo.comments = model::fact_choice_comments(spec, r, simulated);
-  for (const std::string& line : bo.comments) std::printf("%s\n", line.c_str());
-  nlohmann::json record = make_record_header("tune", argv);
-  record.update(model::to_json(r, opt, spec_path));
-  record["launcher"] = launcher_;
-  record["lu_flags"] = bo.lu_flags;
-  record["assumed"] = model::assumed_figures(spec, use);
-  record["fact_choice"] = bo.comments;
-  write_job(out, spec, c, nodes_, bo, record);
-  std::printf("wrote %s: HPL.dat, %s, %s, tune.json; submit with: cd %s && sbatch %s\n",
-              out_.c_str(), model::kSbatchFile, model::kBindFile, out_.c_str(), model::kSbatchFile);
+  check_slurm_placement(cluster, nodes_, r.chosen.ranks_per_node,
+                        model::cpus_per_rank(spec, r.chosen.ranks_per_node), r.is_gpu);
+  write_tuned_job(spec, spec_path, r, opt, use, self, argv);
   return 0;
 }
 

@@ -12,6 +12,9 @@
 #include <string>
 #include <vector>
 
+#include "model/provenance.hpp"
+#include "model/tune.hpp"
+
 namespace hplx::app {
 
 class TuneCommand {
@@ -21,6 +24,15 @@ class TuneCommand {
   int run(MPI_Comm world, const std::vector<std::string>& argv);
 
  private:
+  void check_out_folder() const;
+  model::TuneOptions options() const;
+  model::FigureUse print_choice(const model::SystemSpec& spec, const std::string& spec_path,
+                                const model::TuneResult& r) const;
+  void write_tuned_job(const model::SystemSpec& spec, const std::string& spec_path,
+                       const model::TuneResult& r, const model::TuneOptions& opt,
+                       const model::FigureUse& use, const std::string& self,
+                       const std::vector<std::string>& argv) const;
+
   CLI::App* sub_;
   std::string spec_, calibrated_, out_ = ".", launcher_ = "srun", slurm_check_ = "on";
   std::string fact_on_ = "auto";

@@ -9,11 +9,14 @@
 //             core does not depend on the device layer)
 //   trace     spans of the phases (Chrome trace events), or null
 //   progress  the progress line, on one rank, or null
+//   log       where the run's progress messages go: stderr on the rank
+//             that prints them, null on the others and with --quiet
 //   activity  what this rank is doing now, for the watchdog, or null
 #pragma once
 
 #include <mpi.h>
 
+#include <cstdio>
 #include <memory>
 
 #include "core/threads.hpp"
@@ -38,10 +41,12 @@ class Context {
   TraceRecorder* trace() const { return trace_; }
   ProgressMeter* progress() const { return progress_; }
   Activity* activity() const { return activity_; }
+  std::FILE* log() const { return log_; }
 
   void set_trace(TraceRecorder* t) { trace_ = t; }
   void set_progress(ProgressMeter* p) { progress_ = p; }
   void set_activity(Activity* a) { activity_ = a; }
+  void set_log(std::FILE* f) { log_ = f; }
 
  private:
   MPI_Comm world_;
@@ -50,6 +55,7 @@ class Context {
   TraceRecorder* trace_ = nullptr;
   ProgressMeter* progress_ = nullptr;
   Activity* activity_ = nullptr;
+  std::FILE* log_ = nullptr;
 };
 
 }  // namespace hplx

@@ -197,15 +197,18 @@ std::string format_cpu_list(std::vector<int> cpus) {
   return s;
 }
 
-ThreadPlan plan_threads(MPI_Comm world, int requested, const ThreadCounts& also) {
-  if (requested < 0) {
-    throw UsageError(fmt::format("thread count {} is negative; use 0 for automatic", requested));
-  }
+namespace {
 
-  MPI_Comm node_raw = MPI_COMM_NULL;
-  HPLX_MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_raw));
-  Communicator node(node_raw);
-  const int local_ranks = node.size();
+// How many nodes the job spans, and the most and fewest ranks on any node.
+struct NodeCount {
+  int nodes = 0;
+  int max_local_ranks = 0;
+  int min_local_ranks = 0;
+};
+
+// Counts the job's nodes (one leader each) and the extremes of their rank
+// counts; collective over `world`.
+NodeCount count_nodes(MPI_Comm world, MPI_Comm node, int local_ranks) {
   // How many nodes the job spans and how evenly, for the run log: each rank
   // sees only its own node, and a job meant for several hosts whose ranks
   // all landed on one (or spread unevenly) should say so on its first line.
@@ -215,76 +218,102 @@ ThreadPlan plan_threads(MPI_Comm world, int requested, const ThreadCounts& also)
   HPLX_MPI_CHECK(MPI_Allreduce(&leader, &nodes, 1, MPI_INT, MPI_SUM, world));
   int extremes[2] = {local_ranks, -local_ranks}, most[2] = {0, 0};
   HPLX_MPI_CHECK(MPI_Allreduce(extremes, most, 2, MPI_INT, MPI_MAX, world));
+  return NodeCount{nodes, most[0], -most[1]};
+}
 
+// The affinity of this rank and of every rank of its node, their union and
+// how the ranks' sets relate.
+struct NodeAffinity {
+  std::vector<int> mine;
+  std::vector<std::vector<int>> sets;  // one per local rank
+  std::vector<int> node_set;           // the union of `sets`
+  bool identical = true;
+  bool disjoint = true;
+};
+
+// All-gathers the affinity masks of the node's ranks; collective over `node`.
+NodeAffinity gather_affinity(MPI_Comm node, int local_ranks) {
+  NodeAffinity a;
   // Every rank of the node needs the whole picture to reach the same
   // decision, so the affinity masks are all-gathered (not just gathered).
-  const std::vector<int> mine = affinity_cpus();
-  int my_words = mine.back() / 64 + 1;
+  a.mine = affinity_cpus();
+  int my_words = a.mine.back() / 64 + 1;
   int words = 0;
   HPLX_MPI_CHECK(MPI_Allreduce(&my_words, &words, 1, MPI_INT, MPI_MAX, node));
-  const Mask my_mask = to_mask(mine, static_cast<size_t>(words));
+  const Mask my_mask = to_mask(a.mine, static_cast<size_t>(words));
   Mask all(static_cast<size_t>(words) * local_ranks);
   HPLX_MPI_CHECK(
       MPI_Allgather(my_mask.data(), words, MPI_UINT64_T, all.data(), words, MPI_UINT64_T, node));
 
-  std::vector<std::vector<int>> sets;
   Mask union_mask(static_cast<size_t>(words), 0);
-  bool identical = true, disjoint = true;
   for (int r = 0; r < local_ranks; ++r) {
     const std::uint64_t* m = all.data() + static_cast<size_t>(r) * words;
-    sets.push_back(from_mask(m, static_cast<size_t>(words)));
+    a.sets.push_back(from_mask(m, static_cast<size_t>(words)));
     for (int w = 0; w < words; ++w) {
-      if (m[w] != all[w]) identical = false;
-      if (m[w] & union_mask[w]) disjoint = false;
+      if (m[w] != all[w]) a.identical = false;
+      if (m[w] & union_mask[w]) a.disjoint = false;
       union_mask[w] |= m[w];
     }
   }
-  std::vector<int> node_set = from_mask(union_mask.data(), union_mask.size());
+  a.node_set = from_mask(union_mask.data(), union_mask.size());
+  return a;
+}
 
-  ThreadPlan plan;
+// Where Open MPI's default binding confined the node's ranks to part of the
+// usable CPUs, plans to widen them to all of those; returns the phrase that
+// says so for the binding text (empty when nothing was undone).
+std::string undo_default_binding(NodeAffinity& a, ThreadPlan& plan) {
   std::string undone;
   if (launcher_default_binding()) {
     const std::vector<int> usable = usable_cpus();
-    if (node_set.size() < usable.size() &&
-        std::includes(usable.begin(), usable.end(), node_set.begin(), node_set.end())) {
-      undone = fmt::format("Open MPI's default binding to {} undone; ", cpus_phrase(node_set));
+    if (a.node_set.size() < usable.size() &&
+        std::includes(usable.begin(), usable.end(), a.node_set.begin(), a.node_set.end())) {
+      undone = fmt::format("Open MPI's default binding to {} undone; ", cpus_phrase(a.node_set));
       plan.rebind = usable;
-      node_set = usable;
-      identical = true;
-      for (auto& set : sets) set = usable;
+      a.node_set = usable;
+      a.identical = true;
+      for (auto& set : a.sets) set = usable;
     }
   }
-  plan.local_ranks = local_ranks;
-  plan.nodes = nodes;
-  plan.max_local_ranks = most[0];
-  plan.min_local_ranks = -most[1];
-  plan.node_cpus = static_cast<int>(node_set.size());
-  const int own = static_cast<int>(plan.rebind.empty() ? mine.size() : plan.rebind.size());
+  return undone;
+}
 
+// Describes the node's binding in `plan` and returns the automatic thread
+// count it allows, from this rank's `own` CPUs.
+int plan_binding(const NodeAffinity& a, const std::string& undone, int own, int local_ranks,
+                 ThreadPlan& plan) {
   int automatic = 1;
-  if (identical) {
+  if (a.identical) {
     automatic = std::max(1, own / local_ranks);
-    if (node_set == online_cpus() || !plan.rebind.empty()) {
+    if (a.node_set == online_cpus() || !plan.rebind.empty()) {
       plan.binding = local_ranks > 1
-                         ? fmt::format("none ({}ranks share {})", undone, cpus_phrase(node_set))
-                         : fmt::format("none ({}{})", undone, cpus_phrase(node_set));
+                         ? fmt::format("none ({}ranks share {})", undone, cpus_phrase(a.node_set))
+                         : fmt::format("none ({}{})", undone, cpus_phrase(a.node_set));
     } else {
       plan.binding = local_ranks > 1
-                         ? fmt::format("shared (all ranks bound to {})", cpus_phrase(node_set))
-                         : fmt::format("bound to {}", cpus_phrase(node_set));
+                         ? fmt::format("shared (all ranks bound to {})", cpus_phrase(a.node_set))
+                         : fmt::format("bound to {}", cpus_phrase(a.node_set));
     }
-  } else if (disjoint) {
+  } else if (a.disjoint) {
     automatic = own;
-    plan.binding = fmt::format("each rank owns its cpus ({})", list_sets(sets));
+    plan.binding = fmt::format("each rank owns its cpus ({})", list_sets(a.sets));
   } else {
     automatic = std::max(1, std::min(own, plan.node_cpus / local_ranks));
-    plan.binding = fmt::format("overlapping cpu sets ({})", list_sets(sets));
+    plan.binding = fmt::format("overlapping cpu sets ({})", list_sets(a.sets));
   }
+  return automatic;
+}
 
-  // The count in effect and where it came from; what it overrides is never
-  // started (apply_threads sets both runtimes' counts before any parallel
-  // region), so only it is checked.
-  plan.capacity = probe_thread_capacity(plan.node_cpus, local_ranks);
+// The thread count in effect and the text of where it came from (empty for
+// the automatic count).
+struct ChosenThreads {
+  long threads = 0;
+  std::string given;
+};
+
+// --threads first, then OPENBLAS_NUM_THREADS, then OMP_NUM_THREADS, else
+// the automatic count.
+ChosenThreads choose_threads(int requested, int automatic) {
   long threads = automatic;
   std::string given;
   if (requested > 0) {
@@ -297,16 +326,55 @@ ThreadPlan plan_threads(MPI_Comm world, int requested, const ThreadCounts& also)
     threads = omp->threads;
     given = omp->given;
   }
+  return ChosenThreads{threads, given};
+}
+
+// This rank's refusal of the chosen count or one of `also` (empty when all
+// are within the node's capacity).
+std::string thread_refusal(const ChosenThreads& chosen, const ThreadCounts& also,
+                           const ThreadCapacity& capacity) {
   std::string refusal;
   try {
-    if (!given.empty()) check_thread_count(threads, given, plan.capacity);
-    for (const auto& [text, count] : also) check_thread_count(count, text, plan.capacity);
+    if (!chosen.given.empty()) check_thread_count(chosen.threads, chosen.given, capacity);
+    for (const auto& [text, count] : also) check_thread_count(count, text, capacity);
   } catch (const UsageError& e) {
     refusal = e.what();
   }
-  refuse_everywhere(world, refusal);
-  plan.threads_per_rank = static_cast<int>(threads);
-  plan.user_set = !given.empty();
+  return refusal;
+}
+
+}  // namespace
+
+ThreadPlan plan_threads(MPI_Comm world, int requested, const ThreadCounts& also) {
+  if (requested < 0) {
+    throw UsageError(fmt::format("thread count {} is negative; use 0 for automatic", requested));
+  }
+
+  MPI_Comm node_raw = MPI_COMM_NULL;
+  HPLX_MPI_CHECK(MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node_raw));
+  Communicator node(node_raw);
+  const int local_ranks = node.size();
+  const NodeCount count = count_nodes(world, node, local_ranks);
+  NodeAffinity affinity = gather_affinity(node, local_ranks);
+
+  ThreadPlan plan;
+  const std::string undone = undo_default_binding(affinity, plan);
+  plan.local_ranks = local_ranks;
+  plan.nodes = count.nodes;
+  plan.max_local_ranks = count.max_local_ranks;
+  plan.min_local_ranks = count.min_local_ranks;
+  plan.node_cpus = static_cast<int>(affinity.node_set.size());
+  const int own = static_cast<int>(plan.rebind.empty() ? affinity.mine.size() : plan.rebind.size());
+  const int automatic = plan_binding(affinity, undone, own, local_ranks, plan);
+
+  // The count in effect and where it came from; what it overrides is never
+  // started (apply_threads sets both runtimes' counts before any parallel
+  // region), so only it is checked.
+  plan.capacity = probe_thread_capacity(plan.node_cpus, local_ranks);
+  const ChosenThreads chosen = choose_threads(requested, automatic);
+  refuse_everywhere(world, thread_refusal(chosen, also, plan.capacity));
+  plan.threads_per_rank = static_cast<int>(chosen.threads);
+  plan.user_set = !chosen.given.empty();
   return plan;
 }
 

@@ -14,16 +14,32 @@ struct KindInfo {
   const char* name;
   bool compiled;
   const char* cmake_switch;
+  BackendTraits traits;
 };
 
 constexpr KindInfo kKinds[] = {
-    {BackendKind::Host, "host", true, "(always built)"},
-    {BackendKind::Emulated, "emulated", kEmulatedCompiled, "-DHPLX_EMULATED=on"},
-    {BackendKind::Cuda, "cuda", kCudaCompiled, "-DHPLX_CUDA=on (needs nvcc and cuBLAS)"},
+    {BackendKind::Host,
+     "host",
+     true,
+     "(always built)",
+     {.gpu = false, .host_blas = true, .fact_on_host = true}},
+    {BackendKind::Emulated,
+     "emulated",
+     kEmulatedCompiled,
+     "-DHPLX_EMULATED=on",
+     {.gpu = false, .host_blas = true, .fact_on_host = false}},
+    {BackendKind::Cuda,
+     "cuda",
+     kCudaCompiled,
+     "-DHPLX_CUDA=on (needs nvcc and cuBLAS)",
+     {.gpu = true, .host_blas = false, .fact_on_host = false}},
     // The simulated cluster is a program of its own (built against
     // SimGrid's SMPI when HPLX_SIM is on) that `hplx sim` runs under smpirun.
-    {BackendKind::Sim, "sim", kSimCompiled,
-     "-DHPLX_SIM=on (SimGrid's smpicxx) and run `hplx sim SPEC`"},
+    {BackendKind::Sim,
+     "sim",
+     kSimCompiled,
+     "-DHPLX_SIM=on (SimGrid's smpicxx) and run `hplx sim SPEC`",
+     {.gpu = false, .host_blas = false, .fact_on_host = true}},
 };
 
 const KindInfo& info(BackendKind kind) {
@@ -34,6 +50,10 @@ const KindInfo& info(BackendKind kind) {
 
 const char* name_of(BackendKind kind) {
   return info(kind).name;
+}
+
+BackendTraits traits_of(BackendKind kind) {
+  return info(kind).traits;
 }
 
 const std::vector<BackendKind>& all_backend_kinds() {

@@ -14,6 +14,21 @@ enum class BackendKind { Host, Emulated, Cuda, Sim };
 
 const char* name_of(BackendKind kind);
 
+// What a backend is, for the defaults the commands derive from it: a new
+// backend states its traits here once, and no command tests its name.
+struct BackendTraits {
+  // A real GPU: its own memory sizes the default problem (NB 1024, FP16
+  // for HPL-MxP), and the CPUs' peak is not the job's Rpeak.
+  bool gpu = false;
+  // The host's BLAS does the work (host, emulated): its kernels against
+  // the CPU's units go beside the figures.
+  bool host_blas = false;
+  // FACT runs on the host unless told (--fact-on): the host backend's
+  // device is the host, and the simulation factors there by default.
+  bool fact_on_host = false;
+};
+BackendTraits traits_of(BackendKind kind);
+
 // Every kind, in the order above.
 const std::vector<BackendKind>& all_backend_kinds();
 

@@ -143,7 +143,185 @@ DefaultSize choose_default_size(const HplMxpConfig& config, double fp32_gflops,
   return d;
 }
 
-HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* progress) {
+namespace {
+
+// Prints one progress line and flushes it, when progress goes anywhere.
+template <class... Args>
+void say(std::FILE* progress, const char* fmt, Args... args) {
+  if (progress) {
+    std::fprintf(progress, fmt, args...);
+    std::fflush(progress);
+  }
+}
+
+// The largest of every grid process's `t` (a collective over the grid).
+double max_over_grid(const ProcessGrid& grid, double t) {
+  HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
+  return t;
+}
+
+// What every step of one run reads: the configuration, the grid and its
+// layout, the queue, the trace and activity, and where progress goes.
+struct RunSetup {
+  const Context& ctx;
+  const HplMxpConfig& c;
+  const ProcessGrid& grid;
+  const Layout& l;
+  device::Queue& q;
+  TraceRecorder* trace;
+  Activity* activity;
+  std::FILE* progress;
+};
+
+// Every buffer of one run, allocated in this order before the clock starts.
+struct RunBuffers {
+  explicit RunBuffers(const RunSetup& s)
+      : lu(s.q.backend(), s.l.local_elements()),
+        b(s.q.backend(), s.c.n),
+        x(s.q.backend(), s.c.n),
+        xf(s.q.backend(), s.c.n),
+        lu_buffers(s.l, s.q.backend(), s.c.depth, s.c.precision, s.c.panel_solve),
+        refine_buffers(s.q.backend(), s.c.n, s.c.restart) {}
+
+  // The FP32 matrix, made where the factorization runs (the queue's
+  // memory), before the clock: nothing to convert or copy once it runs. A
+  // in FP64 is kept for the refinement's products on the host backend, and
+  // made again inside each product on a device (GeneratedMatrix).
+  device::Buffer<float> lu;
+  // b, the solution in FP32 and FP64, in the queue's memory.
+  device::Buffer<double> b, x;
+  device::Buffer<float> xf;
+  std::optional<GeneratedMatrix> a;
+  // The factorization's and the refinement's buffers: nothing is allocated
+  // once the clock runs.
+  NopivWorkspace lu_buffers;
+  GmresIrWorkspace refine_buffers;
+};
+
+// Generates A (into the FP32 factors) and b, records the generation time
+// since `t0` and waits for the whole grid before the clock starts.
+void generate_system(const RunSetup& s, RunBuffers& buf, double t0, HplMxpResult& res) {
+  const HplMxpConfig& c = s.c;
+  // Collectives (the diagonal's row sums, ||A||, the barrier before the
+  // clock starts): the whole grid waits.
+  lu::PhaseScope generating(nullptr, s.trace, "SETUP");
+  buf.a.emplace(s.q, s.l, s.grid, c.diagonal_scale, buf.lu.host_accessible());
+  buf.a->fill_float(buf.lu.data());
+  s.q.synchronize();
+  const std::vector<double> rhs = generate_rhs(c.n);
+  device::copy(s.q, buf.b.data(), rhs.data(), c.n);
+  s.q.synchronize();
+  res.generate_s = max_over_grid(s.grid, wall_time() - t0);
+  say(s.progress, "hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb,
+      c.nprow, c.npcol, res.generate_s);
+  HPLX_MPI_CHECK(MPI_Barrier(s.grid.all()));
+}
+
+// Rounds b to FP32 (the first solve's right-hand side); returns the seconds
+// since `t0`.
+double convert_rhs(const RunSetup& s, RunBuffers& buf, double t0) {
+  device::launch(s.q, s.c.n, kernels::ToFloat{buf.b.data(), buf.xf.data()});
+  s.q.synchronize();
+  return wall_time() - t0;
+}
+
+// Factors the FP32 matrix without pivoting, with a live progress meter.
+LuNopivResult factor_matrix(const RunSetup& s, RunBuffers& buf) {
+  const HplMxpConfig& c = s.c;
+  // Live progress of the factorization (rank 0, runs longer than a second).
+  ProgressMeter::Options shown;
+  shown.out = s.progress ? s.progress : stderr;
+  shown.enabled = s.progress != nullptr;
+  shown.silent_first_s = 1.0;
+  const double flops = hpl_flops(static_cast<double>(c.n));
+  ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " " + lu_label(c.precision), flops,
+                      shown);
+  FactorOptions how;
+  how.bcast = c.bcast;
+  how.depth = c.depth;
+  how.precision = c.precision;
+  how.panel_solve = c.panel_solve;
+  how.update_sms = c.update_sms;
+  how.update_sms_below = c.update_sms_below;
+  how.trace = s.trace;
+  how.fact_queue = &s.ctx.device().panel();
+  how.progress = &meter;
+  how.workspace = &buf.lu_buffers;
+  return factor_nopiv(s.l, s.grid, s.q, buf.lu.data(), how);
+}
+
+// Records the factorization's time since `t0` and rate, its per-iteration
+// record and balance point, and reports them.
+void record_factorization(const RunSetup& s, const LuNopivResult& factored, double t0,
+                          HplMxpResult& res) {
+  const HplMxpConfig& c = s.c;
+  res.factor_s = max_over_grid(s.grid, wall_time() - t0);
+  res.lu_gflops = res.factor_s > 0 ? lu_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9 : 0;
+  res.bad_pivot = factored.bad_pivot;
+  // The per-iteration record, each field's maximum over the ranks, and its
+  // balance point (rank 0's).
+  res.iterations = lu::max_on_root(factored.iterations, s.grid.all());
+  if (!res.iterations.empty()) {
+    res.balance = lu::find_balance_point(res.iterations, c.n);
+    say(s.progress, "hplx hpl-mxp: N=%ld NB=%d: %s\n", c.n, c.nb,
+        lu::balance_point_sentence(res.balance, static_cast<long>(res.iterations.size())).c_str());
+  }
+  say(s.progress, "hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
+      lu_label(c.precision).c_str(), res.factor_s, res.lu_gflops,
+      res.bad_pivot ? ": a pivot was zero or not finite" : "");
+}
+
+// Solves with the FP32 factors and widens the solution to FP64; returns the
+// seconds it took.
+double solve_with_factors(const RunSetup& s, RunBuffers& buf) {
+  const double t0 = wall_time();
+  solve_lu_on_queue(s.l, s.grid, s.q, buf.lu.data(), buf.xf.data());
+  device::launch(s.q, s.c.n, kernels::ToDouble{buf.xf.data(), buf.x.data()});
+  s.q.synchronize();
+  return wall_time() - t0;
+}
+
+// Refines x with GMRES in FP64, preconditioned by the FP32 factors, and
+// records the refinement and its time.
+void refine_solution(const RunSetup& s, RunBuffers& buf, HplMxpResult& res) {
+  const HplMxpConfig& c = s.c;
+  device::Queue& q = s.q;
+  const double t0 = wall_time();
+  auto precondition = [&](const double* v, double* z) {
+    device::launch(q, c.n, kernels::ToFloat{v, buf.xf.data()});
+    solve_lu_on_queue(s.l, s.grid, q, buf.lu.data(), buf.xf.data());
+    device::launch(q, c.n, kernels::ToDouble{buf.xf.data(), z});
+    if (s.activity) s.activity->mark();
+  };
+  GmresIrOptions opt;
+  opt.restart = c.restart;
+  opt.max_iterations = c.max_iterations;
+  opt.threshold = c.threshold;
+  opt.workspace = &buf.refine_buffers;
+  // The refinement in FP64 on the queue.
+  res.refinement = gmres_ir(
+      q, c.n, [&](const double* v, double* av) { buf.a->multiply(v, av); }, buf.a->norm_inf(),
+      buf.b.data(), precondition, opt, buf.x.data(),
+      [&](int cycle, double check) {
+        say(s.progress, "hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
+      });
+  res.refine_s = wall_time() - t0;
+}
+
+// Takes each phase's time as its maximum over the grid, the total since
+// `start`, and the score from the total.
+void reduce_timings(const RunSetup& s, double start, HplMxpResult& res) {
+  res.total_s = max_over_grid(s.grid, wall_time() - start);
+  res.convert_s = max_over_grid(s.grid, res.convert_s);
+  res.solve_s = max_over_grid(s.grid, res.solve_s);
+  res.refine_s = max_over_grid(s.grid, res.refine_s);
+  res.gflops = hpl_flops(static_cast<double>(s.c.n)) / res.total_s * 1e-9;
+}
+
+}  // namespace
+
+HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c) {
+  std::FILE* progress = ctx.log();
   MPI_Comm world = ctx.world();
   device::Queue& q = ctx.device().compute();
   TraceRecorder* const trace = ctx.trace();
@@ -161,123 +339,24 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, std::FILE* p
   if (!grid.in_grid()) return res;
   res.in_grid = true;
   const Layout l = Layout::of(c.n, c.nb, grid);
-  auto say = [&](const char* fmt, auto... args) {
-    if (progress) {
-      std::fprintf(progress, fmt, args...);
-      std::fflush(progress);
-    }
-  };
-  auto max_over_grid = [&](double t) {
-    HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &t, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
-    return t;
-  };
+  const RunSetup s{ctx, c, grid, l, q, trace, activity, progress};
 
   double t0 = wall_time();
-  // The FP32 matrix, made where the factorization runs (the queue's
-  // memory), before the clock: nothing to convert or copy once it runs. A
-  // in FP64 is kept for the refinement's products on the host backend, and
-  // made again inside each product on a device (GeneratedMatrix).
-  device::Buffer<float> lu(q.backend(), l.local_elements());
-  // b, the solution in FP32 and FP64, in the queue's memory.
-  device::Buffer<double> b(q.backend(), c.n), x(q.backend(), c.n);
-  device::Buffer<float> xf(q.backend(), c.n);
-  std::optional<GeneratedMatrix> a;
-  // The factorization's and the refinement's buffers: nothing is allocated
-  // once the clock runs.
-  NopivWorkspace lu_buffers(l, q.backend(), c.depth, c.precision, c.panel_solve);
-  GmresIrWorkspace refine_buffers(q.backend(), c.n, c.restart);
-  {
-    // Collectives (the diagonal's row sums, ||A||, the barrier before the
-    // clock starts): the whole grid waits.
-    lu::PhaseScope generating(nullptr, trace, "SETUP");
-    a.emplace(q, l, grid, c.diagonal_scale, lu.host_accessible());
-    a->fill_float(lu.data());
-    q.synchronize();
-    const std::vector<double> rhs = generate_rhs(c.n);
-    device::copy(q, b.data(), rhs.data(), c.n);
-    q.synchronize();
-    res.generate_s = max_over_grid(wall_time() - t0);
-    say("hplx hpl-mxp: N=%ld NB=%d grid %dx%d: matrix generated in %.3f s\n", c.n, c.nb, c.nprow,
-        c.npcol, res.generate_s);
-    HPLX_MPI_CHECK(MPI_Barrier(grid.all()));
-  }
+  RunBuffers buf(s);
+  generate_system(s, buf, t0, res);
   const double start = wall_time();
-  t0 = start;
-  device::launch(q, c.n, kernels::ToFloat{b.data(), xf.data()});
-  q.synchronize();
-  res.convert_s = wall_time() - t0;
+  res.convert_s = convert_rhs(s, buf, start);
 
   t0 = wall_time();
-  // Live progress of the factorization (rank 0, runs longer than a second).
-  ProgressMeter::Options shown;
-  shown.out = progress ? progress : stderr;
-  shown.enabled = progress != nullptr;
-  shown.silent_first_s = 1.0;
-  const double flops = hpl_flops(static_cast<double>(c.n));
-  ProgressMeter meter("hplx hpl-mxp N=" + std::to_string(c.n) + " " + lu_label(c.precision), flops,
-                      shown);
-  FactorOptions how;
-  how.bcast = c.bcast;
-  how.depth = c.depth;
-  how.precision = c.precision;
-  how.panel_solve = c.panel_solve;
-  how.update_sms = c.update_sms;
-  how.update_sms_below = c.update_sms_below;
-  how.trace = trace;
-  how.fact_queue = &ctx.device().panel();
-  how.progress = &meter;
-  how.workspace = &lu_buffers;
-  const LuNopivResult factored = factor_nopiv(l, grid, q, lu.data(), how);
+  const LuNopivResult factored = factor_matrix(s, buf);
   // From here the whole grid waits: the factorization's record reduced
   // over the ranks, the solves and the refinement (SOLVE); every
   // preconditioner solve is progress.
   lu::PhaseScope solving(nullptr, trace, "SOLVE");
-  res.factor_s = max_over_grid(wall_time() - t0);
-  res.lu_gflops = res.factor_s > 0 ? lu_flops(static_cast<double>(c.n)) / res.factor_s * 1e-9 : 0;
-  res.bad_pivot = factored.bad_pivot;
-  // The per-iteration record, each field's maximum over the ranks, and its
-  // balance point (rank 0's).
-  res.iterations = lu::max_on_root(factored.iterations, grid.all());
-  if (!res.iterations.empty()) {
-    res.balance = lu::find_balance_point(res.iterations, c.n);
-    say("hplx hpl-mxp: N=%ld NB=%d: %s\n", c.n, c.nb,
-        lu::balance_point_sentence(res.balance, static_cast<long>(res.iterations.size())).c_str());
-  }
-  say("hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
-      lu_label(c.precision).c_str(), res.factor_s, res.lu_gflops,
-      res.bad_pivot ? ": a pivot was zero or not finite" : "");
-
-  t0 = wall_time();
-  solve_lu_on_queue(l, grid, q, lu.data(), xf.data());
-  device::launch(q, c.n, kernels::ToDouble{xf.data(), x.data()});
-  q.synchronize();
-  res.solve_s = wall_time() - t0;
-
-  t0 = wall_time();
-  auto precondition = [&](const double* v, double* z) {
-    device::launch(q, c.n, kernels::ToFloat{v, xf.data()});
-    solve_lu_on_queue(l, grid, q, lu.data(), xf.data());
-    device::launch(q, c.n, kernels::ToDouble{xf.data(), z});
-    if (activity) activity->mark();
-  };
-  GmresIrOptions opt;
-  opt.restart = c.restart;
-  opt.max_iterations = c.max_iterations;
-  opt.threshold = c.threshold;
-  opt.workspace = &refine_buffers;
-  // The refinement in FP64 on the queue.
-  res.refinement = gmres_ir(
-      q, c.n, [&](const double* v, double* av) { a->multiply(v, av); }, a->norm_inf(), b.data(),
-      precondition, opt, x.data(),
-      [&](int cycle, double check) {
-        say("hplx hpl-mxp: refinement step %d: check %.4e\n", cycle, check);
-      });
-  res.refine_s = wall_time() - t0;
-  res.total_s = max_over_grid(wall_time() - start);
-  res.convert_s = max_over_grid(res.convert_s);
-  res.solve_s = max_over_grid(res.solve_s);
-  res.refine_s = max_over_grid(res.refine_s);
-  res.gflops = hpl_flops(static_cast<double>(c.n)) / res.total_s * 1e-9;
+  record_factorization(s, factored, t0, res);
+  res.solve_s = solve_with_factors(s, buf);
+  refine_solution(s, buf, res);
+  reduce_timings(s, start, res);
   return res;
 }
 

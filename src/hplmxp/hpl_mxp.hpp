@@ -103,14 +103,14 @@ struct HplMxpResult {
 };
 
 // Collective over ctx.world(). Ranks beyond P*Q sit out (in_grid false).
-// `progress` (rank 0's stderr, or null) gets a line per phase and per
+// ctx.log() (rank 0's stderr, or null) gets a line per phase and per
 // refinement step. The FP32 matrix lives in the memory of ctx.device(),
 // whose compute queue runs the factorization's update and the
 // preconditioner's solves and whose panel queue runs FACT beside the
 // update; the refinement's vectors stay on the host. ctx.trace() (may be
 // null) records each phase's span (SETUP, FACT, LBCAST, UBCAST, UPDATE,
 // SOLVE); ctx.activity() (may be null) is what the watchdog sees.
-HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& config, std::FILE* progress);
+HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& config);
 
 // The verdict line printed on every run.
 void print_result(const HplMxpResult& result, double threshold, std::FILE* out);

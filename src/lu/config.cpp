@@ -266,20 +266,10 @@ Broadcast to_broadcast(DatReader& r, int no, std::string_view tok) {
   return Broadcast::OneRingM;
 }
 
-}  // namespace
-
-HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
-  HplDat d;
-  d.source = source;
-  DatReader r(text, source, d.warnings);
+// Lines 3-4: where the output goes.
+void read_output(DatReader& r, HplDat& d) {
   const long long int_max = std::numeric_limits<int>::max();
-  const long long long_max = std::numeric_limits<long>::max();
-
-  // Lines 1-2: free text. Still required, so a truncated file is caught.
-  r.tokens(1, "title line", "any text (line 1 of 31)");
-  r.tokens(2, "title line", "any text (line 2 of 31)");
-
-  // Lines 3-4: output file and device. The name only matters for a file.
+  // The name only matters for a file.
   const std::string dev_allowed =
       "an integer: 6=stdout, 7=stderr, anything else=the file on line 3";
   auto file_toks = r.tokens(3, "output file name", "a file name (line 3 of 31)");
@@ -291,7 +281,12 @@ HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
     r.fail(3, "output file name", "", "is missing (device out on line 4 names a file)",
            "a file name, or 6/7 on line 4 for stdout/stderr");
   }
+}
 
+// Lines 5-13: the problems (Ns, NBs, the grids and their order) and the residual threshold.
+void read_problems(DatReader& r, HplDat& d) {
+  const long long int_max = std::numeric_limits<int>::max();
+  const long long long_max = std::numeric_limits<long>::max();
   // Lines 5-6: Ns.
   int count = r.count(5, "number of Ns");
   d.ns.clear();
@@ -344,9 +339,13 @@ HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
     if (!std::isfinite(v)) r.fail(13, "threshold", tok, "is not a finite number", allowed);
     d.threshold = v;
   }
+}
 
+// Lines 14-25: how the panels are factored and broadcast, and the look-ahead depths.
+void read_factorizations(DatReader& r, HplDat& d) {
+  const long long int_max = std::numeric_limits<int>::max();
   // Lines 14-15: PFACTs.
-  count = r.count(14, "number of PFACTs");
+  int count = r.count(14, "number of PFACTs");
   d.pfacts.clear();
   for (auto t : r.list(15, count, 14, "PFACT", "PFACTs", "values 0=Left, 1=Crout, 2=Right")) {
     d.pfacts.push_back(to_factorization(r, 15, t, "PFACT"));
@@ -387,7 +386,10 @@ HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
   for (auto t : r.list(25, count, 24, "DEPTH", "DEPTHs", "integers >= 0")) {
     d.depths.push_back(static_cast<int>(r.integer(25, t, "DEPTH", 0, int_max, "integers >= 0")));
   }
+}
 
+// Lines 26-31: the row swap, the forms of L1 and U, equilibration and alignment.
+void read_swap_and_forms(DatReader& r, HplDat& d) {
   // Line 26: SWAP. netlib: anything but 0, 1, 2 is the long (spread-roll) swap.
   {
     constexpr std::string_view allowed = "0=binary-exchange, 1=long, 2=mix";
@@ -450,6 +452,21 @@ HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
     }
     d.alignment = v;
   }
+}
+
+}  // namespace
+
+HplDat parse_hpl_dat_text(const std::string& text, const std::string& source) {
+  HplDat d;
+  d.source = source;
+  DatReader r(text, source, d.warnings);
+  // Lines 1-2: free text. Still required, so a truncated file is caught.
+  r.tokens(1, "title line", "any text (line 1 of 31)");
+  r.tokens(2, "title line", "any text (line 2 of 31)");
+  read_output(r, d);
+  read_problems(r, d);
+  read_factorizations(r, d);
+  read_swap_and_forms(r, d);
   return d;
 }
 

@@ -549,161 +549,238 @@ std::pair<double, double> fit_line(const std::vector<double>& x, const std::vect
   return {a, b};
 }
 
-Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases) {
-  check_rounds(opt.rounds);
+namespace {
+
+// This rank's place: its rank, the world's size and the ranks on its node.
+struct RankPlace {
   int rank = 0, size = 1;
-  MPI_Comm_rank(world, &rank);
-  MPI_Comm_size(world, &size);
+  int local = 1;
+};
+
+RankPlace rank_place(MPI_Comm world) {
+  RankPlace at;
+  MPI_Comm_rank(world, &at.rank);
+  MPI_Comm_size(world, &at.size);
   MPI_Comm node;
   MPI_Comm_split_type(world, MPI_COMM_TYPE_SHARED, 0, MPI_INFO_NULL, &node);
-  int local = 1;
-  MPI_Comm_size(node, &local);
+  MPI_Comm_size(node, &at.local);
   MPI_Comm_free(&node);
+  return at;
+}
 
+// A Calibration with the run's shape and this machine's name, BLAS kernels
+// and memory, nothing measured yet.
+Calibration new_calibration(const CalibrateOptions& opt, const RankPlace& at) {
   Calibration c;
-  c.ranks = size;
-  c.ranks_per_node = local;
+  c.ranks = at.size;
+  c.ranks_per_node = at.local;
   c.rounds = opt.rounds;
   SystemInfo info = probe_system();
   c.hostname = info.hostname;
   c.blas_kernels = info.blas_kernels;
   c.memory_gib = static_cast<double>(info.mem_total_bytes) / (1024.0 * 1024.0 * 1024.0);
+  return c;
+}
 
-  // The ping-pong runs first, with one BLAS thread per rank, so no idle
-  // OpenMP team spins beside it.
-  set_thread_counts(1, 1);
-  if (size >= 2) {
-    c.has_network = true;
-    std::vector<double> buf(1 << 20);  // 8 MiB
-    std::vector<double> xs, ys;
-    for (long words = 1; words <= (1 << 20); words *= 4) {
-      const int reps = words < 1024 ? 200 : words < 65536 ? 50 : 10;
-      std::vector<double> times;
-      for (int r = 0; r < reps + 2; ++r) {
-        MPI_Barrier(world);
-        const double t0 = wall_time();
-        if (rank == 0) {
-          MPI_Send(buf.data(), static_cast<int>(words), MPI_DOUBLE, 1, 7, world);
-          MPI_Recv(buf.data(), static_cast<int>(words), MPI_DOUBLE, 1, 7, world, MPI_STATUS_IGNORE);
-        } else if (rank == 1) {
-          MPI_Recv(buf.data(), static_cast<int>(words), MPI_DOUBLE, 0, 7, world, MPI_STATUS_IGNORE);
-          MPI_Send(buf.data(), static_cast<int>(words), MPI_DOUBLE, 0, 7, world);
-        }
-        if (r >= 2) times.push_back((wall_time() - t0) / 2.0);
+// Ranks 0 and 1 ping-pong messages of 8 bytes to 8 MiB (the others join the
+// barriers only); every rank keeps each size's median one-way time.
+void measure_pingpong(MPI_Comm world, int rank, Calibration& c) {
+  std::vector<double> buf(1 << 20);  // 8 MiB
+  for (long words = 1; words <= (1 << 20); words *= 4) {
+    const int reps = words < 1024 ? 200 : words < 65536 ? 50 : 10;
+    std::vector<double> times;
+    for (int r = 0; r < reps + 2; ++r) {
+      MPI_Barrier(world);
+      const double t0 = wall_time();
+      if (rank == 0) {
+        MPI_Send(buf.data(), static_cast<int>(words), MPI_DOUBLE, 1, 7, world);
+        MPI_Recv(buf.data(), static_cast<int>(words), MPI_DOUBLE, 1, 7, world, MPI_STATUS_IGNORE);
+      } else if (rank == 1) {
+        MPI_Recv(buf.data(), static_cast<int>(words), MPI_DOUBLE, 0, 7, world, MPI_STATUS_IGNORE);
+        MPI_Send(buf.data(), static_cast<int>(words), MPI_DOUBLE, 0, 7, world);
       }
-      std::sort(times.begin(), times.end());
-      const double med = times[times.size() / 2];
-      c.pingpong.push_back({static_cast<double>(words) * 8.0, med});
+      if (r >= 2) times.push_back((wall_time() - t0) / 2.0);
     }
-    // HPL sends both small messages (pivot rows, 2 NB + 4 words) and large
-    // ones (panels), so the fit weighs each size by 1/t^2: it minimises the
-    // relative error, and neither end dominates. An unweighted fit would let
-    // the 8 MiB message set the latency.
-    std::vector<double> ws;
-    for (const auto& pt : c.pingpong) {
-      xs.push_back(pt.bytes);
-      ys.push_back(pt.one_way_s);
-      ws.push_back(1.0 / (pt.one_way_s * pt.one_way_s));
-    }
-    auto [a, b] = fit_line(xs, ys, ws);
-    // A noisy fit can put the intercept below zero; the smallest message's
-    // time is then the better latency.
-    c.alpha_s = a > 0 ? a : c.pingpong.front().one_way_s;
-    c.bandwidth_Bps = 1.0 / b;
-    for (const auto& pt : c.pingpong) {
-      const double model = c.alpha_s + pt.bytes / c.bandwidth_Bps;
-      c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
+    std::sort(times.begin(), times.end());
+    const double med = times[times.size() / 2];
+    c.pingpong.push_back({static_cast<double>(words) * 8.0, med});
+  }
+}
+
+// The link's latency and bandwidth: a line through the ping-pong's times,
+// and the fit's worst relative error.
+void fit_link(Calibration& c) {
+  std::vector<double> xs, ys;
+  // HPL sends both small messages (pivot rows, 2 NB + 4 words) and large
+  // ones (panels), so the fit weighs each size by 1/t^2: it minimises the
+  // relative error, and neither end dominates. An unweighted fit would let
+  // the 8 MiB message set the latency.
+  std::vector<double> ws;
+  for (const auto& pt : c.pingpong) {
+    xs.push_back(pt.bytes);
+    ys.push_back(pt.one_way_s);
+    ws.push_back(1.0 / (pt.one_way_s * pt.one_way_s));
+  }
+  auto [a, b] = fit_line(xs, ys, ws);
+  // A noisy fit can put the intercept below zero; the smallest message's
+  // time is then the better latency.
+  c.alpha_s = a > 0 ? a : c.pingpong.front().one_way_s;
+  c.bandwidth_Bps = 1.0 / b;
+  for (const auto& pt : c.pingpong) {
+    const double model = c.alpha_s + pt.bytes / c.bandwidth_Bps;
+    c.fit_max_rel_error = std::max(c.fit_max_rel_error, std::abs(model / pt.one_way_s - 1.0));
+  }
+}
+
+// The cpus a rank could use, and the threads each rank of a full node gets.
+struct ThreadShare {
+  int cpus = 1, concurrent = 1;
+};
+
+ThreadShare thread_share(int local) {
+  ThreadShare sh;
+  sh.cpus = static_cast<int>(usable_cpus().size());
+  sh.concurrent = std::max(1, sh.cpus / local);
+  return sh;
+}
+
+// The thread counts rank 0 measures alone: 1 to 4, then doubling, and the
+// largest allowed (--max-threads, else every cpu) last.
+std::vector<int> thread_counts(const CalibrateOptions& opt, int cpus) {
+  int max_t = opt.max_threads > 0 ? opt.max_threads : cpus;
+  max_t = std::max(1, max_t);
+  std::vector<int> counts;
+  for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
+    counts.push_back(t);
+    if (t < max_t && (t < 4 ? t + 1 : t * 2) > max_t) {
+      counts.push_back(max_t);
+      break;
     }
   }
-  // With several ranks, the thread count each rank of a full node gets is
-  // measured on all ranks at once (below); rank 0 alone skips it, since
-  // that measurement would be replaced anyway.
-  const int cpus = static_cast<int>(usable_cpus().size());
-  const int concurrent_t = std::max(1, cpus / local);
-  // Rank 0 alone, after the ping-pong (whose ranks would compete for the
-  // cores it times); the other ranks sleep meanwhile.
-  if (rank == 0) {
-    int max_t = opt.max_threads > 0 ? opt.max_threads : cpus;
-    max_t = std::max(1, max_t);
-    std::vector<int> counts;
-    for (int t = 1; t <= max_t; t = (t < 4 ? t + 1 : t * 2)) {
-      counts.push_back(t);
-      if (t < max_t && (t < 4 ? t + 1 : t * 2) > max_t) {
-        counts.push_back(max_t);
-        break;
-      }
-    }
-    Phase alone(opt.rounds);
-    auto as_is = [](Term t, bool) { return t; };
-    for (int t : counts)
-      if (size < 2 || t != concurrent_t)
-        add_thread_terms(alone, opt, phases, t, c.disturbed_reps, as_is, "");
-    // FACT at several M, each size over a quarter second in all (at --size
-    // 4000): five repetitions of 1.5-20 ms gave rates from 11 to 21 GFLOPS
-    // in one calibration against another, while the runs' FACT kept one
-    // rate within 10%.
-    std::vector<long> ms;
-    for (long m : {opt.size / 4, opt.size / 2, opt.size, 2 * opt.size})
-      if (m > opt.nb) ms.push_back(m);
-    if (ms.size() < 2) ms = {2L * opt.nb, 4L * opt.nb};
-    const long m_max = ms.back();
-    auto src = std::make_shared<std::vector<double>>(static_cast<size_t>(m_max) * opt.nb);
-    for (size_t i = 0; i < src->size(); ++i)
-      (*src)[i] = 0.5 - static_cast<double>((i * 7919 + i / 977) % 1000) / 1000.0;
-    c.fact_beside_dgemm = cpus >= 2;
-    for (long m : ms)
-      alone.add(
-          fmt::format("fact_{}", m),
-          fmt::format("FACT M = {} x NB = {}{}", m, opt.nb,
-                      c.fact_beside_dgemm ? " (beside a DGEMM thread)" : ""),
-          fact_term(phases, src, m_max, m, opt.nb, opt.size, opt.repetitions, c.fact_beside_dgemm,
-                    min_seconds(opt.size) / 16 / opt.rounds, c.disturbed_reps),
-          [](double t) { return fmt::format("{:.3f} ms", t * 1e3); },
-          [m](Calibration& c, double t) { c.fact_points.emplace_back(m, t); });
-    run_phase(alone, opt, c, true);
-    fit_fact(c, opt.nb);
-  }
-  quiet_barrier(world);
-  if (size >= 2) {
-    // A run with every rank of the node computing shares the cores and the
-    // memory bandwidth: measure that case on all ranks at once, with the
-    // threads each rank would get, and let it stand for that thread count.
-    // Every rank runs the same rounds and takes the slowest rank's value of
-    // each, so all take the same re-measuring decisions.
-    Phase all(opt.rounds);
-    auto slowest = [world](Term t, bool slow_is_low) -> Term {
-      return [world, t, slow_is_low] {
-        MPI_Barrier(world);
-        double v = t(), worst = v;
-        MPI_Allreduce(&v, &worst, 1, MPI_DOUBLE, slow_is_low ? MPI_MIN : MPI_MAX, world);
-        return worst;
-      };
+  return counts;
+}
+
+// Adds FACT's terms to rank 0's phase: one per panel height M, beside a
+// DGEMM thread when the rank has two cpus.
+void add_fact_terms(Phase& alone, const CalibrateOptions& opt, const LuPhaseTimings& phases,
+                    int cpus, Calibration& c) {
+  // FACT at several M, each size over a quarter second in all (at --size
+  // 4000): five repetitions of 1.5-20 ms gave rates from 11 to 21 GFLOPS
+  // in one calibration against another, while the runs' FACT kept one
+  // rate within 10%.
+  std::vector<long> ms;
+  for (long m : {opt.size / 4, opt.size / 2, opt.size, 2 * opt.size})
+    if (m > opt.nb) ms.push_back(m);
+  if (ms.size() < 2) ms = {2L * opt.nb, 4L * opt.nb};
+  const long m_max = ms.back();
+  auto src = std::make_shared<std::vector<double>>(static_cast<size_t>(m_max) * opt.nb);
+  for (size_t i = 0; i < src->size(); ++i)
+    (*src)[i] = 0.5 - static_cast<double>((i * 7919 + i / 977) % 1000) / 1000.0;
+  c.fact_beside_dgemm = cpus >= 2;
+  for (long m : ms)
+    alone.add(
+        fmt::format("fact_{}", m),
+        fmt::format("FACT M = {} x NB = {}{}", m, opt.nb,
+                    c.fact_beside_dgemm ? " (beside a DGEMM thread)" : ""),
+        fact_term(phases, src, m_max, m, opt.nb, opt.size, opt.repetitions, c.fact_beside_dgemm,
+                  min_seconds(opt.size) / 16 / opt.rounds, c.disturbed_reps),
+        [](double t) { return fmt::format("{:.3f} ms", t * 1e3); },
+        [m](Calibration& c, double t) { c.fact_points.emplace_back(m, t); });
+}
+
+// Rank 0 alone: the terms at each thread count (but the one all ranks
+// measure at once, with several ranks) and FACT, then FACT's fit.
+void calibrate_alone(const CalibrateOptions& opt, const LuPhaseTimings& phases, int size,
+                     const ThreadShare& share, Calibration& c) {
+  const std::vector<int> counts = thread_counts(opt, share.cpus);
+  Phase alone(opt.rounds);
+  auto as_is = [](Term t, bool) { return t; };
+  for (int t : counts)
+    if (size < 2 || t != share.concurrent)
+      add_thread_terms(alone, opt, phases, t, c.disturbed_reps, as_is, "");
+  add_fact_terms(alone, opt, phases, share.cpus, c);
+  run_phase(alone, opt, c, true);
+  fit_fact(c, opt.nb);
+}
+
+// All ranks at once, at the threads each rank of a full node gets; rank 0
+// keeps the slowest rank's values and every rank's left-out repetitions.
+void calibrate_all_at_once(MPI_Comm world, const CalibrateOptions& opt,
+                           const LuPhaseTimings& phases, const RankPlace& at,
+                           const ThreadShare& share, Calibration& c) {
+  // A run with every rank of the node computing shares the cores and the
+  // memory bandwidth: measure that case on all ranks at once, with the
+  // threads each rank would get, and let it stand for that thread count.
+  // Every rank runs the same rounds and takes the slowest rank's value of
+  // each, so all take the same re-measuring decisions.
+  const int concurrent_t = share.concurrent;
+  Phase all(opt.rounds);
+  auto slowest = [world](Term t, bool slow_is_low) -> Term {
+    return [world, t, slow_is_low] {
+      MPI_Barrier(world);
+      double v = t(), worst = v;
+      MPI_Allreduce(&v, &worst, 1, MPI_DOUBLE, slow_is_low ? MPI_MIN : MPI_MAX, world);
+      return worst;
     };
-    int d = 0;
-    add_thread_terms(all, opt, phases, concurrent_t, d, slowest,
-                     fmt::format(" (all {} ranks at once)", local));
-    run_phase(all, opt, c, rank == 0);
-    int d_all = d;
-    MPI_Reduce(&d, &d_all, 1, MPI_INT, MPI_SUM, 0, world);
-    if (rank == 0) {
-      c.concurrent_threads = concurrent_t;
-      for (const auto& [th, gf] : c.dgemm_gflops)
-        if (th == concurrent_t) c.concurrent_gflops = gf;
-      c.disturbed_reps += d_all;
-    }
+  };
+  int d = 0;
+  add_thread_terms(all, opt, phases, concurrent_t, d, slowest,
+                   fmt::format(" (all {} ranks at once)", at.local));
+  run_phase(all, opt, c, at.rank == 0);
+  int d_all = d;
+  MPI_Reduce(&d, &d_all, 1, MPI_INT, MPI_SUM, 0, world);
+  if (at.rank == 0) {
+    c.concurrent_threads = concurrent_t;
+    for (const auto& [th, gf] : c.dgemm_gflops)
+      if (th == concurrent_t) c.concurrent_gflops = gf;
+    c.disturbed_reps += d_all;
   }
+}
+
+// Sorts each by-threads list by its thread count.
+void sort_by_threads(Calibration& c) {
   auto by_threads = [](auto& v) { std::sort(v.begin(), v.end()); };
   by_threads(c.dgemm_gflops);
   by_threads(c.update_gflops);
   by_threads(c.trsm_gflops);
   for (auto& [kind, by] : c.row_copy_ns) by_threads(by);
+}
+
+}  // namespace
+
+Calibration calibrate(MPI_Comm world, const CalibrateOptions& opt, const LuPhaseTimings& phases) {
+  check_rounds(opt.rounds);
+  const RankPlace at = rank_place(world);
+  Calibration c = new_calibration(opt, at);
+
+  // The ping-pong runs first, with one BLAS thread per rank, so no idle
+  // OpenMP team spins beside it.
+  set_thread_counts(1, 1);
+  if (at.size >= 2) {
+    c.has_network = true;
+    measure_pingpong(world, at.rank, c);
+    fit_link(c);
+  }
+  // With several ranks, the thread count each rank of a full node gets is
+  // measured on all ranks at once (below); rank 0 alone skips it, since
+  // that measurement would be replaced anyway.
+  const ThreadShare share = thread_share(at.local);
+  // Rank 0 alone, after the ping-pong (whose ranks would compete for the
+  // cores it times); the other ranks sleep meanwhile.
+  if (at.rank == 0) calibrate_alone(opt, phases, at.size, share, c);
+  quiet_barrier(world);
+  if (at.size >= 2) calibrate_all_at_once(world, opt, phases, at, share, c);
+  sort_by_threads(c);
   set_thread_counts(1, 1);
 
   return c;
 }
 
-std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
-                             const std::string& command_line) {
+namespace {
+
+// The file's header and its [system] table.
+std::string system_table(const Calibration& c, const CalibrateOptions& opt,
+                         const std::string& command_line) {
   std::string s;
   s += fmt::format("# Written by `{}` on {} at {}.\n", command_line, c.hostname, utc_timestamp());
   s += "# A device is one MPI rank; gamma is OpenBLAS DGEMM at the trailing-update shape.\n";
@@ -714,6 +791,23 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
   s += "# The grid is taken as given: this spec describes real hplx runs.\n";
   s += "grid_reading = \"as-given\"\n";
   s += "# N as given: hplx lu does not pad N to a multiple of NB.\nn_reading = \"as-given\"\n\n";
+  return s;
+}
+
+// A TOML inline table of (threads, value) pairs, each value in `fmt_one`.
+template <class Pairs>
+std::string toml_table(const Pairs& pairs, const char* fmt_one) {
+  std::string t = "{ ";
+  for (size_t i = 0; i < pairs.size(); ++i)
+    t += fmt::format("{}\"{}\" = ", i ? ", " : "", pairs[i].first) +
+         fmt::format(fmt::runtime(fmt_one), pairs[i].second);
+  return t + " }";
+}
+
+// The [device] table's start: the best DGEMM rate, the BLAS's kernels, the
+// rate by threads, and the repetitions left out.
+std::string device_rates(const Calibration& c) {
+  std::string s;
   s += "[device]\nname = \"MPI rank\"\n";
   double best = 0;
   for (const auto& [t, g] : c.dgemm_gflops) best = std::max(best, g);
@@ -731,18 +825,16 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     s += fmt::format("{}\"{}\" = {:.3f}", i ? ", " : "", c.dgemm_gflops[i].first,
                      c.dgemm_gflops[i].second);
   s += " }\n";
-  const int cpus = c.dgemm_gflops.empty() ? 1 : c.dgemm_gflops.back().first;
-  auto table = [](const auto& pairs, const char* fmt_one) {
-    std::string t = "{ ";
-    for (size_t i = 0; i < pairs.size(); ++i)
-      t += fmt::format("{}\"{}\" = ", i ? ", " : "", pairs[i].first) +
-           fmt::format(fmt::runtime(fmt_one), pairs[i].second);
-    return t + " }";
-  };
   if (c.disturbed_reps > 0)
     s += fmt::format(
         "# {} timed repetition(s) left out: other processes took this rank's cpus meanwhile.\n",
         c.disturbed_reps);
+  return s;
+}
+
+// FACT's terms (its fit through the sizes' medians), when measured.
+std::string fact_lines(const Calibration& c, const CalibrateOptions& opt) {
+  std::string s;
   if (c.fact_gflops > 0) {
     s += fmt::format(
         "# CPU terms (docs/MODEL.md). FACT: hplx's panel factorization, 1 thread, M x {}{},\n"
@@ -753,11 +845,18 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
                      c.fact_gflops);
     s += fmt::format("fact_column_us = {:.3f}\n", c.fact_column_s * 1e6);
   }
+  return s;
+}
+
+// The update's kernels by threads: its DGEMM, DTRSM and the row swap's
+// copies, those measured.
+std::string update_lines(const Calibration& c, const CalibrateOptions& opt) {
+  std::string s;
   if (!c.update_gflops.empty()) {
     s += "# The update's DGEMM as hplx lu runs it: with 1 thread one call (U transposed), with\n"
          "# T > 1 256-column chunks over T OpenMP threads, 1-thread BLAS each\n"
          "# (dgemm_gflops_by_threads: one BLAS call on T threads per chunk).\n";
-    s += "update_gflops_by_threads = " + table(c.update_gflops, "{:.3f}") + "\n";
+    s += "update_gflops_by_threads = " + toml_table(c.update_gflops, "{:.3f}") + "\n";
   }
   if (!c.trsm_gflops.empty()) {
     s += fmt::format(
@@ -768,7 +867,7 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
         c.concurrent_threads > 0
             ? fmt::format("; {} thread(s): all ranks at once", c.concurrent_threads)
             : "");
-    s += "trsm_gflops_by_threads = " + table(c.trsm_gflops, "{:.3f}") + "\n";
+    s += "trsm_gflops_by_threads = " + toml_table(c.trsm_gflops, "{:.3f}") + "\n";
   }
   if (c.row_copy_ns.count(device::RowCopy::Swap)) {
     s += "# The row swap's copies of NB rows, ns per element moved, each by its own kernel (hplx\n"
@@ -777,8 +876,14 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
          "# block's adjacent rows into a buffer, block_store = U stored back into them.\n";
     for (const auto& [kind, by] : c.row_copy_ns)
       s += fmt::format("{}_ns_per_word_by_threads = ", device::row_copy_name(kind)) +
-           table(by, "{:.3f}") + "\n";
+           toml_table(by, "{:.3f}") + "\n";
   }
+  return s;
+}
+
+// A DGEMM call's packing of A and its time's spread, when measured.
+std::string dgemm_call_lines(const Calibration& c) {
+  std::string s;
   if (c.dgemm_pack_ns_per_word > 0)
     s += fmt::format(
         "# Each DGEMM call packs its A (M x NB) again: the update in {}-column calls against\n"
@@ -789,7 +894,13 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
         "# One {}-column DGEMM call's time varies around its mean by this fraction (standard\n"
         "# deviation over mean, 1 thread): hplx sim varies each call by it.\ndgemm_cv = {:.4f}\n",
         kChunk, c.dgemm_call_cv);
-  s += "\n";
+  return s;
+}
+
+// The [schedule] table (with FACT measured) and the [memory] table (with a
+// swap rate measured but no row copies).
+std::string schedule_and_memory_tables(const Calibration& c, const CalibrateOptions& opt) {
+  std::string s;
   if (c.fact_gflops > 0)
     s += fmt::format(
         "[schedule]\n# hplx lu's defaults: --depth 1, --fact-overlap on; beside FACT the update\n"
@@ -805,6 +916,13 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     s += fmt::format("alpha_us = 0\nbandwidth_gbs = {:.4f}\n\n",
                      8.0 / (c.swap_s_per_word / 3.0) / 1e9);
   }
+  return s;
+}
+
+// The [node] table: its cpus, and its link where one was measured.
+std::string node_table(const Calibration& c) {
+  const int cpus = c.dgemm_gflops.empty() ? 1 : c.dgemm_gflops.back().first;
+  std::string s;
   s += "[node]\n";
   s += fmt::format(
       "# The cpus a rank could use here: hplx tune shares them out among the ranks of a "
@@ -826,37 +944,61 @@ std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
     s += "# so this spec predicts 1-rank runs only.\ndevices = 1\n";
     s += fmt::format("memory_gib = {:.2f}\n\n", c.memory_gib);
   }
-  s += fmt::format("[run]\nnb = {}\nmemory_fraction = 0.5\n", opt.nb);
-  if (c.rounds > 0) {
-    // One string a line when `lines`, else all on one line.
-    auto list = [&](const std::vector<std::string>& v, bool lines) {
-      std::string l = "[";
-      for (size_t i = 0; i < v.size(); ++i) {
-        if (i) l += ",";
-        l += lines ? "\n  " : " ";
-        l += quoted(v[i]);
-      }
-      return l + (lines ? "\n]" : " ]");
-    };
-    s += fmt::format(
-        "\n[calibration]\n# Each term measured in {} rounds interleaved across the terms (round 1 "
-        "of every\n# term, then round 2, ...); each value above is the median of its term's "
-        "rounds.\nrounds = {}\n",
-        c.rounds, c.rounds);
-    if (!c.remeasured.empty())
-      s += "# Measured again in extra rounds: a check among them failed at first.\nremeasured = " +
-           list(c.remeasured, false) + "\n";
-    if (!c.noisy.empty())
-      s += "# Measured again in extra rounds, the quietest set kept: their rounds spread above " +
-           fmt::format("{:.0f}%", 100 * kSpreadWarning) +
-           " at first.\nnoisy = " + list(c.noisy, false) + "\n";
-    if (!c.warnings.empty())
-      s += "# Checks still failing after re-measuring, and spreads above " +
-           fmt::format("{:.0f}%", 100 * kSpreadWarning) +
-           ".\nwarnings = " + list(c.warnings, true) + "\n";
-    s += "\n[calibration.spread]\n# Each term's rounds: (Q3 - Q1) / median, in percent.\n";
-    for (const auto& t : c.terms) s += fmt::format("{} = {:.2f}\n", t.key, 100 * t.spread);
+  return s;
+}
+
+// A TOML array of strings.
+// One string a line when `lines`, else all on one line.
+std::string toml_list(const std::vector<std::string>& v, bool lines) {
+  std::string l = "[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) l += ",";
+    l += lines ? "\n  " : " ";
+    l += quoted(v[i]);
   }
+  return l + (lines ? "\n]" : " ]");
+}
+
+// The [calibration] table: the rounds, the terms measured again, the
+// warnings, and each term's spread.
+std::string calibration_table(const Calibration& c) {
+  std::string s;
+  s += fmt::format(
+      "\n[calibration]\n# Each term measured in {} rounds interleaved across the terms (round 1 "
+      "of every\n# term, then round 2, ...); each value above is the median of its term's "
+      "rounds.\nrounds = {}\n",
+      c.rounds, c.rounds);
+  if (!c.remeasured.empty())
+    s += "# Measured again in extra rounds: a check among them failed at first.\nremeasured = " +
+         toml_list(c.remeasured, false) + "\n";
+  if (!c.noisy.empty())
+    s += "# Measured again in extra rounds, the quietest set kept: their rounds spread above " +
+         fmt::format("{:.0f}%", 100 * kSpreadWarning) +
+         " at first.\nnoisy = " + toml_list(c.noisy, false) + "\n";
+  if (!c.warnings.empty())
+    s += "# Checks still failing after re-measuring, and spreads above " +
+         fmt::format("{:.0f}%", 100 * kSpreadWarning) +
+         ".\nwarnings = " + toml_list(c.warnings, true) + "\n";
+  s += "\n[calibration.spread]\n# Each term's rounds: (Q3 - Q1) / median, in percent.\n";
+  for (const auto& t : c.terms) s += fmt::format("{} = {:.2f}\n", t.key, 100 * t.spread);
+  return s;
+}
+
+}  // namespace
+
+std::string calibration_toml(const Calibration& c, const CalibrateOptions& opt,
+                             const std::string& command_line) {
+  std::string s;
+  s += system_table(c, opt, command_line);
+  s += device_rates(c);
+  s += fact_lines(c, opt);
+  s += update_lines(c, opt);
+  s += dgemm_call_lines(c);
+  s += "\n";
+  s += schedule_and_memory_tables(c, opt);
+  s += node_table(c);
+  s += fmt::format("[run]\nnb = {}\nmemory_fraction = 0.5\n", opt.nb);
+  if (c.rounds > 0) s += calibration_table(c);
   return s;
 }
 

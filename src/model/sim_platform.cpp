@@ -168,16 +168,20 @@ long topology_nodes(const NetworkTopology& topology) {
                      topology.parameters);
 }
 
-SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
-  const std::string& file = spec.file;
-  const int devices = spec.node.devices;
+namespace {
+
+// Checks the rank and device counts.
+void check_counts(const std::string& file, int ranks, int devices) {
   if (ranks < 1)
     throw UsageError(fmt::format("{}: {} simulated ranks; allowed: 1 or more", file, ranks));
   if (devices < 1)
     throw UsageError(
         fmt::format("{}: key 'node.devices': {}; allowed: an integer >= 1", file, devices));
+}
 
-  SimPlatform p;
+// Sets the platform's node count and ranks per node: over the `nodes` asked
+// for (> 0), else as few nodes as the devices allow.
+void place_ranks(const std::string& file, int ranks, int nodes, int devices, SimPlatform& p) {
   if (nodes > 0) {
     // Spread over the nodes asked for, as a published run may be (2 nodes
     // of 4 GPUs, one GPU used on each).
@@ -197,9 +201,13 @@ SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
     p.nodes = static_cast<int>((static_cast<long>(ranks) + devices - 1) / devices);
     p.ranks_per_node = std::min(ranks, devices);
   }
-  const std::string run = fmt::format("{} ranks need {} node{} of node.devices = {}", ranks,
-                                      p.nodes, p.nodes == 1 ? "" : "s", devices);
+}
 
+// Checks the spec's network and node links against the placement (`run`
+// says it in words).
+void check_links(const SystemSpec& spec, const SimPlatform& p, const std::string& run) {
+  const std::string& file = spec.file;
+  const int devices = spec.node.devices;
   const Link& net = spec.network;
   if (p.nodes > 1 && !net.present)
     throw UsageError(fmt::format(
@@ -223,55 +231,83 @@ SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
     throw UsageError(
         fmt::format("{}: key 'node.link.bandwidth_gbs': {} GB/s; allowed: a bandwidth > 0 in GB/s",
                     file, node_link.bandwidth_Bps / 1e9));
+}
 
-  p.hosts = p.nodes;
-  if (spec.topology.kind != TopologyKind::Star) {
-    long have = 0;
-    try {
-      have = topology_nodes(spec.topology);
-    } catch (const std::invalid_argument& e) {
-      throw UsageError(fmt::format("{}: key 'network.topology_parameters': {}", file, e.what()));
-    }
-    if (have < p.nodes)
-      throw UsageError(fmt::format(
-          "{}: key 'network.topology_parameters': '{}' describes {} nodes, and {}; allowed: "
-          "parameters describing at least {} nodes",
-          file, spec.topology.parameters, have, run, p.nodes));
-    p.hosts = static_cast<int>(have);
+// The hosts SimGrid builds: the nodes, or all the nodes the topology
+// describes (checked to hold the run's).
+int count_hosts(const SystemSpec& spec, const SimPlatform& p, const std::string& run) {
+  const std::string& file = spec.file;
+  if (spec.topology.kind == TopologyKind::Star) return p.nodes;
+  long have = 0;
+  try {
+    have = topology_nodes(spec.topology);
+  } catch (const std::invalid_argument& e) {
+    throw UsageError(fmt::format("{}: key 'network.topology_parameters': {}", file, e.what()));
   }
+  if (have < p.nodes)
+    throw UsageError(fmt::format(
+        "{}: key 'network.topology_parameters': '{}' describes {} nodes, and {}; allowed: "
+        "parameters describing at least {} nodes",
+        file, spec.topology.parameters, have, run, p.nodes));
+  return static_cast<int>(have);
+}
 
+// The hostfile: each node's name and the ranks it runs.
+std::string hostfile_lines(int ranks, const SimPlatform& p) {
+  std::string out;
   for (int i = 0; i < p.nodes; ++i)
-    p.hostfile +=
-        fmt::format("node-{}:{}\n", i, std::min(p.ranks_per_node, ranks - i * p.ranks_per_node));
+    out += fmt::format("node-{}:{}\n", i, std::min(p.ranks_per_node, ranks - i * p.ranks_per_node));
+  return out;
+}
 
+// A node's network link as SimGrid reads it, and a note saying so.
+struct NodeNetworkLink {
+  std::string bw, lat, note;
+};
+
+NodeNetworkLink node_network_link(const SystemSpec& spec) {
+  const Link& net = spec.network;
+  const Link& node_link = spec.node.link;
+  const int devices = spec.node.devices;
   // A node's network link carries its ports: each port's bandwidth shared by
   // `share` devices, so devices / share ports (the model's beta = 8 share / B
   // per device). Two of them lie on the shortest route (up at the sender,
   // down at the receiver), so each carries half the latency: two nodes on a
   // star, or under one switch, see the spec's alpha.
-  std::string net_bw, net_lat, net_note;
+  NodeNetworkLink l;
   if (net.present) {
-    net_bw = bandwidth(net.bandwidth_Bps * devices / net.share);
-    net_lat = latency(net.alpha_s / 2);
-    net_note = fmt::format(
+    l.bw = bandwidth(net.bandwidth_Bps * devices / net.share);
+    l.lat = latency(net.alpha_s / 2);
+    l.note = fmt::format(
         "each node's network link: {} GB/s x {} devices / share {}, half of alpha = {} us",
         net.bandwidth_Bps / 1e9, devices, net.share, net.alpha_s * 1e6);
   } else {
     // One node and no [network]: the cluster element needs a link per host,
     // which no message crosses.
-    net_bw = bandwidth(node_link.present ? node_link.bandwidth_Bps : 1e9);
-    net_lat = latency(0);
-    net_note = "no [network]: one node, its network link is never crossed";
+    l.bw = bandwidth(node_link.present ? node_link.bandwidth_Bps : 1e9);
+    l.lat = latency(0);
+    l.note = "no [network]: one node, its network link is never crossed";
   }
+  return l;
+}
 
-  std::string cluster = fmt::format(
+// The platform's <cluster> element, and a note on its topology.
+struct ClusterElement {
+  std::string xml, topo_note;
+};
+
+ClusterElement cluster_element(const SystemSpec& spec, const SimPlatform& p,
+                               const NodeNetworkLink& net) {
+  const Link& node_link = spec.node.link;
+  ClusterElement e;
+  std::string& cluster = e.xml;
+  cluster = fmt::format(
       "  <cluster id=\"hplx\" prefix=\"node-\" suffix=\"\" radical=\"0-{}\" speed=\"1Gf\" "
       "core=\"{}\"\n           bw=\"{}\" lat=\"{}\" sharing_policy=\"SPLITDUPLEX\"",
-      p.hosts - 1, devices, net_bw, net_lat);
+      p.hosts - 1, spec.node.devices, net.bw, net.lat);
   if (node_link.present)
     cluster += fmt::format("\n           loopback_bw=\"{}\" loopback_lat=\"{}\"",
                            bandwidth(node_link.bandwidth_Bps), latency(node_link.alpha_s));
-  std::string topo_note;
   switch (spec.topology.kind) {
     case TopologyKind::Star:
       // No backbone: a route is the sender's up link and the receiver's
@@ -281,27 +317,33 @@ SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
       // inter-node message shares, so SimGrid's solver would share all of
       // them out again at each one's start and end (28% of a 1024-rank
       // simulation's time, measured).
-      topo_note = "star: node links joined by a non-blocking switch (no backbone link)";
+      e.topo_note = "star: node links joined by a non-blocking switch (no backbone link)";
       break;
     case TopologyKind::FatTree:
     case TopologyKind::Dragonfly: {
       const bool ft = spec.topology.kind == TopologyKind::FatTree;
       cluster += fmt::format("\n           topology=\"{}\" topo_parameters=\"{}\"",
                              ft ? "FAT_TREE" : "DRAGONFLY", spec.topology.parameters);
-      topo_note = fmt::format(
+      e.topo_note = fmt::format(
           "{} {}: every switch link like a node's, so nodes farther apart cross more of them",
           ft ? "fat tree" : "dragonfly", spec.topology.parameters);
       break;
     }
   }
   cluster += "/>\n";
+  return e;
+}
 
+// The platform file: a comment on what it models, the config and the cluster.
+std::string platform_xml(const SystemSpec& spec, int ranks, const SimPlatform& p,
+                         const NodeNetworkLink& net, const ClusterElement& cluster) {
+  const Link& node_link = spec.node.link;
   std::string intra =
       node_link.present
           ? fmt::format("ranks on one node: node.link {} GB/s, alpha = {} us (the loopback)",
                         node_link.bandwidth_Bps / 1e9, node_link.alpha_s * 1e6)
           : std::string("one rank per node: no node link");
-  p.xml = fmt::format(
+  return fmt::format(
       "<?xml version='1.0'?>\n"
       "<!DOCTYPE platform SYSTEM \"https://simgrid.org/simgrid.dtd\">\n"
       "<!-- hplx sim of {} ({}): {} ranks on {} node{} of {} devices; hosts node-0 .. node-{},\n"
@@ -318,8 +360,28 @@ SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
       "  </config>\n"
       "{}"
       "</platform>\n",
-      comment_text(spec.name), comment_text(file), ranks, p.nodes, p.nodes == 1 ? "" : "s", devices,
-      p.hosts - 1, comment_text(intra), comment_text(net_note), comment_text(topo_note), cluster);
+      comment_text(spec.name), comment_text(spec.file), ranks, p.nodes, p.nodes == 1 ? "" : "s",
+      spec.node.devices, p.hosts - 1, comment_text(intra), comment_text(net.note),
+      comment_text(cluster.topo_note), cluster.xml);
+}
+
+}  // namespace
+
+SimPlatform sim_platform(const SystemSpec& spec, int ranks, int nodes) {
+  const std::string& file = spec.file;
+  const int devices = spec.node.devices;
+  check_counts(file, ranks, devices);
+
+  SimPlatform p;
+  place_ranks(file, ranks, nodes, devices, p);
+  const std::string run = fmt::format("{} ranks need {} node{} of node.devices = {}", ranks,
+                                      p.nodes, p.nodes == 1 ? "" : "s", devices);
+  check_links(spec, p, run);
+  p.hosts = count_hosts(spec, p, run);
+  p.hostfile = hostfile_lines(ranks, p);
+  const NodeNetworkLink net = node_network_link(spec);
+  const ClusterElement cluster = cluster_element(spec, p, net);
+  p.xml = platform_xml(spec, ranks, p, net, cluster);
   return p;
 }
 

@@ -73,7 +73,8 @@ PhaseResult run_phase(device::Device& dev, const MxpConfig& c, const Problem& p,
 
 }  // namespace
 
-MxpResult run_mxp(const Context& ctx, const MxpConfig& c, std::FILE* progress) {
+MxpResult run_mxp(const Context& ctx, const MxpConfig& c) {
+  std::FILE* progress = ctx.log();
   TraceRecorder* const trace = ctx.trace();
   const MPI_Comm world = ctx.world();
   device::Device& dev = ctx.device();
@@ -173,16 +174,9 @@ double safe_div(double a, double b) {
   return b > 0 ? a / b : 0;
 }
 
-}  // namespace
-
-void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
-  Sink sink{out, flat, {}};
-  if (flat) std::fprintf(flat, "HPGMP-Benchmark\nversion=hplx %s\n", HPLX_VERSION);
+// Writes the machine summary and the global, process and local grid dimensions.
+void print_dimensions(Sink& sink, const MxpResult& r) {
   const MxpConfig& c = r.config;
-  const auto& v = r.validation;
-  const PhaseResult& opt = r.has_mixed ? r.mixed : r.dbl;
-  const PhaseResult& ref = r.dbl;
-  key(sink, 0, "HPG-MxP Benchmark", fmt::format("hplx {}", HPLX_VERSION));
   key(sink, 0, "Machine Summary", "");
   key(sink, 2, "Distributed Processes", std::to_string(r.geom.size));
   key(sink, 2, "Threads per processes", std::to_string(r.threads));
@@ -198,6 +192,12 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
   key(sink, 2, "nx", std::to_string(c.nx));
   key(sink, 2, "ny", std::to_string(c.ny));
   key(sink, 2, "nz", std::to_string(c.nz));
+}
+
+// Writes the problem summary: setup time, the fine linear system and every
+// coarse multigrid level.
+void print_problem_summary(Sink& sink, const MxpResult& r) {
+  const MxpConfig& c = r.config;
   key(sink, 0, "########## Problem Summary  ##########", "");
   key(sink, 0, "Setup Information", "");
   key(sink, 2, "Setup Time", num(r.setup_s));
@@ -216,6 +216,12 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
     key(sink, 4, "Number of Presmoother Steps", "1");
     key(sink, 4, "Number of Postsmoother Steps", "1");
   }
+}
+
+// Writes the validation run's iteration counts, residual norms and penalty.
+void print_iterations_summary(Sink& sink, const MxpResult& r) {
+  const MxpConfig& c = r.config;
+  const auto& v = r.validation;
   key(sink, 0, "########## Iterations Summary  ##########", "");
   key(sink, 0, "Iteration Count Information", "");
   key(sink, 2, "Validation mode", to_string(v.mode));
@@ -230,6 +236,13 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
   key(sink, 2, "Initial residual norm of optimized iterations (validation)", num(v.normr0_mixed));
   key(sink, 2, "Final residual norm of optimized iterations (validation)", num(v.normr_mixed));
   key(sink, 2, "Penalty (validation)", num(v.penalty));
+}
+
+// Writes the benchmark's call counts and motif times of the optimized phase
+// and, when it ran mixed, of the double reference phase.
+void print_time_summary(Sink& sink, const MxpResult& r, const PhaseResult& opt,
+                        const PhaseResult& ref) {
+  const MxpConfig& c = r.config;
   key(sink, 0, "########## Performance Summary (times in sec) ##########", "");
   key(sink, 0, "Benchmark Time Summary", "");
   key(sink, 2, "Run time requested (benchmark)", num(c.time));
@@ -253,6 +266,12 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
     key(sink, 2, " - MG      (reference)", num(ref.stats.mg));
     key(sink, 2, " - Total   (reference)", num(ref.seconds));
   }
+}
+
+// Writes the raw flop counts, bandwidth and GFLOP/s rates of the optimized
+// phase (and the reference phase when it ran mixed), then the final rating.
+void print_rate_summary(Sink& sink, const MxpResult& r, const PhaseResult& opt,
+                        const PhaseResult& ref) {
   key(sink, 0, "Floating Point Operations Summary", "");
   key(sink, 2, "Raw Ortho", num(opt.stats.flops_ortho));
   key(sink, 2, "Raw SpMV", num(opt.stats.flops_spmv));
@@ -280,36 +299,47 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
     key(sink, 2, " - Raw Total (reference)", num(ref.gflops()));
   }
   key(sink, 2, "Total for benchmark", num(r.rating));
+}
 
+// Writes one phase's rows of the motif table: time, share, GFLOP/s and GB/s
+// of each motif.
+void print_motif_rows(std::FILE* out, const PhaseResult& ph) {
+  const char* name = ph.precision == Precision::Mixed ? "mixed" : "double";
+  const MotifStats& s = ph.stats;
+  struct Row {
+    const char* motif;
+    double t, flops, bytes;
+  } rows[] = {{"SpMV", s.spmv, s.flops_spmv, s.bytes_spmv},
+              {"MG", s.mg, s.flops_mg, s.bytes_mg()},
+              {" GS", s.gs, 0, s.bytes_gs},
+              {" Restriction", s.restriction, 0, s.bytes_restriction},
+              {" Prolongation", s.prolongation, 0, s.bytes_prolongation},
+              {"Ortho", s.ortho, s.flops_ortho, s.bytes_ortho},
+              {"VecUpdate", s.vector, s.flops_vector, s.bytes_vector},
+              {"HaloWait", s.halo_wait, 0, 0},
+              {"Total", s.total, s.flops_total(), s.bytes_total()}};
+  for (const Row& row : rows) {
+    std::fprintf(out, "  %-8s %-14s %10.4f %6.1f%% %9.3f %8.2f\n", name, row.motif, row.t,
+                 100.0 * safe_div(row.t, s.total), safe_div(row.flops, row.t) / 1e9,
+                 safe_div(row.bytes, row.t) / 1e9);
+  }
+}
+
+// Writes hplx's own motif table (to `out` only, not to the flat report).
+void print_motif_table(std::FILE* out, const MxpResult& r) {
   // Per motif: time share, GFLOP/s (model flops / motif time) and GB/s
   // (modelled bytes of all ranks / motif time).
   std::fprintf(out, "\nhplx motifs (timed solves; times of rank 0, bytes of all ranks):\n");
   std::fprintf(out, "  %-8s %-14s %10s %7s %9s %8s\n", "phase", "motif", "time_s", "share",
                "GFLOP/s", "GB/s");
-  auto phase_rows = [&](const PhaseResult& ph) {
-    const char* name = ph.precision == Precision::Mixed ? "mixed" : "double";
-    const MotifStats& s = ph.stats;
-    struct Row {
-      const char* motif;
-      double t, flops, bytes;
-    } rows[] = {{"SpMV", s.spmv, s.flops_spmv, s.bytes_spmv},
-                {"MG", s.mg, s.flops_mg, s.bytes_mg()},
-                {" GS", s.gs, 0, s.bytes_gs},
-                {" Restriction", s.restriction, 0, s.bytes_restriction},
-                {" Prolongation", s.prolongation, 0, s.bytes_prolongation},
-                {"Ortho", s.ortho, s.flops_ortho, s.bytes_ortho},
-                {"VecUpdate", s.vector, s.flops_vector, s.bytes_vector},
-                {"HaloWait", s.halo_wait, 0, 0},
-                {"Total", s.total, s.flops_total(), s.bytes_total()}};
-    for (const Row& row : rows) {
-      std::fprintf(out, "  %-8s %-14s %10.4f %6.1f%% %9.3f %8.2f\n", name, row.motif, row.t,
-                   100.0 * safe_div(row.t, s.total), safe_div(row.flops, row.t) / 1e9,
-                   safe_div(row.bytes, row.t) / 1e9);
-    }
-  };
-  if (r.has_mixed) phase_rows(r.mixed);
-  phase_rows(r.dbl);
+  if (r.has_mixed) print_motif_rows(out, r.mixed);
+  print_motif_rows(out, r.dbl);
   std::fprintf(out, "\n");
+}
+
+// Writes the verdict: the rating when valid, otherwise which solver failed.
+void print_final_summary(Sink& sink, const MxpResult& r) {
+  const auto& v = r.validation;
   key(sink, 0, "Final Summary", "");
   if (r.valid) {
     key(sink, 2, "HPGMP result is VALID with a GFLOP/s rating of", num(r.rating));
@@ -320,6 +350,23 @@ void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
             ? "the optimized solver did not reach the validation tolerance"
             : "the reference solver did not reach the validation tolerance");
   }
+}
+
+}  // namespace
+
+void print_report(const MxpResult& r, std::FILE* out, std::FILE* flat) {
+  Sink sink{out, flat, {}};
+  if (flat) std::fprintf(flat, "HPGMP-Benchmark\nversion=hplx %s\n", HPLX_VERSION);
+  const PhaseResult& opt = r.has_mixed ? r.mixed : r.dbl;
+  const PhaseResult& ref = r.dbl;
+  key(sink, 0, "HPG-MxP Benchmark", fmt::format("hplx {}", HPLX_VERSION));
+  print_dimensions(sink, r);
+  print_problem_summary(sink, r);
+  print_iterations_summary(sink, r);
+  print_time_summary(sink, r, opt, ref);
+  print_rate_summary(sink, r, opt, ref);
+  print_motif_table(out, r);
+  print_final_summary(sink, r);
   std::fflush(out);
 }
 

@@ -63,11 +63,11 @@ struct MxpResult {
 };
 
 // Collective over ctx.world(), on ctx.device() (its compute and transfer
-// queues); `progress` (rank 0 only, may be null) gets a line per phase.
+// queues); ctx.log() (rank 0 only, may be null) gets a line per phase.
 // ctx.trace() (may be null) gets a span per phase (setup, validation,
 // calibration and timed solves of each precision) and, for the first timed
 // solve of each phase only, a span per kernel (motif_stats.hpp).
-MxpResult run_mxp(const Context& ctx, const MxpConfig& config, std::FILE* progress);
+MxpResult run_mxp(const Context& ctx, const MxpConfig& config);
 
 // The reference's YAML-like report with its keys, then hplx's per-motif
 // table; ends with the verdict line. `flat` (may be null) gets the same keys

@@ -75,50 +75,161 @@ long iterations_per_bar(long n_iterations) {
   return std::max(1L, (n_iterations + kMaxBreakdownBars - 1) / kMaxBreakdownBars);
 }
 
+namespace {
+
+// One bar of the breakdown: the mean of iterations [first, last).
+struct BreakdownBar {
+  long first, last;  // [first, last)
+  std::vector<double> parts;
+  double iter_s = 0, bcast_hidden_s = 0, rs_hidden_s = 0;
+  double predicted_s = -1;
+  double stack = 0;
+};
+
+// The bars and the tallest value any of them shows (stack, iteration or
+// predicted time).
+struct BreakdownBars {
+  std::vector<BreakdownBar> bars;
+  double ymax = 0;
+};
+
+// Predicted iteration times by iteration index.
+std::map<long, double> predicted_times(const TestView& test) {
+  std::map<long, double> predicted;
+  if (test.prediction)
+    for (const auto& p : test.prediction->iterations) predicted[p.k] = p.iter_s;
+  return predicted;
+}
+
+// The bar of iterations [s, end): each component's, the iteration's and the
+// hidden times' means, and the mean of the predictions it has.
+BreakdownBar mean_bar(const std::vector<IterationRow>& its, long s, long end, size_t n_comps,
+                      const std::map<long, double>& predicted) {
+  BreakdownBar b{s, end, std::vector<double>(n_comps, 0.0)};
+  int npred = 0;
+  double pred = 0;
+  for (long k = b.first; k < b.last; ++k) {
+    for (size_t c = 0; c < n_comps; ++c) b.parts[c] += component(its[k], c);
+    b.iter_s += its[k].iter_s;
+    b.bcast_hidden_s += its[k].bcast_hidden_s;
+    b.rs_hidden_s += its[k].rs_hidden_s;
+    if (auto it = predicted.find(its[k].k); it != predicted.end()) {
+      pred += it->second;
+      ++npred;
+    }
+  }
+  const double count = static_cast<double>(b.last - b.first);
+  for (double& p : b.parts) b.stack += (p /= count);
+  b.iter_s /= count;
+  b.bcast_hidden_s /= count;
+  b.rs_hidden_s /= count;
+  if (npred > 0) b.predicted_s = pred / npred;
+  return b;
+}
+
+// Groups the iterations `group` at a time into bars.
+BreakdownBars make_bars(const TestView& test, long group, size_t n_comps) {
+  const auto& its = test.iterations;
+  const long n = static_cast<long>(its.size());
+  const std::map<long, double> predicted = predicted_times(test);
+  BreakdownBars out;
+  for (long s = 0; s < n; s += group) {
+    BreakdownBar b = mean_bar(its, s, std::min(n, s + group), n_comps, predicted);
+    out.ymax = std::max({out.ymax, b.stack, b.iter_s, b.predicted_s});
+    out.bars.push_back(std::move(b));
+  }
+  return out;
+}
+
+// What the breakdown's drawing steps share: the data, the scales and how
+// values are shown (shares of the stack, or times in `unit`).
+struct BreakdownPlot {
+  const std::vector<IterationRow>& its;
+  const std::vector<Component>& comps;
+  const LinearScale& x;
+  const LinearScale& y;
+  bool shares;
+  double unit;
+};
+
+// The tooltip of one bar: its iterations, each component's time, the
+// iteration time, the hidden times and the prediction where there are any.
+std::string bar_tip(const BreakdownPlot& p, const BreakdownBar& b) {
+  const auto& its = p.its;
+  const auto& comps = p.comps;
+  std::string tip = b.last - b.first == 1
+                        ? fmt::format("iteration {}", its[b.first].k)
+                        : fmt::format("iterations {}-{} (mean)", its[b.first].k, its[b.last - 1].k);
+  for (size_t c = 0; c < comps.size(); ++c)
+    tip += fmt::format("\n{}: {}", comps[c].label, ms(b.parts[c]));
+  tip += fmt::format("\niteration: {}", ms(b.iter_s));
+  if (b.bcast_hidden_s > 0 || b.rs_hidden_s > 0)
+    tip += fmt::format("\nhidden behind the update: LBCAST {}, RS {}", ms(b.bcast_hidden_s),
+                       ms(b.rs_hidden_s));
+  if (b.predicted_s >= 0) tip += fmt::format("\npredicted: {}", ms(b.predicted_s));
+  return tip;
+}
+
+// Draws each bar as a stack of its components' rectangles.
+void draw_bars(SvgWriter& svg, const BreakdownPlot& p, const std::vector<BreakdownBar>& bars) {
+  const auto& comps = p.comps;
+  const LinearScale& x = p.x;
+  const LinearScale& y = p.y;
+  for (const BreakdownBar& b : bars) {
+    const double left = x(static_cast<double>(b.first));
+    const double width = (x(static_cast<double>(b.last)) - left) * 0.86;
+    std::string tip = bar_tip(p, b);
+    // Shares: each bar's stack scaled to 100%.
+    const double scale = p.shares ? (b.stack > 0 ? 100.0 / b.stack : 0.0) : p.unit;
+    double base = 0;
+    for (size_t c = 0; c < comps.size(); ++c) {
+      const double v = b.parts[c] * scale;
+      if (v <= 0) continue;
+      svg.rect(left, y(base + v), width, y(base) - y(base + v), comps[c].colour, tip);
+      base += v;
+    }
+  }
+}
+
+// Draws the measured and predicted iteration times through the bars'
+// centres (times only, not shares); says whether a prediction was drawn.
+bool draw_time_lines(SvgWriter& svg, const BreakdownPlot& p,
+                     const std::vector<BreakdownBar>& bars) {
+  std::vector<std::pair<double, double>> line, pline;
+  for (const BreakdownBar& b : bars) {
+    if (p.shares) break;
+    const double cx = p.x((static_cast<double>(b.first) + static_cast<double>(b.last)) / 2);
+    line.emplace_back(cx, p.y(b.iter_s * p.unit));
+    if (b.predicted_s >= 0) pline.emplace_back(cx, p.y(b.predicted_s * p.unit));
+  }
+  if (!line.empty())
+    svg.path(line, kIterationColour, 1.8, "", "iteration-time", "iteration time (wall clock)");
+  if (!pline.empty())
+    svg.path(pline, kPredictionColour, 2, "6 4", "prediction", "predicted iteration time");
+  return !pline.empty();
+}
+
+// The legend: every component, then the lines that were drawn.
+void draw_breakdown_legend(SvgWriter& svg, const Frame& f, const BreakdownPlot& p,
+                           bool has_prediction) {
+  std::vector<SvgWriter::LegendEntry> legend;
+  for (const auto& c : p.comps) legend.push_back({c.label, c.colour});
+  if (!p.shares) legend.push_back({"iteration", kIterationColour, true});
+  if (has_prediction) legend.push_back({"predicted", kPredictionColour, true, "6 4"});
+  svg.legend(f, legend);
+}
+
+}  // namespace
+
 std::string breakdown_chart(const TestView& test, const std::string& id, bool shares) {
   const auto& its = test.iterations;
   if (its.empty()) return "";
   const long n = static_cast<long>(its.size());
   const long group = iterations_per_bar(n);
   const auto& comps = breakdown_components();
-
-  // Predicted iteration times by iteration index.
-  std::map<long, double> predicted;
-  if (test.prediction)
-    for (const auto& p : test.prediction->iterations) predicted[p.k] = p.iter_s;
-
-  struct Bar {
-    long first, last;  // [first, last)
-    std::vector<double> parts;
-    double iter_s = 0, bcast_hidden_s = 0, rs_hidden_s = 0;
-    double predicted_s = -1;
-    double stack = 0;
-  };
-  std::vector<Bar> bars;
-  double ymax = 0;
-  for (long s = 0; s < n; s += group) {
-    Bar b{s, std::min(n, s + group), std::vector<double>(comps.size(), 0.0)};
-    int npred = 0;
-    double pred = 0;
-    for (long k = b.first; k < b.last; ++k) {
-      for (size_t c = 0; c < comps.size(); ++c) b.parts[c] += component(its[k], c);
-      b.iter_s += its[k].iter_s;
-      b.bcast_hidden_s += its[k].bcast_hidden_s;
-      b.rs_hidden_s += its[k].rs_hidden_s;
-      if (auto it = predicted.find(its[k].k); it != predicted.end()) {
-        pred += it->second;
-        ++npred;
-      }
-    }
-    const double count = static_cast<double>(b.last - b.first);
-    for (double& p : b.parts) b.stack += (p /= count);
-    b.iter_s /= count;
-    b.bcast_hidden_s /= count;
-    b.rs_hidden_s /= count;
-    if (npred > 0) b.predicted_s = pred / npred;
-    ymax = std::max({ymax, b.stack, b.iter_s, b.predicted_s});
-    bars.push_back(std::move(b));
-  }
+  const BreakdownBars made = make_bars(test, group, comps.size());
+  const std::vector<BreakdownBar>& bars = made.bars;
+  double ymax = made.ymax;
   if (!(ymax > 0)) ymax = 1e-3;
   // Milliseconds read better than 0.00x s; the data stays in seconds.
   const double unit = shares ? 1.0 : ymax < 1.0 ? 1e3 : 1.0;
@@ -140,46 +251,10 @@ std::string breakdown_chart(const TestView& test, const std::string& id, bool sh
            shares ? std::string("share of the phases' time (%)")
                   : fmt::format("time per iteration ({})", unit_name));
 
-  for (const Bar& b : bars) {
-    const double left = x(static_cast<double>(b.first));
-    const double width = (x(static_cast<double>(b.last)) - left) * 0.86;
-    std::string tip = b.last - b.first == 1 ? fmt::format("iteration {}", its[b.first].k)
-                                            : fmt::format("iterations {}-{} (mean)", its[b.first].k,
-                                                          its[b.last - 1].k);
-    for (size_t c = 0; c < comps.size(); ++c)
-      tip += fmt::format("\n{}: {}", comps[c].label, ms(b.parts[c]));
-    tip += fmt::format("\niteration: {}", ms(b.iter_s));
-    if (b.bcast_hidden_s > 0 || b.rs_hidden_s > 0)
-      tip += fmt::format("\nhidden behind the update: LBCAST {}, RS {}", ms(b.bcast_hidden_s),
-                         ms(b.rs_hidden_s));
-    if (b.predicted_s >= 0) tip += fmt::format("\npredicted: {}", ms(b.predicted_s));
-    // Shares: each bar's stack scaled to 100%.
-    const double scale = shares ? (b.stack > 0 ? 100.0 / b.stack : 0.0) : unit;
-    double base = 0;
-    for (size_t c = 0; c < comps.size(); ++c) {
-      const double v = b.parts[c] * scale;
-      if (v <= 0) continue;
-      svg.rect(left, y(base + v), width, y(base) - y(base + v), comps[c].colour, tip);
-      base += v;
-    }
-  }
-  std::vector<std::pair<double, double>> line, pline;
-  for (const Bar& b : bars) {
-    if (shares) break;
-    const double cx = x((static_cast<double>(b.first) + static_cast<double>(b.last)) / 2);
-    line.emplace_back(cx, y(b.iter_s * unit));
-    if (b.predicted_s >= 0) pline.emplace_back(cx, y(b.predicted_s * unit));
-  }
-  if (!line.empty())
-    svg.path(line, kIterationColour, 1.8, "", "iteration-time", "iteration time (wall clock)");
-  if (!pline.empty())
-    svg.path(pline, kPredictionColour, 2, "6 4", "prediction", "predicted iteration time");
-
-  std::vector<SvgWriter::LegendEntry> legend;
-  for (const auto& c : comps) legend.push_back({c.label, c.colour});
-  if (!shares) legend.push_back({"iteration", kIterationColour, true});
-  if (!pline.empty()) legend.push_back({"predicted", kPredictionColour, true, "6 4"});
-  svg.legend(f, legend);
+  const BreakdownPlot plot{its, comps, x, y, shares, unit};
+  draw_bars(svg, plot, bars);
+  const bool has_prediction = draw_time_lines(svg, plot, bars);
+  draw_breakdown_legend(svg, f, plot, has_prediction);
 
   if (test.balance)
     balance_marker(svg, f, x(static_cast<double>(test.balance->iteration)),

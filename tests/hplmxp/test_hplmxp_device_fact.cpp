@@ -403,8 +403,8 @@ TEST(HplMxpDeviceRefinement, ReachesTheHostsBackwardError) {
       c.nprow = p;
       c.npcol = q;
       c.precision = prec;
-      const HplMxpResult on_host = run_hpl_mxp(Context(MPI_COMM_WORLD, {}, host), c, nullptr);
-      const HplMxpResult on_device = run_hpl_mxp(Context(MPI_COMM_WORLD, {}, emulated), c, nullptr);
+      const HplMxpResult on_host = run_hpl_mxp(Context(MPI_COMM_WORLD, {}, host), c);
+      const HplMxpResult on_device = run_hpl_mxp(Context(MPI_COMM_WORLD, {}, emulated), c);
       if (!on_host.in_grid) continue;
       const std::string what = std::string(device::name_of(prec)) + " grid " + std::to_string(p) +
                                "x" + std::to_string(q);

@@ -293,7 +293,7 @@ TEST(HplMxpRefinement, ConvergesInFewIterationsOnEveryGrid) {
         c.nb = nb;
         c.nprow = p;
         c.npcol = q;
-        const HplMxpResult r = run_hpl_mxp(context_on(host_device()), c, nullptr);
+        const HplMxpResult r = run_hpl_mxp(context_on(host_device()), c);
         if (!r.in_grid) continue;
         const std::string what = "n " + std::to_string(n) + " nb " + std::to_string(nb) + " " +
                                  std::to_string(p) + "x" + std::to_string(q);
@@ -326,7 +326,7 @@ TEST(HplMxpRefinement, MatrixThatIsNotDominantFailsToConvergeInsteadOfHanging) {
       c.max_iterations = 20;
       c.restart = 10;
       c.diagonal_scale = scale;
-      const HplMxpResult r = run_hpl_mxp(context_on(host_device()), c, nullptr);
+      const HplMxpResult r = run_hpl_mxp(context_on(host_device()), c);
       if (!r.in_grid) continue;
       EXPECT_FALSE(r.passed()) << "scale " << scale << " grid " << p << "x" << q;
       EXPECT_LE(r.refinement.iterations, 20);
@@ -455,7 +455,7 @@ TEST(HplMxpDevice, SixteenBitUpdateStillPassesTheCheck) {
         c.nprow = p;
         c.npcol = q;
         c.precision = prec;
-        const HplMxpResult r = run_hpl_mxp(context_on(dev), c, nullptr);
+        const HplMxpResult r = run_hpl_mxp(context_on(dev), c);
         if (!r.in_grid) continue;
         const std::string what = std::string(device::name_of(prec)) + " on " +
                                  dev->backend().describe() + " grid " + std::to_string(p) + "x" +
@@ -501,9 +501,9 @@ TEST(HplMxpRefinement, ColumnMajorGridGivesTheSameResultAsRowMajor) {
     c.nb = 16;
     c.nprow = p;
     c.npcol = q;
-    const HplMxpResult row = run_hpl_mxp(context_on(host_device()), c, nullptr);
+    const HplMxpResult row = run_hpl_mxp(context_on(host_device()), c);
     c.pmap = GridOrder::ColumnMajor;
-    const HplMxpResult column = run_hpl_mxp(context_on(host_device()), c, nullptr);
+    const HplMxpResult column = run_hpl_mxp(context_on(host_device()), c);
     ASSERT_EQ(row.in_grid, column.in_grid);
     if (!column.in_grid) continue;
     EXPECT_TRUE(column.passed()) << p << "x" << q;

@@ -18,6 +18,7 @@
 #include "core/error.hpp"
 #include "device/sim_model.hpp"
 #include "lu/phases/fact/fact_model.hpp"
+#include "model/sim_kernels.hpp"
 #include "model/system_spec.hpp"
 #include "sim_setup.hpp"
 
@@ -36,7 +37,7 @@ fact_column_us = 2
 TEST(SimSetup, GpuSpecGivesGpuRanksWithHostFactAndTheirLinks) {
   const model::SystemSpec spec =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
-  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  const device::SimModel m = model::sim_model_from_spec(spec, 1);
   EXPECT_TRUE(m.gpu);
   // The H200's measured figures (the spec's comments say which and why):
   // the DGEMM fit at the LU's update share, the host's FACT and its PCIe.
@@ -55,7 +56,7 @@ TEST(SimSetup, GpuSpecGivesGpuRanksWithHostFactAndTheirLinks) {
 TEST(SimSetup, CpuSpecGivesInlineRanksAndNotesWhatItAssumed) {
   const model::SystemSpec spec = model::parse_system_spec(kCpuSpec, "cpu.toml");
   std::vector<std::string> notes;
-  const device::SimModel m = app::sim_model_from_spec(spec, 1, &notes);
+  const device::SimModel m = model::sim_model_from_spec(spec, 1, &notes);
   EXPECT_FALSE(m.gpu);
   EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 30e9);
   EXPECT_DOUBLE_EQ(m.trsm_flops, 30e9);  // no R_trsm: at the DGEMM rate, as hplx model does
@@ -85,7 +86,7 @@ dgemm_cv = 0.04
 
 TEST(SimSetup, CalibratedRowCopiesAreChargedByKind) {
   const model::SystemSpec spec = model::parse_system_spec(kCalibratedCopies, "cal.toml");
-  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  const device::SimModel m = model::sim_model_from_spec(spec, 1);
   using device::RowCopy;
   EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::Swap), 8.5e-9);
   EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::Gather), 5.5e-9);
@@ -94,7 +95,7 @@ TEST(SimSetup, CalibratedRowCopiesAreChargedByKind) {
   // Not calibrated: the in-place swap's cost.
   EXPECT_DOUBLE_EQ(m.row_seconds(RowCopy::BlockStore), 8.5e-9);
   // Two threads' figure where the run has two.
-  EXPECT_DOUBLE_EQ(app::sim_model_from_spec(spec, 2).row_seconds(RowCopy::Gather), 2.5e-9);
+  EXPECT_DOUBLE_EQ(model::sim_model_from_spec(spec, 2).row_seconds(RowCopy::Gather), 2.5e-9);
   // Four 256-column calls pack A four times; one call of 1024 columns once.
   const double one = m.dgemm.seconds(10000, 1024, 192), four = 4 * m.dgemm.seconds(10000, 256, 192);
   EXPECT_NEAR(four - one, 3 * 10000 * 192 * 0.75e-9, 1e-12);
@@ -106,7 +107,7 @@ TEST(SimSetup, CalibratedRowCopiesAreChargedByKind) {
   EXPECT_DOUBLE_EQ(back.dgemm.cv, 0.04);
   EXPECT_DOUBLE_EQ(back.sgemm.cv, 0.04);
   EXPECT_DOUBLE_EQ(
-      app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "c.toml"), 1).dgemm.cv, 0.0);
+      model::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "c.toml"), 1).dgemm.cv, 0.0);
 }
 
 TEST(SimSetup, DgemmSpreadOutsideZeroToOneIsAClearError) {
@@ -120,7 +121,8 @@ TEST(SimSetup, DgemmSpreadOutsideZeroToOneIsAClearError) {
       EXPECT_NE(std::string(e.what()).find("dgemm_cv"), std::string::npos) << e.what();
     }
   }
-  nlohmann::json j = to_json(app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "c"), 1));
+  nlohmann::json j =
+      to_json(model::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "c"), 1));
   j["dgemm"]["cv"] = 1.5;
   EXPECT_THROW(device::sim_model_from_json(j, "k.json"), UsageError);
 }
@@ -157,7 +159,7 @@ TEST(SimSetup, RanksThatAreGpusWithoutHostRunInOrderWithADevicesChoices) {
   const model::SystemSpec gpu =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/hdpex-p100.toml");
   std::vector<std::string> notes;
-  const device::SimModel g = app::sim_model_from_spec(gpu, 1, &notes);
+  const device::SimModel g = model::sim_model_from_spec(gpu, 1, &notes);
   EXPECT_FALSE(g.gpu);
   EXPECT_TRUE(g.device_ranks);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
@@ -166,7 +168,7 @@ TEST(SimSetup, RanksThatAreGpusWithoutHostRunInOrderWithADevicesChoices) {
   const device::SimModel back = device::sim_model_from_json(device::to_json(g), "k.json");
   EXPECT_TRUE(back.device_ranks);
   const device::SimModel c =
-      app::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "cpu.toml"), 1, nullptr);
+      model::sim_model_from_spec(model::parse_system_spec(kCpuSpec, "cpu.toml"), 1, nullptr);
   EXPECT_FALSE(c.device_ranks);
   EXPECT_EQ(device::rank_kind(g), "in-order GPU");  // what the run's log calls them
   EXPECT_EQ(device::rank_kind(c), "CPU");
@@ -182,7 +184,7 @@ TEST(SimSetup, GpuSpecWithoutDeviceMemoryBandwidthIsAClearError) {
                            "[host.link]\nalpha_us = 5\nbandwidth_gbs = 25\n";
   const model::SystemSpec spec = model::parse_system_spec(text, "gpu.toml");
   try {
-    app::sim_model_from_spec(spec, 1);
+    model::sim_model_from_spec(spec, 1);
     FAIL() << "no error";
   } catch (const UsageError& e) {
     EXPECT_NE(std::string(e.what()).find("[memory] table with bandwidth_gbs"), std::string::npos)
@@ -198,7 +200,7 @@ TEST(SimSetup, GpuRanksHostCopyRateFromTheSpecOrAssumedAndSaid) {
                           "[host]\nfact_gflops = 100\nfact_column_us = 10\n";
   const std::string link = "[host.link]\nalpha_us = 5\nbandwidth_gbs = 25\n";
   std::vector<std::string> notes;
-  const device::SimModel given = app::sim_model_from_spec(
+  const device::SimModel given = model::sim_model_from_spec(
       model::parse_system_spec(gpu + "copy_gbs = 40\n" + link, "gpu.toml"), 1, &notes);
   EXPECT_DOUBLE_EQ(given.host_memory_Bps, 40e9);
   EXPECT_DOUBLE_EQ(given.host_row_element_s, 8.0 / 40e9);
@@ -206,7 +208,7 @@ TEST(SimSetup, GpuRanksHostCopyRateFromTheSpecOrAssumedAndSaid) {
 
   notes.clear();
   const device::SimModel assumed =
-      app::sim_model_from_spec(model::parse_system_spec(gpu + link, "gpu.toml"), 1, &notes);
+      model::sim_model_from_spec(model::parse_system_spec(gpu + link, "gpu.toml"), 1, &notes);
   EXPECT_DOUBLE_EQ(assumed.host_memory_Bps, 20e9);
   const auto said = std::count_if(notes.begin(), notes.end(), [](const std::string& n) {
     return n.find("assumed 20 GB/s host copies (no host.copy_gbs)") != std::string::npos;
@@ -227,7 +229,7 @@ TEST(SimSetup, GpuRanksRowKernelsAtTheHardwareMemorysOwnBandwidth) {
                            "[host.link]\nalpha_us = 5\nbandwidth_gbs = 25\n";
   const model::SystemSpec spec = model::parse_system_spec(text, "p100.toml");
   EXPECT_NEAR(spec.memory.bw_eq_Bps, 13.07e9, 0.01e9);  // the model's figure is unchanged
-  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  const device::SimModel m = model::sim_model_from_spec(spec, 1);
   EXPECT_NEAR(m.memory_Bps, 4 * 16 * 8 * 1.43e9, 1e3);  // 732.16 GB/s
   EXPECT_NEAR(m.row_element_s, 64 / 732.16e9, 1e-15);
 }
@@ -235,14 +237,14 @@ TEST(SimSetup, GpuRanksRowKernelsAtTheHardwareMemorysOwnBandwidth) {
 TEST(SimModel, JsonRoundTripKeepsEveryFigure) {
   const model::SystemSpec spec =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/dgx-h100.toml");
-  const device::SimModel m = app::sim_model_from_spec(spec, 1);
+  const device::SimModel m = model::sim_model_from_spec(spec, 1);
   const device::SimModel back = device::sim_model_from_json(to_json(m), "test");
   EXPECT_EQ(to_json(back), to_json(m));
 }
 
 TEST(SimModel, ZeroRateIsRejectedNamingTheField) {
   const model::SystemSpec spec = model::parse_system_spec(kCpuSpec, "cpu.toml");
-  nlohmann::json j = to_json(app::sim_model_from_spec(spec, 1));
+  nlohmann::json j = to_json(model::sim_model_from_spec(spec, 1));
   j["dgemm"]["peak_flops"] = 0;
   try {
     device::sim_model_from_json(j, "k.json");
@@ -333,7 +335,7 @@ TEST(SimSetup, H200SpecFiguresLandInTheKernelModel) {
   const model::SystemSpec spec =
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml");
   std::vector<std::string> notes;
-  const device::SimModel m = app::sim_model_from_spec(spec, 1, &notes);
+  const device::SimModel m = model::sim_model_from_spec(spec, 1, &notes);
   EXPECT_TRUE(m.gpu);
   // probe.json, fitted, at the share the LU's update ran at (its records).
   EXPECT_DOUBLE_EQ(m.dgemm.peak_flops, 67292e9 * 0.79);
@@ -385,7 +387,7 @@ TEST(SimSetup, DeviceFactKeysReachTheKernelModelOrAreAssumedAndSaid) {
   std::string text =
       without(without(h200_with("launch_us = 2\nfact_column_us = 3"), "launch_us = 5"),
               "fact_column_us = 0");
-  device::SimModel m = app::sim_model_from_spec(model::parse_system_spec(text, "h.toml"), 1);
+  device::SimModel m = model::sim_model_from_spec(model::parse_system_spec(text, "h.toml"), 1);
   EXPECT_DOUBLE_EQ(m.kernel_overhead_s, 2e-6);
   EXPECT_DOUBLE_EQ(m.device_fact_column_s, 3e-6);
   const device::SimModel back = device::sim_model_from_json(to_json(m), "k.json");
@@ -394,7 +396,7 @@ TEST(SimSetup, DeviceFactKeysReachTheKernelModelOrAreAssumedAndSaid) {
   // Without the key, the spec's [provenance] no longer lists it as assumed.
   const std::string no_launch =
       without(without(h200_with(""), "launch_us = 5"), "  \"device.launch_us\",");
-  m = app::sim_model_from_spec(model::parse_system_spec(no_launch, "h.toml"), 1, &notes);
+  m = model::sim_model_from_spec(model::parse_system_spec(no_launch, "h.toml"), 1, &notes);
   EXPECT_DOUBLE_EQ(m.kernel_overhead_s, 5e-6);
   EXPECT_TRUE(std::any_of(notes.begin(), notes.end(), [](const std::string& n) {
     return n.find("assumed 5 us per GPU kernel launch (no device.launch_us)") != std::string::npos;
@@ -421,7 +423,7 @@ TEST(SimSetup, BadDeviceFactKeysAreAClearOneLineError) {
     }
   }
   nlohmann::json j =
-      to_json(app::sim_model_from_spec(model::parse_system_spec(h200_with(""), "h.toml"), 1));
+      to_json(model::sim_model_from_spec(model::parse_system_spec(h200_with(""), "h.toml"), 1));
   j["device_fact_column_s"] = -1e-6;
   EXPECT_THROW(device::sim_model_from_json(j, "k.json"), UsageError);
 }
@@ -431,7 +433,7 @@ TEST(SimSetup, BadDeviceFactKeysAreAClearOneLineError) {
 // --fact-on device the faster schedule there), each column's further time
 // adds jb times it, and a slower launch makes it slower.
 TEST(SimModel, DeviceFactIsCostedFromTheDevicesFigures) {
-  device::SimModel m = app::sim_model_from_spec(
+  device::SimModel m = model::sim_model_from_spec(
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml"), 1);
   m.device_fact = {};  // the launch model, not the measured times
   using lu::Factorization;
@@ -468,7 +470,7 @@ namespace {
 // its points, alone and beside the update, linear between them, the end
 // segments going on in rows and the time in proportion to jb beyond them.
 TEST(SimModel, MeasuredDeviceFactIsTheProbesTimesBetweenAndBeyondItsPoints) {
-  const device::SimModel m = app::sim_model_from_spec(
+  const device::SimModel m = model::sim_model_from_spec(
       model::load_system_spec(std::string(HPLX_SOURCE_DIR) + "/examples/systems/h200.toml"), 1);
   using lu::Factorization;
   auto fact = [&](long rows, long jb, bool beside) {

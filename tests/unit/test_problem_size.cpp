@@ -1,5 +1,6 @@
 // Sizing of the default `hplx lu` problem and the per-rank memory estimate.
 #include "core/error.hpp"
+#include "device/dgemm_probe.hpp"
 #include "lu/kernels/fact_kernels.hpp"
 #include "lu/run/problem_size.hpp"
 
@@ -168,7 +169,7 @@ TEST(LuMemory, ApproachesMatrixShareForLargeN) {
 
 TEST(Probe, DgemmRateIsPositiveAndRestoresThreads) {
   const int before = openblas_get_num_threads();
-  const double gflops = hplx::lu::probe_dgemm_gflops(1);
+  const double gflops = hplx::device::probe_dgemm_gflops(1);
   EXPECT_GT(gflops, 0.05);
   EXPECT_LT(gflops, 1e5);
   EXPECT_EQ(openblas_get_num_threads(), before);

@@ -6,7 +6,7 @@
 
 #include "device/kernel_body.hpp"
 #include "lu/block_cyclic.hpp"
-#include "lu/matgen.hpp"
+#include "lu/kernels/lcg.hpp"
 
 namespace hplx::lu::kernels {
 

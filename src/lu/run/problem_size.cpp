@@ -2,14 +2,9 @@
 
 #include "core/error.hpp"
 #include "core/flops.hpp"
-#include "core/threads.hpp"
-#include "core/timer.hpp"
-#include "device/host_blas.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/phases/comm/row_swap.hpp"
 #include "lu/phases/fact/panel_factor_device.hpp"
-
-#include <omp.h>
 
 #include <fmt/format.h>
 
@@ -19,14 +14,11 @@
 #include <vector>
 
 namespace hplx::lu {
-namespace host_blas = device::host_blas;
 
 namespace {
 
 // Wall time the timed DGEMM calls of the probe aim for: long enough for a
 // stable rate, short enough not to be noticed before a one-minute run.
-constexpr double kProbeSeconds = 0.4;
-constexpr long kMaxProbeReps = 10000;
 // No default problem beyond this order: 8 n^2 would overflow long long long
 // before, and no machine holds it.
 constexpr double kMaxOrder = 1e9;
@@ -79,35 +71,6 @@ long long default_problem_bytes(long n, int nb, int nprocs) {
   const double matrix = 8.0 * static_cast<double>(n) * static_cast<double>(n + 1);
   return static_cast<long long>(std::ceil(matrix * (1.0 + kWorkspaceFraction))) +
          static_cast<long long>(nprocs) * per_rank_workspace_bytes(nb);
-}
-
-double probe_dgemm_gflops(int threads) {
-  const int used = threads > 0 ? threads : blas_threads();
-  ScopedThreads scope(threads > 0 ? threads : omp_get_max_threads(), used);
-  // Large enough that every thread gets full DGEMM blocks; 3 matrices of
-  // 1024^2 (24 MiB) or 2048^2 (96 MiB) doubles.
-  const long n = used > 4 ? 2048 : 1024;
-  std::vector<double> a(n * n), b(n * n), c(n * n, 0.0);
-  for (long i = 0; i < n * n; ++i) {
-    // Bounded values away from zero: no denormals however often C -= A B.
-    a[i] = 0.5 + static_cast<double>(i % 7) / 64.0;
-    b[i] = 0.25 - static_cast<double>(i % 5) / 64.0;
-  }
-  auto call = [&] {
-    host_blas::gemm(host_blas::Trans::No, host_blas::Trans::No, n, n, n, -1.0, a.data(), n,
-                    b.data(), n, 1.0, c.data(), n);
-  };
-  call();  // warm-up: thread pool start, page faults, caches
-  double t0 = wall_time();
-  call();
-  const double one = std::max(wall_time() - t0, 1e-6);
-  const long reps =
-      std::clamp(static_cast<long>(std::ceil(kProbeSeconds / one)), 1L, kMaxProbeReps);
-  t0 = wall_time();
-  for (long r = 0; r < reps; ++r) call();
-  const double elapsed = std::max(wall_time() - t0, 1e-9);
-  const double flops = 2.0 * static_cast<double>(n) * n * n * static_cast<double>(reps);
-  return flops / elapsed / 1e9;
 }
 
 DefaultProblem choose_default_problem(double aggregate_gflops, long long aggregate_available_bytes,

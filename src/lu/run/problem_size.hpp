@@ -31,12 +31,6 @@ struct DefaultProblem {
   std::string reason;                    // one sentence for the log
 };
 
-// Gflop/s of a square DGEMM (C -= A B, n = 1024, or 2048 above 4 threads)
-// on this rank: one warm-up call, then as many calls as take about 0.4 s.
-// `threads` > 0 runs the probe with that many BLAS threads and restores the
-// previous setting; 0 uses the current one.
-double probe_dgemm_gflops(int threads);
-
 // LU flop count of netlib HPL for order n: 2/3 n^3 + 3/2 n^2.
 double lu_flops(long n);
 
