@@ -7,17 +7,15 @@
 
 #include <fmt/format.h>
 
-#include "core/activity.hpp"
 #include "core/blas_core.hpp"
 #include "core/context.hpp"
 #include "core/error.hpp"
 #include "core/grid.hpp"
 #include "core/json_record.hpp"
-#include "core/live_record.hpp"
+#include "core/run_harness.hpp"
 #include "core/system_info.hpp"
 #include "core/threads.hpp"
 #include "core/trace.hpp"
-#include "core/watchdog.hpp"
 #include "device/device.hpp"
 #include "device/dgemm_probe.hpp"
 #include "lu/config.hpp"
@@ -317,17 +315,14 @@ class MxpRun {
         in_(in),
         set_(std::move(settings)),
         rank_(rank_in(ctx.world())),
-        live_(set_.json, rank_ == 0),
-        trace_(!set_.trace.empty()),
-        watchdog_(activity_, {.limit_s = set_.watchdog_s,
-                              .record_path = set_.json,
-                              .rank = rank_,
-                              .command = "hplx hpl-mxp"}),
-        run_ctx_(ctx) {
-    trace_.set_activity(&activity_);
-    run_ctx_.set_trace(&trace_);
-    run_ctx_.set_activity(&activity_);
-    if (rank_ == 0 && !set_.quiet) run_ctx_.set_log(stderr);
+        harness_(ctx, {.command = "hplx hpl-mxp",
+                       .say = "hplx hpl-mxp",
+                       .json_path = set_.json,
+                       .trace_path = set_.trace,
+                       .watchdog_s = set_.watchdog_s,
+                       .quiet = set_.quiet,
+                       .argv = *set_.argv,
+                       .planned = static_cast<long>(in.tests.size())}) {
     open_report();
     if (rank_ == 0 && !set_.json.empty()) {
       record_ = make_record_header("hpl-mxp", *set_.argv);
@@ -336,7 +331,7 @@ class MxpRun {
       record_["notes"] = in.notes;
       if (!in.file.empty()) record_["input"] = in.file;
       record_["tests"] = nlohmann::json::array();
-      live_.update(record_, 0, planned());
+      harness_.keep(record_, 0);
     }
   }
   void test(const hplmxp::HplMxpConfig& c);
@@ -344,7 +339,6 @@ class MxpRun {
   int close();
 
  private:
-  long planned() const { return static_cast<long>(in_.tests.size()); }
   void open_report() {
     const lu::HplDat& dat = in_.dat;
     if (in_.file.empty()) return;
@@ -365,13 +359,8 @@ class MxpRun {
   const int rank_;
   std::FILE* out_ = stdout;
   std::unique_ptr<std::FILE, int (*)(std::FILE*)> out_file_{nullptr, &std::fclose};
-  LiveRecord live_;
-  Activity activity_;
-  TraceRecorder trace_;
-  const Watchdog watchdog_;
-  Context run_ctx_;  // ctx_ with the trace and the activity
+  RunHarness harness_;  // the live record, the trace, the activity and its watchdog
   nlohmann::json record_;
-  long index_ = 0;
   int passed_ = 0, failed_ = 0;
 };
 
@@ -379,14 +368,10 @@ void MxpRun::test(const hplmxp::HplMxpConfig& c) {
   MPI_Comm world = ctx_.world();
   {  // what the watchdog names: the test, and whom this rank waits for
     const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
-    activity_.set_idle(!grid.in_grid());
-    ++index_;
-    if (grid.in_grid())
-      activity_.begin_test(index_, planned(),
-                           fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol),
-                           peers_of(grid, world));
+    harness_.begin_test(grid,
+                        fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol));
   }
-  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(run_ctx_, c);
+  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(harness_.context(), c);
   (result.passed() ? passed_ : failed_) += 1;
   if (rank_ == 0) {
     hplmxp::print_result(result, c.threshold, out_);
@@ -430,11 +415,10 @@ void MxpRun::add_to_record(nlohmann::json test) {
   else
     record_.erase("result");
   record_["summary"] = {{"tests", passed_ + failed_}, {"passed", passed_}, {"failed", failed_}};
-  live_.update(record_, static_cast<long>(record_["tests"].size()), planned());
+  harness_.keep(record_, static_cast<long>(record_["tests"].size()));
 }
 
 int MxpRun::close() {
-  MPI_Comm world = ctx_.world();
   if (rank_ == 0 && (!in_.file.empty() || in_.tests.size() > 1)) {
     std::fprintf(out_,
                  "Finished %6d tests with the following results:\n"
@@ -443,21 +427,10 @@ int MxpRun::close() {
                  passed_ + failed_, passed_, failed_);
     std::fflush(out_);
   }
-  if (trace_.enabled()) {
-    trace_.write(set_.trace, world, {{"command", "hplx hpl-mxp"}, {"argv", *set_.argv}});
-    if (rank_ == 0 && !set_.quiet)
-      std::fprintf(stderr, "hplx hpl-mxp: trace written to %s (open it in ui.perfetto.dev)\n",
-                   set_.trace.c_str());
-  }
-  if (rank_ == 0 && !set_.json.empty())
-    live_.finish(record_, static_cast<long>(record_["tests"].size()), planned());
-  // Waiting for the others (ranks outside the last grid sat it out).
-  activity_.set_idle(true);
-  // Rank 0 is in every grid (its coordinates are 0, 0), so its count of
-  // failures is the run's.
-  int failed = failed_;
-  MPI_Bcast(&failed, 1, MPI_INT, 0, world);
-  return failed > 0 ? 1 : 0;
+  const bool recorded = rank_ == 0 && !set_.json.empty();
+  return harness_.close(recorded ? &record_ : nullptr,
+                        recorded ? static_cast<long>(record_["tests"].size()) : 0,
+                        failed_ > 0 ? 1 : 0);
 }
 
 }  // namespace

@@ -22,12 +22,11 @@
 #include "core/error.hpp"
 #include "core/flops.hpp"
 #include "core/json_record.hpp"
-#include "core/live_record.hpp"
 #include "core/progress.hpp"
+#include "core/run_harness.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "core/trace.hpp"
-#include "core/watchdog.hpp"
 #include "device/backend.hpp"
 #include "device/backend_kind.hpp"
 #include "lu/local_matrix.hpp"
@@ -462,20 +461,19 @@ class HplRun {
         options_(options),
         world_(ctx.world()),
         root_(rank_in(world_) == 0),
-        trace_(!options.trace_path.empty()),
         header_(make_record_header("lu", options.argv)),
-        live_(options.json_path, root_),
         tests_(expand_tests(dat)),
         backend_(device::name_of(ctx.device().kind())),
-        run_ctx_(ctx),
-        watchdog_(activity_, {.limit_s = options.watchdog_s,
-                              .record_path = options.json_path,
-                              .rank = rank_in(world_),
-                              .command = "hplx lu"}) {
+        harness_(ctx, {.command = "hplx lu",
+                       .say = "hplx",
+                       .json_path = options.json_path,
+                       .trace_path = options.trace_path,
+                       .watchdog_s = options.watchdog_s,
+                       .quiet = options.quiet,
+                       .argv = options.argv,
+                       .planned = static_cast<long>(tests_.size())}) {
     if (root_) open_output(out_, dat);
-    if (root_) live_.update(record_so_far(), 0, total());
-    trace_.set_activity(&activity_);
-    run_ctx_.set_activity(&activity_);
+    if (root_) harness_.keep(record_so_far(), 0);
   }
 
   const std::vector<TestCase>& tests() const { return tests_; }
@@ -490,7 +488,6 @@ class HplRun {
   int close();
 
  private:
-  long total() const { return static_cast<long>(tests_.size()); }
   bool enter_grid(const TestCase& t);
   std::optional<CoreShare> share_cores(TestCase& run, const TestCase& t);
   void report(const TestCase& t, const TestOutcome& o);
@@ -505,20 +502,15 @@ class HplRun {
   TestCounts counts_;
   nlohmann::json records_ = nlohmann::json::array();
   std::vector<std::string> choices_;  // what hplx chose per grid, said once each
-  TraceRecorder trace_;
   const nlohmann::json header_;
   std::vector<SweepPoint> passed_;  // for the TOP500 figures
-  LiveRecord live_;
   const std::vector<TestCase> tests_;
   const std::string backend_;
-  Activity activity_;  // what this rank is doing, watched by the watchdog
-  Context run_ctx_;
-  const Watchdog watchdog_;
+  RunHarness harness_;  // the live record, the trace, the activity and its watchdog
   const PackageEnergy packages_;
   bool said_no_energy_ = false;
   bool first_ = true;
   std::unique_ptr<ProcessGrid> grid_;
-  long index_ = 0;
 };
 
 nlohmann::json HplRun::record_so_far() const {
@@ -546,8 +538,8 @@ bool HplRun::enter_grid(const TestCase& t) {
     grid_.reset();
     grid_ = std::make_unique<ProcessGrid>(world_, t.grid.p, t.grid.q, t.pmap);
   }
-  activity_.set_idle(!grid_->in_grid());
-  return grid_->in_grid();
+  return harness_.begin_test(*grid_, fmt::format("{} N={} NB={} P={} Q={}", variant_code(t), t.n,
+                                                 t.nb, t.grid.p, t.grid.q));
 }
 
 // The node's cores shared out among its ranks for FACT (seed 000), where
@@ -563,12 +555,7 @@ std::optional<CoreShare> HplRun::share_cores(TestCase& run, const TestCase& t) {
 }
 
 void HplRun::test(const TestCase& t) {
-  ++index_;
   if (!enter_grid(t)) return;
-  activity_.begin_test(
-      index_, total(),
-      fmt::format("{} N={} NB={} P={} Q={}", variant_code(t), t.n, t.nb, t.grid.p, t.grid.q),
-      peers_of(*grid_, world_));
   {
     TestCase chosen = t;
     const std::string note = choose_for_grid(chosen);
@@ -580,8 +567,8 @@ void HplRun::test(const TestCase& t) {
   TestCase run = t;
   const std::optional<CoreShare> share = share_cores(run, t);
   if (options_.observer) options_.observer->before(t);
-  const TestOutcome o =
-      run_test(run_ctx_, run, *grid_, dat_.threshold, options_, trace_, packages_);
+  const TestOutcome o = run_test(harness_.context(), run, *grid_, dat_.threshold, options_,
+                                 harness_.trace(), packages_);
   if (share) restore_binding();
   if (root_) report(t, o);
   count(o.verdict);
@@ -593,7 +580,7 @@ void HplRun::test(const TestCase& t) {
   if (options_.observer) options_.observer->after(t, {o.seconds, o.gflops, o.info}, rec);
   records_.push_back(std::move(rec));
   // Rank 0 is in every grid: it runs every test.
-  if (root_) live_.update(record_so_far(), static_cast<long>(records_.size()), total());
+  if (root_) harness_.keep(record_so_far(), static_cast<long>(records_.size()));
 }
 
 // netlib's lines for one test, the balance point and energy on stderr, and
@@ -660,18 +647,9 @@ void HplRun::print_summary() {
 }
 
 int HplRun::close() {
-  if (trace_.enabled()) {
-    trace_.write(options_.trace_path, world_, {{"command", "hplx lu"}, {"argv", options_.argv}});
-    if (root_ && !options_.quiet)
-      std::fprintf(stderr, "hplx: trace written to %s (open it in ui.perfetto.dev)\n",
-                   options_.trace_path.c_str());
-  }
-  if (root_) live_.finish(record_so_far(), static_cast<long>(records_.size()), total());
-  // Waiting for the last tests of a grid this rank was not in.
-  activity_.set_idle(true);
-  int status = (counts_.failed > 0 || counts_.skipped > 0) ? 1 : 0;
-  HPLX_MPI_CHECK(MPI_Bcast(&status, 1, MPI_INT, 0, world_));
-  return status;
+  const nlohmann::json record = root_ ? record_so_far() : nlohmann::json();
+  return harness_.close(root_ ? &record : nullptr, static_cast<long>(records_.size()),
+                        counts_.failed > 0 || counts_.skipped > 0 ? 1 : 0);
 }
 
 }  // namespace
