@@ -211,15 +211,4 @@ SimModel read_sim_model(const std::string& path) {
   return sim_model_from_json(j, path);
 }
 
-long simulated_pivot(std::uint64_t seed, long k, long c, long n) {
-  const long first = k + c;
-  if (n - first <= 1) return first;
-  // splitmix64 of (seed, row): a well-mixed hash, the same on every rank.
-  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(first);
-  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-  z ^= z >> 31;
-  return first + static_cast<long>(z % static_cast<std::uint64_t>(n - first));
-}
-
 }  // namespace hplx::device

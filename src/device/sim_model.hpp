@@ -124,9 +124,4 @@ nlohmann::json to_json(const SimModel& m);
 SimModel sim_model_from_json(const nlohmann::json& j, const std::string& what);
 SimModel read_sim_model(const std::string& path);
 
-// The global row FACT takes as pivot of column c of the panel at k in a
-// simulated run (no data to search): deterministic, the same on every rank,
-// uniform over the rows [k + c, n) as the pivots of HPL's random matrix are.
-long simulated_pivot(std::uint64_t seed, long k, long c, long n);
-
 }  // namespace hplx::device

@@ -271,14 +271,14 @@ TEST(SimModel, GemmSlowsDownOnThinShapes) {
 TEST(SimModel, PivotsAreDeterministicAndSpreadOverTheRemainingRows) {
   std::set<long> seen;
   for (long c = 0; c < 200; ++c) {
-    const long p = device::simulated_pivot(7, 1000, c, 5000);
+    const long p = lu::simulated_pivot(7, 1000, c, 5000);
     EXPECT_GE(p, 1000 + c);
     EXPECT_LT(p, 5000);
-    EXPECT_EQ(p, device::simulated_pivot(7, 1000, c, 5000));
+    EXPECT_EQ(p, lu::simulated_pivot(7, 1000, c, 5000));
     seen.insert(p);
   }
-  EXPECT_GT(seen.size(), 150u);                                // spread, not a handful of rows
-  EXPECT_EQ(device::simulated_pivot(7, 4999, 0, 5000), 4999);  // the last row has no choice
+  EXPECT_GT(seen.size(), 150u);                            // spread, not a handful of rows
+  EXPECT_EQ(lu::simulated_pivot(7, 4999, 0, 5000), 4999);  // the last row has no choice
 }
 
 TEST(SimSetup, SimulatorMemoryGrowsWithRanksAndBlockSize) {

@@ -11,11 +11,11 @@
 #include "core/grid.hpp"
 #include "device/device.hpp"
 #include "device/launch.hpp"
-#include "device/sim_model.hpp"
 #include "lu/config.hpp"
 #include "lu/kernels/row_kernels.hpp"
 #include "lu/local_matrix.hpp"
 #include "lu/phases/comm/row_swap.hpp"
+#include "lu/phases/fact/fact_model.hpp"
 #include "lu/phases/fact/panel_factor.hpp"
 #include "lu/phases/panel.hpp"
 #include "lu/phases/update/apply_panel.hpp"
@@ -137,11 +137,11 @@ void RowCopyTiming::prepare() {
   State& s = *s_;
   ++s.round;
   // Rows below the panel's, uniform and in no order, as HPL's pivots are
-  // (the simulation's pivots, device::simulated_pivot). Rows a fixed
+  // (the simulation's pivots, simulated_pivot). Rows a fixed
   // stride apart timed the gathers at 4.2 ns per element where a 2x1 run's
   // took 6-8: the processor's prefetchers follow a stride.
   for (int k = 0; k < s.b; ++k) {
-    const long r = device::simulated_pivot(static_cast<std::uint64_t>(s.round), 0, s.b + k, s.m);
+    const long r = simulated_pivot(static_cast<std::uint64_t>(s.round), 0, s.b + k, s.m);
     s.p.ipiv[k] = r;
     s.rows[k] = r;
   }

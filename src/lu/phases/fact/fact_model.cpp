@@ -86,7 +86,7 @@ void model_stacked_panel(device::Backend& backend, Panel& panel, int nbmin, int 
       // updated over the columns right of it (rows x jb^2 flops in all).
       const double flops = 2.0 * std::max(0.0, rows - c) * static_cast<double>(jb - c);
       seconds += flops / model.fact_flops + model.fact_column_s;
-      panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
+      panel.ipiv[c] = simulated_pivot(model.seed, panel.k, c, n);
     }
     sim.host_work(seconds);
     exchange.columns(sim, bounds[s + 1] - bounds[s]);
@@ -243,7 +243,7 @@ void model_stacked_panel_device(device::Queue& q, Panel& panel, Factorization rf
       device_fact_parts(model, panel.ld(), jb, rfact, pfact, nbmin, ndiv, colsize > 1);
   std::vector<long> bounds = subpanel_starts(static_cast<int>(jb), nbmin, ndiv);
   bounds.push_back(jb);
-  for (long c = 0; c < jb; ++c) panel.ipiv[c] = device::simulated_pivot(model.seed, panel.k, c, n);
+  for (long c = 0; c < jb; ++c) panel.ipiv[c] = simulated_pivot(model.seed, panel.k, c, n);
   // W's host tail too: where the panel goes to the host (Q > 1) its pivots
   // are read back from there, and the simulated copy moves no data.
   pack_panel_tail(panel);
@@ -260,6 +260,17 @@ void model_stacked_panel_device(device::Queue& q, Panel& panel, Factorization rf
       done(bounds[s], bounds[s + 1]);
     }
   }
+}
+
+long simulated_pivot(std::uint64_t seed, long k, long c, long n) {
+  const long first = k + c;
+  if (n - first <= 1) return first;
+  // splitmix64 of (seed, row): a well-mixed hash, the same on every rank.
+  std::uint64_t z = seed * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(first);
+  z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+  z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+  z ^= z >> 31;
+  return first + static_cast<long>(z % static_cast<std::uint64_t>(n - first));
 }
 
 }  // namespace hplx::lu

@@ -4,6 +4,8 @@
 
 #include <mpi.h>
 
+#include <cstdint>
+
 #include "device/queue.hpp"
 #include "device/sim_model.hpp"
 #include "device/simulation.hpp"
@@ -20,7 +22,7 @@ FactEngine fact_engine(bool on_device, const device::Backend& backend);
 
 // FACT on the host where `backend` holds no data: the same sub-panel
 // notifications as factor_stacked_panel, each column's arithmetic charged
-// at the model's FACT rate, the pivots from device::simulated_pivot over
+// at the model's FACT rate, the pivots from simulated_pivot over
 // the matrix's `n` rows. The per-column pivot exchanges over the process
 // column are two real ones per sub-panel, the second timed, and the rest
 // charged at its time.
@@ -36,7 +38,7 @@ void model_stacked_panel(device::Backend& backend, Panel& panel, int nbmin, int 
 // traffic at the device's bandwidth, each column the model's
 // device_fact_column_s. With several process rows the host waits for the
 // queue at each sub-panel's end and the pivot exchanges run as in
-// model_stacked_panel. The pivots are device::simulated_pivot's, on the
+// model_stacked_panel. The pivots are simulated_pivot's, on the
 // host and in W's host tail.
 void model_stacked_panel_device(device::Queue& q, Panel& panel, Factorization rfact,
                                 Factorization pfact, int nbmin, int ndiv, MPI_Comm col, long n,
@@ -49,5 +51,10 @@ void model_stacked_panel_device(device::Queue& q, Panel& panel, Factorization rf
 double simulated_device_fact_seconds(const device::SimModel& model, long rows, long jb,
                                      Factorization rfact, Factorization pfact, int nbmin, int ndiv,
                                      bool beside = false);
+
+// The global row FACT takes as pivot of column c of the panel at k in a
+// simulated run (no data to search): deterministic, the same on every rank,
+// uniform over the rows [k + c, n) as the pivots of HPL's random matrix are.
+long simulated_pivot(std::uint64_t seed, long k, long c, long n);
 
 }  // namespace hplx::lu
