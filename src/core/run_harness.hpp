@@ -44,8 +44,6 @@ class RunHarness {
   // that prints (rank 0, not --quiet), stderr as its log.
   const Context& context() const { return ctx_; }
   TraceRecorder& trace() { return trace_; }
-  bool root() const { return root_; }
-  long planned() const { return options_.planned; }
 
   // The next test begins on `grid`: what the watchdog names (`label`) and
   // whom this rank waits for. A rank outside the grid sits the test out:
