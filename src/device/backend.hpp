@@ -57,6 +57,10 @@ struct DeviceCounters {
 
 class Backend {
  public:
+  // `simulation`: the clock and models that replace computing (the sim
+  // backend passes itself); null for every backend that computes. The one
+  // answer to "is this a simulation", given once when the backend is made.
+  explicit Backend(Simulation* simulation = nullptr) : simulation_(simulation) {}
   virtual ~Backend() = default;
   virtual BackendKind kind() const = 0;
   // One line for the run log, e.g. "host: OpenBLAS 0.3.21 (OpenMP), 2 threads".
@@ -82,12 +86,14 @@ class Backend {
   virtual EnergyCounter energy_counter() { return {}; }
   // The sim backend's clock and models (device/simulation.hpp); null for
   // every backend that computes.
-  virtual Simulation* simulation() { return nullptr; }
-  // Whether this backend's buffers hold data. A simulated backend's are
-  // never read or written: host work on them is charged instead of done
-  // (charge(), device::on_host in host_pass.hpp), nothing is worth
-  // reserving ahead in them, and no result can be checked.
-  virtual bool holds_data() const { return true; }
+  Simulation* simulation() const { return simulation_; }
+  // Whether this backend's buffers hold data: false where a simulation
+  // stands in (simulation()). Those buffers are never read or written: host
+  // work on them is charged instead of done (charge(), device::on_host in
+  // host_pass.hpp), kernels on their queues are charged by the elements
+  // they would move (launch.hpp), nothing is worth reserving ahead in them,
+  // and no result can be checked.
+  bool holds_data() const { return simulation_ == nullptr; }
   // Charges host work that was not done (see holds_data()).
   virtual void charge(const HostPass&) {}
   // How many Device and Pinned allocations this backend has made, for tests
@@ -96,6 +102,9 @@ class Backend {
   // counted (the emulated device counts).
   virtual long device_allocations() const { return -1; }
   virtual DeviceCounters counters() const { return {}; }
+
+ private:
+  Simulation* simulation_;
 };
 
 // Makes the implementation `kind` (it must be compiled in: parse_backend).

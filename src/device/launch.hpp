@@ -20,6 +20,7 @@
 #include <utility>
 #include <vector>
 
+#include "device/backend.hpp"
 #include "device/compiled_backends.hpp"
 #include "device/kernel_body.hpp"
 #include "device/queue.hpp"
@@ -88,7 +89,7 @@ void simulate(Queue& q, long n, const Body& body) {
 template <class Body>
 void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
-  if (q.simulated()) return simulate(q, n, body);
+  if (!q.backend().holds_data()) return simulate(q, n, body);
   if (!q.executes_on_host()) {
     if constexpr (kCudaCompiled)
       launch_on_device(q, n, body);
@@ -120,7 +121,7 @@ template <class Body>
 void launch_phased(Queue& q, Body body, int blocks = 0, long grain = 4096) {
   const long phases = body.phases();
   if (phases <= 0) return;
-  if (q.simulated()) {
+  if (!q.backend().holds_data()) {
     double elements = 0;
     for (long p = 0; p < phases; ++p) elements += static_cast<double>(body.extent(p));
     return q.simulate_kernel(elements, RowCopyOf<Body>::of(body));
@@ -178,7 +179,7 @@ template <class Body>
 double reduce_sum(Queue& q, long n, Body body) {
   double s = 0;
   if (n <= 0) return s;
-  if (q.simulated()) {  // no data: the sum of nothing
+  if (!q.backend().holds_data()) {  // no data: the sum of nothing
     simulate(q, n, body);
     return s;
   }

@@ -38,6 +38,8 @@ class Mirror {
   bool aliased() const {
     return backend_ == nullptr || backend_->host_accessible(MemorySpace::Device);
   }
+  // Whether its sides hold data (Backend::holds_data).
+  bool holds_data() const { return backend_ == nullptr || backend_->holds_data(); }
 
   void resize(long count) {
     if (count > capacity_) grow(count);

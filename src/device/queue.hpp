@@ -78,11 +78,6 @@ class Queue {
   // True when the queue's work runs on the host's cores (host, emulated):
   // kernel bodies then run as host loops (launch.hpp).
   virtual bool executes_on_host() const = 0;
-  // True for the sim backend's queues: nothing runs, every operation costs
-  // modelled time (device/sim/). launch() then charges a kernel body by the
-  // matrix elements it would move, and how (simulate_kernel), instead of
-  // running it.
-  virtual bool simulated() const { return false; }
   // The priority it was made with (Backend::make_queue).
   virtual QueuePriority priority() const { return QueuePriority::Normal; }
   // The SMs this queue's BLAS calls made from now on aim at, leaving the

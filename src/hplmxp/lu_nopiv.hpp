@@ -78,7 +78,7 @@ enum class PanelSolve { Trsm, Inverse, InverseTf32 };
 const char* name_of(PanelSolve s);
 PanelSolve parse_panel_solve(const std::string& text);
 
-struct NopivBuffers;  // lu_nopiv.cpp
+struct NopivBuffers;  // nopiv_phases.hpp
 
 // The factorization's buffers (the diagonal block, U's rows of a column
 // range, DEPTH + 1 panels used in turn, the 16-bit operands, the inverted

@@ -1,5 +1,5 @@
 // A triangle's inverse on the queue, for HPL-MxP's panel solves by
-// inverted triangles (lu_nopiv.cpp, --panel-solve inverse|inverse-tf32).
+// inverted triangles (nopiv_phases.cpp, --panel-solve inverse|inverse-tf32).
 #pragma once
 
 #include "device/queue.hpp"

@@ -78,7 +78,6 @@ class SimQueue final : public BlasForwarding<SimQueue> {
   Backend& backend() const override;
   bool runs_inline() const override { return !gpu_; }
   bool executes_on_host() const override { return false; }
-  bool simulated() const override { return true; }
   void simulate_kernel(double elements, RowCopy kind) override;
   // The queue does `seconds` of work after what it has; `computes`: the
   // work takes the device's cores (kernels, BLAS), not only its copy
@@ -168,7 +167,7 @@ class SimQueue final : public BlasForwarding<SimQueue> {
 
 class SimBackend final : public Backend, public Simulation {
  public:
-  explicit SimBackend(const SimModel& m) : model_(m) { model_.check(); }
+  explicit SimBackend(const SimModel& m) : Backend(this), model_(m) { model_.check(); }
   BackendKind kind() const override { return BackendKind::Sim; }
   std::string describe() const override {
     return fmt::format("sim: SimGrid {}.{} SMPI, {} ranks, kernel models from {}",
@@ -234,8 +233,6 @@ class SimBackend final : public Backend, public Simulation {
     const std::lock_guard lock(mutex_);
     std::erase(queues_, q);
   }
-  Simulation* simulation() override { return this; }
-  bool holds_data() const override { return false; }
   void charge(const HostPass& pass) override {
     host_work(pass.kind == HostPass::kContiguous
                   ? sizeof(double) * pass.elements / model_.host_memory_Bps

@@ -1,12 +1,14 @@
 // The bsp look-ahead schedule's steps (look_ahead.hpp's `Steps`), written
 // once for every LU the suite runs: `hplx lu`'s FP64 LU with partial
-// pivoting (pdgesv.cpp, lu::PivotingPhases) and HPL-MxP's FP32 LU without
-// pivoting (src/hplmxp/lu_nopiv.cpp), as SLATE's getrf and getrf_nopiv
-// share one set of tasks. What differs between them is a phase set: what
-// FACT, LBCAST, RS and UPDATE are (pivoting or none, the storage scalar,
-// the update's operand precision). What is the same is here: the order of
-// the phases inside an iteration, what runs beside FACT, on which queue
-// FACT runs, and the phases' timing.
+// pivoting (pdgesv.cpp) and HPL-MxP's FP32 LU without pivoting
+// (src/hplmxp/lu_nopiv.cpp), as SLATE's getrf and getrf_nopiv share one
+// set of tasks. What differs between them is a phase set: what FACT,
+// LBCAST, RS and UPDATE are (pivoting or none, the storage scalar, the
+// update's operand precision), each set in a file of its own beside its
+// benchmark (lu/schedules/pivoting_phases.hpp, src/hplmxp/nopiv_phases.hpp:
+// HPL-MxP builds on the LU, not under it). What is the same is here: the
+// order of the phases inside an iteration, what runs beside FACT, on which
+// queue FACT runs, and the phases' timing.
 //
 // Steps 2 (FACT and LBCAST started) and 3 (the oldest waiting panel's RS +
 // UPDATE of the rest) overlap in one of three ways:

@@ -22,8 +22,8 @@ namespace hplx::lu {
 // queues that read it and is reused once they are done.
 class PanelStore {
  public:
-  // `count` buffers for any panel of a, their host pages touched (nothing
-  // on the sim backend, whose buffers hold no data).
+  // `count` buffers for any panel of a, their host pages touched (none
+  // where a's buffers hold no data: nothing to fault in).
   void reserve(const LocalMatrix& a, int count);
   // A kept buffer (the last one given back whose queue work is done, or
   // else the oldest), or an empty one. The oldest's work not yet done is
@@ -31,8 +31,10 @@ class PanelStore {
   // the queue that writes the buffer first to wait for.
   device::Mirror<double> take(std::vector<device::EventPtr>* pending = nullptr);
   // `ready`: events recorded after the queue work that reads `w` (none where
-  // that work is done when it returns).
+  // that work is done when it returns). They guard the buffer's data; one
+  // that holds none (Mirror::holds_data) is free at once.
   void give(device::Mirror<double> w, std::vector<device::EventPtr> ready = {}) {
+    if (!w.holds_data()) ready.clear();
     free_.push_back({std::move(w), std::move(ready)});
   }
 

@@ -107,13 +107,10 @@ double PivotingPhases::flops(const PendingPanel& p) const {
 }
 
 // The panel's buffer goes back, reused once the queues are past its
-// update. A simulated device's buffers hold no data and none are reserved
-// (PanelStore::reserve): one is reused at once, where waiting on its
-// events would stall the simulated host as the real run, with DEPTH + 2
-// reserved, does not.
+// update (PanelStore::give).
 void PivotingPhases::retire(PendingPanel& p) {
   std::vector<device::EventPtr> ready;
-  if (!ctx_.device().compute().runs_inline() && a_.backend().holds_data())
+  if (!ctx_.device().compute().runs_inline())
     ready = {ctx_.device().compute().record(), fact_queue().record()};
   panels_->give(std::move(p.panel.w), std::move(ready));
 }

@@ -59,18 +59,30 @@ SwapForm swap_form(const SwapParams& s, long local_columns, MPI_Comm second) {
   return form;
 }
 
+namespace {
+
+// Whether the row copies on `backend` take the host's forms because their
+// cost is modelled, not run: a simulation's charges for row copies were
+// calibrated on the host's forms (column blocks, dlaswp in place, host
+// staging), so a simulated device is charged as those.
+bool charged_as_host_forms(const device::Backend& backend) {
+  return !backend.holds_data();
+}
+
+}  // namespace
+
 bool swaps_in_device_memory(bool asked, device::Backend& backend) {
-  return asked && !backend.host_accessible(device::MemorySpace::Device) && backend.holds_data();
+  return asked && !backend.host_accessible(device::MemorySpace::Device) &&
+         !charged_as_host_forms(backend);
 }
 
 namespace {
 
 // Columns per index of the gather and scatter bodies on `q`: one on a
-// device, kernels::kColumnBlock where the host's cores run the body (and where the
-// backend's buffers hold no data, a simulated queue, whose charge per
-// element was calibrated on the host's form).
+// device, kernels::kColumnBlock where the host's cores run the body or its
+// cost is charged as theirs (charged_as_host_forms).
 long row_copy_columns(const device::Queue& q) {
-  return q.executes_on_host() || !q.backend().holds_data() ? kernels::kColumnBlock : 1;
+  return q.executes_on_host() || charged_as_host_forms(q.backend()) ? kernels::kColumnBlock : 1;
 }
 
 // `b`, grown to Device memory for at least `count` elements (reserved
@@ -610,7 +622,7 @@ void InPlaceSwapBuffers::reserve(device::Backend& backend, long nn, int nb) {
 void swap_rows_in_place(device::Queue& q, LocalMatrix& a, const Panel& p, long lc0, long nn,
                         InPlaceSwapBuffers* scratch) {
   if (nn <= 0 || p.jb <= 0) return;
-  if (scratch == nullptr || !q.backend().holds_data() ||
+  if (scratch == nullptr || charged_as_host_forms(q.backend()) ||
       q.backend().host_accessible(device::MemorySpace::Device)) {
     device::launch(q, kernels::column_blocks(nn),
                    kernels::SwapRowsInPlace{a.at(0, lc0), a.lda(), p.d_pivots(), p.k, p.jb, nn},
