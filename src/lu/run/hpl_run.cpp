@@ -24,6 +24,7 @@
 #include "core/json_record.hpp"
 #include "core/progress.hpp"
 #include "core/run_harness.hpp"
+#include "core/slow_ranks.hpp"
 #include "core/threads.hpp"
 #include "core/timer.hpp"
 #include "core/trace.hpp"
@@ -243,6 +244,10 @@ nlohmann::json to_json(const EnergyUse& u, double seconds, double gflops) {
   return j;
 }
 
+// A rank whose update took this much longer than the ranks' median is
+// named at the end of its test (core/slow_ranks.hpp).
+constexpr double kSlowRankThreshold = 0.10;
+
 struct TestOutcome {
   double seconds = 0, gflops = 0;  // wall time of the solve, maximum over ranks
   EnergyUse energy;
@@ -251,6 +256,8 @@ struct TestOutcome {
   PhaseTimes phases;                       // this rank's
   std::vector<IterationTimes> iterations;  // each field the maximum over the ranks
   std::optional<BalancePoint> balance;
+  std::vector<RankFigures> ranks;  // every rank's totals and host, on rank 0 (empty elsewhere)
+  std::vector<SlowRank> slow;      // those whose update was slow (find_slow_ranks)
   // The device's counters over the iteration loop, each the maximum over
   // the ranks (-1 where the backend does not count them).
   device::DeviceCounters loop;
@@ -315,6 +322,9 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   o.phases = solved.phases;
   o.iterations = max_on_root(solved.iterations, grid.all());  // empty off rank 0
   o.balance = find_balance_point(o.iterations, t.n);
+  o.ranks = gather_rank_figures({solved.phases.update, solved.phases.fact, solved.phases.wait},
+                                grid.all());
+  o.slow = find_slow_ranks(o.ranks, kSlowRankThreshold);
   o.loop = max_over(solved.loop, grid.all());
   if (!run_ctx.device().backend().holds_data()) {  // a simulated run: nothing to check
     o.verdict = Verdict::Simulated;
@@ -345,6 +355,7 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
                      {"swap_hidden", o.phases.swap_hidden}};
   rec["iterations"] = iterations_to_json(o.iterations, t.n);
   rec["balance_point"] = balance_point_json(o.balance);
+  if (!o.ranks.empty()) rec["ranks"] = rank_figures_json(o.ranks, o.slow, kSlowRankThreshold);
   if (o.loop.host_waits >= 0) {
     nlohmann::json& loop = rec["device_loop"];
     loop = {{"host_waits", o.loop.host_waits}, {"allocations", o.loop.allocations}};
@@ -382,6 +393,30 @@ void print_balance_point(const TestCase& t, const TestOutcome& o) {
   if (o.iterations.empty()) return;
   std::fprintf(stderr, "hplx: %s N=%ld NB=%d: %s\n", variant_code(t).c_str(), t.n, t.nb,
                balance_point_sentence(o.balance, static_cast<long>(o.iterations.size())).c_str());
+}
+
+// On stderr beside the balance point, with more than one rank: each rank
+// whose update was slow (at most kShown, then how many more), or that none
+// was and which came closest.
+void print_slow_ranks(const TestCase& t, const TestOutcome& o) {
+  if (o.ranks.size() < 2) return;
+  const std::string test = fmt::format("{} N={} NB={}", variant_code(t), t.n, t.nb);
+  constexpr std::size_t kShown = 5;
+  for (std::size_t i = 0; i < std::min(o.slow.size(), kShown); ++i)
+    std::fprintf(stderr, "hplx: %s: slow %s\n", test.c_str(),
+                 slow_rank_sentence(o.slow[i]).c_str());
+  if (o.slow.size() > kShown)
+    std::fprintf(stderr, "hplx: %s: %zu more slow ranks in the record\n", test.c_str(),
+                 o.slow.size() - kShown);
+  if (!o.slow.empty()) return;
+  const std::vector<SlowRank> all = find_slow_ranks(o.ranks, -1.0);  // every rank, slowest first
+  if (all.empty()) return;                                           // no update timed
+  const SlowRank& closest = all.front();
+  std::fprintf(stderr,
+               "hplx: %s: no slow rank: every rank's update within %.0f%% of the others' median "
+               "(the slowest, rank %d on %s, %+.1f%%)\n",
+               test.c_str(), 100 * kSlowRankThreshold, closest.figures.rank,
+               closest.figures.host.c_str(), 100 * closest.slower);
 }
 
 // On stderr beside the balance point: the test's energy, or once per run
@@ -609,6 +644,7 @@ void HplRun::report(const TestCase& t, const TestOutcome& o) {
   if (!options_.quiet) {
     print_balance_point(t, o);
     print_energy(t, o, said_no_energy_);
+    print_slow_ranks(t, o);
   }
   // The TOP500 counts only runs that passed the residual check.
   if (o.verdict == Verdict::Passed) {

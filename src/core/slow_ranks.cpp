@@ -1,0 +1,113 @@
+#include "core/slow_ranks.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <array>
+#include <cstdio>
+
+#include "core/error.hpp"
+
+namespace hplx {
+
+namespace {
+
+constexpr int kHostChars = 64;  // a host name's characters kept (with its NUL)
+
+// The MPI library's name for this rank's host: the host name under a real
+// MPI, the simulated host under SimGrid's SMPI.
+std::array<char, kHostChars> my_host() {
+  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
+  int length = 0;
+  std::array<char, kHostChars> host{};
+  if (MPI_Get_processor_name(name.data(), &length) != MPI_SUCCESS || length <= 0)
+    std::snprintf(host.data(), host.size(), "unknown");
+  else
+    std::snprintf(host.data(), host.size(), "%.*s", length, name.data());
+  return host;
+}
+
+double median(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t h = v.size() / 2;
+  return v.size() % 2 ? v[h] : 0.5 * (v[h - 1] + v[h]);
+}
+
+}  // namespace
+
+std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm comm) {
+  int rank = 0, size = 1;
+  HPLX_MPI_CHECK(MPI_Comm_rank(comm, &rank));
+  HPLX_MPI_CHECK(MPI_Comm_size(comm, &size));
+  const double numbers[3] = {mine.update, mine.fact, mine.wait};
+  const std::array<char, kHostChars> host = my_host();
+  const bool root = rank == 0;
+  std::vector<double> all_numbers(root ? 3 * static_cast<std::size_t>(size) : 0);
+  std::vector<char> all_hosts(root ? kHostChars * static_cast<std::size_t>(size) : 0);
+  HPLX_MPI_CHECK(MPI_Gather(numbers, 3, MPI_DOUBLE, all_numbers.data(), 3, MPI_DOUBLE, 0, comm));
+  HPLX_MPI_CHECK(MPI_Gather(host.data(), kHostChars, MPI_CHAR, all_hosts.data(), kHostChars,
+                            MPI_CHAR, 0, comm));
+  std::vector<RankFigures> out;
+  if (!root) return out;
+  out.resize(static_cast<std::size_t>(size));
+  for (int r = 0; r < size; ++r) {
+    RankFigures& f = out[static_cast<std::size_t>(r)];
+    f.rank = r;
+    f.host = std::string(all_hosts.data() + static_cast<std::size_t>(r) * kHostChars);
+    const double* x = all_numbers.data() + 3 * static_cast<std::size_t>(r);
+    f.totals = {x[0], x[1], x[2]};
+  }
+  return out;
+}
+
+std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold) {
+  std::vector<SlowRank> slow;
+  if (ranks.size() < 2) return slow;
+  for (const RankFigures& f : ranks) {
+    std::vector<double> updates, waits;
+    for (const RankFigures& o : ranks) {
+      if (o.rank == f.rank) continue;
+      updates.push_back(o.totals.update);
+      waits.push_back(o.totals.wait);
+    }
+    const double others = median(updates);
+    if (others <= 0) continue;
+    const double slower = f.totals.update / others - 1;
+    if (slower <= threshold) continue;
+    slow.push_back({f, others, slower, std::max(0.0, median(waits) - f.totals.wait)});
+  }
+  std::sort(slow.begin(), slow.end(),
+            [](const SlowRank& a, const SlowRank& b) { return a.slower > b.slower; });
+  return slow;
+}
+
+std::string slow_rank_sentence(const SlowRank& s) {
+  return fmt::format(
+      "rank {} on {}: update {:.3f} s, {:.0f}% slower than the others' median {:.3f} s; the "
+      "others waited {:.3f} s longer than it did",
+      s.figures.rank, s.figures.host, s.figures.totals.update, 100 * s.slower, s.others_update,
+      s.others_waited);
+}
+
+nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
+                                 const std::vector<SlowRank>& slow, double threshold) {
+  nlohmann::json j;
+  nlohmann::json& all = j["ranks"] = nlohmann::json::array();
+  for (const RankFigures& f : ranks)
+    all.push_back({{"rank", f.rank},
+                   {"host", f.host},
+                   {"update_s", f.totals.update},
+                   {"fact_s", f.totals.fact},
+                   {"wait_s", f.totals.wait}});
+  j["slow_threshold"] = threshold;
+  nlohmann::json& named = j["slow"] = nlohmann::json::array();
+  for (const SlowRank& s : slow)
+    named.push_back({{"rank", s.figures.rank},
+                     {"host", s.figures.host},
+                     {"slower", s.slower},
+                     {"others_waited_s", s.others_waited}});
+  return j;
+}
+
+}  // namespace hplx

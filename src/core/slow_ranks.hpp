@@ -1,0 +1,59 @@
+// The slow node named at the end of a run: every rank's own totals of the
+// factorization's phases and its host, gathered on the root, and the ranks
+// whose update took longer than the other ranks' median by more than a
+// threshold. In a bulk-synchronous LU every other rank waits for the
+// slowest one's update at the next panel's broadcast and row swap, so one
+// throttled GPU or short DIMM sets the whole run's pace; the line names it.
+#pragma once
+
+#include <mpi.h>
+
+#include <nlohmann/json.hpp>
+
+#include <string>
+#include <vector>
+
+namespace hplx {
+
+// A rank's own totals over one factorization (seconds).
+struct RankTotals {
+  double update = 0;  // the trailing update (DTRSM and DGEMM, or the queue's)
+  double fact = 0;    // the panel factorization
+  double wait = 0;    // blocked in communication (LBCAST, RS)
+};
+
+struct RankFigures {
+  int rank = 0;
+  std::string host;
+  RankTotals totals;
+};
+
+// Every rank's totals and host name, in rank order, on rank 0 of `comm`;
+// empty on the others. Collective: two gathers of a few numbers a rank.
+std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm comm);
+
+struct SlowRank {
+  RankFigures figures;
+  double others_update = 0;  // the median of the other ranks' updates
+  double slower = 0;         // update / others_update - 1
+  // What it cost the run: how much longer the other ranks waited than it
+  // did (the median of theirs minus its own; 0 where they waited less).
+  double others_waited = 0;
+};
+
+// The ranks whose update took more than `threshold` (0.10: 10%) longer
+// than the median of the other ranks' (with two ranks, than the other's),
+// slowest first. None with fewer than two ranks, nor where the others'
+// median is 0.
+std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold);
+
+// "rank R on HOST: update U s, P% slower than the others' median M s; the
+// others waited W s longer than it did".
+std::string slow_rank_sentence(const SlowRank& s);
+
+// {"ranks": [{"rank", "host", "update_s", "fact_s", "wait_s"}, ...],
+//  "slow_threshold", "slow": [{"rank", "host", "slower", "others_waited_s"}, ...]}
+nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
+                                 const std::vector<SlowRank>& slow, double threshold);
+
+}  // namespace hplx

@@ -1,0 +1,73 @@
+// Which ranks the end of a run names as slow (core/slow_ranks.hpp).
+#include <gtest/gtest.h>
+
+#include "core/slow_ranks.hpp"
+
+namespace hplx {
+namespace {
+
+std::vector<RankFigures> ranks_with(const std::vector<double>& updates,
+                                    const std::vector<double>& waits) {
+  std::vector<RankFigures> r;
+  for (std::size_t i = 0; i < updates.size(); ++i)
+    r.push_back({static_cast<int>(i), "node" + std::to_string(i / 2), {updates[i], 1.0, waits[i]}});
+  return r;
+}
+
+TEST(SlowRanks, NamesTheOneRankWhoseUpdateIsOverTheThreshold) {
+  // Four ranks, rank 2 a third slower; the others waited for it.
+  const auto ranks = ranks_with({3.0, 3.1, 4.0, 2.9}, {1.2, 1.1, 0.2, 1.3});
+  const std::vector<SlowRank> slow = find_slow_ranks(ranks, 0.10);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].figures.rank, 2);
+  EXPECT_EQ(slow[0].figures.host, "node1");
+  EXPECT_DOUBLE_EQ(slow[0].others_update, 3.0);  // the median of 3.0, 3.1, 2.9
+  EXPECT_NEAR(slow[0].slower, 4.0 / 3.0 - 1, 1e-12);
+  EXPECT_NEAR(slow[0].others_waited, 1.2 - 0.2, 1e-12);  // the median of 1.2, 1.1, 1.3
+  const std::string line = slow_rank_sentence(slow[0]);
+  EXPECT_NE(line.find("rank 2 on node1"), std::string::npos) << line;
+  EXPECT_NE(line.find("33% slower than the others' median 3.000 s"), std::string::npos) << line;
+}
+
+TEST(SlowRanks, WithTwoRanksTheSlowerIsComparedWithTheOther) {
+  const std::vector<SlowRank> slow = find_slow_ranks(ranks_with({2.0, 1.0}, {0.0, 0.9}), 0.10);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].figures.rank, 0);
+  EXPECT_DOUBLE_EQ(slow[0].slower, 1.0);  // twice the other's
+  EXPECT_DOUBLE_EQ(slow[0].others_waited, 0.9);
+  EXPECT_TRUE(find_slow_ranks(ranks_with({1.05, 1.0}, {0, 0}), 0.10).empty());
+}
+
+TEST(SlowRanks, NoneWithinTheThresholdAndNoneForOneRank) {
+  EXPECT_TRUE(find_slow_ranks(ranks_with({3.0, 3.2, 3.1, 2.95}, {1, 1, 1, 1}), 0.10).empty());
+  EXPECT_TRUE(find_slow_ranks(ranks_with({3.0}, {0}), 0.10).empty());
+  EXPECT_TRUE(find_slow_ranks(ranks_with({0, 0}, {0, 0}), 0.10).empty());
+}
+
+TEST(SlowRanks, SlowestFirstAndTheirCostNeverBelowZero) {
+  // Two slow ranks of eight; the slowest waited more than the others.
+  const auto ranks =
+      ranks_with({2, 2, 2, 2, 2.5, 2, 3, 2}, {0.5, 0.5, 0.5, 0.5, 0.3, 0.5, 0.9, 0.5});
+  const std::vector<SlowRank> slow = find_slow_ranks(ranks, 0.10);
+  ASSERT_EQ(slow.size(), 2u);
+  EXPECT_EQ(slow[0].figures.rank, 6);
+  EXPECT_EQ(slow[1].figures.rank, 4);
+  EXPECT_DOUBLE_EQ(slow[0].others_waited, 0.0);
+  EXPECT_NEAR(slow[1].others_waited, 0.2, 1e-12);
+  // With a threshold below -1 every rank is listed, slowest first.
+  EXPECT_EQ(find_slow_ranks(ranks, -1.0).size(), 8u);
+}
+
+TEST(SlowRanks, TheRecordHoldsEveryRankAndTheNamedOnes) {
+  const auto ranks = ranks_with({3.0, 4.0}, {1.0, 0.0});
+  const nlohmann::json j = rank_figures_json(ranks, find_slow_ranks(ranks, 0.10), 0.10);
+  ASSERT_EQ(j["ranks"].size(), 2u);
+  EXPECT_EQ(j["ranks"][1]["host"], "node0");
+  EXPECT_DOUBLE_EQ(j["ranks"][1]["update_s"].get<double>(), 4.0);
+  EXPECT_DOUBLE_EQ(j["slow_threshold"].get<double>(), 0.10);
+  ASSERT_EQ(j["slow"].size(), 1u);
+  EXPECT_EQ(j["slow"][0]["rank"], 1);
+}
+
+}  // namespace
+}  // namespace hplx
