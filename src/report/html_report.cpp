@@ -8,6 +8,7 @@
 
 #include "report/charts.hpp"
 #include "report/hpl_mxp_page.hpp"
+#include "report/ranks_table.hpp"
 #include "report/svg.hpp"
 #include "report/tune_page.hpp"
 
@@ -39,6 +40,7 @@ td.num { text-align: right; font-variant-numeric: tabular-nums; }
 .tables table { flex: 1 1 300px; }
 .passed { color: #2a7d2a; font-weight: 600; }
 .failed { color: #b00; font-weight: 600; }
+tr.slow td { color: #b00; font-weight: 600; }
 footer { margin-top: 40px; color: #555; font-size: 13px; border-top: 1px solid #ccc; }
 code { font-size: 12.5px; }
 )";
@@ -203,7 +205,7 @@ std::string test_section(const TestView& t, int id, bool several_files) {
   if (auto n = rec.find("notes"); n != rec.end() && n->is_array())
     for (const auto& note : *n) machine.text("note", text_of(note));
 
-  out << "<div class=\"tables\">\n"
+  out << ranks_section(j) << "<div class=\"tables\">\n"
       << params.finish() << results.finish() << machine.finish() << "</div>\n</section>\n";
   return out.str();
 }

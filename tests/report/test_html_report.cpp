@@ -163,6 +163,51 @@ TEST(HtmlReport, EnergyNotAvailableIsSaidWithItsReason) {
             std::string::npos);
 }
 
+// A record's "ranks" (hplx lu with more than one rank): every rank a row,
+// the slow one marked and named above the table; none: the sentence says so.
+TEST(HtmlReport, TheRanksTableMarksTheSlowRank) {
+  RunFile f = fixture();
+  f.record["tests"][0]["ranks"] = {
+      {"ranks",
+       {{{"rank", 0}, {"host", "node1"}, {"update_s", 0.45}, {"fact_s", 0.04}, {"wait_s", 0.5}},
+        {{"rank", 1}, {"host", "node2"}, {"update_s", 0.93}, {"fact_s", 0.05}, {"wait_s", 0.0}}}},
+      {"slow_threshold", 0.1},
+      {"slow", {{{"rank", 1}, {"host", "node2"}, {"slower", 1.07}, {"others_waited_s", 0.5}}}}};
+  std::string html = render(f);
+  check_html(html);
+  EXPECT_NE(html.find("Slow (update more than 10% longer than the others' median): rank 1 on "
+                      "node2 (+107%)."),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"slow\"><td class=\"num\">1</td><td>node2</td>"),
+            std::string::npos);
+  EXPECT_NE(html.find("<tr><td class=\"num\">0</td><td>node1</td>"), std::string::npos);
+  f.record["tests"][0]["ranks"]["slow"] = json::array();
+  html = render(f);
+  EXPECT_NE(html.find("No rank's update took more than 10% longer"), std::string::npos);
+  EXPECT_EQ(html.find("class=\"slow\""), std::string::npos);
+}
+
+// Above 64 ranks the table keeps the slow ones and the slowest others.
+TEST(HtmlReport, ManyRanksShowTheSlowOnesAndTheSlowest) {
+  RunFile f = fixture();
+  json ranks = json::array();
+  for (int r = 0; r < 1000; ++r)
+    ranks.push_back({{"rank", r},
+                     {"host", "n" + std::to_string(r)},
+                     {"update_s", r == 777 ? 9.0 : 1.0 + 1e-4 * r},
+                     {"fact_s", 0.1},
+                     {"wait_s", 0.1}});
+  f.record["tests"][0]["ranks"] = {
+      {"ranks", ranks},
+      {"slow_threshold", 0.1},
+      {"slow", {{{"rank", 777}, {"host", "n777"}, {"slower", 7.9}, {"others_waited_s", 8}}}}};
+  const std::string html = render(f);
+  EXPECT_NE(html.find("64 of 1000 ranks shown"), std::string::npos);
+  EXPECT_NE(html.find("<tr class=\"slow\"><td class=\"num\">777</td>"), std::string::npos);
+  EXPECT_NE(html.find("<td>n999</td>"), std::string::npos);  // among the slowest others
+  EXPECT_EQ(html.find("<td>n0</td>"), std::string::npos);    // the fastest left out
+}
+
 TEST(HtmlReport, NoTop500SectionWithoutFigures) {
   const std::string html = render(fixture());
   EXPECT_TRUE(element_by_id(html, "top500-figures-0").empty());
