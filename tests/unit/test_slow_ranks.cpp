@@ -1,6 +1,8 @@
 // Which ranks the end of a run names as slow (core/slow_ranks.hpp).
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 #include "core/slow_ranks.hpp"
 
 namespace hplx {
@@ -56,6 +58,37 @@ TEST(SlowRanks, SlowestFirstAndTheirCostNeverBelowZero) {
   EXPECT_NEAR(slow[1].others_waited, 0.2, 1e-12);
   // With a threshold below -1 every rank is listed, slowest first.
   EXPECT_EQ(find_slow_ranks(ranks, -1.0).size(), 8u);
+}
+
+// The others' median, without the rank itself, on many ranks with ties:
+// the same as taking the rank out and sorting what is left.
+TEST(SlowRanks, TheOthersMedianLeavesOutTheRankItself) {
+  std::vector<double> updates, waits;
+  for (int r = 0; r < 1001; ++r) {
+    updates.push_back(1.0 + 0.001 * ((r * 37) % 101));  // ties, in no order
+    waits.push_back(0.01 * ((r * 13) % 7));
+  }
+  updates[500] = 3.0;
+  const auto ranks = ranks_with(updates, waits);
+  const std::vector<SlowRank> all = find_slow_ranks(ranks, -1.0);
+  ASSERT_EQ(all.size(), ranks.size());
+  for (const SlowRank& s : all) {
+    std::vector<double> u, w;
+    for (const RankFigures& o : ranks) {
+      if (o.rank == s.figures.rank) continue;
+      u.push_back(o.totals.update);
+      w.push_back(o.totals.wait);
+    }
+    std::sort(u.begin(), u.end());
+    std::sort(w.begin(), w.end());
+    const double mu = 0.5 * (u[499] + u[500]), mw = 0.5 * (w[499] + w[500]);
+    ASSERT_DOUBLE_EQ(s.others_update, mu) << s.figures.rank;
+    ASSERT_DOUBLE_EQ(s.others_waited, std::max(0.0, mw - s.figures.totals.wait)) << s.figures.rank;
+  }
+  EXPECT_EQ(all.front().figures.rank, 500);
+  const std::vector<SlowRank> slow = find_slow_ranks(ranks, 0.10);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].figures.rank, 500);
 }
 
 TEST(SlowRanks, TheRecordHoldsEveryRankAndTheNamedOnes) {

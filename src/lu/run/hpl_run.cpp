@@ -244,8 +244,8 @@ nlohmann::json to_json(const EnergyUse& u, double seconds, double gflops) {
   return j;
 }
 
-// A rank whose update took this much longer than the ranks' median is
-// named at the end of its test (core/slow_ranks.hpp).
+// A rank whose update took this much longer than the other ranks' median
+// is named at the end of its test (core/slow_ranks.hpp).
 constexpr double kSlowRankThreshold = 0.10;
 
 struct TestOutcome {
