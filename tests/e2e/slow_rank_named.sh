@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # The end of a run names the rank that was really slow, and only it: of two
-# ranks, rank 1 runs in a CPU cgroup limited to half a CPU (not a flag in
+# ranks, rank 1 runs in a CPU cgroup limited to a fifth of a CPU (not a flag in
 # hplx: the rank is slowed as a throttled node would be, whatever CPUs
 # hplx binds it to). The closing line must name rank 1, not rank 0, and the
 # record's "ranks" must hold both ranks' totals and name rank 1 alone.
@@ -21,11 +21,11 @@ trap cleanup EXIT
 name=hplx-slow-rank-$$
 if [ -w /sys/fs/cgroup/cpu ] && mkdir "/sys/fs/cgroup/cpu/$name" 2>/dev/null; then
   group=/sys/fs/cgroup/cpu/$name
-  echo 100000 >"$group/cpu.cfs_period_us" && echo 50000 >"$group/cpu.cfs_quota_us" || exit 1
+  echo 100000 >"$group/cpu.cfs_period_us" && echo 20000 >"$group/cpu.cfs_quota_us" || exit 1
 elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
   mkdir "/sys/fs/cgroup/$name" 2>/dev/null; then
   group=/sys/fs/cgroup/$name
-  echo "50000 100000" >"$group/cpu.max" || exit 1
+  echo "20000 100000" >"$group/cpu.max" || exit 1
 else
   echo "SKIP: no CPU cgroup can be made here (root and a cpu controller needed)"
   [[ ${HPLX_REQUIRE_CGROUP:-0} == 1 ]] && { echo "FAIL: HPLX_REQUIRE_CGROUP=1"; exit 1; }
