@@ -18,8 +18,10 @@
 #     runs, no init script or systemd unit came; the download and installed
 #     sizes are printed;
 #   - an ordinary user, with apt-get and sudo unusable (stubs that fail and
-#     log), clones again and runs `make run`: it must build and PASS without
-#     root, apt-get never run and sudo asked nothing;
+#     log), is given the checkout and runs `make run` there: install-deps.sh
+#     must find everything without root, apt-get never run and sudo asked
+#     nothing, and the run PASS (the build is root's: building needs no
+#     root, and a second build of hplx cost CI about 4 minutes);
 #   - `install-deps.sh --test` installs the test list: still no munged,
 #     slurmctld or slurmd, and their services disabled at boot; sizes printed.
 # The root is made to start services as a booted Debian would (below), so a
@@ -196,7 +198,7 @@ cat >"$root/root/checks.sh" <<'CHECKS'
 #!/bin/bash
 # check-bare-system.sh's checks inside the bare root.
 set -euo pipefail
-cd /root/hplx
+cd /srv/hplx
 packages() { dpkg-query -W -f='${Package}\n' | sort; }
 debs() { find /var/cache/apt/archives -maxdepth 1 -name '*.deb' | sort; }
 case $1 in
@@ -238,20 +240,21 @@ case $1 in
     echo "$out"
     grep -q 'daemons: none' <<<"$out" || { echo "make run brought a daemon"; exit 1; }
     ;;
-  as-user)  # as-user NAME JOBS: make run as an ordinary user; apt-get and sudo fail and log
-    # (N = 4000: the build is what differs from root's; the minute's run is not)
+  as-user)  # as-user NAME: make run as an ordinary user in root's checkout; apt-get and sudo fail and log
+    # (N = 4000: what differs from root's make run is install-deps.sh without
+    # root, not the build, which is there, nor the minute's run)
     user=$2
     useradd -m "$user"
     for c in apt-get sudo; do
       printf '#!/bin/sh\necho "%s $*" >>/tmp/asked-root\necho "%s: not usable here" >&2\nexit 1\n' "$c" "$c" >/usr/local/bin/$c
       chmod 755 /usr/local/bin/$c
     done
-    git clone -q /mnt/hplx-src "/home/$user/hplx"
-    chown -R "$user:" "/home/$user/hplx"
+    chown -R "$user:" /srv/hplx
     rc=0
     runuser -u "$user" -- env -i HOME="/home/$user" TERM=dumb LANG=C.UTF-8 PATH=/usr/local/bin:/usr/bin:/bin \
-      bash -c "cd ~/hplx && make run JOBS=$3 RUN_ARGS='--n 4000'" </dev/null >/root/make-run-user.log 2>&1 || rc=$?
+      bash -c "cd /srv/hplx && make run RUN_ARGS='--n 4000'" </dev/null >/root/make-run-user.log 2>&1 || rc=$?
     rm -f /usr/local/bin/apt-get /usr/local/bin/sudo
+    chown -R root: /srv/hplx
     grep '^install-deps:' /root/make-run-user.log || true
     tail -n 3 /root/make-run-user.log
     [[ $rc == 0 ]] || { tail -n 25 /root/make-run-user.log; echo "make run as $user: exit $rc"; exit 1; }
@@ -275,24 +278,24 @@ CHECKS
 
 step "prerequisites: apt-get install ${prerequisites[*]}" \
   "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${prerequisites[*]} >/dev/null"
-step "git clone" "git clone -q /mnt/hplx-src /root/hplx"
+step "git clone" "git clone -q /mnt/hplx-src /srv/hplx"
 inside "bash /root/checks.sh snapshot"
 t_run=$SECONDS
-step "make run" "cd /root/hplx && make run JOBS=$jobs 2>&1 | tee /root/make-run.log | tail -n 25
+step "make run" "cd /srv/hplx && make run JOBS=$jobs 2>&1 | tee /root/make-run.log | tail -n 25
   grep -q 'PASSED' /root/make-run.log || { echo 'make run: no PASSED line'; exit 1; }"
 t_run=$((SECONDS - t_run))
 no_daemons "make run"
 step "make run installed the run list only" "bash /root/checks.sh run-list"
 # An ordinary user where nothing can be installed: the build's packages are
 # there, apt-get and sudo fail.
-step "make run as an ordinary user, apt-get and sudo unusable" "bash /root/checks.sh as-user hplxuser $jobs"
+step "make run as an ordinary user, apt-get and sudo unusable" "bash /root/checks.sh as-user hplxuser"
 no_daemons "make run as an ordinary user"
 inside "bash /root/checks.sh snapshot"
 step "install-deps.sh --test (the test list)" "bash /root/checks.sh test-list"
 no_daemons "the test list's install"
 
 if [[ $full == 1 ]]; then
-  step "make test" "cd /root/hplx && make test JOBS=$jobs 2>&1 | tee /root/make-test.log | tail -n 40"
+  step "make test" "cd /srv/hplx && make test JOBS=$jobs 2>&1 | tee /root/make-test.log | tail -n 40"
 fi
 ran="make run in $t_run s, make run as an ordinary user without root, the test list's install"
 [[ $full == 1 ]] && ran="$ran, make test"

@@ -20,6 +20,7 @@
 #include "device/dgemm_probe.hpp"
 #include "lu/config.hpp"
 #include "lu/run/hpl_run.hpp"
+#include "lu/run/node_preflight.hpp"
 #include "lu/run/problem_size.hpp"
 #include "lu/schedules/dag_schedule.hpp"
 #include "lu_flags.hpp"
@@ -325,6 +326,17 @@ void LuCommand::add_output_options() {
                    "saying where each rank stopped and whom it waited for, and mark the record "
                    "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
       ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
+  sub_->add_option("--preflight", preflight_,
+                   "before the run, every rank measures its DGEMM at the run's update shape, its "
+                   "memory bandwidth and its links to its grid neighbours (about a second), and "
+                   "the ranks more than the threshold below the others' median are named: on "
+                   "(then the run), strict (stop with exit status 4 when one is slow), off "
+                   "(default: on with more than one host)")
+      ->check(CLI::IsMember({"off", "on", "strict"}));
+  sub_->add_option("--preflight-threshold", preflight_threshold_,
+                   "how far below the others' median a rank's figure must be to be named: a "
+                   "fraction (default 0.10, 10%)")
+      ->check(finite_in(0.001, 0.999, "a fraction in [0.001, 0.999], e.g. 0.10 for 10%"));
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
 
@@ -529,6 +541,13 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   const Context ctx(world, plan, std::move(dev));
   if (rank == 0 && !quiet_)
     std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
+  const lu::PreflightOutcome checked = lu::run_node_preflight(
+      ctx, dat,
+      {preflight_.empty() ? lu::PreflightMode::Auto : lu::parse_preflight_mode(preflight_),
+       preflight_threshold_},
+      quiet_);
+  if (checked.stop) return lu::kPreflightStopStatus;
+  options.preflight = checked.record;
   return lu::run_hpl(ctx, dat, options);
 }
 

@@ -75,6 +75,8 @@ class LuCommand {
   int threads_ = 0;
   double seconds_ = 60.0;
   std::optional<double> watchdog_;  // unset: automatic
+  std::string preflight_;           // --preflight off|on|strict; empty: on with more than one host
+  double preflight_threshold_ = 0.10;
   std::string json_;
   std::string backend_;
   bool quiet_ = false;

@@ -4,49 +4,19 @@
 
 #include <algorithm>
 #include <array>
-#include <cstdio>
 
 #include "core/error.hpp"
+#include "core/host_name.hpp"
+#include "core/median.hpp"
 
 namespace hplx {
-
-namespace {
-
-constexpr int kHostChars = 64;  // a host name's characters kept (with its NUL)
-
-// The MPI library's name for this rank's host: the host name under a real
-// MPI, the simulated host under SimGrid's SMPI.
-std::array<char, kHostChars> my_host() {
-  std::array<char, MPI_MAX_PROCESSOR_NAME> name{};
-  int length = 0;
-  std::array<char, kHostChars> host{};
-  if (MPI_Get_processor_name(name.data(), &length) != MPI_SUCCESS || length <= 0)
-    std::snprintf(host.data(), host.size(), "unknown");
-  else
-    std::snprintf(host.data(), host.size(), "%.*s", length, name.data());
-  return host;
-}
-
-// The median of `sorted` without one element of value `v` (which it
-// holds): O(log n), so that every rank's "the others' median" over
-// thousands of simulated ranks costs one sort.
-double median_without(const std::vector<double>& sorted, double v) {
-  const std::size_t m = sorted.size() - 1;  // the others
-  if (m == 0) return 0;
-  const auto p =
-      static_cast<std::size_t>(std::lower_bound(sorted.begin(), sorted.end(), v) - sorted.begin());
-  auto kth = [&](std::size_t k) { return sorted[k < p ? k : k + 1]; };
-  return m % 2 ? kth(m / 2) : 0.5 * (kth(m / 2 - 1) + kth(m / 2));
-}
-
-}  // namespace
 
 std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm comm) {
   int rank = 0, size = 1;
   HPLX_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   HPLX_MPI_CHECK(MPI_Comm_size(comm, &size));
   const double numbers[3] = {mine.update, mine.fact, mine.wait};
-  const std::array<char, kHostChars> host = my_host();
+  const std::array<char, kHostChars> host = my_host_name();
   const bool root = rank == 0;
   std::vector<double> all_numbers(root ? 3 * static_cast<std::size_t>(size) : 0);
   std::vector<char> all_hosts(root ? kHostChars * static_cast<std::size_t>(size) : 0);

@@ -55,6 +55,10 @@ struct DeviceCounters {
   }
 };
 
+// The host's CPU clock (the mean of this process's CPUs') and package
+// temperature where Linux gives them (device/host_state.cpp).
+std::string host_state();
+
 class Backend {
  public:
   // `simulation`: the clock and models that replace computing (the sim
@@ -84,6 +88,12 @@ class Backend {
   // NVML; the host and emulated backends have no device of their own, so
   // an empty `why_not` says there is nothing to measure.
   virtual EnergyCounter energy_counter() { return {}; }
+  // The device's state now, for the lines that name a slow node (hplx lu
+  // --preflight): its clocks, temperature and power where the backend can
+  // read them (a GPU's through NVML; the host's CPU clock and package
+  // temperature from Linux), e.g. "CPU 2893 MHz, 54 C"; empty where it
+  // reads nothing (a simulation's).
+  virtual std::string state() { return simulation_ ? std::string() : host_state(); }
   // The sim backend's clock and models (device/simulation.hpp); null for
   // every backend that computes.
   Simulation* simulation() const { return simulation_; }

@@ -532,14 +532,13 @@ class CudaBackend final : public Backend {
   std::unique_ptr<Queue> make_queue(QueuePriority priority) override {
     return std::make_unique<CudaQueue>(*this, priority, counts_, update_sms_);
   }
-  EnergyCounter energy_counter() override {
-    if (!nvml_) {
-      char bus_id[32] = {};
-      const cudaError_t status = cudaDeviceGetPCIBusId(bus_id, sizeof bus_id, device_);
-      nvml_ =
-          std::make_unique<NvmlEnergy>(status == cudaSuccess ? std::string(bus_id) : std::string());
-    }
-    return nvml_->read();
+  EnergyCounter energy_counter() override { return nvml().read(); }
+  // "GPU 0000:1B:00.0, SM 1980 MHz, 41 C, 118 W".
+  std::string state() override {
+    const std::string bus = bus_id();
+    const std::string nvml_state = nvml().state();
+    return "GPU " + (bus.empty() ? std::to_string(device_) : bus) +
+           (nvml_state.empty() ? "" : ", " + nvml_state);
   }
 
  private:
@@ -548,6 +547,16 @@ class CudaBackend final : public Backend {
   int update_sms_ = 0;  // HPLX_UPDATE_SMS
   CudaCounts counts_;
   std::unique_ptr<NvmlEnergy> nvml_;  // opened on the first reading
+
+  std::string bus_id() const {
+    char id[32] = {};
+    return cudaDeviceGetPCIBusId(id, sizeof id, device_) == cudaSuccess ? std::string(id)
+                                                                        : std::string();
+  }
+  NvmlEnergy& nvml() {
+    if (!nvml_) nvml_ = std::make_unique<NvmlEnergy>(bus_id());
+    return *nvml_;
+  }
 };
 
 }  // namespace

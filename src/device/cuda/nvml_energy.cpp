@@ -16,6 +16,11 @@ using ShutdownFn = NvmlReturn (*)();
 using ByPciFn = NvmlReturn (*)(const char*, NvmlDevice*);
 using EnergyFn = NvmlReturn (*)(NvmlDevice, unsigned long long*);
 using ErrorStringFn = const char* (*)(NvmlReturn);
+using ClockFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);        // nvmlDeviceGetClockInfo
+using TemperatureFn = NvmlReturn (*)(NvmlDevice, int, unsigned*);  // nvmlDeviceGetTemperature
+using PowerFn = NvmlReturn (*)(NvmlDevice, unsigned*);             // nvmlDeviceGetPowerUsage
+constexpr int kClockSm = 1;                                        // NVML_CLOCK_SM
+constexpr int kTemperatureGpu = 0;                                 // NVML_TEMPERATURE_GPU
 
 }  // namespace
 
@@ -73,6 +78,20 @@ EnergyCounter NvmlEnergy::read() const {
                               (f ? std::string(f(r)) : std::to_string(r))};
   }
   return {static_cast<double>(mj) * 1e-3, {}};
+}
+
+std::string NvmlEnergy::state() const {
+  if (device_ == nullptr) return {};
+  std::string s;
+  auto add = [&](const std::string& part) { s += (s.empty() ? "" : ", ") + part; };
+  unsigned value = 0;
+  if (auto f = reinterpret_cast<ClockFn>(dlsym(library_, "nvmlDeviceGetClockInfo")))
+    if (f(device_, kClockSm, &value) == 0) add(fmt::format("SM {} MHz", value));
+  if (auto f = reinterpret_cast<TemperatureFn>(dlsym(library_, "nvmlDeviceGetTemperature")))
+    if (f(device_, kTemperatureGpu, &value) == 0) add(fmt::format("{} C", value));
+  if (auto f = reinterpret_cast<PowerFn>(dlsym(library_, "nvmlDeviceGetPowerUsage")))
+    if (f(device_, &value) == 0) add(fmt::format("{:.0f} W", value / 1000.0));
+  return s;
 }
 
 }  // namespace hplx::device

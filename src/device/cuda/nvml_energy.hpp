@@ -1,8 +1,8 @@
-// A GPU's energy counter through NVML (nvmlDeviceGetTotalEnergyConsumption:
-// millijoules since the driver loaded, Volta and newer). NVML is opened
-// with dlopen("libnvidia-ml.so.1") on the first reading instead of being
-// linked, so hplx still starts where no NVIDIA driver is installed; every
-// failure becomes the counter's `why_not`. Not yet run on a GPU (docs/GPU.md).
+// A GPU's energy counter (and its clock, temperature and power) through NVML
+// (nvmlDeviceGetTotalEnergyConsumption: millijoules since the driver loaded, Volta and newer). NVML
+// is opened with dlopen("libnvidia-ml.so.1") on the first reading instead of being linked, so hplx
+// still starts where no NVIDIA driver is installed; every failure becomes the counter's `why_not`.
+// Not yet run on a GPU (docs/GPU.md).
 #pragma once
 
 #include <string>
@@ -21,6 +21,9 @@ class NvmlEnergy {
   NvmlEnergy& operator=(const NvmlEnergy&) = delete;
 
   EnergyCounter read() const;
+  // The GPU's SM clock, temperature and power now, e.g. "SM 1980 MHz, 41 C,
+  // 118 W" (what NVML answers of the three; empty where it answers none).
+  std::string state() const;
 
  private:
   void* library_ = nullptr;

@@ -554,6 +554,7 @@ nlohmann::json HplRun::record_so_far() const {
   record["input"] = {{"source", dat_.source}, {"threshold", dat_.threshold}};
   record["notes"] = options_.notes;
   for (const std::string& c : choices_) record["notes"].push_back("hplx: " + c);
+  if (!options_.preflight.is_null()) record["preflight"] = options_.preflight;
   record["tests"] = records_;
   record["summary"] = {{"passed", counts_.passed},
                        {"failed", counts_.failed},

@@ -58,6 +58,9 @@ struct RunOptions {
   // The CPU BLAS's kernels against the CPU's units, beside Rpeak in the
   // figures; empty where the CPU's BLAS does not do the work.
   std::optional<BlasKernels> blas_kernels;
+  // What --preflight measured before the run (run_node_preflight), for the
+  // record; null where it did not run.
+  nlohmann::json preflight;
 };
 
 // Checks everything that can be checked before a large allocation: grids

@@ -1,0 +1,177 @@
+#include "lu/run/node_preflight.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cstdio>
+
+#include "core/error.hpp"
+#include "core/grid.hpp"
+#include "core/host_name.hpp"
+#include "core/link_probe.hpp"
+#include "core/node_probes.hpp"
+#include "core/timer.hpp"
+#include "device/node_probes.hpp"
+
+namespace hplx::lu {
+namespace {
+
+constexpr double kProbeSeconds = 0.3;  // each of DGEMM and memory
+// DGEMM's m and n at most: a second's work of one host core or a
+// fraction of a GPU's memory.
+constexpr long kHostGemmSide = 2048;
+constexpr long kDeviceGemmSide = 16384;
+constexpr std::size_t kHostCopyBytes = std::size_t{64} << 20;  // beyond the caches
+constexpr std::size_t kDeviceCopyBytes = std::size_t{512} << 20;
+constexpr std::size_t kMaxPanelBytes = std::size_t{16} << 20;
+constexpr int kShown = 8;  // slow ranks named in lines; the rest in the record
+
+struct Shape {
+  long rows = 0, cols = 0;  // a rank's local matrix
+  int nb = 1;
+  GridShape grid;
+  long gemm_m = 0, gemm_n = 0;  // the probe's DGEMM: rows and cols, bounded (x nb)
+};
+
+Shape run_shape(const HplDat& dat, device::Device& dev) {
+  Shape s;
+  const long n = *std::max_element(dat.ns.begin(), dat.ns.end());
+  s.nb = dat.nbs.front();
+  s.grid = dat.grids.front();
+  s.rows = (n + s.grid.p - 1) / s.grid.p;
+  s.cols = (n + s.grid.q - 1) / s.grid.q;
+  const bool host = dev.compute().executes_on_host();
+  long side = host ? kHostGemmSide : kDeviceGemmSide;
+  // A GPU's C at most a quarter of its free memory.
+  while (!host && side > 1024 && 8.0 * side * side > 0.25 * dev.backend().free_device_bytes())
+    side /= 2;
+  s.gemm_m = std::min(s.rows, side);
+  s.gemm_n = std::min(s.cols, side);
+  return s;
+}
+
+NodeProbe measure(const Context& ctx, const Shape& shape, const ProcessGrid& grid) {
+  device::Device& dev = ctx.device();
+  device::Backend& be = dev.backend();
+  const bool host = dev.compute().executes_on_host();
+  NodeProbe p;
+  // Every rank measures the same thing at the same time, as in the run:
+  // ranks on one host share its memory, and one's copies beside another's
+  // DGEMM would be held against copies beside copies.
+  const auto together = [&] { HPLX_MPI_CHECK(MPI_Barrier(ctx.world())); };
+  p.gemm_gflops =
+      device::probe_device_gemm(dev, shape.gemm_m, shape.gemm_n, shape.nb, kProbeSeconds, together);
+  p.memory_gbs = device::probe_device_memory(dev, host ? kHostCopyBytes : kDeviceCopyBytes,
+                                             kProbeSeconds, together);
+  together();
+  if (grid.in_grid()) {
+    const std::size_t bytes = std::clamp<std::size_t>(
+        sizeof(double) * static_cast<std::size_t>(shape.rows) * shape.nb, 8, kMaxPanelBytes);
+    device::Buffer<char> buffer(be, static_cast<long>(bytes), device::MemorySpace::Pinned);
+    const LinkFigures links =
+        slower_link(probe_line(grid.row(), ctx.world(), buffer.data(), bytes),
+                    probe_line(grid.col(), ctx.world(), buffer.data(), bytes));
+    p.link_gbs = links.gbs;
+    p.link_latency_us = links.latency_us;
+    p.link_peer = links.peer;
+  }
+  return p;
+}
+
+double median_of(std::vector<double> v) {
+  v.erase(std::remove(v.begin(), v.end(), 0.0), v.end());
+  if (v.empty()) return 0;
+  std::sort(v.begin(), v.end());
+  const std::size_t m = v.size();
+  return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
+}
+
+// The summary line: the medians, and that no rank was slow when none was.
+void print_summary(const std::vector<RankProbe>& ranks, const std::vector<SlowProbe>& slow,
+                   const Shape& shape, double threshold, double seconds) {
+  std::vector<double> gemm, memory, link;
+  for (const RankProbe& r : ranks) {
+    gemm.push_back(r.probe.gemm_gflops);
+    memory.push_back(r.probe.memory_gbs);
+    link.push_back(r.probe.link_gbs);
+  }
+  const std::string links = median_of(link) > 0
+                                ? fmt::format(", links {:.2f} GB/s", median_of(link))
+                                : std::string(", no links");
+  std::string verdict =
+      slow.empty()
+          ? fmt::format("no rank more than {:.0f}% below the others' median", 100 * threshold)
+          : fmt::format("{} slow", slow.size());
+  const auto sharing = std::count_if(ranks.begin(), ranks.end(),
+                                     [](const RankProbe& r) { return r.probe.shares_cpus; });
+  if (sharing > 0)
+    verdict += fmt::format(
+        "; {} of the ranks not judged: their host's ranks run more threads than it has CPUs, "
+        "and measured taking turns",
+        sharing);
+  std::fprintf(stderr,
+               "hplx: preflight: %zu ranks on %d host%s in %.1f s, medians: DGEMM %.1f Gflop/s "
+               "(%ldx%ldx%d), memory %.1f GB/s%s; %s\n",
+               ranks.size(), count_hosts(ranks), count_hosts(ranks) == 1 ? "" : "s", seconds,
+               median_of(gemm), shape.gemm_m, shape.gemm_n, shape.nb, median_of(memory),
+               links.c_str(), verdict.c_str());
+  for (std::size_t i = 0; i < std::min<std::size_t>(slow.size(), kShown); ++i)
+    std::fprintf(stderr, "hplx: preflight: slow %s\n", slow_probe_sentence(slow[i]).c_str());
+  if (slow.size() > kShown)
+    std::fprintf(stderr, "hplx: preflight: %zu more slow in the record\n", slow.size() - kShown);
+}
+
+}  // namespace
+
+PreflightMode parse_preflight_mode(const std::string& text) {
+  if (text == "off") return PreflightMode::Off;
+  if (text == "on") return PreflightMode::On;
+  if (text == "strict") return PreflightMode::Strict;
+  throw UsageError(
+      fmt::format("--preflight {}: not a mode; allowed: off, on, strict (default: on with more "
+                  "than one host)",
+                  text));
+}
+
+PreflightOutcome run_node_preflight(const Context& ctx, const HplDat& dat,
+                                    const NodePreflight& preflight, bool quiet) {
+  PreflightOutcome out;
+  PreflightMode mode = preflight.mode;
+  if (mode == PreflightMode::Auto)
+    mode = hosts_in(ctx.world()) > 1 ? PreflightMode::On : PreflightMode::Off;
+  if (mode == PreflightMode::Off) return out;
+  int rank = 0;
+  HPLX_MPI_CHECK(MPI_Comm_rank(ctx.world(), &rank));
+  const double t0 = wall_time();
+  const Shape shape = run_shape(dat, ctx.device());
+  const NodeProbe mine = [&] {
+    const ProcessGrid grid(ctx.world(), shape.grid.p, shape.grid.q, dat.pmap);
+    NodeProbe p = measure(ctx, shape, grid);
+    const ThreadPlan& plan = ctx.threads();
+    p.shares_cpus = plan.local_ranks * plan.threads_per_rank > plan.node_cpus;
+    p.memory_of_host = ctx.device().compute().executes_on_host();
+    return p;
+  }();
+  const std::vector<RankProbe> ranks =
+      gather_rank_probes(mine, ctx.device().backend().state(), ctx.world());
+  const double seconds = wall_time() - t0;
+  int stop = 0;
+  if (rank == 0) {
+    const std::vector<SlowProbe> slow = find_slow_probes(ranks, preflight.threshold);
+    out.record = probes_json(ranks, slow, preflight.threshold, seconds);
+    out.record["mode"] = mode == PreflightMode::Strict ? "strict" : "on";
+    out.record["gemm_shape"] = {shape.gemm_m, shape.gemm_n, shape.nb};
+    stop = mode == PreflightMode::Strict && !slow.empty();
+    if (!quiet || stop) print_summary(ranks, slow, shape, preflight.threshold, seconds);
+    if (stop)
+      std::fprintf(stderr,
+                   "hplx: preflight strict: stopping before the run (exit status %d): take the "
+                   "slow ranks' nodes out of the job, or run with --preflight on\n",
+                   kPreflightStopStatus);
+  }
+  HPLX_MPI_CHECK(MPI_Bcast(&stop, 1, MPI_INT, 0, ctx.world()));
+  out.stop = stop != 0;
+  return out;
+}
+
+}  // namespace hplx::lu

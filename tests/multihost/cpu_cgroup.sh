@@ -1,0 +1,40 @@
+# A CPU cgroup that holds what is moved into it to a fraction of a CPU: a
+# node made really slower, as a throttled one is, not by a flag in hplx
+# (sourced by tests/e2e/slow_rank_named.sh and tests/multihost/slow_host.sh,
+# not run).
+#   cpu_cgroup_make NAME PERCENT  sets $cpu_group (the group's folder), or
+#                                 skips: exit 77, or a failure with
+#                                 HPLX_REQUIRE_CGROUP=1 (CI, whose machine
+#                                 allows it)
+#   cpu_cgroup_remove             removes it (its processes must be gone)
+# Needs root and a cpu controller: cgroup v1's cpu.cfs_quota_us or v2's
+# cpu.max. A process joins with: echo $$ >"$cpu_group/cgroup.procs".
+# shellcheck shell=bash
+
+cpu_group=""
+
+cpu_cgroup_make() {
+  local name=$1 percent=$2
+  local quota=$((percent * 1000))
+  if [ -w /sys/fs/cgroup/cpu ] && mkdir "/sys/fs/cgroup/cpu/$name" 2>/dev/null; then
+    cpu_group=/sys/fs/cgroup/cpu/$name
+    echo 100000 >"$cpu_group/cpu.cfs_period_us" && echo "$quota" >"$cpu_group/cpu.cfs_quota_us" ||
+      { echo "FAIL: cannot set $cpu_group's quota"; exit 1; }
+  elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
+    mkdir "/sys/fs/cgroup/$name" 2>/dev/null; then
+    cpu_group=/sys/fs/cgroup/$name
+    echo "$quota 100000" >"$cpu_group/cpu.max" || { echo "FAIL: cannot set $cpu_group's cpu.max"; exit 1; }
+  else
+    echo "SKIP: no CPU cgroup can be made here (root and a cpu controller needed)"
+    [[ ${HPLX_REQUIRE_CGROUP:-0} == 1 ]] && { echo "FAIL: HPLX_REQUIRE_CGROUP=1"; exit 1; }
+    exit 77
+  fi
+}
+
+cpu_cgroup_remove() {
+  [ -n "$cpu_group" ] || return 0
+  local i
+  # Its processes may take a moment to be reaped.
+  for i in $(seq 1 20); do rmdir "$cpu_group" 2>/dev/null && break; sleep 0.1; done
+  cpu_group=""
+}
