@@ -20,6 +20,7 @@
 #include "device/sim/sim_backend.hpp"
 #include "lu/config.hpp"
 #include "lu/run/hpl_run.hpp"
+#include "lu/run/node_preflight.hpp"
 #include "lu_flags.hpp"
 
 namespace {
@@ -32,7 +33,7 @@ struct RankFlags {
   double split = 0;
   bool split_given = false;
   hplx::app::LuTestFlags test;
-  std::string fact_on = "host", fact_overlap = "on";
+  std::string fact_on = "host", fact_overlap = "on", preflight = "off";
   int update_sms = 0;
   long update_sms_below = 0;
 };
@@ -50,6 +51,8 @@ RankFlags parse_flags(int argc, char** argv) {
       ->check(CLI::IsMember({"host", "device"}));
   app.add_option("--fact-overlap", f.fact_overlap, "FACT beside the update: on or off")
       ->check(CLI::IsMember({"on", "off"}));
+  app.add_option("--preflight", f.preflight, "the preflight: off, on or strict")
+      ->check(CLI::IsMember({"off", "on", "strict"}));
   app.add_option("--update-sms", f.update_sms, "the SMs the update beside FACT aims at");
   app.add_option("--update-sms-below", f.update_sms_below, "only below this many trailing rows");
   app.add_option("file", f.file, "an HPL.dat");
@@ -96,6 +99,10 @@ int run(int argc, char** argv, int rank, int size) {
   const hplx::Context ctx(MPI_COMM_WORLD, plan, std::move(dev));
   if (rank == 0 && !f.quiet)
     std::fprintf(stderr, "hplx: backend %s\n", ctx.device().backend().describe().c_str());
+  const hplx::lu::PreflightOutcome checked = hplx::lu::run_node_preflight(
+      ctx, dat, {hplx::lu::parse_preflight_mode(f.preflight), 0.10}, f.quiet);
+  if (checked.stop) return hplx::lu::kPreflightStopStatus;
+  options.preflight = checked.record;
   return hplx::lu::run_hpl(ctx, dat, options);
 }
 

@@ -244,6 +244,11 @@ SimCommand::SimCommand(CLI::App& parent) {
                    "--update-sms only where the trailing matrix has fewer rows than this, as "
                    "hplx lu; 0 = every iteration (default)")
       ->check(CLI::NonNegativeNumber);
+  sub_->add_option("--preflight", preflight_,
+                   "as hplx lu: every simulated rank measures its DGEMM, memory and links before "
+                   "the run and the slow ones are named (on, strict) or not (off, default: the "
+                   "simulated nodes are alike; on shows what the preflight costs at scale)")
+      ->check(CLI::IsMember({"off", "on", "strict"}));
   sub_->add_option("--json", json_, "write the JSON record (with the model's prediction) here");
   sub_->add_option("--trace", trace_, "write the simulated ranks' phases as Chrome trace events");
   sub_->add_option("--keep", keep_,
@@ -330,7 +335,8 @@ std::vector<std::string> SimCommand::smpirun_args(const std::string& smpirun,
   if (!trace_.empty()) args.insert(args.end(), {"--trace", trace_});
   if (quiet_) args.push_back("--quiet");
   if (sub_->count("--split") > 0) args.insert(args.end(), {"--split", fmt::format("{}", split_)});
-  args.insert(args.end(), {"--fact-on", fact_on_, "--fact-overlap", fact_overlap_});
+  args.insert(args.end(),
+              {"--fact-on", fact_on_, "--fact-overlap", fact_overlap_, "--preflight", preflight_});
   if (update_sms_ > 0)
     args.insert(args.end(), {"--update-sms", std::to_string(update_sms_), "--update-sms-below",
                              std::to_string(update_sms_below_)});

@@ -49,8 +49,9 @@ class SimCommand {
   double split_ = 0;
   std::string fact_on_ = "host";
   std::string fact_overlap_ = "on";
-  int update_sms_ = 0;         // --update-sms
-  long update_sms_below_ = 0;  // --update-sms-below
+  int update_sms_ = 0;             // --update-sms
+  long update_sms_below_ = 0;      // --update-sms-below
+  std::string preflight_ = "off";  // --preflight
   bool quiet_ = false;
 };
 

@@ -40,8 +40,15 @@ LinkFigures measure(MPI_Comm line, MPI_Comm world, int peer, bool first, void* b
   ping_pong(line, peer, first, buffer, large, 1);
   const double rate = ping_pong(line, peer, first, buffer, large, kRateTrips);
   LinkFigures f;
-  f.latency_us = 1e6 * latency / 2;
-  f.gbs = rate > 0 ? 2.0 * large / rate / 1e9 : 0;
+  // Both ends timed the same trips; the one that sent first gives its
+  // figures to the other, so a link's two ends hold one figure.
+  double figures[2] = {1e6 * latency / 2, rate > 0 ? 2.0 * large / rate / 1e9 : 0};
+  if (first)
+    HPLX_MPI_CHECK(MPI_Send(figures, 2, MPI_DOUBLE, peer, kTag, line));
+  else
+    HPLX_MPI_CHECK(MPI_Recv(figures, 2, MPI_DOUBLE, peer, kTag, line, MPI_STATUS_IGNORE));
+  f.latency_us = figures[0];
+  f.gbs = figures[1];
   MPI_Group line_group, world_group;
   HPLX_MPI_CHECK(MPI_Comm_group(line, &line_group));
   HPLX_MPI_CHECK(MPI_Comm_group(world, &world_group));

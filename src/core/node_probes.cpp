@@ -30,6 +30,12 @@ double figure(const NodeProbe& p, ProbeKind kind) {
   return 0;
 }
 
+// A rate in one decimal, or three digits where that says nothing (a link
+// of 0.0123 GB/s).
+std::string rate_text(double v) {
+  return v >= 1 ? fmt::format("{:.1f}", v) : fmt::format("{:.3g}", v);
+}
+
 const char* unit_of(ProbeKind kind) {
   return kind == ProbeKind::Gemm ? "Gflop/s" : "GB/s";
 }
@@ -166,6 +172,15 @@ std::vector<SlowProbe> find_slow_probes(const std::vector<RankProbe>& ranks, dou
                           x.first->probe.memory_of_host && kind == ProbeKind::Memory, x.together});
       }
     }
+  // A slow link whose one end is slow at its own work (DGEMM, memory) is
+  // that end's: the other end is not named for it.
+  std::set<int> slow_at_work;
+  for (const SlowProbe& x : slow)
+    if (x.kind != ProbeKind::Link) slow_at_work.insert(x.rank.rank);
+  std::erase_if(slow, [&](const SlowProbe& x) {
+    return x.kind == ProbeKind::Link && !slow_at_work.count(x.rank.rank) &&
+           slow_at_work.count(x.rank.probe.link_peer);
+  });
   std::stable_sort(slow.begin(), slow.end(),
                    [](const SlowProbe& a, const SlowProbe& b) { return a.below > b.below; });
   return slow;
@@ -178,9 +193,9 @@ std::string slow_probe_sentence(const SlowProbe& s) {
   if (s.of_host)
     what += s.together > 1 ? fmt::format(" of the host's {} ranks", s.together)
                            : std::string(" of the host");
-  return fmt::format("rank {} on {}{}: {} {:.1f} {}, {:.0f}% below the other {}' median {:.1f}",
-                     s.rank.rank, s.rank.host, device, what, s.value, unit_of(s.kind),
-                     100 * s.below, s.of_host ? "hosts" : "ranks", s.others_median);
+  return fmt::format("rank {} on {}{}: {} {} {}, {:.0f}% below the other {}' median {}",
+                     s.rank.rank, s.rank.host, device, what, rate_text(s.value), unit_of(s.kind),
+                     100 * s.below, s.of_host ? "hosts" : "ranks", rate_text(s.others_median));
 }
 
 nlohmann::json probes_json(const std::vector<RankProbe>& ranks, const std::vector<SlowProbe>& slow,

@@ -68,9 +68,9 @@ struct SlowProbe {
 // other's), the farthest below first. Links within a host (shared memory)
 // and between hosts (the network) are held against their own kind. A
 // link's figure is the same at both of its ends, so a slow link names
-// both. Memory that is a host's (memory_of_host) is judged by host, the
-// host's first rank named. Ranks that share their host's CPUs are left
-// out. None with fewer than two ranks (or hosts) measured.
+// both, unless one end is named for its DGEMM or memory: then that end. Memory that is a host's
+// (memory_of_host) is judged by host, the host's first rank named. Ranks that share their host's
+// CPUs are left out. None with fewer than two ranks (or hosts) measured.
 std::vector<SlowProbe> find_slow_probes(const std::vector<RankProbe>& ranks, double threshold);
 
 // "rank R on HOST (DEVICE): DGEMM 312.0 Gflop/s, 42% below the other

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <functional>
 #include <vector>
 
@@ -12,16 +13,22 @@ namespace {
 
 constexpr long kMaxGroup = 1000;
 constexpr double kGroupSeconds = 0.01;
+// A stretch of the window: longer than a CPU quota's period (a cgroup's
+// 100 ms; throttling by power or heat is slower still), so a throttled
+// rank's every stretch is slow.
+constexpr double kStretchSeconds = 0.1;
 
 // Runs `call` once to warm up and once timed, then `together()` (every
 // rank at this point: core/node_probes.hpp), then calls in groups of about
-// kGroupSeconds, the queue drained after each, until `seconds` have
-// passed; returns the calls and the seconds they took. A fixed window, not
-// a fixed count: ranks that share a host's memory then copy beside one
-// another the whole time, each its share, whichever is faster.
+// kGroupSeconds, the queue drained after each, for a window of `seconds`;
+// returns the calls per second of the window's fastest stretch of
+// kStretchSeconds. A fixed window, not a fixed count: ranks that share a
+// host's memory copy beside one another the whole time. Its fastest
+// stretch: when ranks take turns on shared cores the turns fall unevenly
+// from stretch to stretch, a slow node's stretches are all slow.
 template <class Call>
-std::pair<long, double> repeat_for(Queue& q, double seconds, const std::function<void()>& together,
-                                   Call call) {
+double calls_per_second(Queue& q, double seconds, const std::function<void()>& together,
+                        Call call) {
   call();
   q.synchronize();
   double t0 = wall_time();
@@ -30,16 +37,21 @@ std::pair<long, double> repeat_for(Queue& q, double seconds, const std::function
   const double one = std::max(wall_time() - t0, 1e-9);
   const long group = std::clamp(static_cast<long>(kGroupSeconds / one), 1L, kMaxGroup);
   together();
+  const double start = wall_time();
+  double stretch = start, best = 0;
   long calls = 0;
-  t0 = wall_time();
-  double elapsed = 0;
-  do {
+  for (;;) {
     for (long r = 0; r < group; ++r) call();
     q.synchronize();
     calls += group;
-    elapsed = wall_time() - t0;
-  } while (elapsed < seconds);
-  return {calls, std::max(elapsed, 1e-9)};
+    const double now = wall_time();
+    if (now - stretch >= kStretchSeconds || now - start >= seconds) {
+      best = std::max(best, static_cast<double>(calls) / std::max(now - stretch, 1e-9));
+      stretch = now;
+      calls = 0;
+    }
+    if (now - start >= seconds) return best;
+  }
 }
 
 // Bounded values away from zero, in `b` of `count` doubles (Device memory):
@@ -65,22 +77,40 @@ double probe_device_gemm(Device& dev, long m, long n, long k, double seconds,
   fill(dev, b, k * n, 0.25);
   fill(dev, c, m * n, 0.0);
   Queue& q = dev.compute();
-  const auto [reps, elapsed] = repeat_for(q, seconds, together, [&] {
+  const double rate = calls_per_second(q, seconds, together, [&] {
     q.gemm(Trans::No, Trans::No, m, n, k, -1.0, a.data(), m, b.data(), k, 1.0, c.data(), m);
   });
-  return 2.0 * static_cast<double>(m) * n * k * static_cast<double>(reps) / elapsed / 1e9;
+  return 2.0 * static_cast<double>(m) * n * k * rate / 1e9;
 }
 
-double probe_device_memory(Device& dev, std::size_t bytes, double seconds,
+double probe_device_memory(Device& dev, std::size_t bytes, int host_threads, double seconds,
                            const std::function<void()>& together) {
   if (bytes == 0) return 0;
   const long count = static_cast<long>(bytes / sizeof(double));
   Buffer<double> src = dev.alloc<double>(count), dst = dev.alloc<double>(count);
   fill(dev, src, count, 1.0);
   Queue& q = dev.compute();
-  const auto [reps, elapsed] =
-      repeat_for(q, seconds, together, [&] { q.copy_bytes(dst.data(), src.data(), src.bytes()); });
-  return 2.0 * static_cast<double>(src.bytes()) * static_cast<double>(reps) / elapsed / 1e9;
+  const int threads = std::max(1, host_threads);
+  // On the host's cores, one thread cannot draw a node's bandwidth: the
+  // copy is split among the rank's share of the node's CPUs.
+  auto copy = [&, n = src.bytes()] {
+    char* d = reinterpret_cast<char*>(dst.data());
+    const char* from = reinterpret_cast<const char*>(src.data());
+    const std::size_t chunk = (n / threads + 63) / 64 * 64;
+#pragma omp parallel for num_threads(threads) schedule(static)
+    for (int t = 0; t < threads; ++t) {
+      const std::size_t begin = std::min(n, chunk * static_cast<std::size_t>(t));
+      const std::size_t end = std::min(n, begin + chunk);
+      if (end > begin) std::memcpy(d + begin, from + begin, end - begin);
+    }
+  };
+  const double rate = calls_per_second(q, seconds, together, [&] {
+    if (q.executes_on_host())
+      q.execute(copy);
+    else
+      q.copy_bytes(dst.data(), src.data(), src.bytes());
+  });
+  return 2.0 * static_cast<double>(src.bytes()) * rate / 1e9;
 }
 
 }  // namespace hplx::device

@@ -39,6 +39,16 @@ TEST(NodeProbes, ASlowLinkNamesBothEndsAndItsPeer) {
   EXPECT_NE(slow_probe_sentence(slow[0]).find("link to rank "), std::string::npos);
 }
 
+TEST(NodeProbes, ASlowLinkToARankSlowAtItsOwnWorkIsThatRanks) {
+  // Rank 2's DGEMM is half the others': its link with rank 1 is slow too,
+  // and only rank 2 is named for it.
+  const std::vector<RankProbe> ranks = {rank_with(0, 100, 20, 10, 1), rank_with(1, 100, 20, 4, 2),
+                                        rank_with(2, 50, 20, 4, 1), rank_with(3, 100, 20, 10, 0)};
+  const std::vector<SlowProbe> slow = find_slow_probes(ranks, 0.10);
+  ASSERT_EQ(slow.size(), 2u);
+  for (const SlowProbe& x : slow) EXPECT_EQ(x.rank.rank, 2) << slow_probe_sentence(x);
+}
+
 TEST(NodeProbes, TwoRanksHoldEachOtherAgainstEachOther) {
   // Of two, each is held against the other: the one 25% below is named,
   // the one above is not; at the threshold itself no one is.

@@ -16,7 +16,8 @@
 namespace hplx::lu {
 namespace {
 
-constexpr double kProbeSeconds = 0.3;  // each of DGEMM and memory
+constexpr double kProbeSeconds = 0.3;   // DGEMM
+constexpr double kMemorySeconds = 0.6;  // memory: copies of ranks that share it vary more
 // DGEMM's m and n at most: a second's work of one host core or a
 // fraction of a GPU's memory.
 constexpr long kHostGemmSide = 2048;
@@ -61,8 +62,13 @@ NodeProbe measure(const Context& ctx, const Shape& shape, const ProcessGrid& gri
   const auto together = [&] { HPLX_MPI_CHECK(MPI_Barrier(ctx.world())); };
   p.gemm_gflops =
       device::probe_device_gemm(dev, shape.gemm_m, shape.gemm_n, shape.nb, kProbeSeconds, together);
-  p.memory_gbs = device::probe_device_memory(dev, host ? kHostCopyBytes : kDeviceCopyBytes,
-                                             kProbeSeconds, together);
+  // The rank's share of its node's CPUs copies: a host's ranks together
+  // draw the node's bandwidth, from every core (a single one may be the one
+  // that takes the interrupts, and copy slower).
+  const ThreadPlan& plan = ctx.threads();
+  const int share = std::max(1, plan.node_cpus / std::max(1, plan.local_ranks));
+  p.memory_gbs = device::probe_device_memory(dev, host ? kHostCopyBytes : kDeviceCopyBytes, share,
+                                             kMemorySeconds, together);
   together();
   if (grid.in_grid()) {
     const std::size_t bytes = std::clamp<std::size_t>(

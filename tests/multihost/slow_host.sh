@@ -1,0 +1,115 @@
+#!/usr/bin/env bash
+# The slow node named before and during a run, on two hosts (network
+# namespaces, tests/multihost/netns_hosts.sh): every process of the second
+# host is held to a fifth of a CPU by a CPU cgroup (cpu_cgroup.sh), as a
+# throttled node would be, not by a flag in hplx. With 2 ranks (a rank a
+# host, grid 1x2) and 4 (two a host, 2x2):
+#   - the preflight runs by default (two hosts) and names ranks of the
+#     second host and no rank of the first; the record's "preflight" agrees;
+#   - the closing line names ranks of the second host and none of the first;
+#   - --preflight strict stops the job with exit status 4 before any test.
+# Then, with no host slowed, EVEN_RUNS runs of 2 ranks (default none) in
+# which neither the preflight nor the closing line may name anyone; the
+# count of runs that did is printed. None by default: on this project's
+# 2-CPU VMs the two hosts share both CPUs, and the figures of unslowed
+# hosts differ by more than 10% in some runs (docs/PERFORMANCE.md).
+#   slow_host.sh HPLX [MPIRUN]
+#   SLOWED=0 EVEN_RUNS=20 slow_host.sh HPLX   # the false alarms of 20 runs only
+# Skips (77) where namespaces or a CPU cgroup cannot be made; CI requires
+# both (HPLX_REQUIRE_MULTIHOST=1, HPLX_REQUIRE_CGROUP=1).
+set -u
+[[ $# -ge 1 ]] || { echo "usage: slow_host.sh HPLX [MPIRUN]" >&2; exit 2; }
+hplx=$(realpath "$1")
+mpirun=${2:-mpirun}
+here=$(cd "$(dirname "$0")" && pwd)
+export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
+
+. "$here/netns_hosts.sh"
+. "$here/cpu_cgroup.sh"
+
+netns_require ip unshare pgrep python3 timeout
+work=$(mktemp -d)
+cleanup() {
+  netns_remove_hosts
+  cpu_cgroup_remove
+  cd / && rm -rf "$work"
+}
+trap cleanup EXIT
+trap 'exit 1' INT TERM HUP
+
+netns_make_hosts
+cpu_cgroup_make "hplx-slow-host-$$" 20
+slow=""  # the host whose processes join the cgroup ("": none)
+# The agent that starts Open MPI's daemon in a host: the slow host's joins
+# the cgroup first, and every rank it starts inherits it.
+cat >"$work/agent.sh" <<AGENT
+#!/bin/sh
+[ "\$1" = "\$(cat "$work/slow")" ] && echo \$\$ >"$cpu_group/cgroup.procs"
+exec "$here/netns_agent.sh" "\$@"
+AGENT
+chmod +x "$work/agent.sh"
+cd "$work" || fail "no work folder"
+
+run() {  # run NAME RANKS_PER_HOST HPLX-ARGS...: sets rc
+  local name=$1 per=$2
+  shift 2
+  timeout -k 5 240 "$mpirun" --host "$h1:$per,$h2:$per" -n $((2 * per)) --map-by slot \
+    --bind-to none --oversubscribe -x OMP_NUM_THREADS=1 \
+    --mca plm_rsh_agent "$work/agent.sh" --mca plm_rsh_no_tree_spawn 1 \
+    --mca oob_tcp_if_include "$subnet.0/24" --mca btl_tcp_if_include "$subnet.0/24" \
+    --mca btl tcp,self,vader "$hplx" "$@" >"$name.out" 2>&1
+  rc=$?
+}
+show() { echo "--- $1.out"; cat "$1.out"; }
+
+# The named lines name ranks of WHO only, at least one: PREFIX is what the
+# lines begin with after "hplx: ".
+names_only() {  # names_only NAME PREFIX WHO
+  local name=$1 prefix=$2 who=$3 lines
+  lines=$(grep -E "^hplx: ${prefix}slow rank [0-9]+ on " "$name.out")
+  [[ -n $lines ]] || { show "$name"; fail "$name: no ${prefix}slow rank named"; }
+  if grep -vq " on $who" <<<"$lines"; then show "$name"; fail "$name: named a rank not on $who"; fi
+}
+
+runs_slowed=${SLOWED:-1}
+even_runs=${EVEN_RUNS:-0}
+for per in 1 2; do
+  [[ $runs_slowed == 1 ]] || break
+  grid=$([[ $per == 1 ]] && echo 1x2 || echo 2x2)
+  echo "$h2" >"$work/slow"
+  name=slow$((2 * per))
+  run "$name" "$per" lu --n 2000 --nb 128 --grid "$grid" --json "$name.json"
+  [[ $rc == 0 ]] || { show "$name"; fail "$name: exit $rc"; }
+  grep -E "slow|preflight" "$name.out" | sed 's/^/   /'
+  names_only "$name" "preflight: " "$h2"
+  names_only "$name" "WR[^:]*: " "$h2"
+  python3 - "$name.json" "$h1" "$h2" <<'PY' || fail "$name.json"
+import json, sys
+r = json.load(open(sys.argv[1])); h1, h2 = sys.argv[2:]
+p = r["preflight"]
+assert p["mode"] == "on" and p["hosts"] == 2, p
+assert p["slow"] and all(s["host"] == h2 for s in p["slow"]), p["slow"]
+slow = r["tests"][0]["ranks"]["slow"]
+assert slow and all(s["host"] == h2 for s in slow), slow
+PY
+  ok "$((2 * per)) ranks, $grid, $h2 held to a fifth of a CPU: named by the preflight and the closing line, $h1 never"
+  name=strict$((2 * per))
+  run "$name" "$per" lu --n 2000 --nb 128 --grid "$grid" --preflight strict
+  [[ $rc == 4 ]] || { show "$name"; fail "$name: exit $rc, expected 4"; }
+  grep -q "preflight strict: stopping before the run" "$name.out" || { show "$name"; fail "$name: no stop line"; }
+  if grep -q "PASSED\|FAILED" "$name.out"; then show "$name"; fail "$name: a test ran"; fi
+  ok "--preflight strict, $((2 * per)) ranks: exit 4 before any test"
+done
+
+echo "" >"$work/slow"
+alarms=0
+for i in $(seq 1 "$even_runs"); do
+  name=even$i
+  run "$name" 1 lu --n 4000 --nb 128 --grid 1x2
+  [[ $rc == 0 ]] || { show "$name"; fail "$name: exit $rc"; }
+  if grep -E "^hplx: (preflight: |WR[^:]*: )slow rank" "$name.out"; then alarms=$((alarms + 1)); fi
+  grep -E "^hplx: preflight: 2 ranks|no slow rank" "$name.out" | sed "s/^/   $i: /"
+done
+[[ $even_runs == 0 ]] || [[ $alarms == 0 ]] || fail "no host slowed: $alarms of $even_runs runs named a rank"
+[[ $even_runs == 0 ]] || ok "no host slowed: $even_runs runs of 2 ranks, no one named by the preflight or the closing line"
+echo "PASS"
