@@ -19,4 +19,14 @@ inline double median_without(const std::vector<double>& sorted, double v) {
   return m % 2 ? kth(m / 2) : 0.5 * (kth(m / 2 - 1) + kth(m / 2));
 }
 
+// The median of `values`, those of value 0 (not measured) left out; 0 when
+// none is left.
+inline double median_of_measured(std::vector<double> values) {
+  std::erase(values, 0.0);
+  if (values.empty()) return 0;
+  std::sort(values.begin(), values.end());
+  const std::size_t m = values.size();
+  return m % 2 ? values[m / 2] : 0.5 * (values[m / 2 - 1] + values[m / 2]);
+}
+
 }  // namespace hplx

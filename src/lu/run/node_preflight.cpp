@@ -9,6 +9,7 @@
 #include "core/grid.hpp"
 #include "core/host_name.hpp"
 #include "core/link_probe.hpp"
+#include "core/median.hpp"
 #include "core/node_probes.hpp"
 #include "core/timer.hpp"
 #include "device/node_probes.hpp"
@@ -84,14 +85,6 @@ NodeProbe measure(const Context& ctx, const Shape& shape, const ProcessGrid& gri
   return p;
 }
 
-double median_of(std::vector<double> v) {
-  v.erase(std::remove(v.begin(), v.end(), 0.0), v.end());
-  if (v.empty()) return 0;
-  std::sort(v.begin(), v.end());
-  const std::size_t m = v.size();
-  return m % 2 ? v[m / 2] : 0.5 * (v[m / 2 - 1] + v[m / 2]);
-}
-
 // The summary line: the medians, and that no rank was slow when none was.
 void print_summary(const std::vector<RankProbe>& ranks, const std::vector<SlowProbe>& slow,
                    const Shape& shape, double threshold, double seconds) {
@@ -101,8 +94,8 @@ void print_summary(const std::vector<RankProbe>& ranks, const std::vector<SlowPr
     memory.push_back(r.probe.memory_gbs);
     link.push_back(r.probe.link_gbs);
   }
-  const std::string links = median_of(link) > 0
-                                ? fmt::format(", links {:.2f} GB/s", median_of(link))
+  const std::string links = median_of_measured(link) > 0
+                                ? fmt::format(", links {:.2f} GB/s", median_of_measured(link))
                                 : std::string(", no links");
   std::string verdict =
       slow.empty()
@@ -119,8 +112,8 @@ void print_summary(const std::vector<RankProbe>& ranks, const std::vector<SlowPr
                "hplx: preflight: %zu ranks on %d host%s in %.1f s, medians: DGEMM %.1f Gflop/s "
                "(%ldx%ldx%d), memory %.1f GB/s%s; %s\n",
                ranks.size(), count_hosts(ranks), count_hosts(ranks) == 1 ? "" : "s", seconds,
-               median_of(gemm), shape.gemm_m, shape.gemm_n, shape.nb, median_of(memory),
-               links.c_str(), verdict.c_str());
+               median_of_measured(gemm), shape.gemm_m, shape.gemm_n, shape.nb,
+               median_of_measured(memory), links.c_str(), verdict.c_str());
   for (std::size_t i = 0; i < std::min<std::size_t>(slow.size(), kShown); ++i)
     std::fprintf(stderr, "hplx: preflight: slow %s\n", slow_probe_sentence(slow[i]).c_str());
   if (slow.size() > kShown)
