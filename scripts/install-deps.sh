@@ -43,6 +43,8 @@ RUN_NEEDS=(
   "nlohmann-json|header:nlohmann/json.hpp|nlohmann-json3-dev|nlohmann-json"
   "CLI11|header:CLI/CLI.hpp|libcli11-dev|cli11"
   "toml++|header:toml++/toml.h|libtomlplusplus-dev|tomlplusplus"
+  # The checkpoints' checksums (hplx lu --checkpoint).
+  "xxHash|header:xxhash.h lib:xxhash|libxxhash-dev|xxhash"
 )
 TEST_NEEDS=(
   # The test programs; without it the build skips them (HPLX_BUILD_TESTS=auto).

@@ -114,4 +114,22 @@ std::vector<std::string> test_flag_args(const LuTestFlags& f) {
   return args;
 }
 
+double parse_duration(const std::string& flag, const std::string& value) {
+  std::size_t used = 0;
+  double v = 0;
+  try {
+    v = std::stod(value, &used);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  const std::string unit = used > 0 ? value.substr(used) : "";
+  const double scale = unit.empty() || unit == "s" ? 1 : unit == "m" ? 60 : unit == "h" ? 3600 : 0;
+  if (used == 0 || scale == 0 || !std::isfinite(v) || v <= 0 || v * scale > 1e9)
+    throw UsageError(
+        fmt::format("{} {}: not a duration; allowed: a positive number of seconds, "
+                    "or with s, m or h (e.g. 30m, 1.5h)",
+                    flag, value));
+  return v * scale;
+}
+
 }  // namespace hplx::app

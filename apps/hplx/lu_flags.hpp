@@ -40,6 +40,11 @@ std::vector<std::string> test_flag_args(const LuTestFlags& flags);
 // lets NaN through: every comparison with it is false).
 CLI::Validator finite_in(double lo, double hi, const std::string& allowed);
 
+// A duration as --checkpoint-every takes it: seconds, or a number with
+// s, m or h ("90", "45s", "30m", "1.5h"). Throws UsageError naming `flag`
+// and the value unless it is a finite positive duration.
+double parse_duration(const std::string& flag, const std::string& value);
+
 // --update-sms N against the device's SMs (`sms`, 0 where it has none, and
 // then any N is taken): a UsageError for N beyond them.
 void check_update_sms(int n, int sms);

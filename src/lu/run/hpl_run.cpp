@@ -263,6 +263,8 @@ struct TestOutcome {
   device::DeviceCounters loop;
   ResidualReport residual;
   Verdict verdict = Verdict::Unchecked;
+  TestSegments segments;       // a resumed test's segments, the checkpoints' costs
+  std::uint64_t solution = 0;  // solution_checksum, where x was computed
 };
 
 // The counters' maximum over `comm` (a rank that does not count gives -1).
@@ -279,12 +281,20 @@ device::DeviceCounters max_over(device::DeviceCounters c, MPI_Comm comm) {
 }
 
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
-TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGrid& grid,
+// `index`: the test's place in the run (-1: none; no checkpoints).
+TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, const ProcessGrid& grid,
                      double threshold, const RunOptions& options, TraceRecorder& trace,
                      const PackageEnergy& packages) {
   TestOutcome o;
   LocalMatrix a(run_ctx.device(), t.n, t.nb, grid, t.alignment);
-  {
+  const CheckpointOptions& cp = options.checkpoints;
+  const ResumeSource* from =
+      cp.resume && index == cp.resume->manifest.test_index ? &*cp.resume : nullptr;
+  std::optional<LoopState> resumed;
+  if (from) {
+    ActivityScope reading(run_ctx.activity(), Activity::kMatgen);
+    resumed = load_checkpoint(*from, run_ctx.device(), a);
+  } else {
     ActivityScope generating(run_ctx.activity(), Activity::kMatgen);
     generate_matrix(run_ctx.device().compute(), a, grid);
     run_ctx.device().compute().synchronize();
@@ -310,12 +320,25 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
   Context ctx = run_ctx;
   ctx.set_trace(&trace);
   ctx.set_progress(&progress);
-  const SolveOutcome solved = pdgesv(ctx, a, t, grid, &workspace);
+  const std::unique_ptr<Checkpointer> checkpointer =
+      index >= 0
+          ? make_checkpointer(cp, index, to_json(t), from, run_ctx.device(), a, grid.all(), t0)
+          : nullptr;
+  const SolveOutcome solved =
+      pdgesv(ctx, a, t, grid, &workspace, {checkpointer.get(), resumed ? &*resumed : nullptr});
   o.seconds = wall_time() - t0;
   // The device counter after the device's work (pdgesv returns with it done).
   const EnergySample energy_after = meter.sample();
   o.end = std::time(nullptr);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
+  if (checkpointer) o.segments.checkpoints = checkpointer->costs();
+  if (from) {  // the earlier segments' time counts; the time between them does not
+    o.segments.segments = from->manifest.segments;
+    o.segments.segments.push_back({from->manifest.column, t.n, o.seconds});
+    o.segments.resumed_from = from->manifest_path;
+    o.segments.resumed_column = from->manifest.column;
+    o.seconds += from->manifest.seconds;
+  }
   o.gflops = o.seconds > 0 ? hpl_gflops(t.n, o.seconds) : 0.0;
   o.energy = meter.use(energy_before, energy_after);
   o.info = solved.info;
@@ -337,6 +360,10 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, const ProcessGri
     o.residual = check_solution(run_ctx.device(), a, solved.x, grid, threshold);
     o.verdict = o.residual.scaled_residual < threshold ? Verdict::Passed : Verdict::Failed;
   }
+  if (run_ctx.device().backend().holds_data() && solved.info == 0)
+    o.solution = solution_checksum(solved.x, grid.all());
+  // The test is done: its checkpoints are of no more use.
+  if (checkpointer) checkpointer->remove_all();
   return o;
 }
 
@@ -370,6 +397,8 @@ nlohmann::json to_json(const TestCase& t, const TestOutcome& o) {
   if (o.verdict == Verdict::Passed || o.verdict == Verdict::Failed)
     rec["residual"] = o.residual.scaled_residual;
   if (o.info != 0) rec["info"] = o.info;
+  if (o.solution != 0) rec["solution_xxh3"] = hex(o.solution);
+  rec.update(to_json(o.segments));
   return rec;
 }
 
@@ -591,6 +620,17 @@ std::optional<CoreShare> HplRun::share_cores(TestCase& run, const TestCase& t) {
 }
 
 void HplRun::test(const TestCase& t) {
+  // A resumed run goes on at the checkpoint's test: the ones before it
+  // finished in the run that wrote it (their lines are in its output).
+  const auto& resume = options_.checkpoints.resume;
+  if (resume && &t - tests_.data() < resume->manifest.test_index) {
+    if (root_ && !options_.quiet && &t == tests_.data())
+      std::fprintf(stderr,
+                   "hplx: resumed run: tests 1 to %ld finished before the checkpoint "
+                   "(their results are in the stopped run's output)\n",
+                   resume->manifest.test_index);
+    return;
+  }
   if (!enter_grid(t)) return;
   {
     TestCase chosen = t;
@@ -603,8 +643,8 @@ void HplRun::test(const TestCase& t) {
   TestCase run = t;
   const std::optional<CoreShare> share = share_cores(run, t);
   if (options_.observer) options_.observer->before(t);
-  const TestOutcome o = run_test(harness_.context(), run, *grid_, dat_.threshold, options_,
-                                 harness_.trace(), packages_);
+  const TestOutcome o = run_test(harness_.context(), run, &t - tests_.data(), *grid_,
+                                 dat_.threshold, options_, harness_.trace(), packages_);
   if (share) restore_binding();
   if (root_) report(t, o);
   count(o.verdict);
@@ -646,6 +686,7 @@ void HplRun::report(const TestCase& t, const TestOutcome& o) {
     print_balance_point(t, o);
     print_energy(t, o, said_no_energy_);
     print_slow_ranks(t, o);
+    print_segments(o.segments, t.n);
   }
   // The TOP500 counts only runs that passed the residual check.
   if (o.verdict == Verdict::Passed) {
@@ -696,7 +737,7 @@ CheckedTest run_one_test(const Context& ctx, const TestCase& t, const ProcessGri
   RunOptions quiet;
   quiet.quiet = true;
   TraceRecorder no_trace(false);
-  const TestOutcome o = run_test(ctx, t, grid, threshold, quiet, no_trace, PackageEnergy());
+  const TestOutcome o = run_test(ctx, t, -1, grid, threshold, quiet, no_trace, PackageEnergy());
   CheckedTest r;
   r.seconds = o.seconds;
   r.gflops = o.gflops;
@@ -704,6 +745,12 @@ CheckedTest run_one_test(const Context& ctx, const TestCase& t, const ProcessGri
   r.residual = o.residual.scaled_residual;
   r.passed = o.verdict == Verdict::Passed;
   return r;
+}
+
+std::vector<nlohmann::json> test_records(const HplDat& dat) {
+  std::vector<nlohmann::json> records;
+  for (const TestCase& t : expand_tests(dat)) records.push_back(to_json(t));
+  return records;
 }
 
 int run_hpl(const Context& ctx, const HplDat& dat, const RunOptions& options) {

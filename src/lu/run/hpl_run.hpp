@@ -14,6 +14,7 @@
 #include "core/context.hpp"
 #include "core/top500.hpp"
 #include "lu/config.hpp"
+#include "lu/run/run_checkpoints.hpp"
 
 namespace hplx::lu {
 
@@ -61,7 +62,13 @@ struct RunOptions {
   // What --preflight measured before the run (run_node_preflight), for the
   // record; null where it did not run.
   nlohmann::json preflight;
+  // --checkpoint, --checkpoint-every, --resume (lu/run/run_checkpoints.hpp).
+  CheckpointOptions checkpoints;
 };
+
+// Every test the HPL.dat lists, in the run's order, as the record writes
+// it: what a checkpoint's test is held against.
+std::vector<nlohmann::json> test_records(const HplDat& dat);
 
 // Checks everything that can be checked before a large allocation: grids
 // against the rank count, features this build lacks, the memory each test

@@ -27,6 +27,12 @@ void IterationLog::start() {
   start_ = last_ = wall_time();
 }
 
+void IterationLog::resume(const std::vector<IterationTimes>& earlier) {
+  if (earlier.empty()) return;
+  start_ -= earlier.back().elapsed;
+  for (const IterationTimes& it : earlier) flops_done_ += it.flops;
+}
+
 void IterationLog::close(long k, long jb, const PhaseTimes& spent, double flops) {
   const long n = n_, next = k + jb;
   IterationTimes it;

@@ -24,6 +24,10 @@ class IterationLog {
                Activity* activity);
   // Starts the factorization's clock (else construction started it).
   void start();
+  // After start(), for a resumed run: the clock and the flops go on from
+  // the end of `earlier` (the iterations before the checkpoint), which
+  // take() does not return.
+  void resume(const std::vector<IterationTimes>& earlier);
 
   // Closes the iteration of the panel at global column k (width jb): it
   // ran from the previous close (or the start) to now.
@@ -34,6 +38,7 @@ class IterationLog {
 
   bool empty() const { return record_.empty(); }
   std::vector<IterationTimes> take() { return std::move(record_); }
+  const std::vector<IterationTimes>& record() const { return record_; }
 
  private:
   long local_cols(long from) const {

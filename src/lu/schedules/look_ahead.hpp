@@ -47,6 +47,16 @@
 
 namespace hplx::lu {
 
+// What the loop asks at each iteration boundary of a run that checkpoints
+// (lu/checkpoint/checkpointer.hpp): whether to save now (the same answer
+// on every rank), and the save, once the waiting panels are finished.
+class IterationBoundary {
+ public:
+  virtual ~IterationBoundary() = default;
+  virtual bool due() = 0;
+  virtual void save(long next) = 0;
+};
+
 template <class Steps>
 class LookAhead {
  public:
@@ -55,8 +65,18 @@ class LookAhead {
   LookAhead(Steps& steps, long n, int nb, long end, std::size_t depth, IterationLog& log)
       : steps_(steps), n_(n), nb_(nb), end_(end), depth_(depth), log_(log) {}
 
-  void run() {
-    for (long k = 0; k < n_; k += nb_) iteration(k);
+  // From the panel at global column `from` (a resumed run's; nothing
+  // waits there), stopping at `boundary` (may be null) after each
+  // iteration but the last.
+  void run(long from = 0, IterationBoundary* boundary = nullptr) {
+    for (long k = from; k < n_; k += nb_) {
+      iteration(k);
+      const long next = k + nb_;
+      if (boundary && next < n_ && boundary->due()) {
+        drain();
+        boundary->save(next);
+      }
+    }
     finish_waiting();
   }
 
@@ -102,6 +122,21 @@ class LookAhead {
     for (Factored& p : waiting_) steps_.apply(p, end_);
     double flops = 0;
     while (!waiting_.empty()) flops += retire_oldest();
+    log_.extend_last(steps_.times().since(before), flops);
+  }
+
+  // Before a checkpoint: the waiting panels' updates finished over the
+  // rest of the matrix, oldest first, charged to the last iteration, so
+  // that the columns left of the next panel are final and the iterations
+  // after it start as the first ones do.
+  void drain() {
+    if (waiting_.empty()) return;
+    const PhaseTimes before = steps_.times();
+    double flops = 0;
+    while (!waiting_.empty()) {
+      steps_.finish(waiting_.front());
+      flops += retire_oldest();
+    }
     log_.extend_last(steps_.times().since(before), flops);
   }
 

@@ -6,6 +6,7 @@
 #include "core/activity.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
+#include "lu/checkpoint/checkpointer.hpp"
 #include "lu/phases/solve.hpp"
 #include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/bsp_steps.hpp"
@@ -23,8 +24,9 @@ namespace {
 class LuDriver {
  public:
   LuDriver(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-           SolveWorkspace& workspace)
-      : ctx_(ctx),
+           SolveWorkspace& workspace, const SolveCheckpoints& checkpoints)
+      : checkpoints_(checkpoints),
+        ctx_(ctx),
         a_(a),
         t_(t),
         grid_(grid),
@@ -57,28 +59,69 @@ class LuDriver {
     BspSteps<PivotingPhases> steps(phases_, compute, phases_.fact_queue(), o, trace,
                                    timeline_.get());
     log_.start();
+    long from = 0;
+    const LoopState* resume = checkpoints_.resume;
+    if (resume) {
+      from = resume->column;
+      steps.times() = resume->times;
+      log_.resume(resume->iterations);
+    }
+    Boundary boundary(*this, steps);
     const device::DeviceCounters before = a_.backend().counters();
     LookAhead<BspSteps<PivotingPhases>>(steps, a_.n(), a_.nb(), o.end,
                                         static_cast<std::size_t>(t_.depth), log_)
-        .run();
+        .run(from, checkpoints_.writer ? &boundary : nullptr);
+    if (checkpoints_.writer) checkpoints_.writer->finish();
     out_.loop = a_.backend().counters().since(before);
     out_.phases = steps.times();
-    out_.info = phases_.info();
-    if (phases_.info_on_device()) {
-      phases_.fact_queue().synchronize();
-      const long info = fact_ws_->solve_info(compute);
-      if (out_.info == 0) out_.info = info;
-    }
+    out_.info = info_so_far();
     out_.iterations = log_.take();
     if (timeline_) {
       compute.synchronize();
       phases_.fact_queue().synchronize();
       timeline_->resolve(out_.iterations, trace);
     }
+    if (resume)
+      out_.iterations.insert(out_.iterations.begin(), resume->iterations.begin(),
+                             resume->iterations.end());
     return std::move(out_);
   }
 
  private:
+  // A checkpoint at an iteration boundary: the state beside the matrix.
+  class Boundary final : public IterationBoundary {
+   public:
+    Boundary(LuDriver& d, BspSteps<PivotingPhases>& steps) : d_(d), steps_(steps) {}
+    bool due() override { return d_.checkpoints_.writer->due(); }
+    void save(long next) override {
+      LoopState s;
+      s.column = next;
+      s.info = d_.info_so_far();
+      s.times = steps_.times();
+      if (d_.checkpoints_.resume) s.iterations = d_.checkpoints_.resume->iterations;
+      s.iterations.insert(s.iterations.end(), d_.log_.record().begin(), d_.log_.record().end());
+      d_.checkpoints_.writer->save(s);
+    }
+
+   private:
+    LuDriver& d_;
+    BspSteps<PivotingPhases>& steps_;
+  };
+
+  // The first zero pivot's 1 + column so far (a resumed run's first), or
+  // 0; where panels' infos stay on the device, after its work so far.
+  long info_so_far() {
+    if (checkpoints_.resume && checkpoints_.resume->info != 0) return checkpoints_.resume->info;
+    long info = phases_.info();
+    if (phases_.info_on_device()) {
+      phases_.fact_queue().synchronize();
+      const long on_device = fact_ws_->solve_info(ctx_.device().compute());
+      if (info == 0) info = on_device;
+    }
+    return info;
+  }
+
+  const SolveCheckpoints checkpoints_;
   const Context& ctx_;
   LocalMatrix& a_;
   const TestCase& t_;
@@ -93,14 +136,19 @@ class LuDriver {
 }  // namespace
 
 SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                    SolveWorkspace* workspace) {
+                    SolveWorkspace* workspace, const SolveCheckpoints& checkpoints) {
   const bool dag = t.schedule.kind == ScheduleKind::Dag;
   if (dag && !ctx.device().compute().runs_inline())
     throw UsageError(
         "the dag schedule runs on the host backend only (its tasks share the host's cores)");
+  if (dag && (checkpoints.writer || checkpoints.resume))
+    throw UsageError(
+        "--checkpoint and --resume work with the bsp schedule (the default), not "
+        "--schedule dag");
   SolveWorkspace own;
-  SolveOutcome out = dag ? factor_dag(ctx, a, t, grid)
-                         : LuDriver(ctx, a, t, grid, workspace ? *workspace : own).factor();
+  SolveOutcome out =
+      dag ? factor_dag(ctx, a, t, grid)
+          : LuDriver(ctx, a, t, grid, workspace ? *workspace : own, checkpoints).factor();
   // The back substitution, after either factorization.
   if (ctx.progress()) ctx.progress()->finish();
   {

@@ -34,8 +34,18 @@ struct SolveOutcome {
 // `workspace`: the buffers kept from panel to panel, reserved before the
 // caller's timer started (reserve_workspace, workspace.hpp); null: made
 // here as they are needed.
+// `checkpoints` (bsp schedule only): `resume` (may be null) is the state
+// the matrix was read back with (lu/checkpoint/resume.hpp), the loop goes
+// on from its column; `writer` (may be null) saves the state as the run
+// goes (lu/checkpoint/checkpointer.hpp).
 struct SolveWorkspace;
+class Checkpointer;
+struct LoopState;
+struct SolveCheckpoints {
+  Checkpointer* writer = nullptr;
+  const LoopState* resume = nullptr;
+};
 SolveOutcome pdgesv(const Context& ctx, LocalMatrix& a, const TestCase& t, const ProcessGrid& grid,
-                    SolveWorkspace* workspace = nullptr);
+                    SolveWorkspace* workspace = nullptr, const SolveCheckpoints& checkpoints = {});
 
 }  // namespace hplx::lu
