@@ -601,6 +601,8 @@ lu::CheckpointOptions LuCommand::checkpoints(MPI_Comm world, device::BackendKind
   if (o.dir.empty()) return o;
   o.every_s = parse_duration("--checkpoint-every", checkpoint_every_);
   o.identity = lu::run_identity(world, device::name_of(kind));
+  if (!resume_.empty())
+    o.resume = lu::open_checkpoint(resume_, o.identity, lu::test_records(dat), world);
   // The folder made and written to now, not at the first checkpoint.
   int rank = 0;
   MPI_Comm_rank(world, &rank);
@@ -621,8 +623,6 @@ lu::CheckpointOptions LuCommand::checkpoints(MPI_Comm world, device::BackendKind
   int failed = error.empty() ? 0 : 1;
   HPLX_MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, world));
   if (failed) throw UsageError(rank == 0 ? error : "--checkpoint: rank 0 cannot write the folder");
-  if (!resume_.empty())
-    o.resume = lu::open_checkpoint(resume_, o.identity, lu::test_records(dat), world);
   if (o.resume && rank == 0 && !quiet_) {
     for (const std::string& line : o.resume->passed_over)
       std::fprintf(stderr, "hplx: resume: %s\n", line.c_str());
