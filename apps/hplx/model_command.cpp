@@ -17,6 +17,7 @@
 #include "core/threads.hpp"
 #include "lu/run/phase_timing.hpp"
 #include "model/calibrate.hpp"
+#include "model/checkpoint_cost.hpp"
 #include "model/model.hpp"
 #include "model/provenance.hpp"
 #include "model_flags.hpp"
@@ -98,6 +99,11 @@ void print_header(const SystemSpec& spec, int threads, model::FactOn fact_on) {
     fmt::print("  network {}: {:.3f} GB/s shared by {} device(s), alpha = {:.3f} us\n",
                spec.network.name.empty() ? "(unnamed)" : spec.network.name,
                spec.network.bandwidth_Bps / 1e9, spec.network.share, spec.network.alpha_s * 1e6);
+  if (const auto c = model::estimate_checkpoint(spec))
+    fmt::print(
+        "  checkpoint (hplx lu --checkpoint): {:.1f} GB a node at {:.2f} GB/s: {:.1f} s, "
+        "{:.2f}% of a 30-minute interval\n",
+        c->bytes_per_node / 1e9, c->write_gbs, c->seconds, 100 * c->share_of_30_min);
 }
 
 void print_point(const Prediction& o, const Prediction& op, const Prediction& m) {

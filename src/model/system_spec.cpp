@@ -546,11 +546,13 @@ void read_memory(Section& top, SystemSpec& spec, const std::string& name) {
 
 // [node]: the devices of a node, their grid and the link between them.
 void read_node(Section& top, SystemSpec& spec, const std::string& name) {
-  Section node(top.table("node"), "node", name,
-               {"devices", "memory_gib", "grid", "link", "cores", "numa_domains"});
+  Section node(
+      top.table("node"), "node", name,
+      {"devices", "memory_gib", "grid", "link", "cores", "numa_domains", "storage_write_gbs"});
   Node& nd = spec.node;
   nd.devices = static_cast<int>(node.integer("devices", 1, kIntMax).value_or(1));
   nd.memory_gib = node.positive("memory_gib", " (GiB)");
+  nd.storage_write_gbs = node.positive("storage_write_gbs", " (GB/s)");
   if (auto c = node.integer("cores", 1, kIntMax)) nd.cores = static_cast<int>(*c);
   if (auto d = node.integer("numa_domains", 1, kIntMax)) nd.numa_domains = static_cast<int>(*d);
   if (auto g = node.string("grid")) {

@@ -132,6 +132,9 @@ struct Node {
   std::optional<int> grid_p, grid_q;  // node-local grid; default: squarest that divides P x Q
   Link link;                          // between the devices of a node
   std::optional<double> memory_gib;   // for sizing N when devices have no own memory
+  // GB/s one node writes to the file system checkpoints go to
+  // (model/checkpoint_cost.hpp); none: unknown.
+  std::optional<double> storage_write_gbs;
   // The node's CPU cores and NUMA domains, for `hplx tune`'s batch script
   // (each rank bound to cores / devices of them, in its domain). Absent
   // cores: a CPU spec's rank is one core (as `hplx model calibrate` writes

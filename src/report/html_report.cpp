@@ -8,6 +8,7 @@
 
 #include "report/charts.hpp"
 #include "report/hpl_mxp_page.hpp"
+#include "report/preflight_chart.hpp"
 #include "report/ranks_table.hpp"
 #include "report/svg.hpp"
 #include "report/tune_page.hpp"
@@ -358,6 +359,8 @@ std::string render_report(const std::vector<RunFile>& files) {
 
   for (size_t i = 0; i < files.size(); ++i)
     out << top500_section(files[i], tests, static_cast<int>(i), files.size() > 1);
+  for (size_t i = 0; i < files.size(); ++i)
+    out << preflight_section(files[i].record, static_cast<int>(i));
   if (tests.size() > 1) {
     out << "<section id=\"overview\">\n<h2>All tests</h2>\n" << summary_table(tests);
     out << "<h3>Gflops against N</h3>\n" << scaling_chart(tests, false);

@@ -208,6 +208,47 @@ TEST(HtmlReport, ManyRanksShowTheSlowOnesAndTheSlowest) {
   EXPECT_EQ(html.find("<td>n0</td>"), std::string::npos);    // the fastest left out
 }
 
+// The preflight (hplx lu --preflight): a dot per rank in each figure's
+// chart, the rank it named red and listed; no section without one.
+TEST(HtmlReport, ThePreflightChartMarksTheNamedRank) {
+  RunFile f = fixture();
+  EXPECT_TRUE(element_by_id(render(f), "preflight-0").empty());
+  json ranks = json::array();
+  for (int r = 0; r < 4; ++r)
+    ranks.push_back({{"rank", r},
+                     {"host", r < 2 ? "node1" : "node2"},
+                     {"gemm_gflops", r == 3 ? 8.0 : 40.0},
+                     {"memory_gbs", 30.0},
+                     {"link_gbs", 10.0}});
+  f.record["preflight"] = {{"threshold", 0.1},
+                           {"seconds", 1.2},
+                           {"hosts", 2},
+                           {"ranks", ranks},
+                           {"slow",
+                            {{{"rank", 3},
+                              {"host", "node2"},
+                              {"kind", "DGEMM"},
+                              {"value", 8.0},
+                              {"others_median", 40.0},
+                              {"below", 0.8},
+                              {"of_host", false}}}}};
+  const std::string html = render(f);
+  check_html(html);
+  const std::string section = element_by_id(html, "preflight-0");
+  EXPECT_NE(section.find("4 ranks on 2 hosts"), std::string::npos);
+  EXPECT_NE(section.find("rank 3 on node2: DGEMM 8 Gflop/s, 80% below the other ranks' median "
+                         "40"),
+            std::string::npos)
+      << section.substr(0, 600);
+  const std::string gemm = element_by_id(html, "preflight-0-0");
+  EXPECT_EQ(count_tags(gemm, "circle"), 4);
+  EXPECT_NE(gemm.find("rank 3 on node2: 8 Gflop/s (named slow)"), std::string::npos);
+  EXPECT_NE(gemm.find("rank 0 on node1: 40 Gflop/s</title>"), std::string::npos);
+  const std::string memory = element_by_id(html, "preflight-0-1");
+  EXPECT_EQ(count_tags(memory, "circle"), 4);
+  EXPECT_EQ(memory.find("named slow)"), std::string::npos);
+}
+
 TEST(HtmlReport, NoTop500SectionWithoutFigures) {
   const std::string html = render(fixture());
   EXPECT_TRUE(element_by_id(html, "top500-figures-0").empty());

@@ -96,6 +96,9 @@ FileDigest write_columns(const std::string& dir, const std::string& name, const 
   }
   if (::fsync(f.fd) != 0)
     throw SystemError(fmt::format("{}: cannot sync to the disk: {}", path, std::strerror(errno)));
+  // On the disk now: its pages leave the cache, which a run at full
+  // memory needs for itself (else the next iterations wait for reclaim).
+  ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
   return {name, static_cast<long long>(column) * cols, h.digest()};
 }
 
