@@ -21,6 +21,7 @@
 #include "lu/config.hpp"
 #include "lu/run/flag_values.hpp"
 #include "lu/run/hpl_run.hpp"
+#include "lu/run/node_preflight.hpp"
 #include "lu/run/problem_size.hpp"
 #include "lu_flags.hpp"
 #include "root_check.hpp"
@@ -187,6 +188,7 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "saying where each rank stopped and whom it waited for, and mark the record "
                    "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
       ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
+  add_preflight_flags(*sub_, preflight_, preflight_threshold_);
   sub_->add_flag("--quiet", quiet_, "no progress lines on stderr");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
 }
@@ -308,7 +310,8 @@ class MxpRun {
     std::optional<double> watchdog_s;
     bool quiet = false, compare_hpl = false;
     const std::vector<std::string>* argv = nullptr;
-    std::string plan;  // the thread plan, described
+    std::string plan;          // the thread plan, described
+    nlohmann::json preflight;  // what --preflight measured (null: it did not run)
   };
   MxpRun(const Context& ctx, const MxpInput& in, Settings settings)
       : ctx_(ctx),
@@ -329,6 +332,7 @@ class MxpRun {
       record_["thread_plan"] = set_.plan;
       record_["backend"] = device::name_of(ctx.device().kind());
       record_["notes"] = in.notes;
+      if (!set_.preflight.is_null()) record_["preflight"] = set_.preflight;
       if (!in.file.empty()) record_["input"] = in.file;
       record_["tests"] = nlohmann::json::array();
       harness_.keep(record_, 0);
@@ -533,8 +537,19 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
       std::fprintf(stderr, "hplx: %s\n", note.c_str());
     for (const std::string& note : in.notes) std::fprintf(stderr, "%s\n", note.c_str());
   }
+  // The slow node named before the run: at the largest test's shape.
+  const auto largest = std::max_element(
+      in.tests.begin(), in.tests.end(),
+      [](const hplmxp::HplMxpConfig& a, const hplmxp::HplMxpConfig& b) { return a.n < b.n; });
+  const lu::PreflightOutcome checked = lu::run_node_preflight(
+      ctx, {largest->n, largest->nb, {largest->nprow, largest->npcol}, largest->pmap},
+      {preflight_.empty() ? lu::PreflightMode::Auto : lu::parse_preflight_mode(preflight_),
+       preflight_threshold_},
+      quiet_);
+  if (checked.stop) return lu::kPreflightStopStatus;
   MxpRun run(ctx, in,
-             {json_, trace_, watchdog_, quiet_, compare_hpl_, &argv, describe(plan, size)});
+             {json_, trace_, watchdog_, quiet_, compare_hpl_, &argv, describe(plan, size),
+              checked.record});
   for (const hplmxp::HplMxpConfig& c : in.tests) run.test(c);
   return run.close();
 }

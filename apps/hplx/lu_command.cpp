@@ -329,17 +329,7 @@ void LuCommand::add_output_options() {
                    "saying where each rank stopped and whom it waited for, and mark the record "
                    "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
       ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
-  sub_->add_option("--preflight", preflight_,
-                   "before the run, every rank measures its DGEMM at the run's update shape, its "
-                   "memory bandwidth and its links to its grid neighbours (about a second), and "
-                   "the ranks more than the threshold below the others' median are named: on "
-                   "(then the run), strict (stop with exit status 4 when one is slow), off "
-                   "(default: on with more than one host)")
-      ->check(CLI::IsMember({"off", "on", "strict"}));
-  sub_->add_option("--preflight-threshold", preflight_threshold_,
-                   "how far below the others' median a rank's figure must be to be named: a "
-                   "fraction (default 0.10, 10%)")
-      ->check(finite_in(0.001, 0.999, "a fraction in [0.001, 0.999], e.g. 0.10 for 10%"));
+  add_preflight_flags(*sub_, preflight_, preflight_threshold_);
   sub_->add_option("--checkpoint", checkpoint_,
                    "write the LU's state to this folder (on a file system every rank reaches) at "
                    "the first iteration boundary after each --checkpoint-every, the two newest "

@@ -114,6 +114,20 @@ std::vector<std::string> test_flag_args(const LuTestFlags& f) {
   return args;
 }
 
+void add_preflight_flags(CLI::App& sub, std::string& mode, double& threshold) {
+  sub.add_option("--preflight", mode,
+                 "before the run, every rank measures its DGEMM at the run's update shape, its "
+                 "memory bandwidth and its links to its grid neighbours (about a second), and "
+                 "the ranks more than the threshold below the others' median are named: on "
+                 "(then the run), strict (stop with exit status 4 when one is slow), off "
+                 "(default: on with more than one host)")
+      ->check(CLI::IsMember({"off", "on", "strict"}));
+  sub.add_option("--preflight-threshold", threshold,
+                 "how far below the others' median a rank's figure must be to be named: a "
+                 "fraction (default 0.10, 10%)")
+      ->check(finite_in(0.001, 0.999, "a fraction in [0.001, 0.999], e.g. 0.10 for 10%"));
+}
+
 double parse_duration(const std::string& flag, const std::string& value) {
   std::size_t used = 0;
   double v = 0;

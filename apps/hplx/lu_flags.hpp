@@ -40,6 +40,11 @@ std::vector<std::string> test_flag_args(const LuTestFlags& flags);
 // lets NaN through: every comparison with it is false).
 CLI::Validator finite_in(double lo, double hi, const std::string& allowed);
 
+// --preflight off|on|strict and --preflight-threshold (lu/run/node_preflight.hpp),
+// for hplx lu and hplx hpl-mxp; parsing fills `mode` ("" when not given)
+// and `threshold`, which must outlive `sub`.
+void add_preflight_flags(CLI::App& sub, std::string& mode, double& threshold);
+
 // A duration as --checkpoint-every takes it: seconds, or a number with
 // s, m or h ("90", "45s", "30m", "1.5h"). Throws UsageError naming `flag`
 // and the value unless it is a finite positive duration.

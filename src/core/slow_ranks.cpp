@@ -67,6 +67,26 @@ std::string slow_rank_sentence(const SlowRank& s) {
       s.others_waited);
 }
 
+std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
+                                         const std::vector<SlowRank>& slow, double threshold) {
+  std::vector<std::string> lines;
+  if (ranks.size() < 2) return lines;
+  constexpr std::size_t kShown = 5;
+  for (std::size_t i = 0; i < std::min(slow.size(), kShown); ++i)
+    lines.push_back("slow " + slow_rank_sentence(slow[i]));
+  if (slow.size() > kShown)
+    lines.push_back(fmt::format("{} more slow ranks in the record", slow.size() - kShown));
+  if (!slow.empty()) return lines;
+  const std::vector<SlowRank> all = find_slow_ranks(ranks, -1.0);  // every rank, slowest first
+  if (all.empty()) return lines;                                   // no update timed
+  const SlowRank& closest = all.front();
+  lines.push_back(fmt::format(
+      "no slow rank: every rank's update within {:.0f}% of the others' median (the slowest, "
+      "rank {} on {}, {:+.1f}%)",
+      100 * threshold, closest.figures.rank, closest.figures.host, 100 * closest.slower));
+  return lines;
+}
+
 nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
                                  const std::vector<SlowRank>& slow, double threshold) {
   nlohmann::json j;

@@ -51,6 +51,15 @@ std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, dou
 // others waited W s longer than it did".
 std::string slow_rank_sentence(const SlowRank& s);
 
+// The threshold both benchmarks' closing lines use.
+inline constexpr double kSlowRankThreshold = 0.10;
+
+// The closing lines of a factorization with more than one rank (none with
+// one): "slow " and a sentence for each slow rank (at most 5, then how many
+// more), or that none was and which came closest.
+std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
+                                         const std::vector<SlowRank>& slow, double threshold);
+
 // {"ranks": [{"rank", "host", "update_s", "fact_s", "wait_s"}, ...],
 //  "slow_threshold", "slow": [{"rank", "host", "slower", "others_waited_s"}, ...]}
 nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,

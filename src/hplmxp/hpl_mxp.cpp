@@ -269,6 +269,12 @@ void record_factorization(const RunSetup& s, const LuNopivResult& factored, doub
   say(s.progress, "hplx hpl-mxp: %s without pivoting in %.3f s (%.2f Gflops)%s\n",
       lu_label(c.precision).c_str(), res.factor_s, res.lu_gflops,
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
+  // The slow rank named, as hplx lu names it.
+  const lu::PhaseTimes& mine = factored.phases;
+  res.ranks = gather_rank_figures({mine.update, mine.fact, mine.wait}, s.grid.all());
+  res.slow = find_slow_ranks(res.ranks, kSlowRankThreshold);
+  for (const std::string& line : slow_rank_lines(res.ranks, res.slow, kSlowRankThreshold))
+    say(s.progress, "hplx hpl-mxp: N=%ld NB=%d: %s\n", c.n, c.nb, line.c_str());
 }
 
 // Solves with the FP32 factors and widens the solution to FP64; returns the
@@ -400,7 +406,7 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
                       {"bcast_s", it.bcast},
                       {"update_s", it.device_update > 0 ? it.device_update : host_update}});
   }
-  return {
+  nlohmann::json j = {
       {"n", r.n},
       {"nb", r.nb},
       {"p", r.nprow},
@@ -441,6 +447,8 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"check", std::isfinite(g.check) ? nlohmann::json(g.check) : nullptr},
       {"passed", g.converged},
   };
+  if (!r.ranks.empty()) j["ranks"] = rank_figures_json(r.ranks, r.slow, kSlowRankThreshold);
+  return j;
 }
 
 }  // namespace hplx::hplmxp

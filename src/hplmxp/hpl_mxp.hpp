@@ -17,6 +17,7 @@
 #include "core/balance_point.hpp"
 #include "core/context.hpp"
 #include "core/grid.hpp"
+#include "core/slow_ranks.hpp"
 #include "core/trace.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
@@ -98,6 +99,10 @@ struct HplMxpResult {
   // maximum over the ranks, and its balance point: rank 0's only.
   std::vector<lu::IterationTimes> iterations;
   std::optional<BalancePoint> balance;
+  // Every rank's factorization totals and host, and the slow ones (the
+  // update more than kSlowRankThreshold over the others' median): rank 0's.
+  std::vector<RankFigures> ranks;
+  std::vector<SlowRank> slow;
   GmresIrResult refinement;
   bool passed() const { return refinement.converged; }
 };

@@ -8,6 +8,7 @@
 
 #include "core/error.hpp"
 #include "report/charts.hpp"
+#include "report/ranks_table.hpp"
 #include "report/svg.hpp"
 
 namespace hplx::report {
@@ -248,6 +249,7 @@ std::string test_section(const json& t, const RunFile& file, int index, int id) 
       out << "</p>\n";
     }
   }
+  out << ranks_section(t);  // the factorization's slow rank, as hplx lu's
   const json refinement = t.value("refinement", json::object());
   const double threshold = t.value("threshold", 16.0);
   if (const std::string chart = refinement_chart(refinement, threshold, id); !chart.empty()) {

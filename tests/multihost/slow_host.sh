@@ -7,7 +7,8 @@
 #   - the preflight runs by default (two hosts) and names ranks of the
 #     second host and no rank of the first; the record's "preflight" agrees;
 #   - the closing line names ranks of the second host and none of the first;
-#   - --preflight strict stops the job with exit status 4 before any test.
+#   - --preflight strict stops the job with exit status 4 before any test;
+#   - with 2 ranks, hplx hpl-mxp's preflight and closing line likewise.
 # Then, with no host slowed, EVEN_RUNS runs of 2 ranks (default none) in
 # which neither the preflight nor the closing line may name anyone; the
 # count of runs that did is printed. None by default: on this project's
@@ -99,6 +100,24 @@ PY
   grep -q "preflight strict: stopping before the run" "$name.out" || { show "$name"; fail "$name: no stop line"; }
   if grep -q "PASSED\|FAILED" "$name.out"; then show "$name"; fail "$name: a test ran"; fi
   ok "--preflight strict, $((2 * per)) ranks: exit 4 before any test"
+  [[ $per == 1 ]] || continue
+  # hplx hpl-mxp: the same preflight before, the same closing line after
+  name=mxp$((2 * per))
+  run "$name" "$per" hpl-mxp --n 2000 --nb 128 --grid "$grid" --json "$name.json"
+  [[ $rc == 0 ]] || { show "$name"; fail "$name: exit $rc"; }
+  grep -E "slow|preflight" "$name.out" | sed 's/^/   /'
+  names_only "$name" "preflight: " "$h2"
+  lines=$(grep -E "^hplx hpl-mxp: N=[0-9]+ NB=[0-9]+: slow rank [0-9]+ on " "$name.out")
+  [[ -n $lines ]] || { show "$name"; fail "$name: no slow rank named after the factorization"; }
+  if grep -vq " on $h2" <<<"$lines"; then show "$name"; fail "$name: named a rank not on $h2"; fi
+  python3 - "$name.json" "$h2" <<'PY' || fail "$name.json"
+import json, sys
+r = json.load(open(sys.argv[1])); h2 = sys.argv[2]
+assert r["preflight"]["slow"] and all(s["host"] == h2 for s in r["preflight"]["slow"])
+slow = r["tests"][0]["ranks"]["slow"]
+assert slow and all(s["host"] == h2 for s in slow), slow
+PY
+  ok "hplx hpl-mxp, $((2 * per)) ranks: $h2 named by the preflight and the closing line, $h1 never"
 done
 
 echo "" >"$work/slow"

@@ -39,18 +39,18 @@ std::vector<double> strided() {
 
 TEST_F(CheckpointFiles, ColumnsReadBackAsWrittenAndTheFileChecksOut) {
   const std::vector<double> m = strided();
-  const FileDigest d = write_columns(dir(), "a.bin", m.data(), 5, 3, 7);
+  const FileDigest d = write_columns(dir(), "a.bin", m.data(), 5 * 8, 3, 7 * 8);
   EXPECT_EQ(d.bytes, 5 * 3 * 8);
   EXPECT_EQ(check_file(dir(), d), "");
   std::vector<double> back(5 * 3, 0.0);  // another leading dimension
-  read_columns(dir(), d, back.data(), 5, 3, 5);
+  read_columns(dir(), d, back.data(), 5 * 8, 3, 5 * 8);
   for (int j = 0; j < 3; ++j)
     for (int i = 0; i < 5; ++i) EXPECT_EQ(back[i + 5 * j], m[i + 7 * j]);
 }
 
 TEST_F(CheckpointFiles, AFlippedByteOrAShortFileIsNamed) {
   const std::vector<double> m = strided();
-  const FileDigest d = write_columns(dir(), "a.bin", m.data(), 5, 3, 7);
+  const FileDigest d = write_columns(dir(), "a.bin", m.data(), 5 * 8, 3, 7 * 8);
   {
     std::fstream f(dir() + "/a.bin", std::ios::in | std::ios::out | std::ios::binary);
     f.seekp(17);

@@ -72,26 +72,25 @@ std::string hex(std::uint64_t v) {
   return fmt::format("0x{:016x}", v);
 }
 
-FileDigest write_columns(const std::string& dir, const std::string& name, const double* host,
-                         long rows, long cols, long ld) {
+FileDigest write_columns(const std::string& dir, const std::string& name, const void* host,
+                         std::size_t column_bytes, long cols, std::size_t pitch) {
   const std::string path = path_of(dir, name);
   Fd f(::open(path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644));
   if (f.fd < 0) throw SystemError(fmt::format("{}: cannot create: {}", path, std::strerror(errno)));
   HashState h;
-  const std::size_t column = sizeof(double) * static_cast<std::size_t>(rows);
-  if (rows == ld && cols > 0) {  // one contiguous block
-    const char* p = reinterpret_cast<const char*>(host);
-    const std::size_t total = column * static_cast<std::size_t>(cols);
+  const char* base = static_cast<const char*>(host);
+  if (column_bytes == pitch && cols > 0) {  // one contiguous block
+    const std::size_t total = column_bytes * static_cast<std::size_t>(cols);
     for (std::size_t off = 0; off < total; off += kChunk) {
       const std::size_t n = std::min(kChunk, total - off);
-      h.add(p + off, n);
-      write_all(f.fd, p + off, n, path);
+      h.add(base + off, n);
+      write_all(f.fd, base + off, n, path);
     }
   } else {
     for (long j = 0; j < cols; ++j) {
-      const char* p = reinterpret_cast<const char*>(host + j * ld);
-      h.add(p, column);
-      write_all(f.fd, p, column, path);
+      const char* p = base + static_cast<std::size_t>(j) * pitch;
+      h.add(p, column_bytes);
+      write_all(f.fd, p, column_bytes, path);
     }
   }
   if (::fsync(f.fd) != 0)
@@ -99,7 +98,7 @@ FileDigest write_columns(const std::string& dir, const std::string& name, const 
   // On the disk now: its pages leave the cache, which a run at full
   // memory needs for itself (else the next iterations wait for reclaim).
   ::posix_fadvise(f.fd, 0, 0, POSIX_FADV_DONTNEED);
-  return {name, static_cast<long long>(column) * cols, h.digest()};
+  return {name, static_cast<long long>(column_bytes) * cols, h.digest()};
 }
 
 std::string check_file(const std::string& dir, const FileDigest& d) {
@@ -121,17 +120,18 @@ std::string check_file(const std::string& dir, const FileDigest& d) {
   return "";
 }
 
-void read_columns(const std::string& dir, const FileDigest& d, double* host, long rows, long cols,
-                  long ld) {
+void read_columns(const std::string& dir, const FileDigest& d, void* host, std::size_t column_bytes,
+                  long cols, std::size_t pitch) {
   const std::string path = path_of(dir, d.name);
-  const std::size_t column = sizeof(double) * static_cast<std::size_t>(rows);
-  if (d.bytes != static_cast<long long>(column) * cols)
-    throw UsageError(fmt::format("{}: {} bytes, but this rank's part is {} columns of {} rows",
-                                 path, d.bytes, cols, rows));
+  if (d.bytes != static_cast<long long>(column_bytes) * cols)
+    throw UsageError(fmt::format("{}: {} bytes, but this rank's part is {} columns of {} bytes",
+                                 path, d.bytes, cols, column_bytes));
   Fd f(::open(path.c_str(), O_RDONLY | O_CLOEXEC));
   if (f.fd < 0) throw SystemError(fmt::format("{}: cannot open: {}", path, std::strerror(errno)));
+  char* base = static_cast<char*>(host);
   for (long j = 0; j < cols; ++j)
-    if (read_some(f.fd, reinterpret_cast<char*>(host + j * ld), column, path) != column)
+    if (read_some(f.fd, base + static_cast<std::size_t>(j) * pitch, column_bytes, path) !=
+        column_bytes)
       throw UsageError(fmt::format("{}: shorter than the manifest says", path));
 }
 

@@ -4,6 +4,7 @@
 // at memory speed, so a checkpoint costs what the disk costs.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <string>
 
@@ -17,20 +18,21 @@ struct FileDigest {
   std::uint64_t xxh3 = 0;
 };
 
-// Writes the `cols` columns of `rows` doubles at `host` (leading dimension
-// `ld`) to `dir`/`name` and syncs it to the disk. Throws SystemError
+// Writes `cols` columns of `column_bytes` bytes at `host`, `pitch` bytes
+// apart, to `dir`/`name` and syncs it to the disk. Throws SystemError
 // naming the file where the OS refuses.
-FileDigest write_columns(const std::string& dir, const std::string& name, const double* host,
-                         long rows, long cols, long ld);
+FileDigest write_columns(const std::string& dir, const std::string& name, const void* host,
+                         std::size_t column_bytes, long cols, std::size_t pitch);
 
 // "" when `dir`/`d.name` has d's size and checksum, else why not, e.g.
 // "checksum 0x... does not match the manifest's 0x...".
 std::string check_file(const std::string& dir, const FileDigest& d);
 
-// Reads a file write_columns wrote into `cols` columns of `rows` doubles
-// at `host`; throws UsageError naming the file when its size is not that.
-void read_columns(const std::string& dir, const FileDigest& d, double* host, long rows, long cols,
-                  long ld);
+// Reads a file write_columns wrote into `cols` columns of `column_bytes`
+// bytes at `host`, `pitch` bytes apart; throws UsageError naming the file
+// when its size is not that.
+void read_columns(const std::string& dir, const FileDigest& d, void* host, std::size_t column_bytes,
+                  long cols, std::size_t pitch);
 
 // The checksum of a whole file (the build's identity: the running
 // program's own file); 0 when it cannot be read.

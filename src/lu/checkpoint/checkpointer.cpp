@@ -71,8 +71,22 @@ LoopState unpack(const std::vector<double>& blob, const std::string& what) {
   return s;
 }
 
-Checkpointer::Checkpointer(const CheckpointPlan& plan, device::Device& dev, LocalMatrix& a,
-                           MPI_Comm comm, double solve_start)
+CheckpointMatrix checkpoint_view(LocalMatrix& a) {
+  CheckpointMatrix m;
+  m.data = a.data();
+  m.element = sizeof(double);
+  m.rows = a.mp();
+  m.cols = a.nq();
+  m.ld = a.lda();
+  m.nb = a.nb();
+  m.mycol = a.mycol();
+  m.npcol = a.npcol();
+  m.backend = &a.backend();
+  return m;
+}
+
+Checkpointer::Checkpointer(const CheckpointPlan& plan, device::Device& dev,
+                           const CheckpointMatrix& a, MPI_Comm comm, double solve_start)
     : plan_(plan), dev_(dev), a_(a), solve_start_(solve_start), last_(wall_time()) {
   HPLX_MPI_CHECK(MPI_Comm_dup(comm, &comm_));
   MPI_Comm_rank(comm_, &rank_);
@@ -115,7 +129,7 @@ bool Checkpointer::due() {
   return reduced[0] != 0 && !pending_;
 }
 
-void Checkpointer::write_files(long column, const double* host, long ld, long done_from,
+void Checkpointer::write_files(long column, const char* host, std::size_t pitch, long done_from,
                                long trailing_from, std::vector<double> state) {
   const double start = wall_time();
   const std::string prefix = rank_folder_name_ + "/";
@@ -126,15 +140,16 @@ void Checkpointer::write_files(long column, const double* host, long ld, long do
     bytes += d.bytes;
     return d;
   };
-  const long mp = a_.mp(), nq = a_.nq();
+  const std::size_t column_bytes = a_.column_bytes();
   if (trailing_from > done_from)
     done_files_.push_back(named(
         write_columns(folder_, fmt::format("{}-done-{}-{}.bin", test + 1, done_from, trailing_from),
-                      host + done_from * ld, mp, trailing_from - done_from, ld)));
+                      host + done_from * pitch, column_bytes, trailing_from - done_from, pitch)));
   std::vector<FileDigest> files = done_files_;
-  files.push_back(named(write_columns(folder_, trailing_name(test, column),
-                                      host + trailing_from * ld, mp, nq - trailing_from, ld)));
-  const long words = static_cast<long>(state.size());
+  files.push_back(
+      named(write_columns(folder_, trailing_name(test, column), host + trailing_from * pitch,
+                          column_bytes, a_.cols - trailing_from, pitch)));
+  const std::size_t words = state.size() * sizeof(double);
   files.push_back(
       named(write_columns(folder_, state_name(test, column), state.data(), words, 1, words)));
   next_files_ = std::move(files);
@@ -155,25 +170,28 @@ void Checkpointer::save(const LoopState& s) {
   std::vector<double> state = pack(s);
   pending_ = true;
   if (a_.host_accessible()) {
-    write_files(s.column, a_.data(), a_.lda(), from, trailing_from, std::move(state));
+    write_files(s.column, a_.column(0), a_.pitch(), from, trailing_from, std::move(state));
   } else {
     // The copy on the transfer queue after the update so far, the update
     // after it; the files written beside the next iterations.
-    const long mp = a_.mp(), nq = a_.nq();
+    const std::size_t column_bytes = a_.column_bytes();
     if (!staging_.data())
-      staging_ = device::Buffer<double>(a_.backend(), mp * nq, device::MemorySpace::Pinned);
+      staging_ = device::Buffer<char>(*a_.backend, static_cast<long>(column_bytes) * a_.cols,
+                                      device::MemorySpace::Pinned);
     device::Queue& transfer = dev_.transfer();
     transfer.wait(dev_.compute().record());
-    double* host = staging_.data();
-    device::copy_matrix(transfer, mp, nq - from, a_.at(0, from), a_.lda(), host + from * mp, mp);
+    char* host = staging_.data();
+    if (a_.cols > from && column_bytes > 0)
+      transfer.copy_columns(host + from * column_bytes, column_bytes, a_.column(from), a_.pitch(),
+                            column_bytes, a_.cols - from);
     device::EventPtr copied = transfer.record();
     dev_.compute().wait(copied);
     writing_ = true;
-    writer_ = std::thread([this, copied, host, mp, from, trailing_from, column = s.column,
+    writer_ = std::thread([this, copied, host, column_bytes, from, trailing_from, column = s.column,
                            state = std::move(state)]() mutable {
       try {
         copied->synchronize();
-        write_files(column, host, mp, from, trailing_from, std::move(state));
+        write_files(column, host, column_bytes, from, trailing_from, std::move(state));
       } catch (...) {
         writer_error_ = std::current_exception();
       }

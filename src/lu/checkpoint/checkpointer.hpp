@@ -30,11 +30,34 @@
 
 #include "device/buffer.hpp"
 #include "device/device.hpp"
+#include "lu/block_cyclic.hpp"
 #include "lu/checkpoint/manifest.hpp"
 #include "lu/iteration_record.hpp"
 #include "lu/local_matrix.hpp"
 
 namespace hplx::lu {
+
+// The local matrix a checkpoint holds (an LU's: hplx lu's FP64 [A | b],
+// HPL-MxP's FP32 A): `cols` columns of `rows` elements of `element` bytes,
+// `ld` elements apart, in `backend`'s memory, distributed by columns in
+// blocks of nb over npcol process columns (a prefix of the local columns
+// is left of any global column: block-cyclic order keeps global order).
+struct CheckpointMatrix {
+  void* data = nullptr;
+  std::size_t element = sizeof(double);
+  long rows = 0, cols = 0, ld = 1;
+  int nb = 1, mycol = 0, npcol = 1;
+  device::Backend* backend = nullptr;
+
+  long col_start(long global) const { return local_start(global, nb, mycol, npcol); }
+  char* column(long j) const {
+    return static_cast<char*>(data) + static_cast<std::size_t>(j * ld) * element;
+  }
+  std::size_t column_bytes() const { return static_cast<std::size_t>(rows) * element; }
+  std::size_t pitch() const { return static_cast<std::size_t>(ld) * element; }
+  bool host_accessible() const { return backend->host_accessible(device::MemorySpace::Device); }
+};
+CheckpointMatrix checkpoint_view(LocalMatrix& a);
 
 // The factorization's state at a boundary: everything but the matrix.
 struct LoopState {
@@ -67,8 +90,8 @@ class Checkpointer {
  public:
   // Collective over `comm` (the grid's ranks). `solve_start`: wall_time()
   // when the solve's clock started.
-  Checkpointer(const CheckpointPlan& plan, device::Device& dev, LocalMatrix& a, MPI_Comm comm,
-               double solve_start);
+  Checkpointer(const CheckpointPlan& plan, device::Device& dev, const CheckpointMatrix& a,
+               MPI_Comm comm, double solve_start);
   ~Checkpointer();
   Checkpointer(const Checkpointer&) = delete;
   Checkpointer& operator=(const Checkpointer&) = delete;
@@ -87,15 +110,16 @@ class Checkpointer {
   const std::vector<CheckpointCost>& costs() const { return costs_; }
 
  private:
-  void write_files(long column, const double* host, long ld, long done_from, long trailing_from,
-                   std::vector<double> state);
+  // The columns [done_from, cols) at `host`, `pitch` bytes apart.
+  void write_files(long column, const char* host, std::size_t pitch, long done_from,
+                   long trailing_from, std::vector<double> state);
   void commit();
   std::vector<std::vector<FileDigest>> gather_files() const;
   void remove_old();
 
   CheckpointPlan plan_;
   device::Device& dev_;
-  LocalMatrix& a_;
+  const CheckpointMatrix a_;
   MPI_Comm comm_ = MPI_COMM_NULL;
   int rank_ = 0;
   int world_rank_ = 0, world_size_ = 1;
@@ -117,8 +141,8 @@ class Checkpointer {
   std::atomic<bool> writing_{false};
   std::thread writer_;
   std::exception_ptr writer_error_;
-  device::Buffer<double> staging_;  // on a device: the matrix's copy (pinned)
-  std::vector<long> committed_;     // columns of the manifests kept, oldest first
+  device::Buffer<char> staging_;  // on a device: the matrix's copy (pinned)
+  std::vector<long> committed_;   // columns of the manifests kept, oldest first
   std::vector<CheckpointCost> costs_;
 };
 

@@ -181,7 +181,8 @@ ResumeSource open_checkpoint(const std::string& dir, const Manifest& identity,
   return source;
 }
 
-LoopState load_checkpoint(const ResumeSource& source, device::Device& dev, LocalMatrix& a) {
+LoopState load_checkpoint(const ResumeSource& source, device::Device& dev,
+                          const CheckpointMatrix& a) {
   int rank = 0;
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   const Manifest& m = source.manifest;
@@ -193,30 +194,33 @@ LoopState load_checkpoint(const ResumeSource& source, device::Device& dev, Local
                     source.manifest_path, files.size(), rank));
   // Each block of columns at its place: in host memory directly, else
   // through a pinned buffer as large as the largest block.
-  const long mp = a.mp();
+  const std::size_t column_bytes = a.column_bytes();
   const bool direct = a.host_accessible();
-  device::Buffer<double> staging;
+  device::Buffer<char> staging;
   auto read_block = [&](const FileDigest& d, long c0, long c1) {
-    if (c1 <= c0 || mp == 0) return;
-    if (direct) return read_columns(source.dir, d, a.at(0, c0), mp, c1 - c0, a.lda());
-    if (staging.size() < mp * (c1 - c0))
-      staging = device::Buffer<double>(a.backend(), mp * (c1 - c0), device::MemorySpace::Pinned);
-    read_columns(source.dir, d, staging.data(), mp, c1 - c0, mp);
-    device::copy_matrix(dev.compute(), mp, c1 - c0, staging.data(), mp, a.at(0, c0), a.lda());
+    if (c1 <= c0 || column_bytes == 0) return;
+    if (direct) return read_columns(source.dir, d, a.column(c0), column_bytes, c1 - c0, a.pitch());
+    const long bytes = static_cast<long>(column_bytes) * (c1 - c0);
+    if (staging.size() < bytes)
+      staging = device::Buffer<char>(*a.backend, bytes, device::MemorySpace::Pinned);
+    read_columns(source.dir, d, staging.data(), column_bytes, c1 - c0, column_bytes);
+    dev.compute().copy_columns(a.column(c0), a.pitch(), staging.data(), column_bytes, column_bytes,
+                               c1 - c0);
     dev.compute().synchronize();
   };
   for (std::size_t i = 0; i + 2 < files.size(); ++i) {
     const auto [c0, c1] = done_columns(files[i], source.dir);
-    if (c1 > a.nq())
+    if (c1 > a.cols)
       throw UsageError(fmt::format("{}/{}: columns {} to {}, this rank has {}", source.dir,
-                                   files[i].name, c0, c1, a.nq()));
+                                   files[i].name, c0, c1, a.cols));
     read_block(files[i], c0, c1);
   }
-  read_block(files[files.size() - 2], a.col_start(m.column), a.nq());
+  read_block(files[files.size() - 2], a.col_start(m.column), a.cols);
   const FileDigest& state_file = files.back();
   std::vector<double> blob(static_cast<std::size_t>(state_file.bytes) / sizeof(double));
   const long words = static_cast<long>(blob.size());
-  read_columns(source.dir, state_file, blob.data(), words, 1, words);
+  const std::size_t state_bytes = static_cast<std::size_t>(words) * sizeof(double);
+  read_columns(source.dir, state_file, blob.data(), state_bytes, 1, state_bytes);
   LoopState s = unpack(blob, source.dir + "/" + state_file.name);
   if (s.column != m.column)
     throw UsageError(fmt::format("{}/{}: the state of column {}, the manifest's is {}", source.dir,

@@ -38,7 +38,8 @@ ResumeSource open_checkpoint(const std::string& dir, const Manifest& identity,
 
 // This rank's columns read into `a` (a device's through pinned memory and
 // the compute queue, which is synchronized), and its state returned.
-LoopState load_checkpoint(const ResumeSource& source, device::Device& dev, LocalMatrix& a);
+LoopState load_checkpoint(const ResumeSource& source, device::Device& dev,
+                          const CheckpointMatrix& a);
 
 // The run's identity for manifests: the program file's checksum, hplx's
 // version, the world's size, the backend's name.

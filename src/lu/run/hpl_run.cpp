@@ -244,10 +244,6 @@ nlohmann::json to_json(const EnergyUse& u, double seconds, double gflops) {
   return j;
 }
 
-// A rank whose update took this much longer than the other ranks' median
-// is named at the end of its test (core/slow_ranks.hpp).
-constexpr double kSlowRankThreshold = 0.10;
-
 struct TestOutcome {
   double seconds = 0, gflops = 0;  // wall time of the solve, maximum over ranks
   EnergyUse energy;
@@ -293,7 +289,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
   std::optional<LoopState> resumed;
   if (from) {
     ActivityScope reading(run_ctx.activity(), Activity::kMatgen);
-    resumed = load_checkpoint(*from, run_ctx.device(), a);
+    resumed = load_checkpoint(*from, run_ctx.device(), checkpoint_view(a));
   } else {
     ActivityScope generating(run_ctx.activity(), Activity::kMatgen);
     generate_matrix(run_ctx.device().compute(), a, grid);
@@ -425,27 +421,11 @@ void print_balance_point(const TestCase& t, const TestOutcome& o) {
 }
 
 // On stderr beside the balance point, with more than one rank: each rank
-// whose update was slow (at most kShown, then how many more), or that none
-// was and which came closest.
+// whose update was slow, or that none was and which came closest.
 void print_slow_ranks(const TestCase& t, const TestOutcome& o) {
-  if (o.ranks.size() < 2) return;
   const std::string test = fmt::format("{} N={} NB={}", variant_code(t), t.n, t.nb);
-  constexpr std::size_t kShown = 5;
-  for (std::size_t i = 0; i < std::min(o.slow.size(), kShown); ++i)
-    std::fprintf(stderr, "hplx: %s: slow %s\n", test.c_str(),
-                 slow_rank_sentence(o.slow[i]).c_str());
-  if (o.slow.size() > kShown)
-    std::fprintf(stderr, "hplx: %s: %zu more slow ranks in the record\n", test.c_str(),
-                 o.slow.size() - kShown);
-  if (!o.slow.empty()) return;
-  const std::vector<SlowRank> all = find_slow_ranks(o.ranks, -1.0);  // every rank, slowest first
-  if (all.empty()) return;                                           // no update timed
-  const SlowRank& closest = all.front();
-  std::fprintf(stderr,
-               "hplx: %s: no slow rank: every rank's update within %.0f%% of the others' median "
-               "(the slowest, rank %d on %s, %+.1f%%)\n",
-               test.c_str(), 100 * kSlowRankThreshold, closest.figures.rank,
-               closest.figures.host.c_str(), 100 * closest.slower);
+  for (const std::string& line : slow_rank_lines(o.ranks, o.slow, kSlowRankThreshold))
+    std::fprintf(stderr, "hplx: %s: %s\n", test.c_str(), line.c_str());
 }
 
 // On stderr beside the balance point: the test's energy, or once per run

@@ -35,11 +35,11 @@ struct Shape {
   long gemm_m = 0, gemm_n = 0;  // the probe's DGEMM: rows and cols, bounded (x nb)
 };
 
-Shape run_shape(const HplDat& dat, device::Device& dev) {
+Shape run_shape(const PreflightProblem& problem, device::Device& dev) {
   Shape s;
-  const long n = *std::max_element(dat.ns.begin(), dat.ns.end());
-  s.nb = dat.nbs.front();
-  s.grid = dat.grids.front();
+  const long n = problem.n;
+  s.nb = problem.nb;
+  s.grid = problem.grid;
   s.rows = (n + s.grid.p - 1) / s.grid.p;
   s.cols = (n + s.grid.q - 1) / s.grid.q;
   const bool host = dev.compute().executes_on_host();
@@ -134,6 +134,13 @@ PreflightMode parse_preflight_mode(const std::string& text) {
 
 PreflightOutcome run_node_preflight(const Context& ctx, const HplDat& dat,
                                     const NodePreflight& preflight, bool quiet) {
+  const PreflightProblem problem{*std::max_element(dat.ns.begin(), dat.ns.end()), dat.nbs.front(),
+                                 dat.grids.front(), dat.pmap};
+  return run_node_preflight(ctx, problem, preflight, quiet);
+}
+
+PreflightOutcome run_node_preflight(const Context& ctx, const PreflightProblem& problem,
+                                    const NodePreflight& preflight, bool quiet) {
   PreflightOutcome out;
   PreflightMode mode = preflight.mode;
   if (mode == PreflightMode::Auto)
@@ -142,9 +149,9 @@ PreflightOutcome run_node_preflight(const Context& ctx, const HplDat& dat,
   int rank = 0;
   HPLX_MPI_CHECK(MPI_Comm_rank(ctx.world(), &rank));
   const double t0 = wall_time();
-  const Shape shape = run_shape(dat, ctx.device());
+  const Shape shape = run_shape(problem, ctx.device());
   const NodeProbe mine = [&] {
-    const ProcessGrid grid(ctx.world(), shape.grid.p, shape.grid.q, dat.pmap);
+    const ProcessGrid grid(ctx.world(), shape.grid.p, shape.grid.q, problem.pmap);
     NodeProbe p = measure(ctx, shape, grid);
     const ThreadPlan& plan = ctx.threads();
     p.shares_cpus = plan.local_ranks * plan.threads_per_rank > plan.node_cpus;

@@ -33,10 +33,21 @@ struct PreflightOutcome {
   bool stop = false;      // strict, and a rank was slow: every rank stops
 };
 
-// Measures on ctx's device at the shape of dat's largest test on its first
-// grid, gathers and judges on rank 0, which prints the lines (unless
-// `quiet`, but a stop is always said); every rank gets the same `stop`.
-// Collective over ctx.world().
+// The problem whose update shape the DGEMM probe takes: the run's largest
+// N on its first grid.
+struct PreflightProblem {
+  long n = 0;
+  int nb = 1;
+  GridShape grid;
+  GridOrder pmap = GridOrder::RowMajor;
+};
+
+// Measures on ctx's device at the problem's shape, gathers and judges on
+// rank 0, which prints the lines (unless `quiet`, but a stop is always
+// said); every rank gets the same `stop`. Collective over ctx.world().
+PreflightOutcome run_node_preflight(const Context& ctx, const PreflightProblem& problem,
+                                    const NodePreflight& preflight, bool quiet);
+// hplx lu's: dat's largest N, its first NB and grid.
 PreflightOutcome run_node_preflight(const Context& ctx, const HplDat& dat,
                                     const NodePreflight& preflight, bool quiet);
 

@@ -29,7 +29,7 @@ std::unique_ptr<Checkpointer> make_checkpointer(const CheckpointOptions& o, long
     const auto& files = m.files.at(static_cast<std::size_t>(rank));
     if (files.size() >= 2) plan.done_files.assign(files.begin(), files.end() - 2);
   }
-  return std::make_unique<Checkpointer>(plan, dev, a, comm, t0);
+  return std::make_unique<Checkpointer>(plan, dev, checkpoint_view(a), comm, t0);
 }
 
 nlohmann::json to_json(const TestSegments& s) {
