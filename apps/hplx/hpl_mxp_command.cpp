@@ -189,6 +189,7 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
                    "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
       ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
   add_preflight_flags(*sub_, preflight_, preflight_threshold_);
+  add_checkpoint_flags(*sub_, checkpoint_);
   sub_->add_flag("--quiet", quiet_, "no progress lines on stderr");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
 }
@@ -312,6 +313,7 @@ class MxpRun {
     const std::vector<std::string>* argv = nullptr;
     std::string plan;          // the thread plan, described
     nlohmann::json preflight;  // what --preflight measured (null: it did not run)
+    lu::CheckpointOptions checkpoints;
   };
   MxpRun(const Context& ctx, const MxpInput& in, Settings settings)
       : ctx_(ctx),
@@ -338,7 +340,8 @@ class MxpRun {
       harness_.keep(record_, 0);
     }
   }
-  void test(const hplmxp::HplMxpConfig& c);
+  // The test `index` of the run.
+  void test(const hplmxp::HplMxpConfig& c, long index);
   // The summary, the trace and the final record; the status every rank returns.
   int close();
 
@@ -368,17 +371,22 @@ class MxpRun {
   int passed_ = 0, failed_ = 0;
 };
 
-void MxpRun::test(const hplmxp::HplMxpConfig& c) {
+void MxpRun::test(const hplmxp::HplMxpConfig& c, long index) {
+  // A resumed run goes on at the checkpoint's test.
+  const auto& resume = set_.checkpoints.resume;
+  if (resume && index < resume->manifest.test_index) return;
   MPI_Comm world = ctx_.world();
   {  // what the watchdog names: the test, and whom this rank waits for
     const ProcessGrid grid(world, c.nprow, c.npcol, c.pmap);
     harness_.begin_test(grid,
                         fmt::format("HPL-MxP N={} NB={} P={} Q={}", c.n, c.nb, c.nprow, c.npcol));
   }
-  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(harness_.context(), c);
+  const hplmxp::HplMxpResult result = hplmxp::run_hpl_mxp(
+      harness_.context(), c, {&set_.checkpoints, index, hplmxp::config_json(c)});
   (result.passed() ? passed_ : failed_) += 1;
   if (rank_ == 0) {
     hplmxp::print_result(result, c.threshold, out_);
+    if (!set_.quiet) lu::print_segments(result.segments, c.n);
     if (c.diagonal_scale != 1.0)
       std::fprintf(out_,
                    "hplx hpl-mxp: --diagonal-scale %g: not the benchmark's matrix, no result\n",
@@ -547,10 +555,13 @@ int HplMxpCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
        preflight_threshold_},
       quiet_);
   if (checked.stop) return lu::kPreflightStopStatus;
-  MxpRun run(ctx, in,
-             {json_, trace_, watchdog_, quiet_, compare_hpl_, &argv, describe(plan, size),
-              checked.record});
-  for (const hplmxp::HplMxpConfig& c : in.tests) run.test(c);
+  std::vector<nlohmann::json> tests;
+  for (const hplmxp::HplMxpConfig& c : in.tests) tests.push_back(hplmxp::config_json(c));
+  MxpRun run(
+      ctx, in,
+      {json_, trace_, watchdog_, quiet_, compare_hpl_, &argv, describe(plan, size), checked.record,
+       checkpoint_options(checkpoint_, *sub_, world, backend, tests, quiet_)});
+  for (std::size_t i = 0; i < in.tests.size(); ++i) run.test(in.tests[i], static_cast<long>(i));
   return run.close();
 }
 

@@ -10,6 +10,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_flags.hpp"
 #include "device/backend_kind.hpp"
 #include "hplmxp/hpl_mxp.hpp"
 
@@ -40,7 +41,8 @@ class HplMxpCommand {
   std::optional<std::string> backend_, precision_, panel_solve_;
   std::optional<double> watchdog_;
   std::string trace_;
-  std::string preflight_;  // --preflight off|on|strict; empty: on with more than one host
+  CheckpointFlags checkpoint_;  // --checkpoint, --checkpoint-every, --resume
+  std::string preflight_;       // --preflight off|on|strict; empty: on with more than one host
   double preflight_threshold_ = 0.10;
   int threads_ = 0;
   double seconds_ = 60.0;

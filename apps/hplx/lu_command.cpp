@@ -11,6 +11,7 @@
 #include <fmt/format.h>
 #include <omp.h>
 
+#include "checkpoint_flags.hpp"
 #include "core/blas_core.hpp"
 #include "core/blas_kernels.hpp"
 #include "core/context.hpp"
@@ -330,17 +331,7 @@ void LuCommand::add_output_options() {
                    "interrupted; 0 = off (default: 20x the longest step so far, at least 60 s)")
       ->check(finite_in(0.0, 1e9, "a finite number of seconds in [0, 1e9]; 0 = off"));
   add_preflight_flags(*sub_, preflight_, preflight_threshold_);
-  sub_->add_option("--checkpoint", checkpoint_,
-                   "write the LU's state to this folder (on a file system every rank reaches) at "
-                   "the first iteration boundary after each --checkpoint-every, the two newest "
-                   "kept, so that --resume can go on from there after a failure; a test's "
-                   "checkpoints are removed when it has finished");
-  sub_->add_option("--checkpoint-every", checkpoint_every_,
-                   "how often --checkpoint saves: seconds, or with s, m or h (default 30m)");
-  sub_->add_option("--resume", resume_,
-                   "go on from the newest complete checkpoint in this folder, with the command "
-                   "line of the run that wrote it (checked: build, ranks, N, NB, grid, options); "
-                   "checkpoints go on to the same folder unless --checkpoint names another");
+  add_checkpoint_flags(*sub_, checkpoint_);
   sub_->add_flag("--quiet,-q", quiet_, "print only the netlib-format output");
 }
 
@@ -538,7 +529,8 @@ int LuCommand::run(MPI_Comm world, const std::vector<std::string>& argv) {
   set_schedule(dat, kind, fact_on, device_mpi, *dev, options.notes);
   if (!blas_warning.empty()) dat.warnings.push_back(blas_warning);
   lu::preflight(dat, size, per_rank);
-  options.checkpoints = checkpoints(world, kind, dat);
+  options.checkpoints =
+      checkpoint_options(checkpoint_, *sub_, world, kind, lu::test_records(dat), quiet_);
   if (rank == 0 && !quiet_) {
     for (const auto& w : dat.warnings) std::fprintf(stderr, "hplx: warning: %s\n", w.c_str());
     for (const auto& note : options.notes) std::fprintf(stderr, "%s\n", note.c_str());
@@ -576,51 +568,10 @@ void LuCommand::refuse_ignored_options() const {
   } else {
     for (const char* name : {"--dag-priorities", "--dag-group-columns", "--dag-early-swap"})
       refuse(name, "the dag schedule", "--schedule " + schedule_, "use --schedule dag");
-    if (checkpoint_.empty() && resume_.empty())
-      refuse("--checkpoint-every", "--checkpoint", "no checkpoint folder", "add --checkpoint DIR");
     if (swap_pipeline_ != "on")
       for (const char* name : {"--swap-first", "--swap-growth"})
         refuse(name, "the row-swap pipeline", "--swap-pipeline off", "add --swap-pipeline on");
   }
-}
-
-lu::CheckpointOptions LuCommand::checkpoints(MPI_Comm world, device::BackendKind kind,
-                                             const lu::HplDat& dat) const {
-  lu::CheckpointOptions o;
-  o.dir = checkpoint_.empty() ? resume_ : checkpoint_;
-  if (o.dir.empty()) return o;
-  o.every_s = parse_duration("--checkpoint-every", checkpoint_every_);
-  o.identity = lu::run_identity(world, device::name_of(kind));
-  if (!resume_.empty())
-    o.resume = lu::open_checkpoint(resume_, o.identity, lu::test_records(dat), world);
-  // The folder made and written to now, not at the first checkpoint.
-  int rank = 0;
-  MPI_Comm_rank(world, &rank);
-  std::string error;
-  if (rank == 0) {
-    std::error_code ec;
-    std::filesystem::create_directories(o.dir, ec);
-    const std::string probe = o.dir + "/.hplx-write-test";
-    std::FILE* f = ec ? nullptr : std::fopen(probe.c_str(), "w");
-    if (!f)
-      error = fmt::format(
-          "--checkpoint {}: cannot write there ({}); allowed: a folder this user "
-          "can write, on a file system every rank reaches",
-          o.dir, ec ? ec.message() : std::strerror(errno));
-    else
-      std::fclose(f), std::remove(probe.c_str());
-  }
-  int failed = error.empty() ? 0 : 1;
-  HPLX_MPI_CHECK(MPI_Bcast(&failed, 1, MPI_INT, 0, world));
-  if (failed) throw UsageError(rank == 0 ? error : "--checkpoint: rank 0 cannot write the folder");
-  if (o.resume && rank == 0 && !quiet_) {
-    for (const std::string& line : o.resume->passed_over)
-      std::fprintf(stderr, "hplx: resume: %s\n", line.c_str());
-    std::fprintf(stderr, "hplx: resume: %s: test %ld at column %ld of %ld\n",
-                 o.resume->manifest_path.c_str(), o.resume->manifest.test_index + 1,
-                 o.resume->manifest.column, o.resume->manifest.test.value("n", 0L));
-  }
-  return o;
 }
 
 }  // namespace hplx::app

@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "checkpoint_flags.hpp"
 #include "device/backend_kind.hpp"
 #include "lu/run/hpl_run.hpp"
 #include "lu_flags.hpp"
@@ -78,17 +79,10 @@ class LuCommand {
   std::optional<double> watchdog_;  // unset: automatic
   std::string preflight_;           // --preflight off|on|strict; empty: on with more than one host
   double preflight_threshold_ = 0.10;
-  std::string checkpoint_;                // --checkpoint DIR
-  std::string checkpoint_every_ = "30m";  // --checkpoint-every DURATION
-  std::string resume_;                    // --resume DIR
+  CheckpointFlags checkpoint_;  // --checkpoint, --checkpoint-every, --resume
   std::string json_;
   std::string backend_;
   bool quiet_ = false;
-  // --checkpoint, --checkpoint-every and --resume checked, the folder made
-  // and the checkpoint to resume from chosen (collective; before anything
-  // large is allocated).
-  lu::CheckpointOptions checkpoints(MPI_Comm world, device::BackendKind kind,
-                                    const lu::HplDat& dat) const;
 };
 
 }  // namespace hplx::app

@@ -4,6 +4,7 @@
 #include <cctype>
 #include <cmath>
 #include <limits>
+#include <memory>
 #include <optional>
 #include <string>
 #include <vector>
@@ -22,6 +23,7 @@
 #include "hplmxp/lu_nopiv.hpp"
 #include "hplmxp/triangular_solve.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/checkpoint/resume.hpp"
 #include "lu/phases/timing/phase_scope.hpp"
 #include "lu/run/problem_size.hpp"
 
@@ -226,7 +228,8 @@ double convert_rhs(const RunSetup& s, RunBuffers& buf, double t0) {
 }
 
 // Factors the FP32 matrix without pivoting, with a live progress meter.
-LuNopivResult factor_matrix(const RunSetup& s, RunBuffers& buf) {
+LuNopivResult factor_matrix(const RunSetup& s, RunBuffers& buf,
+                            const lu::SolveCheckpoints& checkpoints) {
   const HplMxpConfig& c = s.c;
   // Live progress of the factorization (rank 0, runs longer than a second).
   ProgressMeter::Options shown;
@@ -247,6 +250,7 @@ LuNopivResult factor_matrix(const RunSetup& s, RunBuffers& buf) {
   how.fact_queue = &s.ctx.device().panel();
   how.progress = &meter;
   how.workspace = &buf.lu_buffers;
+  how.checkpoints = checkpoints;
   return factor_nopiv(s.l, s.grid, s.q, buf.lu.data(), how);
 }
 
@@ -324,9 +328,43 @@ void reduce_timings(const RunSetup& s, double start, HplMxpResult& res) {
   res.gflops = hpl_flops(static_cast<double>(s.c.n)) / res.total_s * 1e-9;
 }
 
+// A resumed test: the factorization's earlier segments count in its time
+// and the score's (their checkpoints included), the time between them not.
+void count_segments(const lu::ResumeSource& from, HplMxpResult& res) {
+  res.segments = lu::resumed_segments(from, res.n, res.factor_s);
+  res.factor_s += from.manifest.seconds;
+  res.total_s += from.manifest.seconds;
+  const double n = static_cast<double>(res.n);
+  res.lu_gflops = res.factor_s > 0 ? lu_flops(n) / res.factor_s * 1e-9 : 0;
+  res.gflops = hpl_flops(n) / res.total_s * 1e-9;
+}
+
 }  // namespace
 
-HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c) {
+// The FP32 matrix as a checkpoint holds it.
+lu::CheckpointMatrix checkpoint_view(const Layout& l, device::Buffer<float>& lu) {
+  lu::CheckpointMatrix m;
+  m.data = lu.data();
+  m.element = sizeof(float);
+  m.rows = l.mloc;
+  m.cols = l.nloc;
+  m.ld = l.lda;
+  m.nb = l.nb;
+  m.mycol = l.mycol;
+  m.npcol = l.npcol;
+  m.backend = lu.backend();
+  return m;
+}
+
+// x after the refinement, fingerprinted on every rank of the grid.
+std::uint64_t solution_of(const RunSetup& s, RunBuffers& buf) {
+  std::vector<double> x(static_cast<std::size_t>(s.c.n));
+  device::copy(s.q, x.data(), buf.x.data(), s.c.n);
+  s.q.synchronize();
+  return lu::solution_checksum(x, s.grid.all());
+}
+
+HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c, const MxpCheckpoints& cp) {
   std::FILE* progress = ctx.log();
   MPI_Comm world = ctx.world();
   device::Queue& q = ctx.device().compute();
@@ -350,11 +388,21 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c) {
   double t0 = wall_time();
   RunBuffers buf(s);
   generate_system(s, buf, t0, res);
+  // A resumed test: the FP32 matrix as the checkpoint left it (A and b
+  // are made again above: the refinement's products need them).
+  const lu::ResumeSource* from = cp.options ? lu::resume_source(*cp.options, cp.index) : nullptr;
+  std::optional<lu::LoopState> resumed;
+  if (from) resumed = lu::load_checkpoint(*from, ctx.device(), checkpoint_view(l, buf.lu));
   const double start = wall_time();
   res.convert_s = convert_rhs(s, buf, start);
 
   t0 = wall_time();
-  const LuNopivResult factored = factor_matrix(s, buf);
+  const std::unique_ptr<lu::Checkpointer> writer =
+      cp.options ? lu::make_checkpointer(*cp.options, cp.index, cp.test, from, ctx.device(),
+                                         checkpoint_view(l, buf.lu), grid.all(), t0)
+                 : nullptr;
+  const LuNopivResult factored =
+      factor_matrix(s, buf, {writer.get(), resumed ? &*resumed : nullptr});
   // From here the whole grid waits: the factorization's record reduced
   // over the ranks, the solves and the refinement (SOLVE); every
   // preconditioner solve is progress.
@@ -363,6 +411,10 @@ HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& c) {
   res.solve_s = solve_with_factors(s, buf);
   refine_solution(s, buf, res);
   reduce_timings(s, start, res);
+  if (from) count_segments(*from, res);
+  if (writer) res.segments.checkpoints = writer->costs();
+  res.solution = solution_of(s, buf);
+  if (writer) writer->remove_all();
   return res;
 }
 
@@ -388,6 +440,24 @@ void print_result(const HplMxpResult& r, double threshold, std::FILE* out) {
                  r.bad_pivot ? " (a pivot of the LU was zero or not finite)" : "");
 }
 
+nlohmann::json config_json(const HplMxpConfig& c) {
+  return {{"n", c.n},
+          {"nb", c.nb},
+          {"p", c.nprow},
+          {"q", c.npcol},
+          {"pmap", c.pmap == GridOrder::ColumnMajor ? "column" : "row"},
+          {"bcast", lu::name_of(c.bcast)},
+          {"depth", c.depth},
+          {"precision", device::name_of(c.precision)},
+          {"panel_solve", name_of(c.panel_solve)},
+          {"update_sms", c.update_sms},
+          {"update_sms_below", c.update_sms_below},
+          {"restart", c.restart},
+          {"max_iterations", c.max_iterations},
+          {"threshold", c.threshold},
+          {"diagonal_scale", c.diagonal_scale}};
+}
+
 nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
   const GmresIrResult& g = r.refinement;
   nlohmann::json checks = nlohmann::json::array();
@@ -406,22 +476,8 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
                       {"bcast_s", it.bcast},
                       {"update_s", it.device_update > 0 ? it.device_update : host_update}});
   }
-  nlohmann::json j = {
-      {"n", r.n},
-      {"nb", r.nb},
-      {"p", r.nprow},
-      {"q", r.npcol},
-      {"pmap", c.pmap == GridOrder::ColumnMajor ? "column" : "row"},
-      {"bcast", lu::name_of(c.bcast)},
-      {"depth", c.depth},
-      {"precision", device::name_of(c.precision)},
-      {"panel_solve", name_of(c.panel_solve)},
-      {"update_sms", c.update_sms},
-      {"update_sms_below", c.update_sms_below},
-      {"restart", c.restart},
-      {"max_iterations", c.max_iterations},
-      {"threshold", c.threshold},
-      {"diagonal_scale", c.diagonal_scale},
+  nlohmann::json j = config_json(c);
+  j.update({
       {"time_s", r.total_s},
       {"gflops", r.gflops},
       {"lu_gflops", r.lu_gflops},
@@ -446,7 +502,9 @@ nlohmann::json to_json(const HplMxpResult& r, const HplMxpConfig& c) {
       {"bad_pivot", r.bad_pivot},
       {"check", std::isfinite(g.check) ? nlohmann::json(g.check) : nullptr},
       {"passed", g.converged},
-  };
+  });
+  if (r.solution != 0) j["solution_xxh3"] = lu::hex(r.solution);
+  j.update(lu::to_json(r.segments));
   if (!r.ranks.empty()) j["ranks"] = rank_figures_json(r.ranks, r.slow, kSlowRankThreshold);
   return j;
 }

@@ -10,6 +10,7 @@
 #include <mpi.h>
 #include <nlohmann/json.hpp>
 
+#include <cstdint>
 #include <cstdio>
 #include <optional>
 #include <vector>
@@ -25,6 +26,7 @@
 #include "hplmxp/lu_nopiv.hpp"
 #include "lu/config.hpp"
 #include "lu/iteration_record.hpp"
+#include "lu/run/run_checkpoints.hpp"
 
 namespace hplx::hplmxp {
 
@@ -104,6 +106,8 @@ struct HplMxpResult {
   std::vector<RankFigures> ranks;
   std::vector<SlowRank> slow;
   GmresIrResult refinement;
+  lu::TestSegments segments;   // a resumed test's segments, the checkpoints' costs
+  std::uint64_t solution = 0;  // lu::solution_checksum of x after the refinement
   bool passed() const { return refinement.converged; }
 };
 
@@ -115,7 +119,19 @@ struct HplMxpResult {
 // update; the refinement's vectors stay on the host. ctx.trace() (may be
 // null) records each phase's span (SETUP, FACT, LBCAST, UBCAST, UPDATE,
 // SOLVE); ctx.activity() (may be null) is what the watchdog sees.
-HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& config);
+// --checkpoint and --resume for one test (lu/run/run_checkpoints.hpp):
+// the run's options (null: none), the test's place in the run and its
+// config_json, what a checkpoint is held against.
+struct MxpCheckpoints {
+  const lu::CheckpointOptions* options = nullptr;
+  long index = -1;
+  nlohmann::json test;
+};
+HplMxpResult run_hpl_mxp(const Context& ctx, const HplMxpConfig& config,
+                         const MxpCheckpoints& checkpoints = {});
+
+// The test's settings as the record writes them (n, nb, grid, options).
+nlohmann::json config_json(const HplMxpConfig& config);
 
 // The verdict line printed on every run.
 void print_result(const HplMxpResult& result, double threshold, std::FILE* out);

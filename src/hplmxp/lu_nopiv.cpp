@@ -2,11 +2,13 @@
 
 #include <algorithm>
 #include <memory>
+#include <optional>
 #include <utility>
 #include <vector>
 
 #include "core/error.hpp"
 #include "hplmxp/nopiv_phases.hpp"
+#include "lu/checkpoint/loop_boundary.hpp"
 #include "lu/phases/timing/device_timeline.hpp"
 #include "lu/phases/timing/phase_scope.hpp"
 #include "lu/schedules/bsp_steps.hpp"
@@ -70,14 +72,25 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   lu::IterationLog log(l.n, l.nb, l.n, l.mycol, l.npcol, opt.progress,
                        opt.trace ? opt.trace->activity() : nullptr);
   log.start();
+  const lu::LoopState* resume = opt.checkpoints.resume;
+  const long from = lu::resume_loop(steps, log, resume);
+  // No pivots: nothing the state must carry of them (a bad one leaves the
+  // factors not finite, and the refinement fails on them).
+  std::optional<lu::LoopBoundary<lu::BspSteps<NopivPhases>>> boundary;
+  if (opt.checkpoints.writer)
+    boundary.emplace(*opt.checkpoints.writer, steps, log, resume, [] { return 0L; });
   lu::LookAhead<lu::BspSteps<NopivPhases>>(steps, l.n, l.nb, l.n,
                                            static_cast<std::size_t>(opt.depth), log)
-      .run();
+      .run(from, boundary ? &*boundary : nullptr);
+  if (opt.checkpoints.writer) opt.checkpoints.writer->finish();
   LuNopivResult result;
   int bad = phases.finish_queues(fq) ? 1 : 0;
   result.phases = steps.times();
   result.iterations = log.take();
   if (timeline) timeline->resolve(result.iterations, opt.trace);
+  if (resume)
+    result.iterations.insert(result.iterations.begin(), resume->iterations.begin(),
+                             resume->iterations.end());
   if (opt.progress) opt.progress->finish();
   {  // every rank learns whether a pivot was bad: the whole grid waits
     lu::PhaseScope phase(nullptr, opt.trace, "SOLVE");

@@ -45,6 +45,7 @@
 #include "hplmxp/distributed_matrix.hpp"
 #include "lu/config.hpp"
 #include "lu/iteration_record.hpp"
+#include "lu/schedules/pdgesv.hpp"
 
 namespace hplx::hplmxp {
 
@@ -122,6 +123,9 @@ struct FactorOptions {
   // Buffers made before the clock (for this layout, depth and precision);
   // null: factor_nopiv makes them.
   NopivWorkspace* workspace = nullptr;
+  // --checkpoint and --resume (lu/checkpoint/): the loop goes on from
+  // `resume`'s column and saves through `writer` (both may be null).
+  lu::SolveCheckpoints checkpoints;
 };
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.

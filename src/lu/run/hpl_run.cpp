@@ -284,8 +284,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
   TestOutcome o;
   LocalMatrix a(run_ctx.device(), t.n, t.nb, grid, t.alignment);
   const CheckpointOptions& cp = options.checkpoints;
-  const ResumeSource* from =
-      cp.resume && index == cp.resume->manifest.test_index ? &*cp.resume : nullptr;
+  const ResumeSource* from = resume_source(cp, index);
   std::optional<LoopState> resumed;
   if (from) {
     ActivityScope reading(run_ctx.activity(), Activity::kMatgen);
@@ -317,9 +316,9 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
   ctx.set_trace(&trace);
   ctx.set_progress(&progress);
   const std::unique_ptr<Checkpointer> checkpointer =
-      index >= 0
-          ? make_checkpointer(cp, index, to_json(t), from, run_ctx.device(), a, grid.all(), t0)
-          : nullptr;
+      index >= 0 ? make_checkpointer(cp, index, to_json(t), from, run_ctx.device(),
+                                     checkpoint_view(a), grid.all(), t0)
+                 : nullptr;
   const SolveOutcome solved =
       pdgesv(ctx, a, t, grid, &workspace, {checkpointer.get(), resumed ? &*resumed : nullptr});
   o.seconds = wall_time() - t0;
@@ -327,14 +326,11 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
   const EnergySample energy_after = meter.sample();
   o.end = std::time(nullptr);
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, &o.seconds, 1, MPI_DOUBLE, MPI_MAX, grid.all()));
-  if (checkpointer) o.segments.checkpoints = checkpointer->costs();
   if (from) {  // the earlier segments' time counts; the time between them does not
-    o.segments.segments = from->manifest.segments;
-    o.segments.segments.push_back({from->manifest.column, t.n, o.seconds});
-    o.segments.resumed_from = from->manifest_path;
-    o.segments.resumed_column = from->manifest.column;
+    o.segments = resumed_segments(*from, t.n, o.seconds);
     o.seconds += from->manifest.seconds;
   }
+  if (checkpointer) o.segments.checkpoints = checkpointer->costs();
   o.gflops = o.seconds > 0 ? hpl_gflops(t.n, o.seconds) : 0.0;
   o.energy = meter.use(energy_before, energy_after);
   o.info = solved.info;

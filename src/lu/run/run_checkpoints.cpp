@@ -11,7 +11,8 @@ namespace hplx::lu {
 std::unique_ptr<Checkpointer> make_checkpointer(const CheckpointOptions& o, long index,
                                                 const nlohmann::json& test,
                                                 const ResumeSource* from, device::Device& dev,
-                                                LocalMatrix& a, MPI_Comm comm, double t0) {
+                                                const CheckpointMatrix& a, MPI_Comm comm,
+                                                double t0) {
   if (o.dir.empty()) return nullptr;
   CheckpointPlan plan;
   plan.dir = o.dir;
@@ -29,7 +30,20 @@ std::unique_ptr<Checkpointer> make_checkpointer(const CheckpointOptions& o, long
     const auto& files = m.files.at(static_cast<std::size_t>(rank));
     if (files.size() >= 2) plan.done_files.assign(files.begin(), files.end() - 2);
   }
-  return std::make_unique<Checkpointer>(plan, dev, checkpoint_view(a), comm, t0);
+  return std::make_unique<Checkpointer>(plan, dev, a, comm, t0);
+}
+
+const ResumeSource* resume_source(const CheckpointOptions& o, long index) {
+  return o.resume && index == o.resume->manifest.test_index ? &*o.resume : nullptr;
+}
+
+TestSegments resumed_segments(const ResumeSource& from, long n, double seconds) {
+  TestSegments s;
+  s.segments = from.manifest.segments;
+  s.segments.push_back({from.manifest.column, n, seconds});
+  s.resumed_from = from.manifest_path;
+  s.resumed_column = from.manifest.column;
+  return s;
 }
 
 nlohmann::json to_json(const TestSegments& s) {

@@ -41,7 +41,15 @@ struct TestSegments {
 std::unique_ptr<Checkpointer> make_checkpointer(const CheckpointOptions& o, long index,
                                                 const nlohmann::json& test,
                                                 const ResumeSource* from, device::Device& dev,
-                                                LocalMatrix& a, MPI_Comm comm, double t0);
+                                                const CheckpointMatrix& a, MPI_Comm comm,
+                                                double t0);
+
+// The checkpoint test `index` goes on from, or null.
+const ResumeSource* resume_source(const CheckpointOptions& o, long index);
+
+// A resumed test's segments: the checkpoint's, and this run's from its
+// column to `n` in `seconds`; the seconds the earlier ones count.
+TestSegments resumed_segments(const ResumeSource& from, long n, double seconds);
 
 nlohmann::json to_json(const TestSegments& s);
 // The lines after a test's result (rank 0): the resume and the checkpoints.

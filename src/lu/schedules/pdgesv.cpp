@@ -1,12 +1,13 @@
 #include "lu/schedules/pdgesv.hpp"
 
 #include <memory>
+#include <optional>
 #include <vector>
 
 #include "core/activity.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
-#include "lu/checkpoint/checkpointer.hpp"
+#include "lu/checkpoint/loop_boundary.hpp"
 #include "lu/phases/solve.hpp"
 #include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/bsp_steps.hpp"
@@ -59,18 +60,15 @@ class LuDriver {
     BspSteps<PivotingPhases> steps(phases_, compute, phases_.fact_queue(), o, trace,
                                    timeline_.get());
     log_.start();
-    long from = 0;
     const LoopState* resume = checkpoints_.resume;
-    if (resume) {
-      from = resume->column;
-      steps.times() = resume->times;
-      log_.resume(resume->iterations);
-    }
-    Boundary boundary(*this, steps);
+    const long from = resume_loop(steps, log_, resume);
+    std::optional<LoopBoundary<BspSteps<PivotingPhases>>> boundary;
+    if (checkpoints_.writer)
+      boundary.emplace(*checkpoints_.writer, steps, log_, resume, [this] { return info_so_far(); });
     const device::DeviceCounters before = a_.backend().counters();
     LookAhead<BspSteps<PivotingPhases>>(steps, a_.n(), a_.nb(), o.end,
                                         static_cast<std::size_t>(t_.depth), log_)
-        .run(from, checkpoints_.writer ? &boundary : nullptr);
+        .run(from, boundary ? &*boundary : nullptr);
     if (checkpoints_.writer) checkpoints_.writer->finish();
     out_.loop = a_.backend().counters().since(before);
     out_.phases = steps.times();
@@ -88,26 +86,6 @@ class LuDriver {
   }
 
  private:
-  // A checkpoint at an iteration boundary: the state beside the matrix.
-  class Boundary final : public IterationBoundary {
-   public:
-    Boundary(LuDriver& d, BspSteps<PivotingPhases>& steps) : d_(d), steps_(steps) {}
-    bool due() override { return d_.checkpoints_.writer->due(); }
-    void save(long next) override {
-      LoopState s;
-      s.column = next;
-      s.info = d_.info_so_far();
-      s.times = steps_.times();
-      if (d_.checkpoints_.resume) s.iterations = d_.checkpoints_.resume->iterations;
-      s.iterations.insert(s.iterations.end(), d_.log_.record().begin(), d_.log_.record().end());
-      d_.checkpoints_.writer->save(s);
-    }
-
-   private:
-    LuDriver& d_;
-    BspSteps<PivotingPhases>& steps_;
-  };
-
   // The first zero pivot's 1 + column so far (a resumed run's first), or
   // 0; where panels' infos stay on the device, after its work so far.
   long info_so_far() {
