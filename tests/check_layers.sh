@@ -44,10 +44,11 @@ for layer in "${!allowed[@]}"; do
   done < <(grep -rn 'target_link_libraries' "$src/$layer" --include=CMakeLists.txt)
 done
 # Inside src/lu the rooms point one way too: the LU's types (src/lu/*.hpp)
-# and kernels <- phases <- schedules <- run; outside src/lu anything may
-# include any room.
-declare -A rooms=([kernels]="kernels" [phases]="kernels phases" [schedules]="kernels phases schedules"
-  [run]="kernels phases schedules run")
+# and kernels <- phases <- schedules <- run, and the checkpoints' files
+# (checkpoint/, over the types only) <- schedules; outside src/lu anything
+# may include any room.
+declare -A rooms=([kernels]="kernels" [phases]="kernels phases" [checkpoint]="checkpoint"
+  [schedules]="kernels phases checkpoint schedules" [run]="kernels phases checkpoint schedules run")
 for room in "${!rooms[@]}"; do
   [ -d "$src/lu/$room" ] || continue
   ok=" ${rooms[$room]} "
@@ -92,7 +93,7 @@ while IFS= read -r hit; do
 done < <(grep -nE '^[[:space:]]*#[[:space:]]*include[[:space:]]*"lu/(phases|schedules|run)/' \
            "$src"/lu/*.hpp "$src"/lu/*.cpp 2>/dev/null)
 if [ $bad -ne 0 ]; then
-  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps; in lu: types, kernels <- phases <- schedules <- run; in phases: panel, solve, timing <- fact <- comm <- update"
+  echo "check_layers: layers point one way: core <- device <- lu, mxp; lu <- hplmxp; core <- model; lu, mxp, model <- report <- apps; in lu: types, kernels <- phases <- schedules <- run, checkpoint <- schedules; in phases: panel, solve, timing <- fact <- comm <- update"
   exit 1
 fi
 echo "check_layers: every include and link of src/ points down the layers and the LU's rooms"

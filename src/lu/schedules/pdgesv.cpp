@@ -7,7 +7,7 @@
 #include "core/activity.hpp"
 #include "core/error.hpp"
 #include "core/timer.hpp"
-#include "lu/checkpoint/loop_boundary.hpp"
+#include "lu/schedules/checkpoint_boundary.hpp"
 #include "lu/phases/solve.hpp"
 #include "lu/phases/timing/device_timeline.hpp"
 #include "lu/schedules/bsp_steps.hpp"
