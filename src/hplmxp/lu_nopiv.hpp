@@ -125,7 +125,7 @@ struct FactorOptions {
   NopivWorkspace* workspace = nullptr;
   // --checkpoint and --resume (lu/checkpoint/): the loop goes on from
   // `resume`'s column and saves through `writer` (both may be null).
-  lu::SolveCheckpoints checkpoints;
+  lu::SolveCheckpoints checkpoints = {};
 };
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.
