@@ -5,6 +5,8 @@
 // that map, computed by repeated squaring.
 #include "lu/matgen.hpp"
 
+#include <algorithm>
+
 #include "device/launch.hpp"
 #include "lu/block_cyclic.hpp"
 #include "lu/kernels/matgen_kernel.hpp"
@@ -54,7 +56,8 @@ kernels::GenerateColumns column_generator(long n, int nb, int nprow, int npcol, 
           lcg_jump(static_cast<std::uint64_t>(nprow) * nb),
           lcg_jump(4),
           a,
-          lda};
+          lda,
+          0};
 }
 
 }  // namespace
@@ -66,16 +69,27 @@ void generate_local(long n, int nb, int nprow, int npcol, int myrow, int mycol, 
   device::host_for(nq, column_generator(n, nb, nprow, npcol, myrow, mycol, a, lda), 1);
 }
 
-void generate_local(device::Queue& q, long n, int nb, int nprow, int npcol, int myrow, int mycol,
-                    double* a, long lda) {
-  const long nq = local_count(n + 1, nb, mycol, npcol);
-  if (local_count(n, nb, myrow, nprow) <= 0 || nq <= 0) return;
-  device::launch(q, nq, column_generator(n, nb, nprow, npcol, myrow, mycol, a, lda), 1);
-}
-
-void generate_matrix(device::Queue& q, LocalMatrix& a, const ProcessGrid& grid) {
-  generate_local(q, a.n(), a.nb(), grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                 a.lda());
+void generate_matrix(device::Queue& q, LocalMatrix& a, const ProcessGrid& grid,
+                     const std::function<void()>& slice_done, long slice_entries) {
+  const long n = a.n();
+  const int nb = a.nb();
+  const long mp = local_count(n, nb, grid.myrow(), grid.nprow());
+  const long nq = local_count(n + 1, nb, grid.mycol(), grid.npcol());
+  if (mp <= 0 || nq <= 0) return;
+  kernels::GenerateColumns body = column_generator(n, nb, grid.nprow(), grid.npcol(), grid.myrow(),
+                                                   grid.mycol(), a.data(), a.lda());
+  // A device generates the whole matrix at once (one thread per column needs
+  // every column); the host's cores a slice at a time.
+  const long slice =
+      q.executes_on_host() && slice_done ? std::max(1L, std::min(nq, slice_entries / mp)) : nq;
+  for (long first = 0; first < nq; first += slice) {
+    body.first_column = first;
+    device::launch(q, std::min(slice, nq - first), body, 1);
+    if (slice < nq) {
+      q.synchronize();
+      slice_done();
+    }
+  }
 }
 
 }  // namespace hplx::lu

@@ -6,6 +6,7 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
 
 #include "core/grid.hpp"
 #include "device/kernel_body.hpp"
@@ -28,12 +29,13 @@ double hpl_entry(long n, long i, long j);
 void generate_local(long n, int nb, int nprow, int npcol, int myrow, int mycol, double* a,
                     long lda);
 
-// The same into the local matrix `a` (device memory, leading dimension
-// lda), as a kernel body on `q`: the generator runs where the matrix lives.
-void generate_local(device::Queue& q, long n, int nb, int nprow, int npcol, int myrow, int mycol,
-                    double* a, long lda);
-
-// [A | b] of order a.n() into this process's local matrix, on `q`.
-void generate_matrix(device::Queue& q, LocalMatrix& a, const ProcessGrid& grid);
+// [A | b] of order a.n() into this process's local matrix, on `q`. On a
+// queue that runs on the host's cores, with `slice_done`, the columns are
+// made a slice of about `slice_entries` entries at a time and
+// `slice_done()` is called after each: a generation of minutes at full
+// memory shows its progress (the watchdog's marks). A device makes them in
+// one launch.
+void generate_matrix(device::Queue& q, LocalMatrix& a, const ProcessGrid& grid,
+                     const std::function<void()>& slice_done = {}, long slice_entries = 1L << 24);
 
 }  // namespace hplx::lu

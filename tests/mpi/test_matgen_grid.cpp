@@ -1,6 +1,8 @@
 // generate_local on real MPI process grids: every local entry equals
 // hpl_entry bit for bit, the local parts cover [A | b] exactly once, and the
-// assembled matrix is the same whatever the grid shape, mapping and NB.
+// assembled matrix is the same whatever the grid shape, mapping and NB;
+// generate_matrix in slices (the watchdog's progress) makes the same local
+// matrix as one launch, on the host and the emulated device.
 #include <gtest/gtest.h>
 #include <mpi.h>
 
@@ -8,8 +10,11 @@
 #include <string>
 #include <vector>
 
+#include "device/compiled_backends.hpp"
 #include "lu/block_cyclic.hpp"
+#include "lu/local_matrix.hpp"
 #include "lu/matgen.hpp"
+#include "lu_context.hpp"
 
 namespace hplx::lu {
 namespace {
@@ -138,6 +143,39 @@ TEST(MatgenGrid, EveryGridMatchesHplEntryAndCoversOnce) {
   const int shapes[] = {0, 1, 3, 5, 8};
   if (w.size <= 4) {
     EXPECT_EQ(configs, shapes[w.size] * 2 * 5 * 5);
+  }
+}
+
+// The local matrix (its mp rows of every local column; the padding rows
+// below them are never written) as the host sees it.
+std::vector<double> local_entries(device::Queue& q, const LocalMatrix& a) {
+  std::vector<double> out(static_cast<std::size_t>(a.mp() * a.nq()));
+  device::copy_matrix(q, a.mp(), a.nq(), a.data(), a.lda(), out.data(), a.mp());
+  q.synchronize();
+  return out;
+}
+
+TEST(MatgenGrid, SlicesMakeTheSameMatrixAndMarkEachSlice) {
+  const World w;
+  std::vector<device::BackendKind> kinds{device::BackendKind::Host};
+  if (device::kEmulatedCompiled) kinds.push_back(device::BackendKind::Emulated);
+  for (device::BackendKind kind : kinds) {
+    device::Device& dev = test::test_context(kind).device();
+    for (const auto& [p, q] : {std::pair{w.size, 1}, std::pair{1, w.size}}) {
+      const ProcessGrid grid(MPI_COMM_WORLD, p, q, GridOrder::RowMajor);
+      const long n = 203;
+      const int nb = 16;
+      LocalMatrix whole(dev, n, nb, grid), sliced(dev, n, nb, grid);
+      int slices = 0;
+      generate_matrix(dev.compute(), whole, grid);
+      // 7 local columns a slice: a share of nq columns takes ceil(nq / 7).
+      generate_matrix(
+          dev.compute(), sliced, grid, [&slices] { ++slices; }, 7 * sliced.mp());
+      const std::string where = std::string(device::name_of(kind)) + " grid " + std::to_string(p) +
+                                "x" + std::to_string(q) + " rank " + std::to_string(w.rank);
+      EXPECT_EQ(slices, (sliced.nq() + 6) / 7) << where;
+      EXPECT_EQ(local_entries(dev.compute(), sliced), local_entries(dev.compute(), whole)) << where;
+    }
   }
 }
 

@@ -21,8 +21,10 @@ struct GenerateColumns {
   LcgJump step4;
   double* a;
   long lda;
+  long first_column;  // index i generates local column first_column + i
 
-  HPLX_HD void operator()(long lj) const {
+  HPLX_HD void operator()(long i) const {
+    const long lj = first_column + i;
     const auto j = static_cast<std::uint64_t>(local_to_global(lj, nb, mycol, npcol));
     double* col = a + lj * lda;
     // X(1 + first_row + j N): the column's first local row, jumped to with

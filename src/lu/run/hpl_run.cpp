@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <ctime>
+#include <functional>
 #include <limits>
 #include <memory>
 #include <optional>
@@ -276,6 +277,14 @@ device::DeviceCounters max_over(device::DeviceCounters c, MPI_Comm comm) {
           static_cast<long>(v[5])};
 }
 
+// What a long local step (the matrix made, the residual's sums) calls as
+// it goes: a mark of the rank's activity, so the watchdog sees progress.
+std::function<void()> progress_mark(const Context& run_ctx) {
+  Activity* const activity = run_ctx.activity();
+  if (!activity) return {};
+  return [activity] { activity->mark(); };
+}
+
 // netlib's HPL_pdtest: generate, time the solve, check the residual.
 // `index`: the test's place in the run (-1: none; no checkpoints).
 TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, const ProcessGrid& grid,
@@ -291,7 +300,7 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
     resumed = load_checkpoint(*from, run_ctx.device(), checkpoint_view(a));
   } else {
     ActivityScope generating(run_ctx.activity(), Activity::kMatgen);
-    generate_matrix(run_ctx.device().compute(), a, grid);
+    generate_matrix(run_ctx.device().compute(), a, grid, progress_mark(run_ctx));
     run_ctx.device().compute().synchronize();
   }
   // The buffers kept from panel to panel are made and touched here, as the
@@ -349,7 +358,8 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
     o.verdict = Verdict::Skipped;  // as netlib: a zero pivot skips the check
   } else {
     ActivityScope checking(run_ctx.activity(), Activity::kVerify);
-    o.residual = check_solution(run_ctx.device(), a, solved.x, grid, threshold);
+    o.residual =
+        check_solution(run_ctx.device(), a, solved.x, grid, threshold, progress_mark(run_ctx));
     o.verdict = o.residual.scaled_residual < threshold ? Verdict::Passed : Verdict::Failed;
   }
   if (run_ctx.device().backend().holds_data() && solved.info == 0)

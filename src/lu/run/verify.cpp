@@ -22,12 +22,12 @@ double all_max(double v, MPI_Comm comm) {
 }  // namespace
 
 ResidualReport check_solution(device::Device& dev, LocalMatrix& a, const std::vector<double>& x,
-                              const ProcessGrid& grid, double threshold) {
+                              const ProcessGrid& grid, double threshold,
+                              const std::function<void()>& progress) {
   const long n = a.n(), mp = a.mp();
   const int nb = a.nb();
   device::Queue& q = dev.compute();
-  generate_local(q, n, nb, grid.nprow(), grid.npcol(), grid.myrow(), grid.mycol(), a.data(),
-                 a.lda());
+  generate_matrix(q, a, grid, progress);
   const long nqa = static_cast<long>(x.size());
   const bool has_b = grid.mycol() == owner_of(n, nb, grid.npcol());
   const long lb = global_to_local(n, nb, grid.npcol());
@@ -49,6 +49,7 @@ ResidualReport check_solution(device::Device& dev, LocalMatrix& a, const std::ve
     device::copy(q, ax.data(), d_ax.data(), mp);
     if (has_b) device::copy(q, b.data(), a.at(0, lb), mp);
     q.synchronize();
+    if (progress) progress();
   }
   // ||A||_oo: row sums along the process row, then the max over rows.
   if (mp > 0) {
