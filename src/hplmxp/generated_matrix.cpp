@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <memory>
 
 #include "core/error.hpp"
 #include "device/launch.hpp"
@@ -23,7 +24,8 @@ std::uint64_t column_step(const Layout& l) {
 }  // namespace
 
 GeneratedMatrix::GeneratedMatrix(device::Queue& q, const Layout& l, const ProcessGrid& grid,
-                                 double diagonal_scale, bool keep_fp64)
+                                 double diagonal_scale, bool keep_fp64,
+                                 const std::function<void()>& progress)
     : q_(q),
       l_(l),
       grid_(grid),
@@ -34,9 +36,12 @@ GeneratedMatrix::GeneratedMatrix(device::Queue& q, const Layout& l, const Proces
   if (keep_fp64) {
     if (!diagonal_.aliased())
       throw Error("GeneratedMatrix: keep_fp64 needs a queue working in host memory");
-    kept_.resize(static_cast<std::size_t>(l.local_elements()));
-    generate_matrix(l, grid, kept_.data());
-    if (diagonal_scale != 1.0) scale_diagonal(l, kept_.data(), diagonal_scale);
+    // Not zeroed first: the generator's threads are the first to touch its
+    // pages (zeroing was one more pass over it, on one thread).
+    kept_ = std::make_unique_for_overwrite<double[]>(static_cast<std::size_t>(l.local_elements()));
+    generate_matrix(l, grid, kept_.get());
+    if (diagonal_scale != 1.0) scale_diagonal(l, kept_.get(), diagonal_scale);
+    if (progress) progress();
   }
   const long rows = std::max(1L, l.mloc);
   diagonal_.resize(rows);
@@ -49,6 +54,7 @@ GeneratedMatrix::GeneratedMatrix(device::Queue& q, const Layout& l, const Proces
                  16);
   y_.to_host(q);
   q.synchronize();
+  if (progress) progress();
   HPLX_MPI_CHECK(MPI_Allreduce(MPI_IN_PLACE, y_.data(), static_cast<int>(l.mloc), MPI_DOUBLE,
                                MPI_SUM, grid.row()));
   double largest = 0;
@@ -70,13 +76,13 @@ void GeneratedMatrix::fill_float(float* a) {
 void GeneratedMatrix::multiply(const double* x, double* y) {
   device::launch(q_, l_.nloc, kernels::GatherLocal{x, x_.device(), l_.nb, l_.mycol, l_.npcol},
                  1024);
-  if (kept_.empty())
+  if (!kept_)
     device::launch(q_, l_.mloc,
                    kernels::RegeneratedProducts{blocks_of(l_), column_step(l_), diagonal_.device(),
                                                 x_.device(), y_.device()},
                    16);
   else if (l_.mloc > 0 && l_.nloc > 0)
-    q_.gemv(device::Trans::No, l_.mloc, l_.nloc, 1.0, kept_.data(), l_.lda, x_.device(), 1, 0.0,
+    q_.gemv(device::Trans::No, l_.mloc, l_.nloc, 1.0, kept_.get(), l_.lda, x_.device(), 1, 0.0,
             y_.device(), 1);
   else
     device::launch(q_, l_.mloc, kernels::Filled{0.0, y_.device()}, 1024);

@@ -13,6 +13,8 @@
 // the same sums on every backend and from one run to the next.
 #pragma once
 
+#include <functional>
+#include <memory>
 #include <vector>
 
 #include "core/grid.hpp"
@@ -28,9 +30,12 @@ class GeneratedMatrix {
   // process row, times `diagonal_scale`, as scale_diagonal does) and
   // ||A||_oo; with `keep_fp64`, A in FP64 in host memory (generate_matrix;
   // the queue's memory must be host memory). Collective over the grid; the
-  // host waits once.
+  // host waits once. `progress()` is called after each pass over the
+  // matrix (the kept matrix made, the diagonal's sums): the watchdog's marks
+  // in a generation of minutes at full memory.
   GeneratedMatrix(device::Queue& q, const Layout& layout, const ProcessGrid& grid,
-                  double diagonal_scale = 1.0, bool keep_fp64 = false);
+                  double diagonal_scale = 1.0, bool keep_fp64 = false,
+                  const std::function<void()>& progress = {});
 
   // This process's part of A in FP32 into `a` (lda = layout.lda, in the
   // queue's memory), queued.
@@ -54,7 +59,7 @@ class GeneratedMatrix {
   const ProcessGrid& grid_;
   device::Mirror<double> diagonal_, x_, y_, reduced_;
   std::vector<double> partial_;
-  std::vector<double> kept_;  // A in FP64 (keep_fp64), lda = layout.lda
+  std::unique_ptr<double[]> kept_;  // A in FP64 (keep_fp64), lda = layout.lda; or null
   double norm_inf_ = 0;
 };
 

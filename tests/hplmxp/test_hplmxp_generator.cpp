@@ -213,7 +213,10 @@ TEST_P(HplMxpGeneratorOn, ProductIsTheWholeMatrixsProduct) {
       if (dev().backend().host_accessible(device::MemorySpace::Device)) ways.push_back(true);
       for (const bool keep : ways) {
         device::Queue& queue = dev().compute();
-        GeneratedMatrix a(queue, l, grid, scale, keep);
+        int passes = 0;
+        GeneratedMatrix a(queue, l, grid, scale, keep, [&passes] { ++passes; });
+        // The diagonal's sums, and the kept matrix made first: each a mark.
+        EXPECT_EQ(passes, keep ? 2 : 1);
         device::Buffer<double> dx(dev().backend(), n), dy(dev().backend(), n);
         device::copy(queue, dx.data(), x.data(), n);
         a.multiply(dx.data(), dy.data());
