@@ -4,7 +4,9 @@ backend's folder.
 
 The device layer (src/device) is the only place that knows a GPU's vendor:
 CUDA, cuBLAS and NVML live in src/device/cuda/, HIP, rocBLAS, hipBLAS and
-rocm-smi in src/device/hip/. Everything else (the LU, HPL-MxP, HPG-MxP, the
+rocm-smi in src/device/hip/, and the launch layer that both compile (one
+source for nvcc and hipcc, its runtime names in gpu_runtime.hpp) in
+src/device/gpu/. Everything else (the LU, HPL-MxP, HPG-MxP, the
 model) goes through the device layer's queues and launches, so one source
 serves both vendors. Flagged, each with file:line:
 
@@ -16,7 +18,7 @@ serves both vendors. Flagged, each with file:line:
 
 Files named *_instances.cu (each library's list of the kernel bodies a
 device backend compiles, e.g. src/lu/kernels/cuda_instances.cu) may
-include the backend's launch header, and nothing else of the vendor's.
+include the launch header, and nothing else of the vendor's.
 
   check_vendor_apis.py SOURCE_DIR      check SOURCE_DIR/src
   check_vendor_apis.py --self-test     plant each violation in a scratch
@@ -32,7 +34,7 @@ sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 from check_default_stream import strip_comments_and_strings  # noqa: E402
 
 EXTENSIONS = (".cu", ".cuh", ".cpp", ".hpp", ".h", ".cc", ".hip")
-BACKEND_FOLDERS = ("src/device/cuda/", "src/device/hip/")
+BACKEND_FOLDERS = ("src/device/cuda/", "src/device/hip/", "src/device/gpu/")
 
 VENDOR_HEADER = re.compile(
     r"^\s*#\s*include\s*[<\"]\s*(cuda\w*\.h|cublas\w*\.h|nvml\.h|cooperative_groups\.h|"
@@ -44,7 +46,7 @@ VENDOR_CALL = re.compile(
 )
 KERNEL_LAUNCH = re.compile(r"<<<")
 # What an instances file may include: the backend's launch header.
-INSTANCE_INCLUDE = re.compile(r"^\s*#\s*include\s*\"device/(cuda|hip)/launch_\w+\.(cuh|hpp)\"")
+INSTANCE_INCLUDE = re.compile(r"^\s*#\s*include\s*\"device/(cuda|hip|gpu)/launch_\w+\.(cuh|hpp)\"")
 
 
 def violations_in(path, rel):
@@ -96,6 +98,7 @@ PLANTED = {
 CLEAN = {
     "src/device/cuda/ok.cpp": "#include <cuda_runtime.h>\nvoid f() { cudaStreamSynchronize(q); }\n",
     "src/device/hip/ok.cpp": "#include <hip/hip_runtime.h>\nvoid f() { hipStreamSynchronize(q); }\n",
+    "src/device/gpu/ok.cuh": "#include <cuda_runtime.h>\nvoid f() { k<<<1, 32, 0, s>>>(x); }\n",
     "src/lu/kernels/hip_instances.cu": '#include "device/hip/launch_hip.hpp"\n',
     "src/lu/ok.cpp": "// cudaMemcpy(a, b) in a comment\nconst char* s = \"hipMalloc(\";\n"
     "void f() { cuda_capable(); hipster(); launch_on_device(q, n, b); }\n",
@@ -136,7 +139,7 @@ def main(argv):
     for line in found:
         print(line)
     if found:
-        print(f"{len(found)} vendor API uses outside src/device/cuda and src/device/hip")
+        print(f"{len(found)} vendor API uses outside src/device/cuda, hip and gpu")
         return 1
     print("no vendor API outside its backend's folder")
     return 0

@@ -1,6 +1,6 @@
 // The probes' own kernel bodies compiled for CUDA GPUs (only in builds with
 // the CUDA backend).
-#include "device/cuda/launch_cuda.cuh"
+#include "device/gpu/launch_gpu.cuh"
 #include "empty_phases.hpp"
 
 namespace hplx::device {

@@ -4,7 +4,7 @@
 // plain pointers into the queue's memory and sizes, nothing else.
 #pragma once
 
-#if defined(__CUDACC__)
+#if defined(__CUDACC__) || defined(__HIPCC__)  // nvcc, hipcc
 #define HPLX_HD __host__ __device__
 #else
 #define HPLX_HD

@@ -7,7 +7,7 @@
 // A simulated queue (sim) runs nothing and charges the launch's modelled
 // time. A device queue runs the same body compiled for the device: the CUDA
 // backend defines launch_on_device() and reduce_on_device()
-// (device/cuda/launch_cuda.cuh), and each library that launches bodies
+// (device/gpu/launch_gpu.cuh), and each library that launches bodies
 // instantiates them for its bodies in kernels/cuda_instances.cu (a body
 // missing there is a link error of a CUDA build, never a silent host
 // fallback). A build without a device backend throws instead.

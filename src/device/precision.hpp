@@ -52,6 +52,8 @@ namespace precision_detail {
 HPLX_HD inline std::uint32_t bits_of(float x) {
 #if defined(__CUDA_ARCH__)
   return __float_as_uint(x);
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return __builtin_bit_cast(std::uint32_t, x);
 #else
   std::uint32_t u;
   std::memcpy(&u, &x, sizeof u);
@@ -62,6 +64,8 @@ HPLX_HD inline std::uint32_t bits_of(float x) {
 HPLX_HD inline float float_of(std::uint32_t u) {
 #if defined(__CUDA_ARCH__)
   return __uint_as_float(u);
+#elif defined(__HIP_DEVICE_COMPILE__)
+  return __builtin_bit_cast(float, u);
 #else
   float x;
   std::memcpy(&x, &u, sizeof x);

@@ -1,5 +1,5 @@
 // The contract tests' kernel bodies compiled for CUDA GPUs (CUDA builds only).
-#include "device/cuda/launch_cuda.cuh"
+#include "device/gpu/launch_gpu.cuh"
 #include "tests/device/test_bodies.hpp"
 
 namespace hplx::device {

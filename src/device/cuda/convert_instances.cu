@@ -1,6 +1,6 @@
 // The device layer's own kernel bodies compiled for CUDA GPUs (Queue::convert).
 #include "device/convert_kernel.hpp"
-#include "device/cuda/launch_cuda.cuh"
+#include "device/gpu/launch_gpu.cuh"
 
 namespace hplx::device {
 

@@ -66,7 +66,7 @@ void log_cuda(cudaError_t status, const char* what) noexcept {
 
 }  // namespace
 
-void check_cuda(int status, const char* what) {
+void check_gpu(int status, const char* what) {
   if (status == 0) return;
   const auto e = static_cast<cudaError_t>(status);
   // The runtime keeps a failed call's error as the thread's last error: a
@@ -80,8 +80,8 @@ void check_cuda(int status, const char* what) {
 
 void check_device_work(void* stream, const char* what) {
   if (!device_sync_mode()) return;
-  check_cuda(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), what);
-  check_cuda(cudaGetLastError(), what);
+  check_gpu(cudaStreamSynchronize(static_cast<cudaStream_t>(stream)), what);
+  check_gpu(cudaGetLastError(), what);
 }
 
 std::string kernel_name(const char* mangled) {
@@ -138,24 +138,24 @@ class CudaEvent final : public Event {
   // events that only order work are made without (cudaEventDisableTiming,
   // the lighter kind).
   CudaEvent(cudaStream_t stream, bool timed, CudaCounts& counts) : CudaEvent(timed, counts) {
-    check_cuda(cudaEventRecord(event_, stream), "cudaEventRecord");
+    check_gpu(cudaEventRecord(event_, stream), "cudaEventRecord");
   }
   // Not recorded yet (a graph's event record node records it).
   CudaEvent(bool timed, CudaCounts& counts) : timed_(timed), counts_(counts) {
-    check_cuda(cudaEventCreateWithFlags(&event_, timed ? cudaEventDefault : cudaEventDisableTiming),
-               "cudaEventCreateWithFlags");
+    check_gpu(cudaEventCreateWithFlags(&event_, timed ? cudaEventDefault : cudaEventDisableTiming),
+              "cudaEventCreateWithFlags");
   }
   ~CudaEvent() override { log_cuda(cudaEventDestroy(event_), "cudaEventDestroy"); }
   bool done() const override { return cudaEventQuery(event_) == cudaSuccess; }
   void synchronize() override {
     ++counts_.host_waits;
-    check_cuda(cudaEventSynchronize(event_), "cudaEventSynchronize");
+    check_gpu(cudaEventSynchronize(event_), "cudaEventSynchronize");
   }
   double seconds_until(const Event& later) const override {
     const auto& e = dynamic_cast<const CudaEvent&>(later);
     if (!timed_ || !e.timed_) throw_untimed_event("cuda");
     float ms = 0;
-    check_cuda(cudaEventElapsedTime(&ms, event_, e.event_), "cudaEventElapsedTime");
+    check_gpu(cudaEventElapsedTime(&ms, event_, e.event_), "cudaEventElapsedTime");
     return ms / 1e3;
   }
   cudaEvent_t get() const { return event_; }
@@ -199,18 +199,18 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
         counts_(counts),
         default_sms_(priority == QueuePriority::Normal ? update_sms : 0) {
     int least = 0, greatest = 0;
-    check_cuda(cudaDeviceGetStreamPriorityRange(&least, &greatest),
-               "cudaDeviceGetStreamPriorityRange");
-    check_cuda(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking,
-                                            priority == QueuePriority::High ? greatest : least),
-               "cudaStreamCreateWithPriority");
+    check_gpu(cudaDeviceGetStreamPriorityRange(&least, &greatest),
+              "cudaDeviceGetStreamPriorityRange");
+    check_gpu(cudaStreamCreateWithPriority(&stream_, cudaStreamNonBlocking,
+                                           priority == QueuePriority::High ? greatest : least),
+              "cudaStreamCreateWithPriority");
     check_cublas(cublasCreate(&blas_), "cublasCreate");
     check_cublas(cublasSetStream(blas_, stream_), "cublasSetStream");
     if (default_sms_ > 0)
       check_cublas(cublasSetSmCountTarget(blas_, default_sms_), "cublasSetSmCountTarget");
     // The reductions' scratch, made once with the queue (none per call).
-    check_cuda(cudaMalloc(&reduce_.partials, kReduceBlocks * sizeof(double)), "cudaMalloc");
-    check_cuda(cudaMallocHost(&reduce_.result, sizeof(double)), "cudaMallocHost");
+    check_gpu(cudaMalloc(&reduce_.partials, kReduceBlocks * sizeof(double)), "cudaMalloc");
+    check_gpu(cudaMallocHost(&reduce_.result, sizeof(double)), "cudaMallocHost");
   }
   // An error of the queue's last work, not synchronized for before, is
   // said on stderr here (a destructor does not throw).
@@ -237,14 +237,14 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
 
   void copy_bytes(void* dst, const void* src, std::size_t bytes) override {
     if (bytes == 0 || dst == src) return;
-    check_cuda(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
+    check_gpu(cudaMemcpyAsync(dst, src, bytes, cudaMemcpyDefault, stream_), "cudaMemcpyAsync");
   }
   void copy_columns(void* dst, std::size_t dst_pitch, const void* src, std::size_t src_pitch,
                     std::size_t col_bytes, long cols) override {
     if (cols <= 0 || col_bytes == 0) return;
-    check_cuda(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, col_bytes,
-                                 static_cast<std::size_t>(cols), cudaMemcpyDefault, stream_),
-               "cudaMemcpy2DAsync");
+    check_gpu(cudaMemcpy2DAsync(dst, dst_pitch, src, src_pitch, col_bytes,
+                                static_cast<std::size_t>(cols), cudaMemcpyDefault, stream_),
+              "cudaMemcpy2DAsync");
   }
   void execute(std::function<void()>) override {
     throw Error(
@@ -262,7 +262,7 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
         },
         work);
     if (status != cudaSuccess) delete work;
-    check_cuda(status, "cudaLaunchHostFunc");
+    check_gpu(status, "cudaLaunchHostFunc");
   }
   EventPtr record() override {
     refuse_in_capture("record()");
@@ -273,10 +273,10 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
       // An external event node: the graph records an event there (each
       // replay its own, replay()).
       cudaEvent_t e = nullptr;
-      check_cuda(cudaEventCreateWithFlags(&e, cudaEventDefault), "cudaEventCreateWithFlags");
+      check_gpu(cudaEventCreateWithFlags(&e, cudaEventDefault), "cudaEventCreateWithFlags");
       capture_->capture_events.push_back(e);
-      check_cuda(cudaEventRecordWithFlags(e, stream_, cudaEventRecordExternal),
-                 "cudaEventRecordWithFlags(cudaEventRecordExternal)");
+      check_gpu(cudaEventRecordWithFlags(e, stream_, cudaEventRecordExternal),
+                "cudaEventRecordWithFlags(cudaEventRecordExternal)");
       return std::make_shared<CapturedEvent>(capture_->capture_events.size() - 1);
     }
     return std::make_shared<CudaEvent>(stream_, true, counts_);
@@ -285,12 +285,12 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
     refuse_in_capture("wait()");
     const auto* ce = dynamic_cast<const CudaEvent*>(e.get());
     if (ce == nullptr) throw Error("CUDA queue: wait() on an event of another backend");
-    check_cuda(cudaStreamWaitEvent(stream_, ce->get(), 0), "cudaStreamWaitEvent");
+    check_gpu(cudaStreamWaitEvent(stream_, ce->get(), 0), "cudaStreamWaitEvent");
   }
   void synchronize() override {
     refuse_in_capture("synchronize()");
     ++counts_.host_waits;
-    check_cuda(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
+    check_gpu(cudaStreamSynchronize(stream_), "cudaStreamSynchronize");
   }
 
   // CUDA Graphs by stream capture. Not with HPLX_DEVICE_SYNC=1: its
@@ -301,31 +301,31 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
     if (!can_capture()) throw Error("CUDA queue: no capture with HPLX_DEVICE_SYNC=1");
     capture_ = std::make_unique<CudaGraph>();
     capture_->queue = this;
-    check_cuda(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
-               "cudaStreamBeginCapture");
+    check_gpu(cudaStreamBeginCapture(stream_, cudaStreamCaptureModeThreadLocal),
+              "cudaStreamBeginCapture");
   }
   GraphPtr end_capture() override {
     if (!capture_) throw Error("CUDA queue: end_capture() without begin_capture()");
     std::unique_ptr<CudaGraph> g = std::move(capture_);
-    check_cuda(cudaStreamEndCapture(stream_, &g->graph), "cudaStreamEndCapture");
+    check_gpu(cudaStreamEndCapture(stream_, &g->graph), "cudaStreamEndCapture");
     // The event record nodes, in the order of the events they record.
     std::size_t count = 0;
-    check_cuda(cudaGraphGetNodes(g->graph, nullptr, &count), "cudaGraphGetNodes");
+    check_gpu(cudaGraphGetNodes(g->graph, nullptr, &count), "cudaGraphGetNodes");
     std::vector<cudaGraphNode_t> nodes(count);
-    check_cuda(cudaGraphGetNodes(g->graph, nodes.data(), &count), "cudaGraphGetNodes");
+    check_gpu(cudaGraphGetNodes(g->graph, nodes.data(), &count), "cudaGraphGetNodes");
     g->markers.assign(g->capture_events.size(), nullptr);
     for (cudaGraphNode_t node : nodes) {
       cudaGraphNodeType type{};
-      check_cuda(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
+      check_gpu(cudaGraphNodeGetType(node, &type), "cudaGraphNodeGetType");
       if (type != cudaGraphNodeTypeEventRecord) continue;
       cudaEvent_t e = nullptr;
-      check_cuda(cudaGraphEventRecordNodeGetEvent(node, &e), "cudaGraphEventRecordNodeGetEvent");
+      check_gpu(cudaGraphEventRecordNodeGetEvent(node, &e), "cudaGraphEventRecordNodeGetEvent");
       const auto it = std::find(g->capture_events.begin(), g->capture_events.end(), e);
       if (it != g->capture_events.end()) g->markers[it - g->capture_events.begin()] = node;
     }
     if (std::find(g->markers.begin(), g->markers.end(), nullptr) != g->markers.end())
       throw Error("CUDA queue: a captured timed event has no event record node in the graph");
-    check_cuda(cudaGraphInstantiate(&g->exec, g->graph, 0), "cudaGraphInstantiate");
+    check_gpu(cudaGraphInstantiate(&g->exec, g->graph, 0), "cudaGraphInstantiate");
     return g;
   }
   std::vector<EventPtr> replay(Graph& graph) override {
@@ -339,12 +339,12 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
     g->current.resize(g->markers.size());
     for (std::size_t i = 0; i < g->markers.size(); ++i) {
       auto e = std::make_shared<CudaEvent>(true, counts_);
-      check_cuda(cudaGraphExecEventRecordNodeSetEvent(g->exec, g->markers[i], e->get()),
-                 "cudaGraphExecEventRecordNodeSetEvent");
+      check_gpu(cudaGraphExecEventRecordNodeSetEvent(g->exec, g->markers[i], e->get()),
+                "cudaGraphExecEventRecordNodeSetEvent");
       g->current[i] = e;  // the event it replaced may go now
       events.push_back(std::move(e));
     }
-    check_cuda(cudaGraphLaunch(g->exec, stream_), "cudaGraphLaunch");
+    check_gpu(cudaGraphLaunch(g->exec, stream_), "cudaGraphLaunch");
     check_device_work(stream_, "cudaGraphLaunch");
     return events;
   }
@@ -414,9 +414,9 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   void scale_vector(long len, T beta, T* y, long incy) {
     if (beta == T(1)) return;
     if (beta == T(0)) {
-      check_cuda(cudaMemset2DAsync(y, static_cast<std::size_t>(incy) * sizeof(T), 0, sizeof(T),
-                                   static_cast<std::size_t>(len), stream_),
-                 "cudaMemset2DAsync");
+      check_gpu(cudaMemset2DAsync(y, static_cast<std::size_t>(incy) * sizeof(T), 0, sizeof(T),
+                                  static_cast<std::size_t>(len), stream_),
+                "cudaMemset2DAsync");
     } else if constexpr (std::is_same_v<T, double>) {
       blas(cublasDscal_64(blas_, len, &beta, y, incy), "cublasDscal");
     } else {
@@ -427,9 +427,9 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
   void scale_block(long m, long n, T beta, T* c, long ldc) {
     if (beta == T(1)) return;
     if (beta == T(0)) {
-      check_cuda(cudaMemset2DAsync(c, static_cast<std::size_t>(ldc) * sizeof(T), 0, m * sizeof(T),
-                                   static_cast<std::size_t>(n), stream_),
-                 "cudaMemset2DAsync");
+      check_gpu(cudaMemset2DAsync(c, static_cast<std::size_t>(ldc) * sizeof(T), 0, m * sizeof(T),
+                                  static_cast<std::size_t>(n), stream_),
+                "cudaMemset2DAsync");
       return;
     }
     const T zero = 0;  // C = beta C + 0 C, in place (geam allows C = A with ldc = lda)
@@ -475,8 +475,8 @@ class CudaQueue final : public BlasForwarding<CudaQueue> {
 class CudaBackend final : public Backend {
  public:
   explicit CudaBackend(int device) : device_(device) {
-    check_cuda(cudaSetDevice(device), "cudaSetDevice");
-    check_cuda(cudaGetDeviceProperties(&props_, device), "cudaGetDeviceProperties");
+    check_gpu(cudaSetDevice(device), "cudaSetDevice");
+    check_gpu(cudaGetDeviceProperties(&props_, device), "cudaGetDeviceProperties");
     update_sms_ = update_sm_target(props_.multiProcessorCount);
   }
   BackendKind kind() const override { return BackendKind::Cuda; }
@@ -525,7 +525,7 @@ class CudaBackend final : public Backend {
   int multiprocessors() const override { return props_.multiProcessorCount; }
   std::size_t free_device_bytes() const override {
     std::size_t free = 0, total = 0;
-    check_cuda(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
+    check_gpu(cudaMemGetInfo(&free, &total), "cudaMemGetInfo");
     return free;
   }
   using Backend::make_queue;
@@ -580,7 +580,7 @@ std::unique_ptr<Backend> make_cuda_backend() {
     throw UsageError(fmt::format(
         "--backend cuda: no CUDA device is present ({}); use --backend host or emulated", why));
   int count = 0;
-  check_cuda(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
+  check_gpu(cudaGetDeviceCount(&count), "cudaGetDeviceCount");
   return std::make_unique<CudaBackend>(local_rank() % count);
 }
 
@@ -591,33 +591,33 @@ std::string cuda_versions() {
                      CUBLAS_VERSION);
 }
 
-namespace cuda_detail {
+namespace gpu_detail {
 
 unsigned cooperative_capacity(const void* kernel, int threads) {
   int device = 0, cooperative = 0, sms = 0, per_sm = 0;
-  check_cuda(cudaGetDevice(&device), "cudaGetDevice");
-  check_cuda(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
-             "cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch)");
+  check_gpu(cudaGetDevice(&device), "cudaGetDevice");
+  check_gpu(cudaDeviceGetAttribute(&cooperative, cudaDevAttrCooperativeLaunch, device),
+            "cudaDeviceGetAttribute(cudaDevAttrCooperativeLaunch)");
   if (cooperative == 0)
     throw Error(
         fmt::format("CUDA device {} cannot run cooperative kernels (the fused FACT leaf); allowed: "
                     "--fact-leaf kernels",
                     device));
-  check_cuda(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
-             "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
-  check_cuda(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
-             "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
+  check_gpu(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device),
+            "cudaDeviceGetAttribute(cudaDevAttrMultiProcessorCount)");
+  check_gpu(cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, kernel, threads, 0),
+            "cudaOccupancyMaxActiveBlocksPerMultiprocessor");
   return static_cast<unsigned>(std::max(1, per_sm * sms));
 }
 
-}  // namespace cuda_detail
+}  // namespace gpu_detail
 
-ReduceScratch cuda_reduce_scratch(Queue& q) {
-  cuda_stream_of(q);  // throws for a queue of another backend
+ReduceScratch gpu_reduce_scratch(Queue& q) {
+  gpu_stream_of(q);  // throws for a queue of another backend
   return static_cast<CudaQueue&>(q).reduce_scratch();
 }
 
-void* cuda_stream_of(Queue& q) {
+void* gpu_stream_of(Queue& q) {
   auto* cq = dynamic_cast<CudaQueue*>(&q);
   if (cq == nullptr)
     throw Error(fmt::format("a CUDA kernel was launched on a queue of the {} backend",

@@ -1,6 +1,6 @@
 // HPL-MxP's kernel bodies compiled for CUDA GPUs (only in builds with the
 // CUDA backend): one line per body launched anywhere in src/hplmxp.
-#include "device/cuda/launch_cuda.cuh"
+#include "device/gpu/launch_gpu.cuh"
 #include "hplmxp/kernels/matgen_kernels.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"
 #include "hplmxp/kernels/vector_kernels.hpp"

@@ -2,7 +2,7 @@
 // CUDA backend): one line per body launched anywhere in src/lu (phased
 // bodies through launch_phased_on_device). A body
 // launched but missing here is a link error of the CUDA build.
-#include "device/cuda/launch_cuda.cuh"
+#include "device/gpu/launch_gpu.cuh"
 #include "lu/kernels/fact_kernels.hpp"
 #include "lu/kernels/matgen_kernel.hpp"
 #include "lu/kernels/norm_kernels.hpp"

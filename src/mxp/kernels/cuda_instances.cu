@@ -2,7 +2,7 @@
 // CUDA backend): one line per body and element type launched anywhere in
 // src/mxp. A body launched but missing here is a link error of the CUDA
 // build.
-#include "device/cuda/launch_cuda.cuh"
+#include "device/gpu/launch_gpu.cuh"
 #include "mxp/kernels/ell_kernels.hpp"
 #include "mxp/kernels/halo_kernels.hpp"
 #include "mxp/kernels/ortho_kernels.hpp"

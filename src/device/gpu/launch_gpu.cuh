@@ -1,26 +1,25 @@
-// Kernel bodies on a CUDA stream: the __global__ wrappers only map thread
+// Kernel bodies on a GPU stream: the __global__ wrappers only map thread
 // indices to body(i) (a grid-stride loop); the bodies are the same code the
-// host and emulated backends run. Included only by the kernels'
+// host and emulated backends run. One source for nvcc and hipcc
+// (gpu_runtime.hpp names what differs). Included only by the kernels'
 // cuda_instances.cu files, which instantiate these for their bodies:
 //
 //   template void hplx::device::launch_on_device(Queue&, long, const MyBody&);
 #pragma once
 
-#include <cooperative_groups.h>
-#include <cuda_runtime.h>
-
 #include <algorithm>
 #include <string>
 #include <typeinfo>
 
-#include "device/cuda/cuda_backend.hpp"
 #include "device/device_errors.hpp"
+#include "device/gpu/gpu_runtime.hpp"
+#include "device/gpu/launch_support.hpp"
 #include "device/kernel_body.hpp"
 #include "device/queue.hpp"
 
 namespace hplx::device {
 
-namespace cuda_detail {
+namespace gpu_detail {
 
 inline constexpr int kThreads = 256;
 
@@ -78,7 +77,7 @@ template <class Body>
 __global__ void phases_with_grid_barriers(Body body) {
   cooperative_groups::grid_group grid = cooperative_groups::this_grid();
   const long phases = body.phases();
-  const long stride = static_cast<long>(grid.num_threads());
+  const long stride = gpu::grid_threads(grid);
   for (long p = 0; p < phases; ++p) {
     const long n = body.extent(p);
     for (long i = static_cast<long>(grid.thread_rank()); i < n; i += stride) body(p, i);
@@ -99,17 +98,17 @@ __global__ void phases_in_one_block(Body body) {
   }
 }
 
-}  // namespace cuda_detail
+}  // namespace gpu_detail
 
 template <class Body>
 void launch_on_device(Queue& q, long n, const Body& body) {
-  auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
-  cuda_detail::for_each_index<<<cuda_detail::blocks_for(n), cuda_detail::kThreads, 0, stream>>>(
-      n, body);
-  const cudaError_t launched = cudaGetLastError();
-  if (launched != cudaSuccess || device_sync_mode()) {
+  auto stream = static_cast<gpu::Stream>(gpu_stream_of(q));
+  gpu_detail::for_each_index<<<gpu_detail::blocks_for(n), gpu_detail::kThreads, 0, stream>>>(n,
+                                                                                             body);
+  const gpu::Status launched = gpu::last_launch_status();
+  if (launched != gpu::kSuccess || device_sync_mode()) {
     const std::string what = kernel_name(typeid(Body).name());
-    check_cuda(launched, what.c_str());
+    check_gpu(launched, what.c_str());
     check_device_work(stream, what.c_str());
   }
 }
@@ -120,25 +119,25 @@ void launch_on_device(Queue& q, long n, const Body& body) {
 // plain launch whose phases meet at the block's barrier.
 template <class Body>
 void launch_phased_on_device(Queue& q, const Body& body, int blocks) {
-  auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
-  const void* kernel = reinterpret_cast<const void*>(&cuda_detail::phases_with_grid_barriers<Body>);
-  static const unsigned capacity = cuda_detail::cooperative_capacity(kernel, cuda_detail::kThreads);
+  auto stream = static_cast<gpu::Stream>(gpu_stream_of(q));
+  const void* kernel = reinterpret_cast<const void*>(&gpu_detail::phases_with_grid_barriers<Body>);
+  static const unsigned capacity = gpu_detail::cooperative_capacity(kernel, gpu_detail::kThreads);
   const unsigned grid = blocks > 0 && static_cast<unsigned>(blocks) < capacity
                             ? static_cast<unsigned>(blocks)
                             : capacity;
-  cudaError_t launched;
+  gpu::Status launched;
   if (grid == 1) {
-    cuda_detail::phases_in_one_block<<<1, cuda_detail::kThreads, 0, stream>>>(body);
-    launched = cudaGetLastError();
+    gpu_detail::phases_in_one_block<<<1, gpu_detail::kThreads, 0, stream>>>(body);
+    launched = gpu::last_launch_status();
   } else {
     Body arg = body;
     void* args[] = {&arg};
-    launched = cudaLaunchCooperativeKernel(kernel, dim3(grid), dim3(cuda_detail::kThreads), args, 0,
-                                           stream);
+    launched =
+        gpu::launch_cooperative(kernel, dim3(grid), dim3(gpu_detail::kThreads), args, 0, stream);
   }
-  if (launched != cudaSuccess || device_sync_mode()) {
+  if (launched != gpu::kSuccess || device_sync_mode()) {
     const std::string what = kernel_name(typeid(Body).name());
-    check_cuda(launched, what.c_str());
+    check_gpu(launched, what.c_str());
     check_device_work(stream, what.c_str());
   }
 }
@@ -150,14 +149,14 @@ void launch_phased_on_device(Queue& q, const Body& body, int blocks) {
 // the last kernel writes the result straight into its pinned memory.
 template <class Body>
 double reduce_on_device(Queue& q, long n, const Body& body) {
-  auto stream = static_cast<cudaStream_t>(cuda_stream_of(q));
-  const ReduceScratch scratch = cuda_reduce_scratch(q);
-  const unsigned blocks = std::min<unsigned>(cuda_detail::blocks_for(n), kReduceBlocks);
-  cuda_detail::block_sums<<<blocks, cuda_detail::kThreads, 0, stream>>>(n, body, scratch.partials);
-  check_cuda(cudaGetLastError(), kernel_name(typeid(Body).name()).c_str());
-  cuda_detail::sum_partials<<<1, cuda_detail::kThreads, 0, stream>>>(
+  auto stream = static_cast<gpu::Stream>(gpu_stream_of(q));
+  const ReduceScratch scratch = gpu_reduce_scratch(q);
+  const unsigned blocks = std::min<unsigned>(gpu_detail::blocks_for(n), kReduceBlocks);
+  gpu_detail::block_sums<<<blocks, gpu_detail::kThreads, 0, stream>>>(n, body, scratch.partials);
+  check_gpu(gpu::last_launch_status(), kernel_name(typeid(Body).name()).c_str());
+  gpu_detail::sum_partials<<<1, gpu_detail::kThreads, 0, stream>>>(
       static_cast<int>(blocks), scratch.partials, scratch.result);
-  check_cuda(cudaGetLastError(), "the sum of a reduction's partial sums");
+  check_gpu(gpu::last_launch_status(), "the sum of a reduction's partial sums");
   q.synchronize();
   return *scratch.result;
 }
