@@ -27,6 +27,9 @@ target_link_libraries(MPI::MPI_C INTERFACE ${HPLX_SIMGRID_LIBRARY})
 # A shared object: -fPIC everywhere (not the -fPIE executables get).
 add_compile_options(-fPIC)
 set(HPLX_CUDA_ENABLED OFF)
+set(HPLX_HIP_ENABLED OFF)
+set(HPLX_GPU_LANGUAGE "")
+include(${CMAKE_CURRENT_LIST_DIR}/HplxGpuSources.cmake)
 set(HPLX_EMULATED OFF CACHE BOOL "" FORCE)
 add_compile_options(-Wall -Wextra -Wno-unused-parameter)
 

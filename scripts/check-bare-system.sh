@@ -72,17 +72,7 @@ git -C "$here" rev-parse --verify -q HEAD >/dev/null || die "$here is not a git 
 [[ -z $(git -C "$here" status --porcelain --untracked-files=no) ]] ||
   say "note: uncommitted changes in $here are not checked (the clone takes HEAD $(git -C "$here" rev-parse --short HEAD))"
 
-# The Debian mirror this machine's apt uses (deb822 .sources first, then
-# one-line sources.list); debootstrap's own default when none is found.
-debian_mirror() {
-  local f
-  for f in /etc/apt/sources.list.d/*.sources; do
-    [[ -r $f ]] || continue
-    awk '/^URIs:/ {for (i = 2; i <= NF; i++) if ($i !~ /security/) {print $i; exit}}' "$f"
-  done | head -n1 | grep . && return
-  grep -hsE '^deb[[:space:]]+(\[[^]]*\][[:space:]]+)?[a-z]+://' /etc/apt/sources.list /etc/apt/sources.list.d/*.list |
-    awk '{for (i = 2; i <= NF; i++) if ($i ~ /:\/\// && $i !~ /security/) {print $i; exit}}' | head -n1
-}
+source "$here/scripts/debian-mirror.sh"
 mirror=$(debian_mirror || true)
 
 root=${BARE_DIR:-$(mktemp -d /var/tmp/hplx-bare.XXXXXX)}

@@ -14,10 +14,16 @@ serves both vendors. Flagged, each with file:line:
     rocblas..., hipblas..., rocm_smi/..., cooperative_groups.h);
   - a call of a vendor function (cudaXxx(, cublasXxx(, nvmlXxx(, cuXxx( of
     the driver API, hipXxx(, rocblas_xxx(, hipblasXxx(, rsmi_xxx();
-  - a kernel launch <<<...>>>.
+  - a kernel launch <<<...>>>;
+  - anywhere under src/, the backends' folders included: a warp-level
+    intrinsic or the warp's width (__shfl*, __ballot*, __any_sync,
+    __all_sync, __activemask, __syncwarp, warpSize): the kernel bodies and
+    the launch layer assume no width, so that they are right on NVIDIA's 32
+    lanes and AMD's 64 (a device property's .warpSize may be read, for
+    describing the device).
 
 Files named *_instances.cu (each library's list of the kernel bodies a
-device backend compiles, e.g. src/lu/kernels/cuda_instances.cu) may
+device backend compiles, e.g. src/lu/kernels/gpu_instances.cu) may
 include the launch header, and nothing else of the vendor's.
 
   check_vendor_apis.py SOURCE_DIR      check SOURCE_DIR/src
@@ -45,6 +51,9 @@ VENDOR_CALL = re.compile(
     r"rocblas_\w+|hipblas[A-Z]\w*|rsmi_\w+)\s*\("
 )
 KERNEL_LAUNCH = re.compile(r"<<<")
+WARP_LEVEL = re.compile(
+    r"(__shfl\w*|__ballot\w*|__any_sync|__all_sync|__activemask|__syncwarp|(?<![.\w])warpSize\b)"
+)
 # What an instances file may include: the backend's launch header.
 INSTANCE_INCLUDE = re.compile(r"^\s*#\s*include\s*\"device/(cuda|hip|gpu)/launch_\w+\.(cuh|hpp)\"")
 
@@ -67,6 +76,17 @@ def violations_in(path, rel):
     return found
 
 
+def width_assumptions_in(path, rel):
+    with open(path, encoding="utf-8", errors="replace") as f:
+        code = strip_comments_and_strings(f.read()).split("\n")
+    return [
+        f"{rel}:{number}: assumes the warp's width ({m.group(1)}): kernels must be right for 32 and 64 lanes"
+        for number, line in enumerate(code, start=1)
+        for m in [WARP_LEVEL.search(line)]
+        if m
+    ]
+
+
 def check(root):
     found = []
     src = os.path.join(root, "src")
@@ -76,6 +96,7 @@ def check(root):
                 continue
             path = os.path.join(base, name)
             rel = os.path.relpath(path, root).replace(os.sep, "/")
+            found += width_assumptions_in(path, rel)
             if rel.startswith(BACKEND_FOLDERS):
                 continue
             found += violations_in(path, rel)
@@ -92,14 +113,17 @@ PLANTED = {
     "src/core/g.cpp": "void f() { rocblas_dgemm(h, a, b); }\n",
     "src/model/h.cpp": "void f() { nvmlDeviceGetPowerUsage(d, &p); }\n",
     "src/model/i.cpp": "void f() { rsmi_dev_power_ave_get(0, 0, &p); }\n",
-    "src/lu/kernels/cuda_instances.cu": "#include <cublas_v2.h>\n",
+    "src/lu/kernels/gpu_instances.cu": "#include <cublas_v2.h>\n",
     "src/device/j.cpp": "void f() { cuCtxGetCurrent(&c); }\n",
+    "src/device/gpu/k.cuh": "__device__ double f(double v) { return __shfl_down_sync(~0u, v, 16); }\n",
+    "src/lu/kernels/l.hpp": "HPLX_HD int lane() { return threadIdx.x % warpSize; }\n",
 }
 CLEAN = {
     "src/device/cuda/ok.cpp": "#include <cuda_runtime.h>\nvoid f() { cudaStreamSynchronize(q); }\n",
     "src/device/hip/ok.cpp": "#include <hip/hip_runtime.h>\nvoid f() { hipStreamSynchronize(q); }\n",
     "src/device/gpu/ok.cuh": "#include <cuda_runtime.h>\nvoid f() { k<<<1, 32, 0, s>>>(x); }\n",
     "src/lu/kernels/hip_instances.cu": '#include "device/hip/launch_hip.hpp"\n',
+    "src/device/hip/props.cpp": "int w = props_.warpSize;\n",
     "src/lu/ok.cpp": "// cudaMemcpy(a, b) in a comment\nconst char* s = \"hipMalloc(\";\n"
     "void f() { cuda_capable(); hipster(); launch_on_device(q, n, b); }\n",
 }

@@ -140,11 +140,12 @@ HplMxpCommand::HplMxpCommand(CLI::App& parent) {
   sub_->add_option("--depth", config_.depth,
                    "look-ahead depth, as hplx lu's: D panels factored and sent ahead of the "
                    "update (default 1; 0: none)");
-  sub_->add_option("--backend", backend_,
-                   "where the factorization and the preconditioner's solves run: host, emulated "
-                   "(the emulated device, for testing), cuda (NVIDIA GPUs, docs/GPU.md); "
-                   "the FP64 refinement's products run there too, its vectors on the host "
-                   "(default host)");
+  sub_->add_option(
+      "--backend", backend_,
+      "where the factorization and the preconditioner's solves run: host, emulated "
+      "(the emulated device, for testing), cuda (NVIDIA GPUs) or hip (AMD GPUs; docs/GPU.md); "
+      "the FP64 refinement's products run there too, its vectors on the host "
+      "(default host)");
   sub_->add_option("--precision", precision_,
                    "the update's operands: fp32, fp16 or bf16 (16-bit operands, FP32 products "
                    "and sums); default fp16 on cuda, fp32 otherwise");
@@ -458,7 +459,7 @@ device::BackendKind HplMxpCommand::settle_flags() {
   const device::BackendKind backend =
       backend_ ? device::parse_backend(*backend_) : device::BackendKind::Host;
   if (backend == device::BackendKind::Sim)
-    throw UsageError("--backend sim: allowed for hpl-mxp: host, emulated, cuda");
+    throw UsageError("--backend sim: allowed for hpl-mxp: host, emulated, cuda, hip");
   config_.precision = precision_                       ? parse_precision(*precision_)
                       : device::traits_of(backend).gpu ? device::Precision::Fp16
                                                        : device::Precision::Fp32;

@@ -309,7 +309,8 @@ void LuCommand::add_output_options() {
   sub_->add_option("--backend", backend_,
                    "where the matrix lives and the update runs: host (the CPU, OpenBLAS); "
                    "emulated (a GPU's semantics on the CPU, to test GPU code paths: slow); "
-                   "cuda when compiled in (NVIDIA GPUs, CUDA and cuBLAS; docs/GPU.md) "
+                   "cuda (NVIDIA GPUs, CUDA and cuBLAS) or hip (AMD GPUs, HIP and rocBLAS) when "
+                   "compiled in (docs/GPU.md) "
                    "(default: the best one compiled in and present)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
@@ -347,7 +348,7 @@ device::BackendKind LuCommand::backend() const {
   if (fact_device_gemm_ > 0 && backend == device::BackendKind::Host)
     throw UsageError(fmt::format(
         "--fact-device-gemm {} --backend host: FACT's DGEMMs are on the host already; allowed: "
-        "0 on the host backend, any width on a device backend (emulated, cuda)",
+        "0 on the host backend, any width on a device backend (emulated, cuda, hip)",
         fact_device_gemm_));
   return backend;
 }

@@ -35,7 +35,7 @@ void check_update_sms(int n, int sms) {
 
 void add_test_flags(CLI::App& sub, LuTestFlags& f) {
   sub.add_option("--n", f.n, "matrix order N (>= 0)");
-  sub.add_option("--nb", f.nb, "block size NB (>= 1; default 192, 1024 with --backend cuda)");
+  sub.add_option("--nb", f.nb, "block size NB (>= 1; default 192, 1024 on a GPU backend)");
   sub.add_option("--grid", f.grid, "process grid PxQ (default: squarest grid of the ranks)");
   sub.add_option("--pmap", f.pmap, "process mapping: row | column");
   sub.add_option("--pfact", f.pfact, "panel factorization: left | crout | right");

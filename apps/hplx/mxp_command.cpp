@@ -33,10 +33,10 @@ MxpCommand::MxpCommand(CLI::App& parent) {
   sub_->add_option("--threads", threads_,
                    "OpenMP/OpenBLAS threads per rank (default cores / ranks)");
   backend_ = device::name_of(device::default_backend());
-  sub_->add_option(
-      "--backend", backend_,
-      "device layer implementation the solver runs on: " + device::compiled_backends() +
-          " (default " + backend_ + "; cuda: NVIDIA GPUs, docs/GPU.md says what has run on one)");
+  sub_->add_option("--backend", backend_,
+                   "device layer implementation the solver runs on: " +
+                       device::compiled_backends() + " (default " + backend_ +
+                       "; cuda: NVIDIA GPUs, hip: AMD GPUs; docs/GPU.md says what has run on one)");
   sub_->add_option("--json", json_, "write a JSON record of the run to this file");
   sub_->add_option("--trace", trace_,
                    "write a Chrome trace (per rank: phases, and every kernel of the first timed "

@@ -42,6 +42,9 @@ std::string compiler() {
 std::string version_text() {
   std::string s = fmt::format("hplx {}\n", HPLX_VERSION);
   s += fmt::format("backends: {}\n", device::compiled_backends());
+  if (device::compiled_in(device::BackendKind::Hip))
+    s += "hip: compiled and tested on the emulated device; it has not run on an AMD GPU "
+         "(docs/GPU.md)\n";
   if (const std::string gpu = device::device_libraries(); !gpu.empty())
     s += fmt::format(
         "GPU libraries: {}\nnewest device check in this source: {} (bench/gpu/check.sh's "

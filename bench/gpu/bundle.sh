@@ -18,12 +18,19 @@
 #            (a library the GPU machine already has is kept: same soname,
 #            same ABI; glibc must be 2.36 or newer there).
 # Then `PREBUILT=DIR/build bench/gpu/check.sh` runs the device check with it.
+#
+# A HIP build (-DHPLX_HIP=on, AMD GPUs) is packed the same way, without the
+# ROCm libraries (HIP runtime, rocBLAS and its kernels, HSA): the AMD
+# machine's own ROCm must have the sonames the build linked (Debian 13's
+# HIP 5.7: libamdhip64.so.5, librocblas.so.0) and a glibc as new as the
+# build's; with another ROCm, build there (docs/GPU.md). Never run on an
+# AMD GPU.
 set -euo pipefail
 cd "$(dirname "$0")/../.."
 OUT_FILE=${1:?usage: bench/gpu/bundle.sh OUT.tar.xz}
 BUILD_DIR=${BUILD_DIR:-build}
-"$BUILD_DIR/bin/hplx" --version | grep -q "backends:.*cuda" || {
-  echo "bundle: $BUILD_DIR/bin/hplx has no CUDA backend; configure with -DHPLX_CUDA=on" >&2
+"$BUILD_DIR/bin/hplx" --version | grep -qE "backends:.*(cuda|hip)" || {
+  echo "bundle: $BUILD_DIR/bin/hplx has no GPU backend; configure with -DHPLX_CUDA=on or -DHPLX_HIP=on" >&2
   exit 2
 }
 # The binaries check.sh runs: the probes, hplx, and the programs of
@@ -55,9 +62,9 @@ done
 # mpirun and mpiexec are links Debian's alternatives make on installation.
 for name in mpirun mpiexec; do ln -s orterun "$STAGE/root/usr/bin/$name"; done
 
-# Every library the binaries and the plug-ins load, except glibc's and
-# CUDA's (the GPU machine's own driver and toolkit are used).
-system_lib='/(libc|libm|libdl|libpthread|librt|libresolv|libutil|ld-linux-x86-64)\.so|^/usr/local/cuda|libcuda\.so'
+# Every library the binaries and the plug-ins load, except glibc's, CUDA's
+# and ROCm's (the GPU machine's own driver and toolkit are used).
+system_lib='/(libc|libm|libdl|libpthread|librt|libresolv|libutil|ld-linux-x86-64)\.so|^/usr/local/cuda|libcuda\.so|^/opt/rocm|lib(amdhip64|rocblas|hsa-runtime64|amd_comgr|hsakmt|drm_amdgpu)\.so'
 elfs=("${BINS[@]/#/$BUILD_DIR/}")
 while IFS= read -r f; do elfs+=("$f"); done < <(find "$STAGE/root" -type f -name '*.so*')
 elfs+=(/usr/bin/orted /usr/bin/orterun)

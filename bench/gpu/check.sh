@@ -6,7 +6,11 @@
 # its keys in summary.json as soon as it ends:
 #
 #   environment  nvidia-smi (clocks, power), the CUDA libraries found; the
-#                SM clock and power sampled every 200 ms from here on
+#                SM clock and power sampled every 200 ms from here on. On an
+#                AMD GPU (no nvidia-smi, rocm-smi answers; --backend hip):
+#                rocm-smi and the ROCm libraries, the shader clock and power
+#                from the amdgpu driver (bench/gpu/amd_sampler.sh); never
+#                run on one yet
 #   correctness  every part of bench/gpu/parts.txt (what has not yet run on
 #                a GPU), on 1 and 2 ranks: ok_<part> each. A part that
 #                fails has the timed steps that need it skipped (NEEDS
@@ -99,7 +103,7 @@ if [[ $DRY_RUN == 1 ]]; then
   FACT_M=${FACT_M:-3000} FACT_JB=${FACT_JB:-128}
   LU_NB=(--nb 128) HPLMXP_NB=(--nb 128) PROBE_NB=128 GEMMEX_NB=128 HALF_MNB=64
 else
-  BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda SLOW=NONE
+  BUILD_DIR=${BUILD_DIR:-build-gpu} BACKEND=cuda SLOW=NONE  # hip on an AMD GPU (below)
   SMALL_N=8192 SMALL_NB=512 SMALL_MN=16384 SMALL_MNB=1024
   PROBE_M=${PROBE_M:-60000} LU_N=${LU_N:-} HPLMXP_N=${HPLMXP_N:-}
   MXP_N=${MXP_N:-256} MXP_TIME=${MXP_TIME:-10} STREAM_N=${STREAM_N:-268435456}
@@ -149,13 +153,21 @@ for name in ${STEPS//,/ }; do
   }
 done
 [[ -r $PARTS ]] || { echo "check: PARTS=$PARTS: no such file" >&2; exit 2; }
+# The GPU's name as a folder name: "NVIDIA H200" -> h200, "AMD Instinct MI250X" -> mi250x.
+folder_name() { tr -cs 'A-Za-z0-9' '-' | sed 's/^NVIDIA-//; s/^AMD-//; s/^Instinct-//; s/-$//' | tr 'A-Z' 'a-z'; }
 if [[ $DRY_RUN != 1 ]]; then
-  if ! command -v nvidia-smi >/dev/null || ! nvidia-smi -L >/dev/null 2>&1; then
-    echo "check: no GPU seen by nvidia-smi; DRY_RUN=1 runs the steps on the emulated device" >&2
+  if command -v nvidia-smi >/dev/null && nvidia-smi -L >/dev/null 2>&1; then
+    DEVICE_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | folder_name)
+  elif command -v rocm-smi >/dev/null && rocm-smi --showproductname >/dev/null 2>&1; then
+    BACKEND=hip
+    DEVICE_NAME=$(rocm-smi --showproductname --json 2>/dev/null | python3 -c \
+      'import json, sys; print(next(iter(json.load(sys.stdin).values())).get("Card series", "amd-gpu"))' 2>/dev/null |
+      folder_name)
+    DEVICE_NAME=${DEVICE_NAME:-amd-gpu}
+  else
+    echo "check: no GPU seen by nvidia-smi or rocm-smi; DRY_RUN=1 runs the steps on the emulated device" >&2
     exit 2
   fi
-  DEVICE_NAME=$(nvidia-smi --query-gpu=name --format=csv,noheader | head -1 | tr -cs 'A-Za-z0-9' '-' |
-    sed 's/^NVIDIA-//; s/-$//' | tr 'A-Z' 'a-z')
 fi
 
 T0=$SECONDS
@@ -235,15 +247,21 @@ step_environment() {
     "$HPLX" --version
     if [[ $DRY_RUN == 1 ]]; then
       echo "dry run: the emulated device"
+    elif [[ $BACKEND == hip ]]; then
+      rocm-smi --showproductname --showclocks --showpower --showtemp --showmeminfo vram
     else
       nvidia-smi -L
       nvidia-smi -q -d CLOCK,POWER,PERFORMANCE
     fi
-    echo "CUDA libraries found:"
-    ldconfig -p 2>/dev/null | grep -E 'lib(cudart|cublas|cublasLt|cusolver|nccl|nvshmem)\.so' || echo "  (none by ldconfig)"
+    echo "GPU libraries found:"
+    ldconfig -p 2>/dev/null | grep -E 'lib(cudart|cublas|cublasLt|cusolver|nccl|nvshmem|amdhip64|rocblas|rccl|hsa-runtime64)\.so' ||
+      echo "  (none by ldconfig)"
     nproc
   } >"$W/environment.txt" 2>&1
-  if [[ $DRY_RUN != 1 ]]; then
+  if [[ $DRY_RUN != 1 && $BACKEND == hip ]]; then
+    bench/gpu/amd_sampler.sh >"$W/clocks.csv" 2>&1 &
+    sampler=$!
+  elif [[ $DRY_RUN != 1 ]]; then
     nvidia-smi --query-gpu=timestamp,clocks.sm,power.draw,temperature.gpu --format=csv,noheader,nounits \
       -lms 200 >"$W/clocks.csv" 2>&1 &
     sampler=$!

@@ -178,7 +178,7 @@ int main(int argc, char** argv) {
     const BackendKind kind = backend_name.empty() ? hplx::device::default_backend()
                                                   : hplx::device::parse_backend(backend_name);
     auto dev = hplx::device::make_device(kind);
-    const bool gpu = kind == BackendKind::Cuda;
+    const bool gpu = traits_of(kind).gpu;
     // A and B's bytes, C's.
     const double element = precision == "double" ? 8.0 : precision == "single" ? 4.0 : 2.0;
     const double c_element = precision == "double" ? 8.0 : 4.0;

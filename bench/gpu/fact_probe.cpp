@@ -325,7 +325,7 @@ int main(int argc, char** argv) {
       throw hplx::UsageError(
           "--backend sim: allowed: a backend that computes (host, emulated, cuda)");
     auto dev = device::make_device(kind);
-    const bool gpu = kind == device::BackendKind::Cuda;
+    const bool gpu = device::traits_of(kind).gpu;
     const std::vector<long> ms = hplx::probe::parse_list(
         ms_text.empty() ? (gpu ? "124000,61000,20000" : "3000,1500") : ms_text, "--m");
     const std::vector<long> jbs = hplx::probe::parse_list(

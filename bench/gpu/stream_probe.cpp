@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     const BackendKind kind = backend_name.empty() ? hplx::device::default_backend()
                                                   : hplx::device::parse_backend(backend_name);
     auto dev = hplx::device::make_device(kind);
-    if (n == 0) n = kind == BackendKind::Cuda ? 1L << 28 : 20'000'000L;
+    if (n == 0) n = traits_of(kind).gpu ? 1L << 28 : 20'000'000L;
     const double need = 3.0 * 8 * n;
     if (need > 0.9 * static_cast<double>(dev->backend().free_device_bytes()))
       throw hplx::UsageError(

@@ -33,6 +33,11 @@ constexpr KindInfo kKinds[] = {
      kCudaCompiled,
      "-DHPLX_CUDA=on (needs nvcc and cuBLAS)",
      {.gpu = true, .host_blas = false, .fact_on_host = false}},
+    {BackendKind::Hip,
+     "hip",
+     kHipCompiled,
+     "-DHPLX_HIP=on (needs HIP's clang and rocBLAS)",
+     {.gpu = true, .host_blas = false, .fact_on_host = false}},
     // The simulated cluster is a program of its own (built against
     // SimGrid's SMPI when HPLX_SIM is on) that `hplx sim` runs under smpirun.
     {BackendKind::Sim,
@@ -82,9 +87,9 @@ BackendKind parse_backend(const std::string& text) {
                       k.cmake_switch, compiled_backends()));
     return k.kind;
   }
-  throw UsageError(
-      fmt::format("--backend '{}': unknown; allowed: host, emulated, cuda, sim (compiled in: {})",
-                  text, compiled_backends()));
+  throw UsageError(fmt::format(
+      "--backend '{}': unknown; allowed: host, emulated, cuda, hip, sim (compiled in: {})", text,
+      compiled_backends()));
 }
 
 std::string compiled_backends() {

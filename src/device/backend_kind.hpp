@@ -9,8 +9,9 @@ namespace hplx::device {
 
 // host: the CPU, in place (OpenBLAS), the test oracle. emulated: a GPU's
 // semantics on the CPU (separate memory, queues on threads). cuda: NVIDIA
-// GPUs (CUDA streams, cuBLAS). sim: a simulated cluster (SimGrid SMPI).
-enum class BackendKind { Host, Emulated, Cuda, Sim };
+// GPUs (CUDA streams, cuBLAS). hip: AMD GPUs (HIP streams, rocBLAS). sim: a
+// simulated cluster (SimGrid SMPI).
+enum class BackendKind { Host, Emulated, Cuda, Hip, Sim };
 
 const char* name_of(BackendKind kind);
 
@@ -38,7 +39,7 @@ bool compiled_in(BackendKind kind);
 // The CMake switch that builds it, e.g. "-DHPLX_CUDA=on".
 const char* cmake_switch(BackendKind kind);
 
-// `text` as given to --backend ("host", "cuda", ...). Throws UsageError
+// `text` as given to --backend ("host", "cuda", "hip", ...). Throws UsageError
 // naming the value and the allowed names for an unknown one, and "not
 // compiled in; rebuild with ..." for a known one this build lacks.
 BackendKind parse_backend(const std::string& text);

@@ -4,11 +4,14 @@
 // from the device's buffer, and the row swap's rows go up and down the
 // process column from and into device buffers, with no copy through the
 // host.
-//   auto: on where the MPI library says it is CUDA-aware at run time
-//         (Open MPI's MPIX_Query_cuda_support) and the backend is cuda;
-//         off otherwise (an MPI that cannot say is taken as not aware).
-//   on:   on a device backend. Refused on cuda when the library says it
-//         is not aware (it would read device pointers as host memory and
+//   auto: on where the backend is cuda and the MPI library says it is
+//         CUDA-aware at run time (Open MPI's MPIX_Query_cuda_support), or
+//         the backend is hip and it says it is ROCm-aware (Open MPI's
+//         MPIX_Query_rocm_support, or Cray MPICH's GPU transport layer,
+//         MPICH_GPU_SUPPORT_ENABLED=1); off otherwise (an MPI that cannot
+//         say is taken as not aware).
+//   on:   on a device backend. Refused on cuda or hip when the library says
+//         it is not aware (it would read device pointers as host memory and
 //         crash or send garbage). The emulated device's memory is host
 //         memory that any MPI reads: there `on` stands for an aware MPI,
 //         for the tests.
@@ -33,5 +36,6 @@ DeviceMpi choose_device_mpi(BackendKind backend, const std::string& mode);
 
 // What the MPI library says of itself: 1 aware, 0 not, -1 it cannot say.
 int mpi_says_cuda_aware();
+int mpi_says_rocm_aware();
 
 }  // namespace hplx::device

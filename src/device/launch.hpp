@@ -8,7 +8,7 @@
 // time. A device queue runs the same body compiled for the device: the CUDA
 // backend defines launch_on_device() and reduce_on_device()
 // (device/gpu/launch_gpu.cuh), and each library that launches bodies
-// instantiates them for its bodies in kernels/cuda_instances.cu (a body
+// instantiates them for its bodies in kernels/gpu_instances.cu (a body
 // missing there is a link error of a CUDA build, never a silent host
 // fallback). A build without a device backend throws instead.
 #pragma once
@@ -30,7 +30,7 @@ namespace hplx::device {
 [[noreturn]] void throw_no_device_kernel(const Queue& q);
 
 // Defined for device queues by the CUDA backend, for the bodies listed in
-// the kernels' cuda_instances.cu files.
+// the kernels' gpu_instances.cu files.
 template <class Body>
 void launch_on_device(Queue& q, long n, const Body& body);
 template <class Body>
@@ -91,7 +91,7 @@ void launch(Queue& q, long n, Body body, long grain = 4096) {
   if (n <= 0) return;
   if (!q.backend().holds_data()) return simulate(q, n, body);
   if (!q.executes_on_host()) {
-    if constexpr (kCudaCompiled)
+    if constexpr (kGpuCompiled)
       launch_on_device(q, n, body);
     else
       throw_no_device_kernel(q);
@@ -127,7 +127,7 @@ void launch_phased(Queue& q, Body body, int blocks = 0, long grain = 4096) {
     return q.simulate_kernel(elements, RowCopyOf<Body>::of(body));
   }
   if (!q.executes_on_host()) {
-    if constexpr (kCudaCompiled)
+    if constexpr (kGpuCompiled)
       launch_phased_on_device(q, body, blocks);
     else
       throw_no_device_kernel(q);
@@ -184,7 +184,7 @@ double reduce_sum(Queue& q, long n, Body body) {
     return s;
   }
   if (!q.executes_on_host()) {
-    if constexpr (kCudaCompiled)
+    if constexpr (kGpuCompiled)
       return reduce_on_device(q, n, body);
     else
       throw_no_device_kernel(q);

@@ -8,6 +8,7 @@
 #include "device/compiled_backends.hpp"
 #include "device/cuda/cuda_backend.hpp"
 #include "device/emulated/emulated_backend.hpp"
+#include "device/hip/hip_backend.hpp"
 #include "device/host/host_backend.hpp"
 #include "device/launch.hpp"
 
@@ -23,6 +24,9 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
     case BackendKind::Cuda:
       if constexpr (kCudaCompiled) return make_cuda_backend();
       break;
+    case BackendKind::Hip:
+      if constexpr (kHipCompiled) return make_hip_backend();
+      break;
     case BackendKind::Sim:
       // Its ranks make it from their model (device/sim/sim_backend.hpp).
       if constexpr (kSimCompiled)
@@ -36,11 +40,14 @@ std::unique_ptr<Backend> make_backend(BackendKind kind) {
 BackendKind default_backend() {
   if constexpr (kCudaCompiled)
     if (cuda_device_present()) return BackendKind::Cuda;
+  if constexpr (kHipCompiled)
+    if (hip_device_present()) return BackendKind::Hip;
   return BackendKind::Host;
 }
 
 std::string device_libraries() {
   if constexpr (kCudaCompiled) return cuda_versions();
+  if constexpr (kHipCompiled) return hip_versions();
   return {};
 }
 
@@ -51,6 +58,9 @@ bool usable(BackendKind kind, std::string* why) {
   }
   if (kind == BackendKind::Cuda) {
     if constexpr (kCudaCompiled) return cuda_device_present(why);
+  }
+  if (kind == BackendKind::Hip) {
+    if constexpr (kHipCompiled) return hip_device_present(why);
   }
   return true;
 }

@@ -24,29 +24,55 @@ TEST(BackendPresence, EveryCompiledUsableBackendGetsTheContractTests) {
   }
 }
 
-TEST(BackendPresence, CudaRunsTheContractTestsOrSaysWhyNot) {
-  if (!compiled_in(BackendKind::Cuda))
-    GTEST_SKIP() << "the CUDA backend is not compiled in (" << cmake_switch(BackendKind::Cuda)
-                 << ")";
+// cuda and hip: compiled in or not, with a GPU or not.
+class GpuBackendPresence : public ::testing::TestWithParam<BackendKind> {};
+
+TEST_P(GpuBackendPresence, RunsTheContractTestsOrSaysWhyNot) {
+  const BackendKind k = GetParam();
+  if (!compiled_in(k))
+    GTEST_SKIP() << name_of(k) << " is not compiled in (" << cmake_switch(k) << ")";
   std::string why;
-  if (!usable(BackendKind::Cuda, &why))
-    GTEST_SKIP() << "the CUDA backend is compiled in, but there is no GPU here: " << why;
-  EXPECT_EQ(default_backend(), BackendKind::Cuda);
+  if (!usable(k, &why))
+    GTEST_SKIP() << name_of(k) << " is compiled in, but there is no GPU here: " << why;
+  EXPECT_EQ(default_backend(), k);
 }
 
-TEST(BackendPresence, CudaWithoutADeviceIsAOneLineUsageError) {
-  if (!compiled_in(BackendKind::Cuda) || usable(BackendKind::Cuda))
-    GTEST_SKIP() << "needs the CUDA backend compiled in and no GPU";
+TEST_P(GpuBackendPresence, WithoutADeviceIsAOneLineUsageError) {
+  const BackendKind k = GetParam();
+  if (!compiled_in(k) || usable(k))
+    GTEST_SKIP() << "needs " << name_of(k) << " compiled in and no GPU";
+  const std::string expected = k == BackendKind::Cuda ? "--backend cuda: no CUDA device is present"
+                                                      : "--backend hip: no AMD GPU is present";
   try {
-    make_backend(BackendKind::Cuda);
-    FAIL() << "make_backend(cuda) succeeded without a GPU";
+    make_backend(k);
+    FAIL() << "make_backend(" << name_of(k) << ") succeeded without a GPU";
   } catch (const UsageError& e) {
     const std::string what = e.what();
-    EXPECT_NE(what.find("--backend cuda: no CUDA device is present"), std::string::npos) << what;
+    EXPECT_NE(what.find(expected), std::string::npos) << what;
     EXPECT_EQ(what.find('\n'), std::string::npos) << what;
   }
   EXPECT_EQ(default_backend(), BackendKind::Host);
 }
+
+TEST_P(GpuBackendPresence, NotCompiledInNamesTheSwitchInOneLine) {
+  const BackendKind k = GetParam();
+  if (compiled_in(k)) GTEST_SKIP() << name_of(k) << " is compiled in";
+  try {
+    parse_backend(name_of(k));
+    FAIL() << "parse_backend(" << name_of(k) << ") accepted a backend this build lacks";
+  } catch (const UsageError& e) {
+    const std::string what = e.what();
+    EXPECT_NE(what.find(std::string("--backend ") + name_of(k) +
+                        ": not compiled in; rebuild with " + cmake_switch(k)),
+              std::string::npos)
+        << what;
+    EXPECT_EQ(what.find('\n'), std::string::npos) << what;
+  }
+}
+
+INSTANTIATE_TEST_SUITE_P(CudaAndHip, GpuBackendPresence,
+                         ::testing::Values(BackendKind::Cuda, BackendKind::Hip),
+                         [](const auto& info) { return std::string(name_of(info.param)); });
 
 }  // namespace
 }  // namespace hplx::device

@@ -1,5 +1,5 @@
 // Kernel bodies of the device contract tests, in a header so that a CUDA
-// build compiles them for the GPU too (tests/device/cuda_instances.cu).
+// build compiles them for the GPU too (tests/device/gpu_instances.cu).
 #pragma once
 
 #include "device/kernel_body.hpp"

@@ -5,6 +5,7 @@
 // the emulated device, whose device memory any MPI reads.
 #include <gtest/gtest.h>
 
+#include <cstdlib>
 #include <memory>
 #include <random>
 #include <vector>
@@ -20,7 +21,8 @@ namespace hplx::device {
 namespace {
 
 TEST(DeviceMpi, OffIsOffEverywhere) {
-  for (const BackendKind b : {BackendKind::Host, BackendKind::Emulated, BackendKind::Cuda})
+  for (const BackendKind b :
+       {BackendKind::Host, BackendKind::Emulated, BackendKind::Cuda, BackendKind::Hip})
     EXPECT_FALSE(choose_device_mpi(b, "off").on) << name_of(b);
 }
 
@@ -30,6 +32,20 @@ TEST(DeviceMpi, AutoIsOnOnlyOnCudaWithAnAwareLibrary) {
   const DeviceMpi cuda = choose_device_mpi(BackendKind::Cuda, "auto");
   EXPECT_EQ(cuda.on, mpi_says_cuda_aware() == 1);
   EXPECT_NE(cuda.why.find("MPIX_Query_cuda_support"), std::string::npos) << cuda.why;
+}
+
+// Debian's Open MPI 4 has no MPIX_Query_rocm_support: the hip backend is on
+// only where Cray MPICH's GPU transport layer is asked for.
+TEST(DeviceMpi, AutoOnHipFollowsTheRocmQueryOrCrayMpichsGpuSupport) {
+  unsetenv("MPICH_GPU_SUPPORT_ENABLED");
+  const DeviceMpi hip = choose_device_mpi(BackendKind::Hip, "auto");
+  EXPECT_EQ(hip.on, mpi_says_rocm_aware() == 1);
+  EXPECT_NE(hip.why.find("rocm"), std::string::npos) << hip.why;
+  setenv("MPICH_GPU_SUPPORT_ENABLED", "1", 1);
+  EXPECT_TRUE(choose_device_mpi(BackendKind::Hip, "auto").on);
+  // Cray's switch speaks for ROCm here; cuda still asks its own query.
+  EXPECT_EQ(choose_device_mpi(BackendKind::Cuda, "auto").on, mpi_says_cuda_aware() == 1);
+  unsetenv("MPICH_GPU_SUPPORT_ENABLED");
 }
 
 TEST(DeviceMpi, OnStandsForAnAwareLibraryOnTheEmulatedDevice) {

@@ -3,8 +3,6 @@
 #include <cublas_v2.h>
 #include <cuda_runtime.h>
 
-#include <cxxabi.h>
-
 #include <algorithm>
 #include <atomic>
 #include <cstdlib>
@@ -18,6 +16,7 @@
 #include "device/blas_forwarding.hpp"
 #include "device/cuda/nvml_energy.hpp"
 #include "device/device_errors.hpp"
+#include "device/gpu/gpu_common.hpp"
 #include "device/host/host_backend.hpp"
 
 namespace hplx::device {
@@ -84,14 +83,6 @@ void check_device_work(void* stream, const char* what) {
   check_gpu(cudaGetLastError(), what);
 }
 
-std::string kernel_name(const char* mangled) {
-  int status = 0;
-  char* plain = abi::__cxa_demangle(mangled, nullptr, nullptr, &status);
-  std::string name = status == 0 && plain != nullptr ? plain : mangled;
-  std::free(plain);
-  return "kernel " + name;
-}
-
 namespace {
 
 void check_cublas(cublasStatus_t status, const char* what) {
@@ -113,15 +104,6 @@ cublasFillMode_t fill(Uplo u) {
 }
 cublasDiagType_t diag_of(Diag d) {
   return d == Diag::Unit ? CUBLAS_DIAG_UNIT : CUBLAS_DIAG_NON_UNIT;
-}
-
-// The node-local rank from the launcher's environment (0 without one).
-int local_rank() {
-  for (const char* name : {"OMPI_COMM_WORLD_LOCAL_RANK", "SLURM_LOCALID", "MPI_LOCALRANKID"}) {
-    const char* v = std::getenv(name);
-    if (v != nullptr && *v != '\0') return std::atoi(v);
-  }
-  return 0;
 }
 
 // What the CUDA backend counts (DeviceCounters): Device and Pinned

@@ -7,8 +7,11 @@
 #pragma once
 
 #if defined(__HIPCC__)
+// hip_runtime.h first, in a block of its own (clang-format sorts within a
+// block): the cooperative groups' header needs its thread indices.
+#include <hip/hip_runtime.h>
+
 #include <hip/hip_cooperative_groups.h>
-#include <hip/hip_runtime.h>  // first: the cooperative groups' header needs it
 #else
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>

@@ -2,7 +2,7 @@
 // indices to body(i) (a grid-stride loop); the bodies are the same code the
 // host and emulated backends run. One source for nvcc and hipcc
 // (gpu_runtime.hpp names what differs). Included only by the kernels'
-// cuda_instances.cu files, which instantiate these for their bodies:
+// gpu_instances.cu files, which instantiate these for their bodies:
 //
 //   template void hplx::device::launch_on_device(Queue&, long, const MyBody&);
 #pragma once

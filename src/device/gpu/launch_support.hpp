@@ -1,7 +1,8 @@
 // What the launch layer (launch_gpu.cuh) asks of the GPU backend it is
 // compiled for: a queue's stream, error checks, a queue's scratch for
 // reductions, the cooperative launch's capacity. No vendor type appears
-// here; the CUDA backend (cuda/cuda_backend.cpp) defines these.
+// here; the GPU backend compiled in (cuda/cuda_backend.cpp or
+// hip/hip_backend.cpp) defines these, kernel_name gpu/gpu_common.cpp.
 #pragma once
 
 #include <string>

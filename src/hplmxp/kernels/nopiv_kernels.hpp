@@ -1,5 +1,5 @@
 // HPL-MxP's kernel bodies (device/kernel_body.hpp), compiled for the host
-// and, in CUDA builds, the device (cuda_instances.cu).
+// and, in CUDA builds, the device (gpu_instances.cu).
 #pragma once
 
 #include "device/kernel_body.hpp"

@@ -2,7 +2,7 @@
 // as kernel bodies (device/kernel_body.hpp): pivot search, the pivot row
 // brought to the diagonal, scaling by the pivot, the rank-1 update, and
 // L1's transposition. Written once: host loops on the host and emulated
-// backends, GPU threads on CUDA (kernels/cuda_instances.cu).
+// backends, GPU threads on CUDA (kernels/gpu_instances.cu).
 //
 // All of them work on W, the stacked panel [A1; A2] of panel.hpp (leading
 // dimension ld, jb columns), on the queue's side of it. The pivots and info

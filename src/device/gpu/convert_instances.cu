@@ -1,4 +1,4 @@
-// The device layer's own kernel bodies compiled for CUDA GPUs (Queue::convert).
+// The device layer's own kernel bodies compiled for the GPU (Queue::convert), by nvcc or HIP.
 #include "device/convert_kernel.hpp"
 #include "device/gpu/launch_gpu.cuh"
 
