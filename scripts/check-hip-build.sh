@@ -53,6 +53,7 @@ source "$here/scripts/debian-mirror.sh"
 
 mount_root() {
   mount -t proc proc "$root/proc"
+  mount -t sysfs sys "$root/sys"  # hwloc (Open MPI) reads the CPU topology there
   mount --bind /dev "$root/dev"
   mount -t tmpfs -o mode=1777 tmpfs "$root/dev/shm"
   mkdir -p "$root/mnt/hplx-src"
@@ -91,7 +92,7 @@ prepare() {
   inside "apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends ${packages[*]} >/root/apt.log 2>&1 ||
     { tail -n 30 /root/apt.log; exit 1; }
     apt-get clean"
-  umount -l "$root/mnt/hplx-src" "$root/dev/shm" "$root/dev" "$root/proc"
+  umount -l "$root/mnt/hplx-src" "$root/dev/shm" "$root/dev" "$root/sys" "$root/proc"
   echo "$want" >"$stamp"
   say "root ready with HIP and rocBLAS in $((SECONDS - t)) s"
 }
@@ -107,7 +108,7 @@ build() {
     grep 'hplx: ' /root/configure.log
     cmake --build hipbuild -j$jobs >/root/build.log 2>&1 || { grep -E 'error|Error' /root/build.log | head -n 40; exit 1; }"
   say "built in $((SECONDS - t)) s"
-  inside "cd /root/hipbuild && bash /mnt/hplx-src/tests/gpu/hip_build_checks.sh bin"
+  inside "bash /mnt/hplx-src/tests/gpu/hip_build_checks.sh /root/hipbuild"
   say "PASSED: the HIP backend builds for $targets on Debian $suite, every program links, $((SECONDS - t)) s (build and checks)"
 }
 

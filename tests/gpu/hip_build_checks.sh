@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # The HIP build's checks that need no AMD GPU (scripts/check-hip-build.sh
 # runs them in its Debian 13 root, from the build folder):
-#   hip_build_checks.sh BIN
+#   hip_build_checks.sh BUILD_DIR
 # - every program linked: hplx, the probes, the test programs;
 # - hplx links the HIP runtime and rocBLAS;
 # - `hplx --version` lists hip and says it has not run on an AMD GPU;
@@ -9,18 +9,19 @@
 # - the device layer's contract and backend tests pass (host and emulated
 #   here; the hip cases skip with the reason).
 set -euo pipefail
-bin=${1:?usage: hip_build_checks.sh BIN}
+build=${1:?usage: hip_build_checks.sh BUILD_DIR}
+bin=$build/bin tests=$build/tests
 fail() {
   echo "hip-build-checks: FAIL: $*" >&2
   exit 1
 }
 say() { echo "hip-build-checks: $*"; }
 
-for p in hplx hplx_dgemm_probe hplx_fact_probe hplx_stream_probe device_test_device_contract \
-  device_test_backend_presence; do
-  [[ -x $bin/$p ]] || fail "$bin/$p was not linked"
+for p in bin/hplx bin/hplx_dgemm_probe bin/hplx_fact_probe bin/hplx_stream_probe \
+  tests/device_test_device_contract tests/device_test_backend_presence; do
+  [[ -x $build/$p ]] || fail "$build/$p was not linked"
 done
-say "$(find "$bin" -maxdepth 1 -type f -executable | wc -l) programs linked in $bin"
+say "$(find "$bin" "$tests" -maxdepth 1 -type f -executable | wc -l) programs linked in $bin and $tests"
 
 libs=$(ldd "$bin/hplx")
 grep -q 'libamdhip64' <<<"$libs" || fail "hplx does not link the HIP runtime (libamdhip64)"
@@ -40,7 +41,7 @@ grep -q -- '--backend hip: no AMD GPU is present' <<<"$out" || fail "unexpected 
 say "without an AMD GPU: $out"
 
 for t in device_test_device_contract device_test_backend_presence; do
-  "$bin/$t" --gtest_brief=1 >"/tmp/$t.log" 2>&1 || {
+  "$tests/$t" --gtest_brief=1 >"/tmp/$t.log" 2>&1 || {
     tail -n 30 "/tmp/$t.log"
     fail "$t failed"
   }

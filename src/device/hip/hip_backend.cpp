@@ -463,10 +463,14 @@ std::string hip_versions() {
   int runtime = 0;
   (void)hipRuntimeGetVersion(&runtime);  // major * 10000000 + minor * 100000 + patch
   char blas[64] = {};
-  if (rocblas_get_version_string(blas, sizeof blas) != rocblas_status_success)
-    std::snprintf(blas, sizeof blas, "?");
+  std::string blas_version = "?";
+  if (rocblas_get_version_string(blas, sizeof blas) == rocblas_status_success) {
+    blas_version = blas;  // "2.47.0." on Debian 13: its build tag left empty
+    while (!blas_version.empty() && (blas_version.back() == '.' || blas_version.back() == '-'))
+      blas_version.pop_back();
+  }
   return fmt::format("HIP runtime {}.{}, rocBLAS {}", runtime / 10000000, runtime / 100000 % 100,
-                     blas);
+                     blas_version);
 }
 
 namespace gpu_detail {
