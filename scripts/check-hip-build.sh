@@ -19,6 +19,7 @@
 #
 # Environment: HIP_ROOT (the cached root; default /var/tmp/hplx-hip-root),
 # GPU_TARGETS (default gfx90a), HIP_JOBS (make -j; default nproc),
+# HIP_BUILD_TYPE (Check: -O0, the default; Release),
 # HIP_FRESH=1 (make the root again). A cold root took 11-12 minutes here
 # (debootstrap, then about 1.1 GB of packages); a cached one is reused at
 # once (docs/TESTING.md has the times).
@@ -28,6 +29,10 @@ here=$(cd "$(dirname "$0")/.." && pwd)
 root=${HIP_ROOT:-/var/tmp/hplx-hip-root}
 targets=${GPU_TARGETS:-gfx90a}
 jobs=${HIP_JOBS:-$(nproc)}
+# Check (the default): -O0, a compile-and-link check at about half of
+# Release's build time (the programs here run only small tests); Release:
+# the build a user makes.
+build_type=${HIP_BUILD_TYPE:-Check}
 what=${1:-all}
 suite=trixie
 # Debian 13's HIP and rocBLAS, and what the build needs besides
@@ -101,10 +106,11 @@ build() {
   local t=$SECONDS
   [[ -f $stamp ]] || die "no prepared root at $root: run '$0 prepare' first"
   mount_root
-  say "configure and build with -DHPLX_HIP=on -DGPU_TARGETS=$targets (make -j$jobs)"
+  say "configure and build with -DHPLX_HIP=on -DGPU_TARGETS=$targets, $build_type (make -j$jobs)"
   inside "rm -rf /root/hipbuild && cd /root &&
     cmake -S /mnt/hplx-src -B hipbuild -DHPLX_HIP=on -DGPU_TARGETS='$targets' -DHPLX_BUILD_TESTS=on \
-      -DHPLX_SIM=off >/root/configure.log 2>&1 || { tail -n 30 /root/configure.log; exit 1; }
+      -DHPLX_SIM=off -DCMAKE_BUILD_TYPE=$build_type -DCMAKE_CXX_FLAGS_CHECK='-O0' -DCMAKE_HIP_FLAGS_CHECK='-O0' \
+      >/root/configure.log 2>&1 || { tail -n 30 /root/configure.log; exit 1; }
     grep 'hplx: ' /root/configure.log
     cmake --build hipbuild -j$jobs >/root/build.log 2>&1 || { grep -E 'error|Error' /root/build.log | head -n 40; exit 1; }"
   say "built in $((SECONDS - t)) s"

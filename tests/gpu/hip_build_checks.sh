@@ -7,7 +7,8 @@
 # - `hplx --version` lists hip and says it has not run on an AMD GPU;
 # - `hplx lu --backend hip` without an AMD GPU: one line, exit 2;
 # - the device layer's contract and backend tests pass (host and emulated
-#   here; the hip cases skip with the reason).
+#   here; the hip cases skip with the reason), and the 16-bit conversions
+#   agree with hip_fp16.h's and hip_bf16.h's host conversions.
 set -euo pipefail
 build=${1:?usage: hip_build_checks.sh BUILD_DIR}
 bin=$build/bin tests=$build/tests
@@ -18,7 +19,7 @@ fail() {
 say() { echo "hip-build-checks: $*"; }
 
 for p in bin/hplx bin/hplx_dgemm_probe bin/hplx_fact_probe bin/hplx_stream_probe \
-  tests/device_test_device_contract tests/device_test_backend_presence; do
+  tests/device_test_device_contract tests/device_test_backend_presence tests/device_test_precision_gpu; do
   [[ -x $build/$p ]] || fail "$build/$p was not linked"
 done
 say "$(find "$bin" "$tests" -maxdepth 1 -type f -executable | wc -l) programs linked in $bin and $tests"
@@ -40,7 +41,7 @@ out=$(HIP_VISIBLE_DEVICES= ROCR_VISIBLE_DEVICES= "$bin/hplx" lu --backend hip --
 grep -q -- '--backend hip: no AMD GPU is present' <<<"$out" || fail "unexpected message: $out"
 say "without an AMD GPU: $out"
 
-for t in device_test_device_contract device_test_backend_presence; do
+for t in device_test_device_contract device_test_backend_presence device_test_precision_gpu; do
   "$tests/$t" --gtest_brief=1 >"/tmp/$t.log" 2>&1 || {
     tail -n 30 "/tmp/$t.log"
     fail "$t failed"
