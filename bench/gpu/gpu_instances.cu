@@ -1,5 +1,5 @@
-// The probes' own kernel bodies compiled for CUDA GPUs (only in builds with
-// the CUDA backend).
+// The probes' own kernel bodies compiled for the GPU (only in builds with a
+// GPU backend, CUDA or HIP).
 #include "device/gpu/launch_gpu.cuh"
 #include "empty_phases.hpp"
 

@@ -5,11 +5,11 @@
 // over OpenMP threads when there is enough work and no parallel region is
 // active (a body called from a worker thread runs on that thread alone).
 // A simulated queue (sim) runs nothing and charges the launch's modelled
-// time. A device queue runs the same body compiled for the device: the CUDA
-// backend defines launch_on_device() and reduce_on_device()
+// time. A device queue runs the same body compiled for the device: the GPU
+// backend (CUDA or HIP) defines launch_on_device() and reduce_on_device()
 // (device/gpu/launch_gpu.cuh), and each library that launches bodies
 // instantiates them for its bodies in kernels/gpu_instances.cu (a body
-// missing there is a link error of a CUDA build, never a silent host
+// missing there is a link error of a GPU build, never a silent host
 // fallback). A build without a device backend throws instead.
 #pragma once
 
@@ -29,7 +29,7 @@ namespace hplx::device {
 
 [[noreturn]] void throw_no_device_kernel(const Queue& q);
 
-// Defined for device queues by the CUDA backend, for the bodies listed in
+// Defined for device queues by the GPU backend, for the bodies listed in
 // the kernels' gpu_instances.cu files.
 template <class Body>
 void launch_on_device(Queue& q, long n, const Body& body);

@@ -1,4 +1,4 @@
-// The contract tests' kernel bodies compiled for CUDA GPUs (CUDA builds only).
+// The contract tests' kernel bodies compiled for the GPU (CUDA or HIP builds only).
 #include "device/gpu/launch_gpu.cuh"
 #include "tests/device/test_bodies.hpp"
 

@@ -1,5 +1,5 @@
-// HPL-MxP's kernel bodies compiled for CUDA GPUs (only in builds with the
-// CUDA backend): one line per body launched anywhere in src/hplmxp.
+// HPL-MxP's kernel bodies compiled for the GPU (only in builds with a GPU
+// backend, CUDA or HIP): one line per body launched anywhere in src/hplmxp.
 #include "device/gpu/launch_gpu.cuh"
 #include "hplmxp/kernels/matgen_kernels.hpp"
 #include "hplmxp/kernels/nopiv_kernels.hpp"

@@ -1,7 +1,7 @@
-// The LU's kernel bodies compiled for CUDA GPUs (only in builds with the
-// CUDA backend): one line per body launched anywhere in src/lu (phased
-// bodies through launch_phased_on_device). A body
-// launched but missing here is a link error of the CUDA build.
+// The LU's kernel bodies compiled for the GPU (only in builds with a GPU
+// backend: nvcc, or HIP's clang): one line per body launched anywhere in
+// src/lu (phased bodies through launch_phased_on_device). A body
+// launched but missing here is a link error of the GPU build.
 #include "device/gpu/launch_gpu.cuh"
 #include "lu/kernels/fact_kernels.hpp"
 #include "lu/kernels/matgen_kernel.hpp"

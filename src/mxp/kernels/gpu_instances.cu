@@ -1,7 +1,7 @@
-// The MxP's kernel bodies compiled for CUDA GPUs (only in builds with the
-// CUDA backend): one line per body and element type launched anywhere in
-// src/mxp. A body launched but missing here is a link error of the CUDA
-// build.
+// The MxP's kernel bodies compiled for the GPU (only in builds with a GPU
+// backend, CUDA or HIP): one line per body and element type launched
+// anywhere in src/mxp. A body launched but missing here is a link error of
+// the GPU build.
 #include "device/gpu/launch_gpu.cuh"
 #include "mxp/kernels/ell_kernels.hpp"
 #include "mxp/kernels/halo_kernels.hpp"
