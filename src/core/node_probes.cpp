@@ -50,6 +50,18 @@ std::vector<char> gather_text(const char* mine, int chars, bool root, int size, 
 
 }  // namespace
 
+NodeProbe best_of(const NodeProbe& first, const NodeProbe& second) {
+  NodeProbe b = first;
+  b.gemm_gflops = std::max(first.gemm_gflops, second.gemm_gflops);
+  b.memory_gbs = std::max(first.memory_gbs, second.memory_gbs);
+  if (second.link_gbs > first.link_gbs) {  // the link's figures from one round
+    b.link_gbs = second.link_gbs;
+    b.link_latency_us = second.link_latency_us;
+    b.link_peer = second.link_peer;
+  }
+  return b;
+}
+
 std::vector<RankProbe> gather_rank_probes(const NodeProbe& mine, const std::string& device,
                                           MPI_Comm comm) {
   int rank = 0, size = 1;

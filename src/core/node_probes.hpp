@@ -34,6 +34,13 @@ struct NodeProbe {
   bool memory_of_host = false;
 };
 
+// Each figure the better of two rounds' (the higher rate; the link's
+// latency and peer from the round of its better rate). Noise on a node (a
+// neighbour's job, an interrupt, a turn on shared memory) only slows a
+// round, and seldom the same rank in both; a slow node is slow in every
+// round. The flags are the first round's.
+NodeProbe best_of(const NodeProbe& first, const NodeProbe& second);
+
 struct RankProbe {
   int rank = 0;
   std::string host;

@@ -15,12 +15,14 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
   int rank = 0, size = 1;
   HPLX_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   HPLX_MPI_CHECK(MPI_Comm_size(comm, &size));
-  const double numbers[3] = {mine.update, mine.fact, mine.wait};
+  constexpr int kNumbers = 4;
+  const double numbers[kNumbers] = {mine.update, mine.fact, mine.wait, mine.update_flops};
   const std::array<char, kHostChars> host = my_host_name();
   const bool root = rank == 0;
-  std::vector<double> all_numbers(root ? 3 * static_cast<std::size_t>(size) : 0);
+  std::vector<double> all_numbers(root ? kNumbers * static_cast<std::size_t>(size) : 0);
   std::vector<char> all_hosts(root ? kHostChars * static_cast<std::size_t>(size) : 0);
-  HPLX_MPI_CHECK(MPI_Gather(numbers, 3, MPI_DOUBLE, all_numbers.data(), 3, MPI_DOUBLE, 0, comm));
+  HPLX_MPI_CHECK(
+      MPI_Gather(numbers, kNumbers, MPI_DOUBLE, all_numbers.data(), kNumbers, MPI_DOUBLE, 0, comm));
   HPLX_MPI_CHECK(MPI_Gather(host.data(), kHostChars, MPI_CHAR, all_hosts.data(), kHostChars,
                             MPI_CHAR, 0, comm));
   std::vector<RankFigures> out;
@@ -30,8 +32,8 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
     RankFigures& f = out[static_cast<std::size_t>(r)];
     f.rank = r;
     f.host = std::string(all_hosts.data() + static_cast<std::size_t>(r) * kHostChars);
-    const double* x = all_numbers.data() + 3 * static_cast<std::size_t>(r);
-    f.totals = {x[0], x[1], x[2]};
+    const double* x = all_numbers.data() + kNumbers * static_cast<std::size_t>(r);
+    f.totals = {x[0], x[1], x[2], x[3]};
   }
   return out;
 }
@@ -39,20 +41,33 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold) {
   std::vector<SlowRank> slow;
   if (ranks.size() < 2) return slow;
-  std::vector<double> updates, waits;
-  for (const RankFigures& f : ranks) {
-    updates.push_back(f.totals.update);
-    waits.push_back(f.totals.wait);
+  // Seconds per flop where the work is known for every rank (a rank with
+  // none is left out), else seconds.
+  const bool by_work = std::any_of(ranks.begin(), ranks.end(),
+                                   [](const RankFigures& f) { return f.totals.update_flops > 0; });
+  auto pace = [by_work](const RankTotals& t) {
+    return by_work ? t.update / t.update_flops : t.update;
+  };
+  std::vector<const RankFigures*> judged;
+  for (const RankFigures& f : ranks)
+    if (!by_work || f.totals.update_flops > 0) judged.push_back(&f);
+  if (judged.size() < 2) return slow;
+  std::vector<double> paces, waits;
+  for (const RankFigures* f : judged) {
+    paces.push_back(pace(f->totals));
+    waits.push_back(f->totals.wait);
   }
-  std::sort(updates.begin(), updates.end());
+  std::sort(paces.begin(), paces.end());
   std::sort(waits.begin(), waits.end());
-  for (const RankFigures& f : ranks) {
-    const double others = median_without(updates, f.totals.update);
+  for (const RankFigures* f : judged) {
+    const double mine = pace(f->totals);
+    const double others = median_without(paces, mine);
     if (others <= 0) continue;
-    const double slower = f.totals.update / others - 1;
+    const double slower = mine / others - 1;
     if (slower <= threshold) continue;
-    const double others_wait = median_without(waits, f.totals.wait);
-    slow.push_back({f, others, slower, std::max(0.0, others_wait - f.totals.wait)});
+    const double others_update = by_work ? others * f->totals.update_flops : others;
+    const double others_wait = median_without(waits, f->totals.wait);
+    slow.push_back({*f, others_update, slower, std::max(0.0, others_wait - f->totals.wait)});
   }
   std::sort(slow.begin(), slow.end(),
             [](const SlowRank& a, const SlowRank& b) { return a.slower > b.slower; });
@@ -61,10 +76,10 @@ std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, dou
 
 std::string slow_rank_sentence(const SlowRank& s) {
   return fmt::format(
-      "rank {} on {}: update {:.3f} s, {:.0f}% slower than the others' median {:.3f} s; the "
+      "rank {} on {}: update {:.3f} s, {:.0f}% slower than the others' median {:.3f} s{}; the "
       "others waited {:.3f} s longer than it did",
       s.figures.rank, s.figures.host, s.figures.totals.update, 100 * s.slower, s.others_update,
-      s.others_waited);
+      s.figures.totals.update_flops > 0 ? " for its work" : "", s.others_waited);
 }
 
 std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
@@ -96,7 +111,8 @@ nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
                    {"host", f.host},
                    {"update_s", f.totals.update},
                    {"fact_s", f.totals.fact},
-                   {"wait_s", f.totals.wait}});
+                   {"wait_s", f.totals.wait},
+                   {"update_gflop", f.totals.update_flops / 1e9}});
   j["slow_threshold"] = threshold;
   nlohmann::json& named = j["slow"] = nlohmann::json::array();
   for (const SlowRank& s : slow)

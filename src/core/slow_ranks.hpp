@@ -20,6 +20,9 @@ struct RankTotals {
   double update = 0;  // the trailing update (DTRSM and DGEMM, or the queue's)
   double fact = 0;    // the panel factorization
   double wait = 0;    // blocked in communication (LBCAST, RS)
+  // The flops of its updates (lu/update_work.hpp): the block-cyclic layout
+  // gives some ranks more of the matrix. 0: not known.
+  double update_flops = 0;
 };
 
 struct RankFigures {
@@ -34,17 +37,21 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
 
 struct SlowRank {
   RankFigures figures;
-  double others_update = 0;  // the median of the other ranks' updates
-  double slower = 0;         // update / others_update - 1
+  // The other ranks' median update time for its work: their median seconds
+  // per flop times its flops where every rank's flops are known, else their
+  // median update time.
+  double others_update = 0;
+  double slower = 0;  // update / others_update - 1
   // What it cost the run: how much longer the other ranks waited than it
   // did (the median of theirs minus its own; 0 where they waited less).
   double others_waited = 0;
 };
 
 // The ranks whose update took more than `threshold` (0.10: 10%) longer
-// than the median of the other ranks' (with two ranks, than the other's),
-// slowest first. None with fewer than two ranks, nor where the others'
-// median is 0.
+// than the median of the other ranks' (with two ranks, than the other's)
+// for the same work (seconds per flop, where every rank's update_flops is
+// known; a rank with no update work is not judged), slowest first. None
+// with fewer than two ranks, nor where the others' median is 0.
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold);
 
 // "rank R on HOST: update U s, P% slower than the others' median M s; the
@@ -60,7 +67,7 @@ inline constexpr double kSlowRankThreshold = 0.10;
 std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
                                          const std::vector<SlowRank>& slow, double threshold);
 
-// {"ranks": [{"rank", "host", "update_s", "fact_s", "wait_s"}, ...],
+// {"ranks": [{"rank", "host", "update_s", "fact_s", "wait_s", "update_gflop"}, ...],
 //  "slow_threshold", "slow": [{"rank", "host", "slower", "others_waited_s"}, ...]}
 nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
                                  const std::vector<SlowRank>& slow, double threshold);

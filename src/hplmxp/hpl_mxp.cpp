@@ -27,6 +27,7 @@
 #include "lu/checkpoint/resume.hpp"
 #include "lu/phases/timing/phase_scope.hpp"
 #include "lu/run/problem_size.hpp"
+#include "lu/update_work.hpp"
 
 namespace hplx::hplmxp {
 namespace {
@@ -281,7 +282,9 @@ void record_factorization(const RunSetup& s, const LuNopivResult& factored, doub
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
   // The slow rank named, as hplx lu names it.
   const lu::PhaseTimes& mine = factored.phases;
-  res.ranks = gather_rank_figures({mine.update, mine.fact, mine.wait}, s.grid.all());
+  const double work = lu::update_flops(c.n, c.n, c.nb, s.grid.myrow(), s.grid.mycol(),
+                                       s.grid.nprow(), s.grid.npcol());
+  res.ranks = gather_rank_figures({mine.update, mine.fact, mine.wait, work}, s.grid.all());
   res.slow = find_slow_ranks(res.ranks, kSlowRankThreshold);
   for (const std::string& line : slow_rank_lines(res.ranks, res.slow, kSlowRankThreshold))
     say(s.progress, "hplx hpl-mxp: N=%ld NB=%d: %s\n", c.n, c.nb, line.c_str());

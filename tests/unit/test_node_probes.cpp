@@ -29,6 +29,30 @@ TEST(NodeProbes, NamesTheRankWhoseDgemmIsBelowTheOthersMedianAndNoOther) {
       << line;
 }
 
+// The second round a suspect brings: each figure the better of the two,
+// so a rank that a burst slowed in one round is not named, and one slow in
+// both still is.
+TEST(NodeProbes, TheBetterOfTwoRoundsClearsABurstAndKeepsASlowNode) {
+  const NodeProbe burst{80, 15, 2.0, 40, 1}, calm{100, 20, 1.5, 60, 3};
+  const NodeProbe best = best_of(burst, calm);
+  EXPECT_DOUBLE_EQ(best.gemm_gflops, 100);
+  EXPECT_DOUBLE_EQ(best.memory_gbs, 20);
+  EXPECT_DOUBLE_EQ(best.link_gbs, 2.0);  // the link's figures from the round of its better rate
+  EXPECT_DOUBLE_EQ(best.link_latency_us, 40);
+  EXPECT_EQ(best.link_peer, 1);
+  // Rank 1 slowed in the first round only; rank 2 slow in both.
+  std::vector<RankProbe> first = {rank_with(0, 100, 20, 10, 1), rank_with(1, 80, 20, 10, 0),
+                                  rank_with(2, 60, 20, 10, 3), rank_with(3, 101, 20, 10, 2)};
+  const std::vector<RankProbe> second = {rank_with(0, 99, 20, 10, 1), rank_with(1, 101, 20, 10, 0),
+                                         rank_with(2, 61, 20, 10, 3), rank_with(3, 100, 20, 10, 2)};
+  ASSERT_EQ(find_slow_probes(first, 0.10).size(), 2u);
+  for (std::size_t r = 0; r < first.size(); ++r)
+    first[r].probe = best_of(first[r].probe, second[r].probe);
+  const std::vector<SlowProbe> slow = find_slow_probes(first, 0.10);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].rank.rank, 2);
+}
+
 TEST(NodeProbes, ASlowLinkNamesBothEndsAndItsPeer) {
   const std::vector<RankProbe> ranks = {rank_with(0, 100, 20, 10, 1), rank_with(1, 100, 20, 4, 2),
                                         rank_with(2, 100, 20, 4, 1), rank_with(3, 100, 20, 10, 0)};

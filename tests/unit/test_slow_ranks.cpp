@@ -91,6 +91,31 @@ TEST(SlowRanks, TheOthersMedianLeavesOutTheRankItself) {
   EXPECT_EQ(slow[0].figures.rank, 500);
 }
 
+// With each rank's update flops known, ranks are held against one another
+// for the same work: a rank that took 10% longer for 10% more flops is not
+// slow; one that took 20% longer for the same flops is, and the others'
+// median is their time for its work.
+TEST(SlowRanks, WithTheWorkKnownRanksAreComparedPerFlop) {
+  std::vector<RankFigures> ranks = ranks_with({1.10, 1.0}, {0.0, 0.1});
+  ranks[0].totals.update_flops = 1.1e9;
+  ranks[1].totals.update_flops = 1.0e9;
+  EXPECT_TRUE(find_slow_ranks(ranks, 0.05).empty());
+  ranks = ranks_with({1.2, 1.0, 1.0}, {0.0, 0.2, 0.2});
+  for (RankFigures& f : ranks) f.totals.update_flops = 2e9;
+  const std::vector<SlowRank> slow = find_slow_ranks(ranks, 0.10);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].figures.rank, 0);
+  EXPECT_NEAR(slow[0].slower, 0.2, 1e-12);
+  EXPECT_NEAR(slow[0].others_update, 1.0, 1e-12);
+  EXPECT_NE(slow_rank_sentence(slow[0]).find("median 1.000 s for its work"), std::string::npos)
+      << slow_rank_sentence(slow[0]);
+  // A rank with no update work (it owns no trailing columns) is not judged,
+  // however long its update took.
+  ranks = ranks_with({5.0, 1.0, 1.0}, {0.0, 0.0, 0.0});
+  ranks[1].totals.update_flops = ranks[2].totals.update_flops = 1e9;
+  EXPECT_TRUE(find_slow_ranks(ranks, 0.10).empty());
+}
+
 TEST(SlowRanks, TheRecordHoldsEveryRankAndTheNamedOnes) {
   const auto ranks = ranks_with({3.0, 4.0}, {1.0, 0.0});
   const nlohmann::json j = rank_figures_json(ranks, find_slow_ranks(ranks, 0.10), 0.10);
