@@ -74,17 +74,20 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   log.start();
   const lu::LoopState* resume = opt.checkpoints.resume;
   const long from = lu::resume_loop(steps, log, resume);
-  // No pivots: nothing the state must carry of them (a bad one leaves the
-  // factors not finite, and the refinement fails on them).
+  // No pivots to carry; the state's `info` is whether one was bad on this
+  // rank so far (1) or not (0), so that a resumed run still says so even
+  // where no later pivot shows it (a bad one's inf or NaN usually reaches
+  // the later panels' pivots too).
   std::optional<lu::LoopBoundary<lu::BspSteps<NopivPhases>>> boundary;
   if (opt.checkpoints.writer)
-    boundary.emplace(*opt.checkpoints.writer, steps, log, resume, [] { return 0L; });
+    boundary.emplace(*opt.checkpoints.writer, steps, log, resume,
+                     [&] { return phases.bad_so_far(fq) ? 1L : 0L; });
   lu::LookAhead<lu::BspSteps<NopivPhases>>(steps, l.n, l.nb, l.n,
                                            static_cast<std::size_t>(opt.depth), log)
       .run(from, boundary ? &*boundary : nullptr);
   if (opt.checkpoints.writer) opt.checkpoints.writer->finish();
   LuNopivResult result;
-  int bad = phases.finish_queues(fq) ? 1 : 0;
+  int bad = phases.finish_queues(fq) || (resume && resume->info != 0) ? 1 : 0;
   result.phases = steps.times();
   result.iterations = log.take();
   if (timeline) timeline->resolve(result.iterations, opt.trace);

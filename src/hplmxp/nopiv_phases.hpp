@@ -234,7 +234,10 @@ class NopivPhases {
   // ends with its work), and whether a pivot was bad here.
   // (The flag was written on either queue: the host waits for the
   // update's, then FACT's brings it back after its own work.)
-  bool finish_queues(device::Queue& fq) {
+  bool finish_queues(device::Queue& fq) { return bad_so_far(fq); }
+  // Whether a pivot was bad here so far (a checkpoint's state carries it):
+  // the queues' work so far waited for.
+  bool bad_so_far(device::Queue& fq) {
     q_.synchronize();
     bad_.to_host(fq);
     fq.synchronize();

@@ -87,4 +87,24 @@ case_ other_backend 2 "written by a run on the host backend, this run is on emul
 cp "$hplx" other-hplx && printf 'x' >>other-hplx
 case_ other_build 2 "written by another build of hplx \(version [^,]+, program checksum 0x[0-9a-f]{16}; this one: [^,]+, 0x[0-9a-f]{16}\)" -- \
   "${mpi[@]}" "$work/other-hplx" "${args[@]}" --resume "$work/c-other_build"
+
+# hplx hpl-mxp with a bad pivot before its checkpoint (a zero diagonal: the
+# first pivot is 0): the resumed run still says so, and fails (exit 1).
+# (Its inf and NaN reach the later pivots, which say so too; the state also
+# carries the flag, lu_nopiv.cpp.)
+mxp=(hpl-mxp --n 6000 --nb 64 --grid 1x2 --threads 1 --diagonal-scale 0 --max-iterations 2)
+setsid "${mpi[@]}" "$hplx" "${mxp[@]}" --checkpoint "$work/mxp" --checkpoint-every 0.2 \
+  >mxp-made.out 2>&1 &
+job=$!
+for _ in $(seq 1 600); do
+  compgen -G "mxp/checkpoint-*.json" >/dev/null && break
+  kill -0 "$job" 2>/dev/null || { cat mxp-made.out; fail "hpl-mxp ended before a checkpoint"; }
+  sleep 0.05
+done
+pkill -KILL -f "$hplx ${mxp[*]} --checkpoint $work/mxp"
+wait "$job"
+case_ mxp_bad_pivot_resumed 1 "a pivot (of the LU )?was zero or not finite" \
+  --how 'rm -rf ./* && cp -r ../mxp/. .' -- \
+  "${mpi[@]}" "$hplx" "${mxp[@]}" --resume "$work/c-mxp_bad_pivot_resumed"
+grep -q "resumed run" <<<"$last_out" || { echo "$last_out" | tail; fail "mxp_bad_pivot_resumed: not a resumed run"; }
 echo PASS
