@@ -10,7 +10,8 @@
 #      the run waited (checkpoint_seconds) and the files' bytes (the whole
 #      matrix: the first checkpoint writes the finished columns too);
 #   3. the overhead at a 30-minute interval: that wait over 1800 s.
-# Results: OUT/checkpoint-cost.json and the lines printed.
+# Results: OUT/checkpoint-cost.json and the lines printed. Environment:
+# EVERY (--checkpoint-every, default 20 s), WATCHDOG (below).
 #   bench/checkpoint_cost.sh HPLX [N] [OUT] [DIR]
 # N: default the largest multiple of 1000 whose matrix takes 70% of the
 # memory available; DIR: where the checkpoint goes (default a folder in /var/tmp).
@@ -21,6 +22,10 @@ n=${2:-$(python3 -c "import math; print(int(math.sqrt(0.70 * $avail_kb * 1024 / 
 out=${3:-.}
 dir=${4:-/var/tmp/hplx-checkpoint-cost.$$}
 every=${EVERY:-20}
+# WATCHDOG: --watchdog's seconds (default 0: off); "default": hplx's own
+# (a checkpoint's write at full memory must not look like a hung rank).
+watchdog=(--watchdog "${WATCHDOG:-0}")
+[[ ${WATCHDOG:-0} == default ]] && watchdog=()
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 mkdir -p "$out" "$dir"
 trap 'rm -rf "$dir"' EXIT
@@ -42,7 +47,7 @@ dd_before=$(disk before)
 
 # 2. the checkpoint
 setsid mpirun -n 2 --oversubscribe --bind-to none "$hplx" lu --n "$n" --nb 256 --grid 1x2 \
-  --threads 1 --watchdog 0 --checkpoint "$dir/ck" --checkpoint-every "$every" >"$out/checkpoint-cost-run.out" 2>&1 &
+  --threads 1 "${watchdog[@]}" --checkpoint "$dir/ck" --checkpoint-every "$every" >"$out/checkpoint-cost-run.out" 2>&1 &
 job=$!
 for _ in $(seq 1 3600); do
   compgen -G "$dir/ck/checkpoint-*.json" >/dev/null && break
