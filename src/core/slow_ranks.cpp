@@ -41,8 +41,8 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold) {
   std::vector<SlowRank> slow;
   if (ranks.size() < 2) return slow;
-  // Seconds per flop where the work is known for every rank (a rank with
-  // none is left out), else seconds.
+  // Seconds per flop where the work is known (a rank with none had no
+  // update to judge), else seconds.
   const bool by_work = std::any_of(ranks.begin(), ranks.end(),
                                    [](const RankFigures& f) { return f.totals.update_flops > 0; });
   auto pace = [by_work](const RankTotals& t) {

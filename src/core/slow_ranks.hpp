@@ -38,8 +38,8 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
 struct SlowRank {
   RankFigures figures;
   // The other ranks' median update time for its work: their median seconds
-  // per flop times its flops where every rank's flops are known, else their
-  // median update time.
+  // per flop times its flops where the flops are known, else their median
+  // update time.
   double others_update = 0;
   double slower = 0;  // update / others_update - 1
   // What it cost the run: how much longer the other ranks waited than it
@@ -49,8 +49,8 @@ struct SlowRank {
 
 // The ranks whose update took more than `threshold` (0.10: 10%) longer
 // than the median of the other ranks' (with two ranks, than the other's)
-// for the same work (seconds per flop, where every rank's update_flops is
-// known; a rank with no update work is not judged), slowest first. None
+// for the same work (seconds per flop, where update_flops are known; a
+// rank with none had no update and is not judged), slowest first. None
 // with fewer than two ranks, nor where the others' median is 0.
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold);
 
