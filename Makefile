@@ -5,7 +5,7 @@ CMAKE_FLAGS ?=
 export OMPI_ALLOW_RUN_AS_ROOT := 1
 export OMPI_ALLOW_RUN_AS_ROOT_CONFIRM := 1
 
-.PHONY: all deps configure build run test sanitize-build test-sanitize fuzz-build fuzz-smoke fuzz bench format clean install
+.PHONY: all deps configure build run test test-sanitize fuzz-build fuzz-smoke fuzz bench format clean install
 
 all: build
 
@@ -60,15 +60,12 @@ test: configure
 # CI's 60 minutes). -O1 -g1 (ASan's advice is -O1 or more; -g1 keeps
 # the file and line of each frame): the test programs compile in about
 # 60% of -O2 -g's time (test_device_contract.cpp 31.6 s against 54.1).
-# sanitize-build only builds them (CI starts it beside make test).
 SANITIZE_DIR ?= build-sanitize
-sanitize-build: DEPS_FLAGS = --test
-sanitize-build: deps
+test-sanitize: DEPS_FLAGS = --test
+test-sanitize: deps
 	cmake -S . -B $(SANITIZE_DIR) -DCMAKE_BUILD_TYPE=RelWithDebInfo \
 	  -DCMAKE_CXX_FLAGS_RELWITHDEBINFO="-O1 -g1 -DNDEBUG" -DHPLX_CUDA=off -DHPLX_SANITIZE=on -DHPLX_BUILD_TESTS=on
 	cmake --build $(SANITIZE_DIR) -j $(JOBS) --target hplx_test_programs
-
-test-sanitize: sanitize-build
 	cd $(SANITIZE_DIR) && \
 	  ASAN_OPTIONS=detect_leaks=1:abort_on_error=1:detect_stack_use_after_return=0:fast_unwind_on_malloc=0 \
 	  LSAN_OPTIONS=suppressions=$(CURDIR)/tests/sanitize/lsan.supp:print_suppressions=0:fast_unwind_on_malloc=0 \
