@@ -8,10 +8,10 @@
 
 #include "core/error.hpp"
 #include "hplmxp/nopiv_phases.hpp"
-#include "lu/schedules/checkpoint_boundary.hpp"
 #include "lu/phases/timing/device_timeline.hpp"
 #include "lu/phases/timing/phase_scope.hpp"
 #include "lu/schedules/bsp_steps.hpp"
+#include "lu/schedules/checkpoint_boundary.hpp"
 #include "lu/schedules/iteration_log.hpp"
 #include "lu/schedules/look_ahead.hpp"
 
