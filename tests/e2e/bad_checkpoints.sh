@@ -17,17 +17,25 @@ fail() { echo "FAIL: $*"; exit 1; }
 args=(lu --n 4000 --nb 64 --grid 1x2 --threads 1)
 mpi=("$mpirun" -n 2 --oversubscribe --bind-to none)
 
+# checkpoint_and_kill DIR ARGS...: hplx ARGS on 2 ranks with --checkpoint
+# DIR until its first manifest is on the disk, then every rank killed.
+checkpoint_and_kill() {
+  local dir=$1 job
+  shift
+  setsid "${mpi[@]}" "$hplx" "$@" --checkpoint "$work/$dir" --checkpoint-every 0.2 \
+    >"$dir-made.out" 2>&1 &
+  job=$!
+  for _ in $(seq 1 600); do
+    compgen -G "$dir/checkpoint-*.json" >/dev/null && break
+    kill -0 "$job" 2>/dev/null || { cat "$dir-made.out"; fail "$1 ended before a checkpoint"; }
+    sleep 0.05
+  done
+  pkill -KILL -f "$hplx $* --checkpoint $work/$dir"
+  wait "$job"
+}
+
 # The checkpoint: the first manifest, then every rank killed.
-setsid "${mpi[@]}" "$hplx" "${args[@]}" --checkpoint "$work/ck" --checkpoint-every 0.2 \
-  >made.out 2>&1 &
-job=$!
-for _ in $(seq 1 600); do
-  compgen -G "ck/checkpoint-*.json" >/dev/null && break
-  kill -0 "$job" 2>/dev/null || { cat made.out; fail "the run ended before a checkpoint"; }
-  sleep 0.05
-done
-pkill -KILL -f "$hplx ${args[*]} --checkpoint $work/ck"
-wait "$job"
+checkpoint_and_kill ck "${args[@]}"
 manifest=$(ls ck/checkpoint-*.json | head -1)
 [[ -n $manifest ]] || fail "no manifest made"
 echo "made: $manifest"
@@ -93,16 +101,7 @@ case_ other_build 2 "written by another build of hplx \(version [^,]+, program c
 # (Its inf and NaN reach the later pivots, which say so too; the state also
 # carries the flag, lu_nopiv.cpp.)
 mxp=(hpl-mxp --n 6000 --nb 64 --grid 1x2 --threads 1 --diagonal-scale 0 --max-iterations 2)
-setsid "${mpi[@]}" "$hplx" "${mxp[@]}" --checkpoint "$work/mxp" --checkpoint-every 0.2 \
-  >mxp-made.out 2>&1 &
-job=$!
-for _ in $(seq 1 600); do
-  compgen -G "mxp/checkpoint-*.json" >/dev/null && break
-  kill -0 "$job" 2>/dev/null || { cat mxp-made.out; fail "hpl-mxp ended before a checkpoint"; }
-  sleep 0.05
-done
-pkill -KILL -f "$hplx ${mxp[*]} --checkpoint $work/mxp"
-wait "$job"
+checkpoint_and_kill mxp "${mxp[@]}"
 case_ mxp_bad_pivot_resumed 1 "a pivot (of the LU )?was zero or not finite" \
   --how 'rm -rf ./* && cp -r ../mxp/. .' -- \
   "${mpi[@]}" "$hplx" "${mxp[@]}" --resume "$work/c-mxp_bad_pivot_resumed"
