@@ -97,9 +97,12 @@ void NopivPhases::invert_l11(device::Queue& q, const Step& s, PanelBuffer& w) {
 }
 
 // RS + UPDATE of the panel over the global columns [g0, g1): U12 and the
-// update of my local columns there. With `in_flight` and several process
-// columns, the update goes in chunks, the host moving that broadcast on
-// between them.
+// update of my local columns there. With several process columns the
+// update goes in chunks, the host moving the broadcast `in_flight` (if
+// any) on between them. On the host the chunks are there with no
+// broadcast too: SGEMM rounds by how the columns are cut, and a
+// checkpoint's drain (no broadcast in flight) must cut them as the
+// iterations beside a broadcast do.
 void NopivPhases::apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm,
                         NopivBroadcast* in_flight) {
   const Step& s = p;
@@ -109,7 +112,8 @@ void NopivPhases::apply(Factored& p, long g0, long g1, lu::PhaseTimes& tm,
   solve_u(s, *p.w, from, to, tm);
   lu::PhaseScope phase(&tm.update, opt_.trace, "UPDATE");
   const bool forward = in_flight && l_.npcol > 1;
-  const long chunk = forward ? kUpdateChunkColumns : to - from;
+  const bool chunked = l_.npcol > 1 && (in_flight || q_.runs_inline());
+  const long chunk = chunked ? kUpdateChunkColumns : to - from;
   for (long c = from; c < to; c += chunk) {
     update(s, *p.w, from, c, std::min(to, c + chunk));
     if (!forward) continue;

@@ -126,7 +126,14 @@ class BspSteps {
 
   Factored factor(Panel& panel) {
     std::unique_ptr<Broadcast> bcast;
-    factor_and_send(panel, bcast, compute_);
+    // With threads beside FACT, FACT runs on the main thread of a team here
+    // too (nothing beside it): its BLAS then rounds as where it runs beside
+    // the update (one thread's), and a resumed run's first panels, factored
+    // with nothing waiting, are bit for bit a run's never stopped.
+    if (threads_beside_fact_)
+      chunks_beside_fact(0, &panel, bcast);
+    else
+      factor_and_send(panel, bcast, compute_);
     return receive(panel, bcast);
   }
 
@@ -163,6 +170,30 @@ class BspSteps {
       }
     }
     ph_.apply(p, p.done, end_, tm_, nullptr);
+  }
+
+  // Step 3 as overlap() runs it, with no panel to factor beside (a
+  // checkpoint's drain, look_ahead.hpp): the columns go in the same
+  // pieces, on the same threads or queue, so that their rounding is the
+  // same. (The split update, hplx lu's FP64 only, goes as finish() does.)
+  void finish_alone(Factored& oldest, long next) {
+    if constexpr (Phases::kSplitUpdate) {
+      if (next < split_) {
+        finish(oldest);
+        return;
+      }
+    }
+    if constexpr (Phases::kThreadsBesideFact) {
+      if (threads_beside_fact_) {
+        std::unique_ptr<Broadcast> none;
+        chunks_beside_fact(ph_.begin(oldest, oldest.done, end_, &tm_), nullptr, none);
+        return;
+      }
+    }
+    if (fact_beside_device_)
+      update_beside_fact(next, [&] { ph_.apply(oldest, oldest.done, end_, tm_, nullptr); });
+    else
+      ph_.apply(oldest, oldest.done, end_, tm_, nullptr);
   }
 
   double flops(const Factored& p) const { return ph_.flops(p); }
@@ -214,7 +245,7 @@ class BspSteps {
     }
     if constexpr (Phases::kThreadsBesideFact) {
       if (threads_beside_fact_) {
-        chunks_beside_fact(ph_.begin(oldest, oldest.done, end_, &tm_), panel, bcast);
+        chunks_beside_fact(ph_.begin(oldest, oldest.done, end_, &tm_), &panel, bcast);
         return;
       }
     }
@@ -241,7 +272,7 @@ class BspSteps {
   void finish_section(Section s, Panel& panel, std::unique_ptr<Broadcast>& bcast, long next) {
     if constexpr (Phases::kThreadsBesideFact) {
       if (threads_beside_fact_) {
-        chunks_beside_fact(ph_.begin_section(s, tm_), panel, bcast);
+        chunks_beside_fact(ph_.begin_section(s, tm_), &panel, bcast);
         return;
       }
     }
@@ -263,10 +294,11 @@ class BspSteps {
     return fact_queue_;
   }
 
-  // The main thread factors and starts the broadcast while the other
-  // threads run the update chunks the phase set was set up with; then it
-  // joins them, moving the communications on between its chunks.
-  void chunks_beside_fact(long chunks, Panel& panel, std::unique_ptr<Broadcast>& bcast) {
+  // The main thread factors `panel` (none: it does not) and starts the
+  // broadcast while the other threads run the update chunks the phase set
+  // was set up with; then it joins them, moving the communications on
+  // between its chunks.
+  void chunks_beside_fact(long chunks, Panel* panel, std::unique_ptr<Broadcast>& bcast) {
     std::atomic<long> next_chunk{0};
     std::exception_ptr failure;
     std::vector<PhaseTimes> chunk_times(omp_get_max_threads());
@@ -274,9 +306,9 @@ class BspSteps {
 #pragma omp parallel
     {
       const int me = omp_get_thread_num();
-      if (me == 0) {
+      if (me == 0 && panel) {
         try {
-          factor_and_send(panel, bcast, compute_);
+          factor_and_send(*panel, bcast, compute_);
         } catch (...) {
           failure = std::current_exception();
         }
@@ -290,6 +322,7 @@ class BspSteps {
       }
     }
     if (failure) std::rethrow_exception(failure);
+    if (chunks == 0) return;
     // The update ran from the start of the region to its last chunk, beside
     // FACT: charge that wall time to it, split between the row copies and
     // the update's BLAS as the threads' own clocks saw them.

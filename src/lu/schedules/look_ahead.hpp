@@ -35,11 +35,17 @@
 //                                            left section); `second` is the
 //                                            next panel to finish
 //   void finish(Factored& p)                 d = 0: the rest of p's update
+//   void finish_alone(Factored& oldest, long next)
+//                                            3 with nothing beside (a
+//                                            checkpoint's drain), the
+//                                            columns cut as overlap() cuts
+//                                            them
 //   double flops(const Factored& p)          the panel's LU flops
 //   void retire(Factored& p)                 p's update is done or queued
 //   void closed()                            an iteration was closed
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <deque>
 
@@ -73,7 +79,7 @@ class LookAhead {
       iteration(k);
       const long next = k + nb_;
       if (boundary && next < n_ && boundary->due()) {
-        drain();
+        drain(next);
         boundary->save(next);
       }
     }
@@ -126,16 +132,35 @@ class LookAhead {
   }
 
   // Before a checkpoint: the waiting panels' updates finished over the
-  // rest of the matrix, oldest first, charged to the last iteration, so
-  // that the columns left of the next panel are final and the iterations
-  // after it start as the first ones do.
-  void drain() {
+  // rest of the matrix, charged to the last iteration, so that the columns
+  // left of the next panel are final and the iterations after it start as
+  // the first ones do. Each panel's columns are cut as the loop would have
+  // cut them had it gone on (the next panels' columns one panel at a time,
+  // then the rest as step 3 does it, with no FACT beside): BLAS rounds by
+  // how the columns are cut (OpenBLAS's SGEMM and STRSM do), and so every
+  // GEMM is the one a run never stopped makes, and a resumed run's factors
+  // are bit for bit that run's. Of w waiting panels, the loop finishes the
+  // oldest depth - w + 1 iterations from here, then one an iteration.
+  void drain(long next) {
     if (waiting_.empty()) return;
     const PhaseTimes before = steps_.times();
     double flops = 0;
-    while (!waiting_.empty()) {
-      steps_.finish(waiting_.front());
+    std::size_t finish_in = depth_ + 1 - waiting_.size();
+    for (long k = next; !waiting_.empty(); k += nb_) {
+      if (k >= n_) {  // no panel left: as finish_waiting()
+        for (Factored& p : waiting_) steps_.apply(p, end_);
+        while (!waiting_.empty()) flops += retire_oldest();
+        break;
+      }
+      const long k1 = std::min(k + nb_, n_);
+      for (Factored& p : waiting_) {  // 1. the panel at k's columns
+        steps_.apply(p, k1);
+        p.done = k1;
+      }
+      if (--finish_in > 0) continue;
+      steps_.finish_alone(waiting_.front(), k1);  // 3.
       flops += retire_oldest();
+      finish_in = 1;
     }
     log_.extend_last(steps_.times().since(before), flops);
   }
