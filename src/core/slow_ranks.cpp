@@ -15,8 +15,10 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
   int rank = 0, size = 1;
   HPLX_MPI_CHECK(MPI_Comm_rank(comm, &rank));
   HPLX_MPI_CHECK(MPI_Comm_size(comm, &size));
-  constexpr int kNumbers = 4;
-  const double numbers[kNumbers] = {mine.update, mine.fact, mine.wait, mine.update_flops};
+  constexpr int kNumbers = 4 + 2 * kRunParts;
+  double numbers[kNumbers] = {mine.update, mine.fact, mine.wait, mine.update_flops};
+  std::copy(mine.part_update.begin(), mine.part_update.end(), numbers + 4);
+  std::copy(mine.part_flops.begin(), mine.part_flops.end(), numbers + 4 + kRunParts);
   const std::array<char, kHostChars> host = my_host_name();
   const bool root = rank == 0;
   std::vector<double> all_numbers(root ? kNumbers * static_cast<std::size_t>(size) : 0);
@@ -34,9 +36,47 @@ std::vector<RankFigures> gather_rank_figures(const RankTotals& mine, MPI_Comm co
     f.host = std::string(all_hosts.data() + static_cast<std::size_t>(r) * kHostChars);
     const double* x = all_numbers.data() + kNumbers * static_cast<std::size_t>(r);
     f.totals = {x[0], x[1], x[2], x[3]};
+    std::copy(x + 4, x + 4 + kRunParts, f.totals.part_update.begin());
+    std::copy(x + 4 + kRunParts, x + 4 + 2 * kRunParts, f.totals.part_flops.begin());
   }
   return out;
 }
+
+namespace {
+
+// A rank's seconds per flop in part g; 0 where it did no work there.
+double part_pace(const RankTotals& t, int g) {
+  const auto i = static_cast<std::size_t>(g);
+  return t.part_flops[i] > 0 ? t.part_update[i] / t.part_flops[i] : 0;
+}
+
+// The judged ranks' paces in each part, sorted (those with work there).
+using PartPaces = std::array<std::vector<double>, kRunParts>;
+PartPaces part_paces(const std::vector<const RankFigures*>& judged) {
+  PartPaces paces;
+  for (int g = 0; g < kRunParts; ++g) {
+    std::vector<double>& v = paces[static_cast<std::size_t>(g)];
+    for (const RankFigures* f : judged)
+      if (part_pace(f->totals, g) > 0) v.push_back(part_pace(f->totals, g));
+    std::sort(v.begin(), v.end());
+  }
+  return paces;
+}
+
+// The median over the parts of t's pace against the others' median pace
+// there, minus 1; `otherwise` where no part has both.
+double typical_slower(const RankTotals& t, const PartPaces& paces, double otherwise) {
+  std::vector<double> ratios;
+  for (int g = 0; g < kRunParts; ++g) {
+    const double mine = part_pace(t, g);
+    if (mine <= 0) continue;
+    const double others = median_without(paces[static_cast<std::size_t>(g)], mine);
+    if (others > 0) ratios.push_back(mine / others);
+  }
+  return ratios.empty() ? otherwise : median_of_measured(ratios) - 1;
+}
+
+}  // namespace
 
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold) {
   std::vector<SlowRank> slow;
@@ -59,15 +99,19 @@ std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, dou
   }
   std::sort(paces.begin(), paces.end());
   std::sort(waits.begin(), waits.end());
+  const PartPaces parts = part_paces(judged);
   for (const RankFigures* f : judged) {
     const double mine = pace(f->totals);
     const double others = median_without(paces, mine);
     if (others <= 0) continue;
     const double slower = mine / others - 1;
     if (slower <= threshold) continue;
+    const double typical = typical_slower(f->totals, parts, slower);
+    if (threshold >= 0 && typical <= threshold) continue;  // slow in a burst only
     const double others_update = by_work ? others * f->totals.update_flops : others;
     const double others_wait = median_without(waits, f->totals.wait);
-    slow.push_back({*f, others_update, slower, std::max(0.0, others_wait - f->totals.wait)});
+    slow.push_back(
+        {*f, others_update, slower, typical, std::max(0.0, others_wait - f->totals.wait)});
   }
   std::sort(slow.begin(), slow.end(),
             [](const SlowRank& a, const SlowRank& b) { return a.slower > b.slower; });
@@ -75,11 +119,17 @@ std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, dou
 }
 
 std::string slow_rank_sentence(const SlowRank& s) {
+  static_assert(kRunParts == 8, "the sentence says eighth");
+  const RankTotals& t = s.figures.totals;
+  const bool parts =
+      std::any_of(t.part_flops.begin(), t.part_flops.end(), [](double f) { return f > 0; });
   return fmt::format(
-      "rank {} on {}: update {:.3f} s, {:.0f}% slower than the others' median {:.3f} s{}; the "
+      "rank {} on {}: update {:.3f} s, {:.0f}% slower than the others' median {:.3f} s{}{}; the "
       "others waited {:.3f} s longer than it did",
-      s.figures.rank, s.figures.host, s.figures.totals.update, 100 * s.slower, s.others_update,
-      s.figures.totals.update_flops > 0 ? " for its work" : "", s.others_waited);
+      s.figures.rank, s.figures.host, t.update, 100 * s.slower, s.others_update,
+      t.update_flops > 0 ? " for its work" : "",
+      parts ? fmt::format(" ({:.0f}% in the median eighth of the run)", 100 * s.typical) : "",
+      s.others_waited);
 }
 
 std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
@@ -95,6 +145,13 @@ std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
   const std::vector<SlowRank> all = find_slow_ranks(ranks, -1.0);  // every rank, slowest first
   if (all.empty()) return lines;                                   // no update timed
   const SlowRank& closest = all.front();
+  if (closest.slower > threshold) {  // over the threshold in a burst only
+    lines.push_back(fmt::format(
+        "no slow rank: the slowest, rank {} on {}, was {:+.1f}% over the run but {:+.1f}% in the "
+        "median eighth of it (a burst, not a slow node)",
+        closest.figures.rank, closest.figures.host, 100 * closest.slower, 100 * closest.typical));
+    return lines;
+  }
   lines.push_back(fmt::format(
       "no slow rank: every rank's update within {:.0f}% of the others' median (the slowest, "
       "rank {} on {}, {:+.1f}%)",
@@ -119,6 +176,7 @@ nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
     named.push_back({{"rank", s.figures.rank},
                      {"host", s.figures.host},
                      {"slower", s.slower},
+                     {"slower_typical", s.typical},
                      {"others_waited_s", s.others_waited}});
   return j;
 }

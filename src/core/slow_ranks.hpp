@@ -10,10 +10,17 @@
 
 #include <nlohmann/json.hpp>
 
+#include <array>
 #include <string>
 #include <vector>
 
 namespace hplx {
+
+// The run in parts of about as many iterations each: a rank is named only
+// where it was slow in most of them too. A burst of a few iterations on a
+// healthy node (a neighbour's job, the hypervisor) adds to its total, not
+// to most parts; a throttled node is slow in every part.
+inline constexpr int kRunParts = 8;
 
 // A rank's own totals over one factorization (seconds).
 struct RankTotals {
@@ -23,6 +30,8 @@ struct RankTotals {
   // The flops of its updates (lu/update_work.hpp): the block-cyclic layout
   // gives some ranks more of the matrix. 0: not known.
   double update_flops = 0;
+  // Its update's seconds and flops in each part of the run (0: not known).
+  std::array<double, kRunParts> part_update{}, part_flops{};
 };
 
 struct RankFigures {
@@ -42,6 +51,9 @@ struct SlowRank {
   // update time.
   double others_update = 0;
   double slower = 0;  // update / others_update - 1
+  // Where the parts are known: the median over the parts of its seconds
+  // per flop against the others' median there, minus 1; else `slower`.
+  double typical = 0;
   // What it cost the run: how much longer the other ranks waited than it
   // did (the median of theirs minus its own; 0 where they waited less).
   double others_waited = 0;
@@ -50,8 +62,10 @@ struct SlowRank {
 // The ranks whose update took more than `threshold` (0.10: 10%) longer
 // than the median of the other ranks' (with two ranks, than the other's)
 // for the same work (seconds per flop, where update_flops are known; a
-// rank with none had no update and is not judged), slowest first. None
-// with fewer than two ranks, nor where the others' median is 0.
+// rank with none had no update and is not judged), and, where the parts
+// are known, typically so in the parts too, slowest first. None with
+// fewer than two ranks, nor where the others' median is 0. (A threshold
+// below 0 lists every rank.)
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold);
 
 // "rank R on HOST: update U s, P% slower than the others' median M s; the

@@ -281,10 +281,9 @@ void record_factorization(const RunSetup& s, const LuNopivResult& factored, doub
       lu_label(c.precision).c_str(), res.factor_s, res.lu_gflops,
       res.bad_pivot ? ": a pivot was zero or not finite" : "");
   // The slow rank named, as hplx lu names it.
-  const lu::PhaseTimes& mine = factored.phases;
-  const double work = lu::update_flops(c.n, c.n, c.nb, s.grid.myrow(), s.grid.mycol(),
-                                       s.grid.nprow(), s.grid.npcol());
-  res.ranks = gather_rank_figures({mine.update, mine.fact, mine.wait, work}, s.grid.all());
+  res.ranks = gather_rank_figures(
+      lu::rank_totals(factored.phases, factored.iterations, c.n, c.n, c.nb, s.grid, c.depth),
+      s.grid.all());
   res.slow = find_slow_ranks(res.ranks, kSlowRankThreshold);
   for (const std::string& line : slow_rank_lines(res.ranks, res.slow, kSlowRankThreshold))
     say(s.progress, "hplx hpl-mxp: N=%ld NB=%d: %s\n", c.n, c.nb, line.c_str());

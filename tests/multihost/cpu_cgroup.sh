@@ -15,15 +15,19 @@ cpu_group=""
 
 cpu_cgroup_make() {
   local name=$1 percent=$2
-  local quota=$((percent * 1000))
+  # PERCENT of every 10 ms (the kernel's default period is 100 ms): a
+  # steadily slower CPU, as a throttled one is, rather than one that runs
+  # at full speed and then stops for 80 ms, which the end-of-run line takes
+  # for a burst in runs of a fraction of a second.
+  local period=10000 quota=$((percent * 100))
   if [ -w /sys/fs/cgroup/cpu ] && mkdir "/sys/fs/cgroup/cpu/$name" 2>/dev/null; then
     cpu_group=/sys/fs/cgroup/cpu/$name
-    echo 100000 >"$cpu_group/cpu.cfs_period_us" && echo "$quota" >"$cpu_group/cpu.cfs_quota_us" ||
+    echo "$period" >"$cpu_group/cpu.cfs_period_us" && echo "$quota" >"$cpu_group/cpu.cfs_quota_us" ||
       { echo "FAIL: cannot set $cpu_group's quota"; exit 1; }
   elif grep -qw cpu /sys/fs/cgroup/cgroup.subtree_control 2>/dev/null &&
     mkdir "/sys/fs/cgroup/$name" 2>/dev/null; then
     cpu_group=/sys/fs/cgroup/$name
-    echo "$quota 100000" >"$cpu_group/cpu.max" || { echo "FAIL: cannot set $cpu_group's cpu.max"; exit 1; }
+    echo "$quota $period" >"$cpu_group/cpu.max" || { echo "FAIL: cannot set $cpu_group's cpu.max"; exit 1; }
   else
     echo "SKIP: no CPU cgroup can be made here (root and a cpu controller needed)"
     [[ ${HPLX_REQUIRE_CGROUP:-0} == 1 ]] && { echo "FAIL: HPLX_REQUIRE_CGROUP=1"; exit 1; }

@@ -172,5 +172,30 @@ TEST(UpdateWork, TheLastFullBlocksGiveSomeRanksMoreWork) {
   EXPECT_NEAR(d / a, 1.345, 0.001);
 }
 
+// Each iteration's update seconds go to its part of the run, and each
+// panel's flops to the part of the iteration that finishes its update
+// (depth later; the last iteration for the last panels).
+TEST(UpdateWork, EachPartOfTheRunGetsItsIterationsTimeAndItsFinishedPanelsFlops) {
+  std::vector<IterationTimes> its(16);
+  std::vector<double> flops(16);
+  for (std::size_t i = 0; i < 16; ++i) {
+    its[i].update = 1.0 + static_cast<double>(i);
+    flops[i] = 100.0 * static_cast<double>(16 - i);
+  }
+  RankTotals none;
+  split_into_parts(its, flops, 1, none);
+  for (int g = 0; g < kRunParts; ++g) {
+    const auto i = static_cast<std::size_t>(2 * g);
+    EXPECT_DOUBLE_EQ(none.part_update[static_cast<std::size_t>(g)],
+                     its[i].update + its[i + 1].update);
+    // depth 1: part g finishes panels 2g - 1 and 2g; the last also panel 15.
+    const double want = (g > 0 ? flops[i - 1] : 0.0) + flops[i] + (g == 7 ? flops[15] : 0.0);
+    EXPECT_DOUBLE_EQ(none.part_flops[static_cast<std::size_t>(g)], want) << g;
+  }
+  RankTotals other;
+  split_into_parts(its, std::vector<double>(15, 1.0), 1, other);  // not a panel each
+  EXPECT_EQ(other.part_flops, (std::array<double, kRunParts>{}));
+}
+
 }  // namespace
 }  // namespace hplx::lu

@@ -347,10 +347,8 @@ TestOutcome run_test(const Context& run_ctx, const TestCase& t, long index, cons
   o.phases = solved.phases;
   o.iterations = max_on_root(solved.iterations, grid.all());  // empty off rank 0
   o.balance = find_balance_point(o.iterations, t.n);
-  const double work =
-      update_flops(t.n, t.n + 1, t.nb, grid.myrow(), grid.mycol(), grid.nprow(), grid.npcol());
   o.ranks = gather_rank_figures(
-      {solved.phases.update, solved.phases.fact, solved.phases.wait, work}, grid.all());
+      rank_totals(solved.phases, solved.iterations, t.n, t.n + 1, t.nb, grid, t.depth), grid.all());
   o.slow = find_slow_ranks(o.ranks, kSlowRankThreshold);
   o.loop = max_over(solved.loop, grid.all());
   if (!run_ctx.device().backend().holds_data()) {  // a simulated run: nothing to check
