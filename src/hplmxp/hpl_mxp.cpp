@@ -349,21 +349,6 @@ void count_segments(const lu::ResumeSource& from, HplMxpResult& res) {
 
 }  // namespace
 
-// The FP32 matrix as a checkpoint holds it.
-lu::CheckpointMatrix checkpoint_view(const Layout& l, device::Buffer<float>& lu) {
-  lu::CheckpointMatrix m;
-  m.data = lu.data();
-  m.element = sizeof(float);
-  m.rows = l.mloc;
-  m.cols = l.nloc;
-  m.ld = l.lda;
-  m.nb = l.nb;
-  m.mycol = l.mycol;
-  m.npcol = l.npcol;
-  m.backend = lu.backend();
-  return m;
-}
-
 // x after the refinement, fingerprinted on every rank of the grid.
 std::uint64_t solution_of(const RunSetup& s, RunBuffers& buf) {
   std::vector<double> x(static_cast<std::size_t>(s.c.n));

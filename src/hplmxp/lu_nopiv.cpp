@@ -103,4 +103,18 @@ LuNopivResult factor_nopiv(const Layout& l, const ProcessGrid& grid, device::Que
   return result;
 }
 
+lu::CheckpointMatrix checkpoint_view(const Layout& l, device::Buffer<float>& lu) {
+  lu::CheckpointMatrix m;
+  m.data = lu.data();
+  m.element = sizeof(float);
+  m.rows = l.mloc;
+  m.cols = l.nloc;
+  m.ld = l.lda;
+  m.nb = l.nb;
+  m.mycol = l.mycol;
+  m.npcol = l.npcol;
+  m.backend = lu.backend();
+  return m;
+}
+
 }  // namespace hplx::hplmxp

@@ -40,9 +40,11 @@
 #include "core/progress.hpp"
 #include "core/trace.hpp"
 #include "device/backend.hpp"
+#include "device/buffer.hpp"
 #include "device/precision.hpp"
 #include "device/queue.hpp"
 #include "hplmxp/distributed_matrix.hpp"
+#include "lu/checkpoint/checkpointer.hpp"
 #include "lu/config.hpp"
 #include "lu/iteration_record.hpp"
 #include "lu/schedules/pdgesv.hpp"
@@ -127,6 +129,9 @@ struct FactorOptions {
   // `resume`'s column and saves through `writer` (both may be null).
   lu::SolveCheckpoints checkpoints = {};
 };
+
+// The FP32 matrix `lu` (layout l) as a checkpoint holds it.
+lu::CheckpointMatrix checkpoint_view(const Layout& l, device::Buffer<float>& lu);
 
 // Factors `a` (layout l, lda l.lda) in place into unit lower L and upper U.
 // Collective over the grid.

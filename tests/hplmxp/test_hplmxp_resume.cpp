@@ -53,19 +53,6 @@ struct DeviceMatrix {
     q.synchronize();
     return h;
   }
-  lu::CheckpointMatrix view(const Layout& l) {
-    lu::CheckpointMatrix m;
-    m.data = a.data();
-    m.element = sizeof(float);
-    m.rows = l.mloc;
-    m.cols = l.nloc;
-    m.ld = l.lda;
-    m.nb = l.nb;
-    m.mycol = l.mycol;
-    m.npcol = l.npcol;
-    m.backend = &q.backend();
-    return m;
-  }
   device::Queue& q;
   device::Buffer<float> a;
 };
@@ -100,7 +87,8 @@ std::vector<float> factor(const Layout& l, const ProcessGrid& grid, const Schedu
     plan.dir = dir;
     plan.every_s = 0;
     MPI_Comm_size(MPI_COMM_WORLD, &plan.identity.ranks);
-    writer = std::make_unique<lu::Checkpointer>(plan, dev, m.view(l), grid.all(), wall_time());
+    writer = std::make_unique<lu::Checkpointer>(plan, dev, checkpoint_view(l, m.a), grid.all(),
+                                                wall_time());
   }
   opt.checkpoints = {writer.get(), resume};
   const int threads_before = omp_get_max_threads();
@@ -120,7 +108,7 @@ std::vector<float> load(const Layout& l, const Schedule& run, const std::string&
   source.manifest = lu::manifest_from_json(nlohmann::json::parse(in));
   device::Device& dev = *device_of(run.kind);
   DeviceMatrix m(dev, std::vector<float>(static_cast<std::size_t>(l.local_elements()), 0.0f));
-  state = lu::load_checkpoint(source, dev, m.view(l));
+  state = lu::load_checkpoint(source, dev, checkpoint_view(l, m.a));
   return m.back();
 }
 
