@@ -9,11 +9,13 @@ set -u
 [[ $# -ge 1 ]] || { echo "usage: bad_checkpoints.sh HPLX [MPIRUN]" >&2; exit 2; }
 hplx=$(realpath "$1")
 mpirun=${2:-mpirun}
+here=$(cd "$(dirname "$0")" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1 OMP_NUM_THREADS=1
 work=$(mktemp -d)
 trap 'cd / && rm -rf "$work"' EXIT
 cd "$work" || exit 1
 fail() { echo "FAIL: $*"; exit 1; }
+. "$here/first_manifest.sh"
 args=(lu --n 4000 --nb 64 --grid 1x2 --threads 1)
 mpi=("$mpirun" -n 2 --oversubscribe --bind-to none)
 
@@ -25,11 +27,7 @@ checkpoint_and_kill() {
   setsid "${mpi[@]}" "$hplx" "$@" --checkpoint "$work/$dir" --checkpoint-every 0.2 \
     >"$dir-made.out" 2>&1 &
   job=$!
-  for _ in $(seq 1 600); do
-    compgen -G "$dir/checkpoint-*.json" >/dev/null && break
-    kill -0 "$job" 2>/dev/null || { cat "$dir-made.out"; fail "$1 ended before a checkpoint"; }
-    sleep 0.05
-  done
+  wait_for_manifest "$dir" "$job" "$dir-made.out" "$dir"
   pkill -KILL -f "$hplx $* --checkpoint $work/$dir"
   wait "$job"
 }

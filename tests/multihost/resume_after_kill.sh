@@ -26,6 +26,7 @@ here=$(cd "$(dirname "$0")" && pwd)
 export OMPI_ALLOW_RUN_AS_ROOT=1 OMPI_ALLOW_RUN_AS_ROOT_CONFIRM=1
 
 . "$here/netns_hosts.sh"
+. "$here/../e2e/first_manifest.sh"
 
 netns_require ip unshare pgrep python3 timeout
 work=$(mktemp -d)
@@ -69,12 +70,7 @@ resume_case() {
   setsid timeout -k 5 240 "${cmd[@]}" "$hplx" "${args[@]}" --checkpoint "$ck" \
     --checkpoint-every 0.2 >"$name-killed.out" 2>&1 &
   job=$!
-  for _ in $(seq 1 600); do
-    compgen -G "$ck/checkpoint-*.json" >/dev/null && break
-    kill -0 "$job" 2>/dev/null || { cat "$name-killed.out"; fail "$name: ended before a checkpoint"; }
-    sleep 0.05
-  done
-  compgen -G "$ck/checkpoint-*.json" >/dev/null || fail "$name: no checkpoint in 30 s"
+  wait_for_manifest "$ck" "$job" "$name-killed.out" "$name"
   local victim="" p
   for p in $(pgrep -f "$hplx $program --n $n"); do
     tr '\0' '\n' <"/proc/$p/environ" 2>/dev/null | grep -qx "OMPI_COMM_WORLD_RANK=$last" && victim=$p
