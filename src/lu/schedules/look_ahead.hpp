@@ -93,10 +93,7 @@ class LookAhead {
     const PhaseTimes before = steps_.times();
     auto panel = steps_.make_panel(k);
     const long next = k + panel.jb;
-    for (Factored& p : waiting_) {  // 1. the new panel's columns
-      steps_.apply(p, next);
-      p.done = next;
-    }
+    advance_waiting(next);  // 1. the new panel's columns
     double flops = 0;
     if (depth_ > 0 && waiting_.size() == depth_) {
       waiting_.push_back(steps_.overlap(waiting_.front(), panel, next));  // 2, 3 and 4
@@ -113,6 +110,23 @@ class LookAhead {
     steps_.closed();
   }
 
+  // Step 1: every waiting panel's update brought up to the global column g1.
+  void advance_waiting(long g1) {
+    for (Factored& p : waiting_) {
+      steps_.apply(p, g1);
+      p.done = g1;
+    }
+  }
+
+  // Every waiting panel's update finished over the rest, and retired: their
+  // flops.
+  double retire_all_waiting() {
+    for (Factored& p : waiting_) steps_.apply(p, end_);
+    double flops = 0;
+    while (!waiting_.empty()) flops += retire_oldest();
+    return flops;
+  }
+
   double retire_oldest() {
     const double flops = steps_.flops(waiting_.front());
     steps_.retire(waiting_.front());
@@ -125,9 +139,7 @@ class LookAhead {
   void finish_waiting() {
     if (waiting_.empty() || log_.empty()) return;
     const PhaseTimes before = steps_.times();
-    for (Factored& p : waiting_) steps_.apply(p, end_);
-    double flops = 0;
-    while (!waiting_.empty()) flops += retire_oldest();
+    const double flops = retire_all_waiting();
     log_.extend_last(steps_.times().since(before), flops);
   }
 
@@ -148,15 +160,11 @@ class LookAhead {
     std::size_t finish_in = depth_ + 1 - waiting_.size();
     for (long k = next; !waiting_.empty(); k += nb_) {
       if (k >= n_) {  // no panel left: as finish_waiting()
-        for (Factored& p : waiting_) steps_.apply(p, end_);
-        while (!waiting_.empty()) flops += retire_oldest();
+        flops += retire_all_waiting();
         break;
       }
       const long k1 = std::min(k + nb_, n_);
-      for (Factored& p : waiting_) {  // 1. the panel at k's columns
-        steps_.apply(p, k1);
-        p.done = k1;
-      }
+      advance_waiting(k1);  // 1. the panel at k's columns
       if (--finish_in > 0) continue;
       steps_.finish_alone(waiting_.front(), k1);  // 3.
       flops += retire_oldest();
