@@ -17,9 +17,10 @@
 namespace hplx {
 
 // The run in parts of about as many iterations each: a rank is named only
-// where it was slow in most of them too. A burst of a few iterations on a
-// healthy node (a neighbour's job, the hypervisor) adds to its total, not
-// to most parts; a throttled node is slow in every part.
+// where it was slow in the parts that hold most of its work too. A burst
+// of a few iterations on a healthy node (a neighbour's job, the
+// hypervisor) adds to its total, not to most of its work; a throttled
+// node is slow in every part long enough to be throttled.
 inline constexpr int kRunParts = 8;
 
 // A rank's own totals over one factorization (seconds).
@@ -51,8 +52,10 @@ struct SlowRank {
   // update time.
   double others_update = 0;
   double slower = 0;  // update / others_update - 1
-  // Where the parts are known: the median over the parts of its seconds
-  // per flop against the others' median there, minus 1; else `slower`.
+  // Where the parts are known: its seconds per flop against the others'
+  // median in each part, minus 1, at the median of its work (each part
+  // weighing the seconds the others' pace gives its flops there): it was
+  // at least this much slower in half of its work; else `slower`.
   double typical = 0;
   // What it cost the run: how much longer the other ranks waited than it
   // did (the median of theirs minus its own; 0 where they waited less).
@@ -63,7 +66,7 @@ struct SlowRank {
 // than the median of the other ranks' (with two ranks, than the other's)
 // for the same work (seconds per flop, where update_flops are known; a
 // rank with none had no update and is not judged), and, where the parts
-// are known, typically so in the parts too, slowest first. None with
+// are known, so in half of its work by part too, slowest first. None with
 // fewer than two ranks, nor where the others' median is 0. (A threshold
 // below 0 lists every rank.)
 std::vector<SlowRank> find_slow_ranks(const std::vector<RankFigures>& ranks, double threshold);
@@ -81,8 +84,10 @@ inline constexpr double kSlowRankThreshold = 0.10;
 std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
                                          const std::vector<SlowRank>& slow, double threshold);
 
-// {"ranks": [{"rank", "host", "update_s", "fact_s", "wait_s", "update_gflop"}, ...],
-//  "slow_threshold", "slow": [{"rank", "host", "slower", "others_waited_s"}, ...]}
+// {"ranks": [{"rank", "host", "update_s", "fact_s", "wait_s", "update_gflop",
+//              "part_update_s", "part_gflop"}, ...],
+//  "slow_threshold", "slow": [{"rank", "host", "slower", "slower_typical",
+//                              "others_waited_s"}, ...]}
 nlohmann::json rank_figures_json(const std::vector<RankFigures>& ranks,
                                  const std::vector<SlowRank>& slow, double threshold);
 

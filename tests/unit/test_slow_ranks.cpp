@@ -149,7 +149,7 @@ TEST(SlowRanks, ABurstIsNotASlowRankButSlowInMostOfTheRunIs) {
   EXPECT_NE(lines[0].find("no slow rank: the slowest, rank 0 on node0, was +11."),
             std::string::npos)
       << lines[0];
-  EXPECT_NE(lines[0].find("+0.0% in the median eighth of it"), std::string::npos) << lines[0];
+  EXPECT_NE(lines[0].find("+0.0% or less in half of its work"), std::string::npos) << lines[0];
 
   const auto late = parts_with({1, 1, 1, 1.3, 1.3, 1.3, 1.3, 1.3});
   const std::vector<SlowRank> slow = find_slow_ranks(late, 0.10);
@@ -157,11 +157,43 @@ TEST(SlowRanks, ABurstIsNotASlowRankButSlowInMostOfTheRunIs) {
   EXPECT_EQ(slow[0].figures.rank, 0);
   EXPECT_NEAR(slow[0].slower, 0.1875, 1e-12);
   EXPECT_NEAR(slow[0].typical, 0.3, 1e-12);
-  EXPECT_NE(slow_rank_sentence(slow[0]).find("(30% in the median eighth of the run)"),
-            std::string::npos)
+  EXPECT_NE(slow_rank_sentence(slow[0]).find("(30% or more in half of it)"), std::string::npos)
       << slow_rank_sentence(slow[0]);
   // Slow in fewer than half of the parts: a burst, however long.
   EXPECT_TRUE(find_slow_ranks(parts_with({1, 1, 1, 1, 1, 2, 2, 2}), 0.10).empty());
+}
+
+// Two ranks with an LU's work in each eighth of the run (hplx hpl-mxp at
+// N = 2000 on 1 x 2: most of it in the first half, the last eighths a few
+// milliseconds), rank 1 at 100 Gflop/s, rank 0 `times` as slow in each.
+std::vector<RankFigures> lu_parts_with(const std::array<double, kRunParts>& times) {
+  const std::array<double, kRunParts> gflop{0.444, 0.745, 0.538, 0.365, 0.226, 0.120, 0.048, 0.009};
+  std::vector<RankFigures> ranks = ranks_with({0, 0}, {0.0, 0.5});
+  for (int r = 0; r < 2; ++r) {
+    RankTotals& t = ranks[static_cast<std::size_t>(r)].totals;
+    for (std::size_t g = 0; g < gflop.size(); ++g) {
+      t.part_flops[g] = gflop[g] * 1e9;
+      t.part_update[g] = gflop[g] / 100 * (r == 0 ? times[g] : 1.0);
+    }
+    t.update = std::accumulate(t.part_update.begin(), t.part_update.end(), 0.0);
+    t.update_flops = std::accumulate(t.part_flops.begin(), t.part_flops.end(), 0.0);
+  }
+  return ranks;
+}
+
+// A host held to a fifth of every 10 ms is slow wherever an eighth's
+// update outlasts the 2 ms it may run, not in the last eighths of a
+// short run (CI of 2026-12-03: hpl-mxp's rank 1 +213% over the run, +4%
+// in the median eighth, not named). It is named: the eighths weigh their
+// work. A burst in the eighth with the most work (30% of it) is not.
+TEST(SlowRanks, SlowInTheEighthsThatHoldMostOfTheWorkIsNamed) {
+  const auto throttled = lu_parts_with({5, 5, 5, 1, 1, 1, 1, 1});
+  const std::vector<SlowRank> slow = find_slow_ranks(throttled, 0.10);
+  ASSERT_EQ(slow.size(), 1u);
+  EXPECT_EQ(slow[0].figures.rank, 0);
+  EXPECT_NEAR(slow[0].typical, 4.0, 1e-9);
+  EXPECT_TRUE(find_slow_ranks(lu_parts_with({1, 1.5, 1, 1, 1, 1, 1, 1}), 0.10).empty());
+  EXPECT_TRUE(find_slow_ranks(lu_parts_with({1, 1, 1, 5, 5, 5, 5, 5}), 0.10).empty());
 }
 
 TEST(SlowRanks, TheRecordHoldsEveryRankAndTheNamedOnes) {
