@@ -27,9 +27,9 @@ constexpr std::size_t kHostCopyBytes = std::size_t{64} << 20;  // beyond the cac
 constexpr std::size_t kDeviceCopyBytes = std::size_t{512} << 20;
 constexpr std::size_t kMaxPanelBytes = std::size_t{16} << 20;
 constexpr int kShown = 8;  // slow ranks named in lines; the rest in the record
-// The preflight takes at most 10 s: a second round where the first took
-// at most this long.
-constexpr double kSecondRoundBefore = 4.0;
+// The preflight takes at most 10 s: a second round (at most twice the
+// first's time) where the first took at most this long.
+constexpr double kSecondRoundBefore = 3.0;
 
 struct Shape {
   long rows = 0, cols = 0;  // a rank's local matrix
@@ -55,15 +55,16 @@ Shape run_shape(const PreflightProblem& problem, device::Device& dev) {
   return s;
 }
 
-NodeProbe measure(const Context& ctx, const Shape& shape, const ProcessGrid& grid) {
+// The rank's DGEMM and memory bandwidth, measured together with the
+// ranks of `comm` (a barrier on it before each).
+NodeProbe measure_node(const Context& ctx, const Shape& shape, MPI_Comm comm) {
   device::Device& dev = ctx.device();
-  device::Backend& be = dev.backend();
   const bool host = dev.compute().executes_on_host();
   NodeProbe p;
   // Every rank measures the same thing at the same time, as in the run:
   // ranks on one host share its memory, and one's copies beside another's
   // DGEMM would be held against copies beside copies.
-  const auto together = [&] { HPLX_MPI_CHECK(MPI_Barrier(ctx.world())); };
+  const auto together = [comm] { HPLX_MPI_CHECK(MPI_Barrier(comm)); };
   p.gemm_gflops =
       device::probe_device_gemm(dev, shape.gemm_m, shape.gemm_n, shape.nb, kProbeSeconds, together);
   // The rank's share of its node's CPUs copies: a host's ranks together
@@ -73,19 +74,64 @@ NodeProbe measure(const Context& ctx, const Shape& shape, const ProcessGrid& gri
   const int share = std::max(1, plan.node_cpus / std::max(1, plan.local_ranks));
   p.memory_gbs = device::probe_device_memory(dev, host ? kHostCopyBytes : kDeviceCopyBytes, share,
                                              kMemorySeconds, together);
-  together();
-  if (grid.in_grid()) {
-    const std::size_t bytes = std::clamp<std::size_t>(
-        sizeof(double) * static_cast<std::size_t>(shape.rows) * shape.nb, 8, kMaxPanelBytes);
-    device::Buffer<char> buffer(be, static_cast<long>(bytes), device::MemorySpace::Pinned);
-    const LinkFigures links =
-        slower_link(probe_line(grid.row(), ctx.world(), buffer.data(), bytes),
-                    probe_line(grid.col(), ctx.world(), buffer.data(), bytes));
-    p.link_gbs = links.gbs;
-    p.link_latency_us = links.latency_us;
-    p.link_peer = links.peer;
-  }
   return p;
+}
+
+// The rank's slowest link to its process row's and column's neighbours,
+// into p (every rank at once: a link has two ends).
+void measure_links(const Context& ctx, const Shape& shape, const ProcessGrid& grid, NodeProbe& p) {
+  HPLX_MPI_CHECK(MPI_Barrier(ctx.world()));
+  if (!grid.in_grid()) return;
+  const std::size_t bytes = std::clamp<std::size_t>(
+      sizeof(double) * static_cast<std::size_t>(shape.rows) * shape.nb, 8, kMaxPanelBytes);
+  device::Buffer<char> buffer(ctx.device().backend(), static_cast<long>(bytes),
+                              device::MemorySpace::Pinned);
+  const LinkFigures links = slower_link(probe_line(grid.row(), ctx.world(), buffer.data(), bytes),
+                                        probe_line(grid.col(), ctx.world(), buffer.data(), bytes));
+  p.link_gbs = links.gbs;
+  p.link_latency_us = links.latency_us;
+  p.link_peer = links.peer;
+}
+
+// The first round: every rank at once, as in the run.
+NodeProbe measure(const Context& ctx, const Shape& shape, const ProcessGrid& grid) {
+  NodeProbe p = measure_node(ctx, shape, ctx.world());
+  measure_links(ctx, shape, grid, p);
+  return p;
+}
+
+// The second round, where the first named someone: the DGEMM and memory
+// of the named ranks' hosts (`suspect_host`: mine is one) in one turn, of
+// the other hosts in another, so that hosts that share hardware (the
+// namespace hosts of one machine the tests run on: one memory bus) are
+// not held against each other's copies; on a cluster, where no two nodes
+// share it, a node measures alike in both rounds. Then the links, every
+// rank at once. At most twice the first round's time.
+NodeProbe measure_in_turns(const Context& ctx, const Shape& shape, const ProcessGrid& grid,
+                           bool suspect_host) {
+  MPI_Comm turn = MPI_COMM_NULL;
+  HPLX_MPI_CHECK(MPI_Comm_split(ctx.world(), suspect_host ? 0 : 1, 0, &turn));
+  NodeProbe p;
+  for (const bool suspects_turn : {true, false}) {
+    if (suspects_turn == suspect_host) p = measure_node(ctx, shape, turn);
+    HPLX_MPI_CHECK(MPI_Barrier(ctx.world()));
+  }
+  HPLX_MPI_CHECK(MPI_Comm_free(&turn));
+  measure_links(ctx, shape, grid, p);
+  return p;
+}
+
+// Whether each rank's host is one of the slow ranks' (on rank 0, which
+// has `ranks`; scattered to every rank).
+bool on_a_suspect_host(const std::vector<RankProbe>& ranks, const std::vector<SlowProbe>& slow,
+                       MPI_Comm comm) {
+  std::vector<int> flags;
+  for (const RankProbe& r : ranks)
+    flags.push_back(std::any_of(slow.begin(), slow.end(),
+                                [&](const SlowProbe& s) { return s.rank.host == r.host; }));
+  int mine = 0;
+  HPLX_MPI_CHECK(MPI_Scatter(flags.data(), 1, MPI_INT, &mine, 1, MPI_INT, 0, comm));
+  return mine != 0;
 }
 
 // The summary line: the medians, and that no rank was slow when none was.
@@ -106,7 +152,8 @@ void print_summary(const std::vector<RankProbe>& ranks, const std::vector<SlowPr
           : fmt::format("{} slow", slow.size());
   if (suspects > 0)
     verdict += fmt::format(
-        " (measured twice: the first round named {}; each figure the better of two rounds)",
+        " (measured twice: the first round named {}; each figure the better of two rounds, the "
+        "second in turns, the named ranks' hosts and the others)",
         suspects);
   const auto sharing = std::count_if(ranks.begin(), ranks.end(),
                                      [](const RankProbe& r) { return r.probe.shares_cpus; });
@@ -164,19 +211,22 @@ PreflightOutcome run_node_preflight(const Context& ctx, const PreflightProblem& 
   mine.memory_of_host = ctx.device().compute().executes_on_host();
   const std::string state = ctx.device().backend().state();
   std::vector<RankProbe> ranks = gather_rank_probes(mine, state, ctx.world());
-  // Where the first round names a rank, every rank measures again,
-  // together, and each figure is the better of the two: a slow node is
-  // slow in both, a rank that a burst on its host slowed once is not (a
-  // healthy node's noise: 11-15% below in issue 65's runs without a slowed
-  // host, and once 43%). Only where the first round left room for a second
-  // in the preflight's 10 s (a node held to a fifth of a CPU: 80% below,
-  // and 8.8 s with 4 ranks): a rank is then named from the first round.
-  int suspects = 0;
+  // Where the first round names a rank, every rank measures again (the
+  // named ranks' hosts and the others in turns, measure_in_turns), and
+  // each figure is the better of the two: a slow node is slow in both, a
+  // rank that a burst on its host slowed once is not (a healthy node's
+  // noise: 11-15% below in issue 65's runs without a slowed host, and
+  // once 43%). Only where the first round left room for a second in the
+  // preflight's 10 s (a node held to a fifth of a CPU: 80% below, and
+  // 8.8 s with 4 ranks): a rank is then named from the first round.
+  std::vector<SlowProbe> first;
   if (rank == 0 && wall_time() - t0 <= kSecondRoundBefore)
-    suspects = static_cast<int>(find_slow_probes(ranks, preflight.threshold).size());
+    first = find_slow_probes(ranks, preflight.threshold);
+  int suspects = static_cast<int>(first.size());
   HPLX_MPI_CHECK(MPI_Bcast(&suspects, 1, MPI_INT, 0, ctx.world()));
   if (suspects > 0) {
-    mine = best_of(mine, measure(ctx, shape, grid));
+    const bool suspect_host = on_a_suspect_host(ranks, first, ctx.world());
+    mine = best_of(mine, measure_in_turns(ctx, shape, grid, suspect_host));
     ranks = gather_rank_probes(mine, state, ctx.world());
   }
   const double seconds = wall_time() - t0;

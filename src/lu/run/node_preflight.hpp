@@ -3,10 +3,11 @@
 // run's update shape on its backend, its memory bandwidth, its links to
 // its process row's and column's neighbours), and the ranks more than a
 // threshold below the others' median are named in one line each
-// (core/node_probes.hpp). Where the first round names a rank less than
-// twice the threshold below, every rank measures a second round and each
-// figure is the better of the two, so that a burst on a healthy node is
-// not named. `strict` stops the job there.
+// (core/node_probes.hpp). Where the first round names a rank (and took at
+// most 3 s), every rank measures a second round, the named ranks' hosts
+// and the others in turns, and each figure is the better of the two, so
+// that a burst on a healthy node is not named. `strict` stops the job
+// there.
 #pragma once
 
 #include <nlohmann/json.hpp>
