@@ -170,9 +170,8 @@ std::vector<std::string> slow_rank_lines(const std::vector<RankFigures>& ranks,
   const SlowRank& closest = all.front();
   if (closest.slower > threshold) {  // over the threshold in a burst only
     lines.push_back(fmt::format(
-        "no slow rank: the slowest, rank {} on {}, was {:+.1f}% over the run but {:+.1f}% or less "
-        "in "
-        "half of its work (a burst, not a slow node)",
+        "no slow rank: the slowest, rank {} on {}, was {:+.1f}% over the run but {:+.1f}% or "
+        "less in half of its work (a burst, not a slow node)",
         closest.figures.rank, closest.figures.host, 100 * closest.slower, 100 * closest.typical));
     return lines;
   }
