@@ -118,16 +118,20 @@ TEST(SlowRanks, WithTheWorkKnownRanksAreComparedPerFlop) {
   EXPECT_TRUE(find_slow_ranks(ranks, 0.10).empty());
 }
 
-// Two ranks with the same work in each eighth of the run, rank 0's
-// seconds there as given, rank 1's 1 s in each.
-std::vector<RankFigures> parts_with(const std::array<double, kRunParts>& slow_ones) {
+// Two ranks with `gflop` of update in each eighth of the run (the same in
+// each unless given), rank 1 at 1 Gflop/s, rank 0 `times` as slow in each.
+std::vector<RankFigures> parts_with(const std::array<double, kRunParts>& times,
+                                    const std::array<double, kRunParts>& gflop = {1, 1, 1, 1, 1, 1,
+                                                                                  1, 1}) {
   std::vector<RankFigures> ranks = ranks_with({0, 0}, {0.0, 0.5});
   for (int r = 0; r < 2; ++r) {
     RankTotals& t = ranks[static_cast<std::size_t>(r)].totals;
-    t.part_flops.fill(1e9);
-    t.part_update = r == 0 ? slow_ones : std::array<double, kRunParts>{1, 1, 1, 1, 1, 1, 1, 1};
+    for (std::size_t g = 0; g < gflop.size(); ++g) {
+      t.part_flops[g] = gflop[g] * 1e9;
+      t.part_update[g] = gflop[g] * (r == 0 ? times[g] : 1.0);
+    }
     t.update = std::accumulate(t.part_update.begin(), t.part_update.end(), 0.0);
-    t.update_flops = 8e9;
+    t.update_flops = std::accumulate(t.part_flops.begin(), t.part_flops.end(), 0.0);
   }
   return ranks;
 }
@@ -165,20 +169,9 @@ TEST(SlowRanks, ABurstIsNotASlowRankButSlowInMostOfTheRunIs) {
 
 // Two ranks with an LU's work in each eighth of the run (hplx hpl-mxp at
 // N = 2000 on 1 x 2: most of it in the first half, the last eighths a few
-// milliseconds), rank 1 at 100 Gflop/s, rank 0 `times` as slow in each.
+// milliseconds), rank 0 `times` as slow in each.
 std::vector<RankFigures> lu_parts_with(const std::array<double, kRunParts>& times) {
-  const std::array<double, kRunParts> gflop{0.444, 0.745, 0.538, 0.365, 0.226, 0.120, 0.048, 0.009};
-  std::vector<RankFigures> ranks = ranks_with({0, 0}, {0.0, 0.5});
-  for (int r = 0; r < 2; ++r) {
-    RankTotals& t = ranks[static_cast<std::size_t>(r)].totals;
-    for (std::size_t g = 0; g < gflop.size(); ++g) {
-      t.part_flops[g] = gflop[g] * 1e9;
-      t.part_update[g] = gflop[g] / 100 * (r == 0 ? times[g] : 1.0);
-    }
-    t.update = std::accumulate(t.part_update.begin(), t.part_update.end(), 0.0);
-    t.update_flops = std::accumulate(t.part_flops.begin(), t.part_flops.end(), 0.0);
-  }
-  return ranks;
+  return parts_with(times, {0.444, 0.745, 0.538, 0.365, 0.226, 0.120, 0.048, 0.009});
 }
 
 // A host held to a fifth of every 10 ms is slow wherever an eighth's
