@@ -26,9 +26,10 @@ witness_measure() {  # witness_measure HPLX FILE
   # memory in turns, as the preflight's second round measures it.
   OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 taskset -c 0 "$bin/hplx_dgemm_probe" "${flags[@]}" \
     --m 2000 --nb 128 --reps 6 --json w-dgemm0.json >/dev/null &
+  local first=$!
   OMP_NUM_THREADS=1 OPENBLAS_NUM_THREADS=1 taskset -c 1 "$bin/hplx_dgemm_probe" "${flags[@]}" \
     --m 2000 --nb 128 --reps 6 --json w-dgemm1.json >/dev/null
-  wait
+  wait "$first"
   taskset -c 0 "$bin/hplx_stream_probe" "${flags[@]}" --n 4000000 --reps 6 --json w-memory0.json >/dev/null
   taskset -c 1 "$bin/hplx_stream_probe" "${flags[@]}" --n 4000000 --reps 6 --json w-memory1.json >/dev/null
   python3 - "$2" <<'PY'
