@@ -8,7 +8,10 @@
 #     second host and no rank of the first; the record's "preflight" agrees;
 #   - the closing line names ranks of the second host and none of the first;
 #   - --preflight strict stops the job with exit status 4 before any test;
-#   - with 2 ranks, hplx hpl-mxp's preflight and closing line likewise.
+#   - with 2 ranks, hplx hpl-mxp's preflight and closing line likewise;
+#   - with 2 ranks and the second host held to 70% of a CPU, the preflight
+#     names its rank after a second round, in turns, and no rank of the
+#     first host.
 # Then, with no host slowed, EVEN_RUNS runs of 2 ranks (default none), the
 # first host on CPU 0, the second on CPU 1. A rank named by the preflight or
 # the closing line must be borne out by the CPUs' own figures, measured by
@@ -126,6 +129,25 @@ slow = r["tests"][0]["ranks"]["slow"]
 assert slow and all(s["host"] == h2 for s in slow), slow
 PY
   ok "hplx hpl-mxp, $((2 * per)) ranks: $h2 named by the preflight and the closing line, $h1 never"
+  # The preflight's second round, in turns (the named ranks' hosts, then
+  # the others): held to 70% of a CPU, the second host is named by a first
+  # round short enough to leave room for it (held to a fifth, the first
+  # round takes 4-9 s and names it alone).
+  cpu_cgroup_hold 70
+  name=turns$((2 * per))
+  run "$name" "$per" lu --n 2000 --nb 128 --grid "$grid" --json "$name.json"
+  cpu_cgroup_hold 20
+  [[ $rc == 0 ]] || { show "$name"; fail "$name: exit $rc"; }
+  grep -E "preflight" "$name.out" | sed 's/^/   /'
+  names_only "$name" "preflight: " "$h2"
+  python3 - "$name.json" "$h2" <<'PY' || { show "$name"; fail "$name.json: not two rounds naming $h2 alone"; }
+import json, sys
+p = json.load(open(sys.argv[1]))["preflight"]; h2 = sys.argv[2]
+assert p["rounds"] == 2 and p["first_round_suspects"] >= 1, p
+assert p["slow"] and all(s["host"] == h2 for s in p["slow"]), p["slow"]
+print(f"   first round {p['first_round_seconds']:.1f} s, both {p['seconds']:.1f} s")
+PY
+  ok "$((2 * per)) ranks, $h2 held to 70% of a CPU: a second preflight round, in turns, names $h2 alone"
 done
 
 echo "" >"$work/slow"

@@ -219,8 +219,9 @@ PreflightOutcome run_node_preflight(const Context& ctx, const PreflightProblem& 
   // once 43%). Only where the first round left room for a second in the
   // preflight's 10 s (a node held to a fifth of a CPU: 80% below, and
   // 8.8 s with 4 ranks): a rank is then named from the first round.
+  const double first_round = wall_time() - t0;
   std::vector<SlowProbe> first;
-  if (rank == 0 && wall_time() - t0 <= kSecondRoundBefore)
+  if (rank == 0 && first_round <= kSecondRoundBefore)
     first = find_slow_probes(ranks, preflight.threshold);
   int suspects = static_cast<int>(first.size());
   HPLX_MPI_CHECK(MPI_Bcast(&suspects, 1, MPI_INT, 0, ctx.world()));
@@ -238,6 +239,7 @@ PreflightOutcome run_node_preflight(const Context& ctx, const PreflightProblem& 
     out.record["gemm_shape"] = {shape.gemm_m, shape.gemm_n, shape.nb};
     out.record["rounds"] = suspects > 0 ? 2 : 1;
     out.record["first_round_suspects"] = suspects;
+    out.record["first_round_seconds"] = first_round;
     stop = mode == PreflightMode::Strict && !slow.empty();
     if (!quiet || stop) print_summary(ranks, slow, shape, preflight.threshold, seconds, suspects);
     if (stop)
