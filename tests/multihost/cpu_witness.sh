@@ -1,9 +1,10 @@
 # The CPUs' own figures beside hplx's, for the unslowed runs of
 # tests/multihost/slow_host.sh (sourced, not run). There the two namespace
 # hosts run on CPUs 0 and 1 of one VM, and a VM's CPUs are not always
-# alike: here, at times, one CPU's DGEMM ran 30% slower than the other's
-# for several seconds, or its memory copies 20% slower, as another guest
-# took its share of the server. hplx is right to name that CPU's rank.
+# alike: here, at times, one CPU's DGEMM ran 8-20% slower than the
+# other's, or its memory copies 20-50% slower, for seconds to minutes, as
+# other guests took their share of the server. hplx is right to name that
+# CPU's rank then.
 # So each name is checked against a witness: the same two figures measured
 # by the project's probes (not hplx), pinned to each CPU, right before and
 # right after the run. A name that neither witness bears out (the named

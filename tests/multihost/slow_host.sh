@@ -16,8 +16,8 @@
 # first host on CPU 0, the second on CPU 1. A rank named by the preflight or
 # the closing line must be borne out by the CPUs' own figures, measured by
 # the project's probes right before or after the run (cpu_witness.sh): on
-# this project's 2-CPU VMs one CPU is at times 20-30% slower than the other
-# for seconds, and hplx is right to name its rank then. A name they do not
+# this project's 2-CPU VMs one CPU is at times 10-50% slower than the other
+# for seconds to minutes, and hplx is right to name its rank then. A name they do not
 # bear out is a false alarm, and fails.
 #   slow_host.sh HPLX [MPIRUN]
 #   SLOWED=0 EVEN_RUNS=20 slow_host.sh HPLX   # the false alarms of 20 runs only
